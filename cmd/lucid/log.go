@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+func init() {
+	register(&command{name: "log", summary: "show the log, newest first", run: runLog})
+}
+
+// loggedEntry is an entry as `lucid log --json` prints it.
+type loggedEntry struct {
+	gitstore.Listed
+	Stale []gitstore.Stale `json:"stale,omitempty"`
+}
+
+func runLog(c *cli, args []string) error {
+	f := newFlags("log", `lucid log [-n N] [--all] [--kind K] [--agent A] [--json]
+
+Shows the entries of .lucid/log.jsonl, newest first, with ⚠stale where a
+cited file changed. Superseded and retired entries are left out unless --all.`)
+	n := f.IntP("n", "n", 0, "show at most `N` entries (0: all)")
+	all := f.Bool("all", false, "include superseded and retired entries")
+	kind := f.String("kind", "", "only entries of kind `K` ("+strings.Join(kindNames(), ", ")+")")
+	agentFilter := f.String("agent", "", "only entries written by agent `A` (a session id also selects its subagents)")
+	asJSON := f.Bool("json", false, "print a JSON array")
+	if err := f.parse(c, args); err != nil {
+		return err
+	}
+	if f.NArg() > 0 {
+		return usageErr("log takes no arguments (got %q)", f.Arg(0))
+	}
+	if *n < 0 {
+		return usageErr("-n takes a number of entries, 0 or more")
+	}
+	if *kind != "" && !gitstore.KnownKind(*kind) {
+		return usageErr("unknown kind %q: use one of %s", *kind, strings.Join(kindNames(), ", "))
+	}
+	repo, _, err := findInitialised()
+	if err != nil {
+		return err
+	}
+	list, invalid, err := repo.List(gitstore.ListOptions{N: *n, All: *all, Kind: *kind, Agent: *agentFilter})
+	if err != nil {
+		return err
+	}
+	warnInvalid(c, invalid)
+	checker := repo.NewChecker()
+	out := make([]loggedEntry, len(list))
+	for i, l := range list {
+		out[i] = loggedEntry{Listed: l, Stale: checker.Check(l.Evidence)}
+	}
+	if *asJSON {
+		return c.printJSON(out)
+	}
+	now := time.Now()
+	for _, l := range out {
+		s := hooks.FormatEntry(l.Entry, l.Stale, now)
+		if l.SupersededBy != "" {
+			s = strings.Replace(s, "\n", fmt.Sprintf(" (superseded by %s)\n", l.SupersededBy), 1)
+		}
+		fmt.Fprint(c.stdout, s)
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(c.stderr, "lucid: no entries")
+	}
+	return nil
+}
+
+func kindNames() []string {
+	return []string{gitstore.KindFact, gitstore.KindDecision, gitstore.KindDeadEnd, gitstore.KindNote,
+		gitstore.KindPlan, gitstore.KindSupersede, gitstore.KindViolation, gitstore.KindDream}
+}

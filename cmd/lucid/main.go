@@ -1,0 +1,96 @@
+// Command lucid keeps several AI coding agents working in one git repository
+// out of each other's way: a shared plan, an append-only log of what they
+// learned, and the Claude Code hooks that feed both to every agent.
+//
+// Each command lives in a file of its own and is a thin layer over the
+// packages that do the work (gitstore, hooks, guard, merge).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand of lucid.
+type command struct {
+	name    string
+	summary string
+	run     func(c *cli, args []string) error
+	hidden  bool
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// cli is what a command runs with.
+type cli struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+}
+
+// exitError carries an exit code other than 1.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// errQuiet ends a command with exit 0 after it printed what it had to (help).
+var errQuiet = errors.New("")
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdout: stdout, stderr: stderr, stdin: stdin}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "help":
+		printUsage(stdout)
+		return 0
+	case "--version":
+		name = "version"
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "lucid: unknown command %q: run `lucid --help` for the list\n", name)
+		return 2
+	}
+	err := cmd.run(c, args[1:])
+	var ee *exitError
+	switch {
+	case err == nil, errors.Is(err, errQuiet):
+		return 0
+	case errors.As(err, &ee):
+		if ee.err.Error() != "" {
+			fmt.Fprintf(stderr, "lucid: %v\n", ee.err)
+		}
+		return ee.code
+	default:
+		fmt.Fprintf(stderr, "lucid: %v\n", err)
+		return 1
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, "usage: lucid COMMAND [ARGS]\n\nlucid keeps the agents in one git repository out of each other's way.\n\ncommands:\n")
+	var names []string
+	for n, c := range commands {
+		if !c.hidden {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, "\nRun `lucid COMMAND --help` for a command's flags.\n")
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+var recordSummaries = map[string]string{
+	gitstore.KindFact:     "record a fact that holds, with its evidence",
+	gitstore.KindDecision: "record a decision and why",
+	gitstore.KindDeadEnd:  "record an approach that failed, so nobody tries it again",
+	gitstore.KindNote:     "record anything else worth knowing",
+}
+
+func init() {
+	for _, kind := range gitstore.RecordKinds {
+		register(&command{name: kind, summary: recordSummaries[kind], run: func(c *cli, args []string) error {
+			return runRecord(c, kind, args)
+		}})
+	}
+}
+
+func runRecord(c *cli, kind string, args []string) error {
+	f := newFlags(kind, fmt.Sprintf(`lucid %s TEXT [-e PATH[:LINE]]...
+
+Appends a %s to .lucid/log.jsonl and prints its id. Each -e cites a file (and
+a line) that shows it; lucid keeps the file's hash and marks the entry stale
+when the file changes. The writer is $LUCID_AGENT, else "human".`, kind, kind))
+	evidence := f.StringArrayP("evidence", "e", nil, "cite `PATH[:LINE]` (repeatable)")
+	asJSON := f.Bool("json", false, "print the entry as JSON")
+	if err := f.parse(c, args); err != nil {
+		return err
+	}
+	text := strings.Join(f.Args(), " ")
+	if strings.TrimSpace(text) == "" {
+		return usageErr("say what to record: lucid %s \"TEXT\" [-e PATH[:LINE]]", kind)
+	}
+	repo, cwd, err := findInitialised()
+	if err != nil {
+		return err
+	}
+	e, err := repo.Record(agent(), kind, text, cwd, *evidence)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return c.printJSON(e)
+	}
+	fmt.Fprintln(c.stdout, e.ID)
+	return nil
+}

@@ -1,0 +1,49 @@
+package gitstore
+
+import "strings"
+
+// Writers that are not agents.
+const (
+	AgentHuman = "human" // the lucid command line run by a person
+	AgentUser  = "user"  // a change noticed on disk, made outside Claude's tools
+)
+
+// AgentID is the id of an agent as the hooks see it: the session id for a
+// lead session, "session/agent" for a subagent (a subagent shares the lead's
+// session id).
+func AgentID(sessionID, agentID string) string {
+	if agentID == "" {
+		return sessionID
+	}
+	return sessionID + "/" + agentID
+}
+
+// Label is the short name of an agent shown to people and models: "lead·1bd236"
+// for a lead, "TYPE·a2adb9" for a subagent of type TYPE ("agent" when the type
+// is not known), and other writers as they are.
+func Label(agent, agentType string) string {
+	session, sub, isSub := strings.Cut(agent, "/")
+	switch {
+	case isSub:
+		if agentType == "" {
+			agentType = "agent"
+		}
+		return agentType + "·" + short(sub)
+	case looksLikeSession(session):
+		return "lead·" + short(session)
+	default:
+		return agent
+	}
+}
+
+func short(id string) string {
+	if len(id) > 6 {
+		return id[:6]
+	}
+	return id
+}
+
+// looksLikeSession tells a session id (a UUID) from names such as "human".
+func looksLikeSession(s string) bool {
+	return len(s) >= 8 && strings.Count(s, "-") >= 2
+}

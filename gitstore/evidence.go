@@ -1,0 +1,217 @@
+package gitstore
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/zeebo/blake3"
+)
+
+// maxLineText bounds the cited line kept in Evidence.Text.
+const maxLineText = 200
+
+// Cite turns a spec "PATH" or "PATH:LINE" into evidence: the path relative
+// to the work tree's top and the BLAKE3 of the file as it is now. A relative
+// PATH is taken from cwd. A path outside the work tree, a missing file, a
+// folder, or a line past the file's end is an error.
+func (r *Repo) Cite(cwd, spec string) (Evidence, error) {
+	path, line, err := splitSpec(cwd, spec)
+	if err != nil {
+		return Evidence{}, err
+	}
+	rel, err := r.Rel(path)
+	if err != nil {
+		return Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case os.IsNotExist(err):
+		return Evidence{}, fmt.Errorf("evidence %s: no such file", spec)
+	case err != nil:
+		return Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
+	case fi.IsDir():
+		return Evidence{}, fmt.Errorf("evidence %s: is a folder; cite a file", spec)
+	case !fi.Mode().IsRegular():
+		return Evidence{}, fmt.Errorf("evidence %s: not a regular file", spec)
+	}
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
+	}
+	ev := Evidence{Path: rel, Line: line, Blake3: hashHex(content)}
+	if line > 0 {
+		lines := splitLines(content)
+		if line > len(lines) {
+			return Evidence{}, fmt.Errorf("evidence %s: line %d is past the end of the file (%d lines)", spec, line, len(lines))
+		}
+		ev.Text = lineText(lines[line-1])
+	}
+	return ev, nil
+}
+
+// splitSpec separates PATH:LINE. A path that exists as written wins over a
+// reading with a line number, so a file named "a:1" can still be cited.
+func splitSpec(cwd, spec string) (string, int, error) {
+	if spec == "" {
+		return "", 0, fmt.Errorf("evidence is empty: give -e PATH or -e PATH:LINE")
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(cwd, p)
+	}
+	i := strings.LastIndexByte(spec, ':')
+	if i < 0 {
+		return abs(spec), 0, nil
+	}
+	if _, err := os.Lstat(abs(spec)); err == nil {
+		return abs(spec), 0, nil
+	}
+	n, err := strconv.Atoi(spec[i+1:])
+	if err != nil {
+		return abs(spec), 0, nil
+	}
+	if n < 1 {
+		return "", 0, fmt.Errorf("evidence %s: line numbers start at 1", spec)
+	}
+	return abs(spec[:i]), n, nil
+}
+
+func hashHex(b []byte) string {
+	sum := blake3.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// splitLines splits content into lines without their endings; a final line
+// without a newline counts.
+func splitLines(content []byte) [][]byte {
+	if len(content) == 0 {
+		return nil
+	}
+	lines := bytes.Split(bytes.TrimSuffix(content, []byte{'\n'}), []byte{'\n'})
+	for i, l := range lines {
+		lines[i] = bytes.TrimSuffix(l, []byte{'\r'})
+	}
+	return lines
+}
+
+func lineText(line []byte) string {
+	t := strings.TrimSpace(string(line))
+	if len(t) > maxLineText {
+		t = t[:maxLineText]
+	}
+	return t
+}
+
+// Stale says how a cited file differs from what an entry saw.
+type Stale struct {
+	Path string `json:"path"`
+	Gone bool   `json:"gone,omitempty"` // the file no longer exists
+	Line int    `json:"line,omitempty"` // the cited line
+	// NowLine is where the cited line's text is now (the nearest occurrence
+	// to Line), 0 when it is found nowhere or no line was cited.
+	NowLine int `json:"now_line,omitempty"`
+}
+
+// String is the stale mark as people and agents read it.
+func (s Stale) String() string {
+	switch {
+	case s.Gone:
+		return fmt.Sprintf("⚠stale: %s is gone", s.Path)
+	case s.Line == 0:
+		return fmt.Sprintf("⚠stale: %s changed", s.Path)
+	case s.NowLine == s.Line:
+		return fmt.Sprintf("⚠stale: %s changed (line %d still reads the same)", s.Path, s.Line)
+	case s.NowLine > 0:
+		return fmt.Sprintf("⚠stale: %s changed (line %d is now at %d)", s.Path, s.Line, s.NowLine)
+	default:
+		return fmt.Sprintf("⚠stale: %s changed (line %d's text is gone)", s.Path, s.Line)
+	}
+}
+
+// Checker compares evidence with the files as they are now. It reads each
+// cited file at most once, so one Checker serves a whole listing.
+type Checker struct {
+	repo  *Repo
+	files map[string]*fileNow
+}
+
+type fileNow struct {
+	gone    bool
+	hash    string
+	content []byte
+}
+
+// NewChecker returns a Checker for the work tree.
+func (r *Repo) NewChecker() *Checker {
+	return &Checker{repo: r, files: map[string]*fileNow{}}
+}
+
+// Check returns one Stale for each piece of evidence whose file changed or
+// is gone; nil when all of it still holds.
+func (c *Checker) Check(evidence []Evidence) []Stale {
+	var out []Stale
+	for _, ev := range evidence {
+		f := c.file(ev.Path)
+		if !f.gone && f.hash == ev.Blake3 {
+			continue
+		}
+		s := Stale{Path: ev.Path, Gone: f.gone, Line: ev.Line}
+		if !f.gone && ev.Line > 0 && ev.Text != "" {
+			s.NowLine = nearestLine(splitLines(f.content), ev.Text, ev.Line)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (c *Checker) file(rel string) *fileNow {
+	if f, ok := c.files[rel]; ok {
+		return f
+	}
+	f := &fileNow{}
+	fh, err := os.Open(c.repo.Abs(rel))
+	if err != nil {
+		f.gone = true
+	} else {
+		content, err := io.ReadAll(fh)
+		fh.Close()
+		if err != nil {
+			f.gone = true
+		} else {
+			f.content, f.hash = content, hashHex(content)
+		}
+	}
+	c.files[rel] = f
+	return f
+}
+
+// nearestLine returns the line number of the occurrence of text closest to
+// want, or 0 when no line reads text.
+func nearestLine(lines [][]byte, text string, want int) int {
+	best := 0
+	for i, l := range lines {
+		if lineText(l) != text {
+			continue
+		}
+		n := i + 1
+		if best == 0 || abs(n-want) < abs(best-want) {
+			best = n
+		}
+	}
+	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

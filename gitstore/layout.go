@@ -1,0 +1,134 @@
+package gitstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// The files lucid keeps in the work tree, relative to its top.
+const (
+	LucidDirName = ".lucid"
+	LogName      = ".lucid/log.jsonl"
+	PlanName     = ".lucid/plan.md"
+	DigestName   = ".lucid/digest.md"
+)
+
+// ErrNotInitialised says that the work tree has no .lucid folder.
+var ErrNotInitialised = errors.New("lucid is not set up in this repository: run `lucid init` first")
+
+// LogPath is the absolute path of the log.
+func (r *Repo) LogPath() string { return r.Abs(LogName) }
+
+// PlanPath is the absolute path of the plan.
+func (r *Repo) PlanPath() string { return r.Abs(PlanName) }
+
+// DigestPath is the absolute path of the consolidated digest.
+func (r *Repo) DigestPath() string { return r.Abs(DigestName) }
+
+// Initialised reports whether the work tree has a .lucid folder.
+func (r *Repo) Initialised() bool {
+	fi, err := os.Stat(r.Abs(LucidDirName))
+	return err == nil && fi.IsDir()
+}
+
+// PlanTemplate is what `lucid init` writes into a new plan.md.
+const PlanTemplate = `# Plan
+
+<!--
+This is the shared plan of every agent and person working in this repository.
+Write the goal, the current priorities and what is out of scope, in plain words.
+lucid shows it to every agent when it starts, and tells running agents when it
+changes: a change here is the user's latest intent and overrides an agent's
+original brief. Edit it freely; lucid records each change in .lucid/log.jsonl.
+-->
+`
+
+// InitResult lists what Init created; what already existed is left alone.
+type InitResult struct {
+	Created []string // paths relative to the top
+}
+
+// Init creates .lucid/, plan.md and an empty log.jsonl where they are
+// missing. It never changes a file that exists.
+func (r *Repo) Init() (InitResult, error) {
+	var res InitResult
+	dir := r.Abs(LucidDirName)
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return res, fmt.Errorf("%s exists and is not a folder: move it away, then run `lucid init` again", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, err
+	}
+	for _, f := range []struct{ name, content string }{
+		{PlanName, PlanTemplate},
+		{LogName, ""},
+	} {
+		created, err := createExclusive(r.Abs(f.name), []byte(f.content))
+		if err != nil {
+			return res, err
+		}
+		if created {
+			res.Created = append(res.Created, f.name)
+		}
+	}
+	return res, nil
+}
+
+// createExclusive writes a new file through a temp file and a hard link, so
+// that the file appears whole or not at all and an existing one is never
+// replaced. It reports whether it created the file.
+func createExclusive(path string, content []byte) (bool, error) {
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	}
+	tmp, err := writeTemp(filepath.Dir(path), content, 0o644)
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// WriteFileAtomic replaces path with content through a temp file in the same
+// folder and a rename.
+func WriteFileAtomic(path string, content []byte, perm os.FileMode) error {
+	tmp, err := writeTemp(filepath.Dir(path), content, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+func writeTemp(dir string, content []byte, perm os.FileMode) (string, error) {
+	f, err := os.CreateTemp(dir, ".lucid-tmp-*")
+	if err != nil {
+		return "", err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}

@@ -1,0 +1,208 @@
+// Package gitstore keeps everything lucid stores on disk: it finds the
+// repository a path belongs to, and reads and writes the log, the plan and
+// the other files under the work tree and the git dir.
+//
+// It knows nothing of Claude Code; the hooks and the command line call it.
+package gitstore
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
+)
+
+// Repo is one work tree of a git repository.
+type Repo struct {
+	// Top is the top folder of the work tree.
+	Top string
+	// GitDir is the work tree's own git dir: .git, or .git/worktrees/NAME
+	// for a linked work tree, or .git/modules/NAME for a submodule.
+	GitDir string
+	// CommonDir is the git dir shared by every linked work tree.
+	CommonDir string
+}
+
+// NotRepoError says that a path is not inside any git work tree.
+type NotRepoError struct{ Path string }
+
+func (e *NotRepoError) Error() string {
+	return fmt.Sprintf("not inside a git repository (%s)", e.Path)
+}
+
+// ErrBare is returned for a path inside a bare repository or inside a git dir.
+var ErrBare = errors.New("bare repository")
+
+// Find returns the work tree that holds path. The path may be a folder, a
+// file, or a path whose folders do not exist yet: the nearest existing
+// ancestor decides.
+//
+// It reads .git (a folder, or a file "gitdir: ..." in a linked work tree or a
+// submodule) and <gitdir>/commondir itself, rather than asking go-git to open
+// the repository, because go-git refuses repositories whose config has
+// extensions.worktreeConfig, and because no git process should run on the
+// hook path.
+func Find(path string) (*Repo, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := nearestFolder(abs)
+	if err != nil {
+		return nil, &NotRepoError{Path: path}
+	}
+	for d := dir; ; {
+		dotgit := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(dotgit); err == nil {
+			gitDir := dotgit
+			if !fi.IsDir() {
+				if gitDir, err = readGitFile(dotgit); err != nil {
+					return nil, err
+				}
+			}
+			if !isGitDir(gitDir) {
+				return nil, fmt.Errorf("%s does not point to a git dir: repair or remove it", dotgit)
+			}
+			return &Repo{Top: d, GitDir: gitDir, CommonDir: commonDir(gitDir)}, nil
+		}
+		if isGitDir(d) {
+			if isBare(d) {
+				return nil, fmt.Errorf("%w at %s: lucid needs a work tree; run it in a clone with one", ErrBare, d)
+			}
+			return nil, fmt.Errorf("%w: %s is inside the git dir %s, not in a work tree; run lucid in the work tree", ErrBare, path, d)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, &NotRepoError{Path: path}
+		}
+		d = parent
+	}
+}
+
+// nearestFolder returns the nearest existing folder at or above abs, with
+// symbolic links resolved so that paths compare equal to git's.
+func nearestFolder(abs string) (string, error) {
+	d := abs
+	for {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				d = filepath.Dir(d)
+			}
+			return filepath.EvalSymlinks(d)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", err
+		}
+		d = parent
+	}
+}
+
+// readGitFile reads a ".git" file of a linked work tree or a submodule.
+func readGitFile(dotgit string) (string, error) {
+	b, err := os.ReadFile(dotgit)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s is not a gitdir file: repair or remove it", dotgit)
+	}
+	return absFrom(filepath.Dir(dotgit), strings.TrimSpace(target)), nil
+}
+
+// commonDir follows <gitDir>/commondir, present in a linked work tree's git dir.
+func commonDir(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	return absFrom(gitDir, strings.TrimSpace(string(b)))
+}
+
+func absFrom(base, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// isGitDir reports whether d looks like a git dir: HEAD and objects, or, for a
+// linked work tree's own git dir, HEAD and commondir.
+func isGitDir(d string) bool {
+	if _, err := os.Stat(filepath.Join(d, "HEAD")); err != nil {
+		return false
+	}
+	for _, name := range []string{"objects", "commondir"} {
+		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isBare reads core.bare from the config of the git dir d.
+func isBare(d string) bool {
+	f, err := os.Open(filepath.Join(d, "config"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	cfg := gitconfig.New()
+	if err := gitconfig.NewDecoder(bufio.NewReader(f)).Decode(cfg); err != nil {
+		return false
+	}
+	return strings.EqualFold(cfg.Section("core").Option("bare"), "true")
+}
+
+// Rel returns path relative to the work tree's top, with forward slashes, and
+// an error when the path lies outside the work tree or inside its .git.
+// Symbolic links in the existing part of the path are resolved first.
+func (r *Repo) Rel(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	abs = resolveExisting(abs)
+	rel, err := filepath.Rel(r.Top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the work tree %s", path, r.Top)
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		return "", fmt.Errorf("%s is inside .git, not in the work tree", path)
+	}
+	return rel, nil
+}
+
+// resolveExisting resolves symbolic links in the longest existing prefix of
+// abs and keeps the rest as it is.
+func resolveExisting(abs string) string {
+	var rest []string
+	d := abs
+	for {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs
+		}
+		rest = append([]string{filepath.Base(d)}, rest...)
+		d = parent
+	}
+}
+
+// Abs returns the absolute path of rel, a path relative to the work tree's top.
+func (r *Repo) Abs(rel string) string {
+	return filepath.Join(r.Top, filepath.FromSlash(rel))
+}

@@ -1,0 +1,16 @@
+module github.com/lucid-dev/lucid
+
+go 1.26.0
+
+require (
+	github.com/go-git/go-git/v5 v5.19.3
+	github.com/spf13/pflag v1.1.0
+	github.com/zeebo/blake3 v0.2.4
+)
+
+require (
+	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
+	github.com/klauspost/cpuid/v2 v2.0.12 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	gopkg.in/warnings.v0 v0.1.2 // indirect
+)

@@ -1,0 +1,205 @@
+package hooks
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never
+// over 9500 (Claude Code keeps additionalContext under 10,000 characters).
+// A byte count never undercounts characters, so the bound holds in both.
+const (
+	DefaultBudget = 8000
+	MaxBudget     = 9500
+)
+
+// BudgetFromEnv reads LUCID_BUDGET; a value that is not a positive number
+// gives the default.
+func BudgetFromEnv() int {
+	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_BUDGET")))
+	if err != nil || n <= 0 {
+		return DefaultBudget
+	}
+	return min(n, MaxBudget)
+}
+
+// DigestOptions says what goes into a digest beside what is on disk.
+type DigestOptions struct {
+	Budget int       // bytes; 0 means BudgetFromEnv
+	Claims []string  // one line for each active claim
+	Now    time.Time // zero means time.Now
+}
+
+// Digest is what an agent is told when it starts: the plan, digest.md, the
+// active claims, the newest live entries that fit the budget, and how to use
+// lucid. Text is all of it as the agent reads it.
+type Digest struct {
+	Text    string        `json:"text"`
+	Plan    string        `json:"plan"`
+	Summary string        `json:"summary,omitempty"` // .lucid/digest.md
+	Claims  []string      `json:"claims"`
+	Entries []DigestEntry `json:"entries"`
+	// More is true when older live entries did not fit.
+	More bool `json:"more"`
+	// SinceDream is the id of the last dream entry when digest.md covers
+	// what came before it, and only newer entries are listed.
+	SinceDream string `json:"since_dream,omitempty"`
+	Invalid    int    `json:"invalid_lines"`
+}
+
+// DigestEntry is a listed entry with its stale marks.
+type DigestEntry struct {
+	gitstore.Entry
+	Stale []gitstore.Stale `json:"stale,omitempty"`
+}
+
+const digestHowTo = `## Using lucid
+- Record what you learn as you go, citing the file (and line) that shows it:
+  lucid fact "TEXT" -e FILE:LINE | lucid decision "TEXT" | lucid dead-end "TEXT" | lucid note "TEXT"
+- Correct an entry: lucid supersede ID "NEW TEXT"; withdraw one: lucid supersede ID --retire --why "TEXT"
+- Read more: lucid log [-n N] [--kind K]; this digest again: lucid status
+- ⚠stale marks an entry whose cited file changed since: check it before relying on it.
+- .lucid/plan.md is the user's plan: a change to it overrides your original brief. Never edit .lucid/log.jsonl.
+`
+
+// BuildDigest composes the digest of the work tree. It reads the log from
+// its end and stops when the budget is full, so its cost does not grow with
+// the length of the log.
+func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = BudgetFromEnv()
+	}
+	now := opt.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	d := Digest{Claims: opt.Claims}
+	plan, err := readOptional(repo.PlanPath())
+	if err != nil {
+		return d, err
+	}
+	d.Plan = strings.TrimSpace(stripComments(plan))
+	summary, err := readOptional(repo.DigestPath())
+	if err != nil {
+		return d, err
+	}
+	d.Summary = strings.TrimSpace(summary)
+
+	var head strings.Builder
+	head.WriteString("# lucid: what the agents in this repository share\n\n## Plan (.lucid/plan.md)\n")
+	if d.Plan == "" {
+		head.WriteString("(no plan written yet)\n")
+	} else {
+		head.WriteString(clip(d.Plan, budget*45/100, "read .lucid/plan.md for the rest") + "\n")
+	}
+	if d.Summary != "" {
+		head.WriteString("\n## Consolidated digest (.lucid/digest.md)\n")
+		head.WriteString(clip(d.Summary, budget*25/100, "read .lucid/digest.md for the rest") + "\n")
+	}
+	head.WriteString("\n## Active claims\n")
+	if len(d.Claims) == 0 {
+		head.WriteString("none\n")
+	} else {
+		head.WriteString(clip(strings.Join(d.Claims, "\n"), budget*10/100, "`lucid claims` lists them all") + "\n")
+	}
+	logHead := "\n## Log, newest first\n"
+	const moreLine = "(older entries: `lucid log`)\n"
+	tail := "\n" + digestHowTo
+
+	room := budget - head.Len() - len(logHead) - len(moreLine) - len(tail)
+	var body strings.Builder
+	stopAtDream := d.Summary != ""
+	checker := repo.NewChecker()
+	supersededBy := map[string]bool{}
+	d.Invalid, err = gitstore.ScanBackward(repo.LogPath(), func(e gitstore.Entry) bool {
+		if e.Kind == gitstore.KindDream && stopAtDream {
+			d.SinceDream = e.ID
+			return false
+		}
+		if e.Kind == gitstore.KindSupersede {
+			supersededBy[e.Supersedes] = true
+		}
+		if supersededBy[e.ID] || e.Retired || e.Kind == gitstore.KindDream {
+			return true
+		}
+		stale := checker.Check(e.Evidence)
+		line := FormatEntry(e, stale, now)
+		if body.Len()+len(line) > room {
+			d.More = true
+			return false
+		}
+		body.WriteString(line)
+		d.Entries = append(d.Entries, DigestEntry{Entry: e, Stale: stale})
+		return true
+	})
+	if err != nil {
+		return d, err
+	}
+
+	var text strings.Builder
+	text.WriteString(head.String())
+	text.WriteString(logHead)
+	if len(d.Entries) == 0 && !d.More {
+		text.WriteString("(nothing recorded yet)\n")
+	}
+	text.WriteString(body.String())
+	if d.More {
+		text.WriteString(moreLine)
+	}
+	text.WriteString(tail)
+	d.Text = clip(text.String(), budget, "")
+	return d, nil
+}
+
+func readOptional(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	return string(b), err
+}
+
+// stripComments removes HTML comments, such as the template's explanation
+// in plan.md, which agents need not pay for on every start.
+func stripComments(s string) string {
+	for {
+		i := strings.Index(s, "<!--")
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], "-->")
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + s[i+j+3:]
+	}
+}
+
+// clip cuts s to at most n bytes at a line end, and says where the rest is.
+func clip(s string, n int, rest string) string {
+	if len(s) <= n {
+		return s
+	}
+	note := "\n… (cut"
+	if rest != "" {
+		note += ": " + rest
+	}
+	note += ")"
+	cut := max(n-len(note), 0)
+	if i := strings.LastIndexByte(s[:cut], '\n'); i > 0 {
+		cut = i
+	} else {
+		for cut > 0 && !utf8Start(s[cut]) {
+			cut--
+		}
+	}
+	return s[:cut] + note
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

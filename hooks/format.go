@@ -1,0 +1,70 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// maxEntryText bounds one entry's text in the digest and the delta, so that
+// one long entry cannot take the whole budget.
+const maxEntryText = 1200
+
+// FormatEntry writes one entry as agents and people read it:
+//
+//	- [fact] the text (lead·1bd236, 5 min ago, 01JEX…)
+//	  evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
+//
+// stale holds the entry's stale marks (from a gitstore.Checker).
+func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, now time.Time) string {
+	var b strings.Builder
+	kind := e.Kind
+	if e.Kind == gitstore.KindSupersede {
+		if e.Retired {
+			kind = "retired " + e.Supersedes
+		} else {
+			kind = "replaces " + e.Supersedes
+		}
+	}
+	text := e.Text
+	if len(text) > maxEntryText {
+		text = text[:maxEntryText] + "… (`lucid log` has it all)"
+	}
+	text = strings.ReplaceAll(text, "\n", "\n  ")
+	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", kind, text, gitstore.Label(e.Agent, ""), Ago(e.Time(), now), e.ID)
+	marks := map[string]string{}
+	for _, s := range stale {
+		marks[s.Path] = s.String()
+	}
+	for _, ev := range e.Evidence {
+		cite := ev.Path
+		if ev.Line > 0 {
+			cite = fmt.Sprintf("%s:%d", ev.Path, ev.Line)
+		}
+		if m := marks[ev.Path]; m != "" {
+			fmt.Fprintf(&b, "  evidence: %s %s\n", cite, m)
+		} else {
+			fmt.Fprintf(&b, "  evidence: %s\n", cite)
+		}
+	}
+	return b.String()
+}
+
+// Ago says how long before now t was, in the words of a person.
+func Ago(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero():
+		return "at an unknown time"
+	case d < time.Minute:
+		return "under a minute ago"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	default:
+		return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+	}
+}
