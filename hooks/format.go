@@ -14,8 +14,8 @@ const maxEntryText = 1200
 
 // FormatEntry writes one entry as agents and people read it:
 //
-//	- [fact] the text (lead·1bd236, 5 min ago, 01JEX…)
-//	  evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
+//   - [fact] the text (lead·1bd236, 5 min ago, 01JEX…)
+//     evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
 //
 // stale holds the entry's stale marks (from a gitstore.Checker).
 func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, now time.Time) string {
