@@ -112,9 +112,10 @@ func lineText(line []byte) string {
 
 // Stale says how a cited file differs from what an entry saw.
 type Stale struct {
-	Path string `json:"path"`
+	Index int    `json:"index"` // which of the entry's evidence
+	Path  string `json:"path"`
 	Gone bool   `json:"gone,omitempty"` // the file no longer exists
-	Line int    `json:"line,omitempty"` // the cited line
+	Line int    `json:"line,omitempty"` // the cited line, when its text can be looked for
 	// NowLine is where the cited line's text is now (the nearest occurrence
 	// to Line), 0 when it is found nowhere or no line was cited.
 	NowLine int `json:"now_line,omitempty"`
@@ -158,13 +159,15 @@ func (r *Repo) NewChecker() *Checker {
 // is gone; nil when all of it still holds.
 func (c *Checker) Check(evidence []Evidence) []Stale {
 	var out []Stale
-	for _, ev := range evidence {
+	for i, ev := range evidence {
 		f := c.file(ev.Path)
 		if !f.gone && f.hash == ev.Blake3 {
 			continue
 		}
-		s := Stale{Path: ev.Path, Gone: f.gone, Line: ev.Line}
+		s := Stale{Index: i, Path: ev.Path, Gone: f.gone}
+		// A blank cited line cannot be found again: say only that the file changed.
 		if !f.gone && ev.Line > 0 && ev.Text != "" {
+			s.Line = ev.Line
 			s.NowLine = nearestLine(splitLines(f.content), ev.Text, ev.Line)
 		}
 		out = append(out, s)

@@ -34,16 +34,16 @@ func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, now time.Time) string
 	}
 	text = strings.ReplaceAll(text, "\n", "\n  ")
 	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", kind, text, gitstore.Label(e.Agent, ""), Ago(e.Time(), now), e.ID)
-	marks := map[string]string{}
+	marks := map[int]string{}
 	for _, s := range stale {
-		marks[s.Path] = s.String()
+		marks[s.Index] = s.String()
 	}
-	for _, ev := range e.Evidence {
+	for i, ev := range e.Evidence {
 		cite := ev.Path
 		if ev.Line > 0 {
 			cite = fmt.Sprintf("%s:%d", ev.Path, ev.Line)
 		}
-		if m := marks[ev.Path]; m != "" {
+		if m := marks[i]; m != "" {
 			fmt.Fprintf(&b, "  evidence: %s %s\n", cite, m)
 		} else {
 			fmt.Fprintf(&b, "  evidence: %s\n", cite)

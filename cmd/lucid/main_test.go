@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary run as `lucid` inside the scripts, so the
+// scripts drive the real command line, main() and all.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"lucid": main,
+		// lucid-id runs lucid with an id read from a file: the first
+		// argument after the subcommand names the file.
+		"lucid-id": func() {
+			id, err := os.ReadFile(os.Args[2])
+			if err != nil {
+				os.Stderr.WriteString(err.Error() + "\n")
+				os.Exit(2)
+			}
+			os.Exit(run(append([]string{os.Args[1], strings.TrimSpace(string(id))}, os.Args[3:]...), os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs testdata/*.txtar at the top of the repository: each
+// script makes real git repositories in its own temp folder.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams(filepath.Join("..", "..", "testdata")))
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			for k, v := range map[string]string{
+				"HOME":                home,
+				"GIT_CONFIG_NOSYSTEM": "1",
+				"GIT_AUTHOR_NAME":     "Test",
+				"GIT_AUTHOR_EMAIL":    "test@example.com",
+				"GIT_COMMITTER_NAME":  "Test",
+				"GIT_COMMITTER_EMAIL": "test@example.com",
+				"LUCID_AGENT":         "",
+				"LUCID_BUDGET":        "",
+			} {
+				env.Setenv(k, v)
+			}
+			return os.WriteFile(filepath.Join(home, ".gitconfig"),
+				[]byte("[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"), 0o644)
+		},
+	}
+}
