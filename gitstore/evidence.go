@@ -114,8 +114,8 @@ func lineText(line []byte) string {
 type Stale struct {
 	Index int    `json:"index"` // which of the entry's evidence
 	Path  string `json:"path"`
-	Gone bool   `json:"gone,omitempty"` // the file no longer exists
-	Line int    `json:"line,omitempty"` // the cited line, when its text can be looked for
+	Gone  bool   `json:"gone,omitempty"` // the file no longer exists
+	Line  int    `json:"line,omitempty"` // the cited line, when its text can be looked for
 	// NowLine is where the cited line's text is now (the nearest occurrence
 	// to Line), 0 when it is found nowhere or no line was cited.
 	NowLine int `json:"now_line,omitempty"`
