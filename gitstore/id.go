@@ -67,31 +67,42 @@ func encodeBase32(b [16]byte) string {
 	return string(out[:])
 }
 
-// ValidID reports whether s has the form of an entry id.
+// ValidID reports whether s has the form of an entry id: 26 digits and
+// upper-case letters, the first at most 7. Reading is lenient about the
+// letters Crockford leaves out (I, L, O, U), as in DESIGN.md's example id;
+// NewID never writes them.
 func ValidID(s string) bool {
-	if len(s) != IDLen || s[0] > '7' {
+	if len(s) != IDLen || s[0] < '0' || s[0] > '7' {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		if decodeCrockford(s[i]) < 0 {
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'A' || c > 'Z') {
 			return false
 		}
 	}
 	return true
 }
 
+// decodeCrockford returns the value of one character of a valid id,
+// reading I and L as 1 and O as 0, as Crockford's decoding does.
 func decodeCrockford(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
+	switch c {
+	case 'I', 'L':
+		return 1
+	case 'O':
+		return 0
+	case 'U':
+		return 27 // not Crockford; read as V's neighbour so times stay ordered
+	}
+	if c <= '9' {
 		return int(c - '0')
-	case c >= 'A' && c <= 'Z':
-		for i := 10; i < len(crockford); i++ {
-			if crockford[i] == c {
-				return i
-			}
+	}
+	for i := 10; i < len(crockford); i++ {
+		if crockford[i] >= c {
+			return i
 		}
 	}
-	return -1
+	return 31
 }
 
 // IDTime returns the time encoded in a valid id.

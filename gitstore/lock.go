@@ -25,13 +25,7 @@ func (r *Repo) Lock() (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lucid lock: %w", err)
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
+	if err := flock(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lucid lock %s: %w", path, err)
 	}
@@ -43,5 +37,15 @@ func (l *Lock) Unlock() {
 	if l != nil && l.f != nil {
 		l.f.Close() // closing the last descriptor releases the flock
 		l.f = nil
+	}
+}
+
+// flock takes an exclusive flock on f, waiting for it; closing f releases it.
+func flock(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			return err
+		}
 	}
 }

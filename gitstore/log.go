@@ -34,8 +34,13 @@ func Append(path string, e Entry) error {
 	}
 	defer f.Close()
 	// A writer that died mid-line leaves a last line without its newline;
-	// appending straight after it would glue this entry onto it. Starting
-	// with a newline then costs at worst a blank line, which readers skip.
+	// appending straight after it would glue this entry onto it, so such a
+	// line gets its newline first. The flock on the log keeps this check
+	// from seeing another writer's line half-copied (which would add a
+	// needless blank line); it costs microseconds and dies with its holder.
+	if err := flock(f); err != nil {
+		return fmt.Errorf("locking %s: %w", path, err)
+	}
 	if endsTorn(f) {
 		line = append([]byte{'\n'}, line...)
 	}

@@ -1,0 +1,163 @@
+package gitstore
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// git runs git in dir and returns its trimmed output.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// tempRepo makes a repository with one commit and returns its top.
+func tempRepo(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := filepath.Join(dir, "repo")
+	git(t, dir, "init", "-q", top)
+	git(t, top, "commit", "-q", "--allow-empty", "-m", "first")
+	return top
+}
+
+// checkAgainstGit asserts that Find(path) agrees with git run in gitCwd.
+func checkAgainstGit(t *testing.T, path, gitCwd string) {
+	t.Helper()
+	r, err := Find(path)
+	if err != nil {
+		t.Fatalf("Find(%s): %v", path, err)
+	}
+	want := Repo{
+		Top:       git(t, gitCwd, "rev-parse", "--show-toplevel"),
+		GitDir:    git(t, gitCwd, "rev-parse", "--absolute-git-dir"),
+		CommonDir: git(t, gitCwd, "rev-parse", "--path-format=absolute", "--git-common-dir"),
+	}
+	if *r != want {
+		t.Fatalf("Find(%s) = %+v\nwant (from git) %+v", path, *r, want)
+	}
+}
+
+func TestFindAgreesWithGit(t *testing.T) {
+	top := tempRepo(t)
+	sub := filepath.Join(top, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(sub, "f.go")
+	os.WriteFile(file, []byte("package b\n"), 0o644)
+
+	t.Run("top", func(t *testing.T) { checkAgainstGit(t, top, top) })
+	t.Run("subfolder", func(t *testing.T) { checkAgainstGit(t, sub, sub) })
+	t.Run("file", func(t *testing.T) { checkAgainstGit(t, file, sub) })
+	t.Run("path not yet there", func(t *testing.T) {
+		checkAgainstGit(t, filepath.Join(sub, "new", "deeper", "x.go"), sub)
+	})
+	t.Run("relative path", func(t *testing.T) {
+		t.Chdir(top)
+		checkAgainstGit(t, "a/b/nope/x", sub)
+	})
+	t.Run("linked work tree", func(t *testing.T) {
+		linked := filepath.Join(filepath.Dir(top), "linked")
+		git(t, top, "worktree", "add", "-q", linked)
+		os.MkdirAll(filepath.Join(linked, "x"), 0o755)
+		checkAgainstGit(t, filepath.Join(linked, "x", "new.go"), filepath.Join(linked, "x"))
+		r, _ := Find(linked)
+		if r.CommonDir != filepath.Join(top, ".git") || r.GitDir != filepath.Join(top, ".git", "worktrees", "linked") {
+			t.Fatalf("linked work tree: %+v", r)
+		}
+	})
+	t.Run("symlinked path", func(t *testing.T) {
+		link := filepath.Join(filepath.Dir(top), "link")
+		if err := os.Symlink(top, link); err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstGit(t, filepath.Join(link, "a"), filepath.Join(top, "a"))
+	})
+}
+
+func TestFindWorktreeConfig(t *testing.T) {
+	top := tempRepo(t)
+	git(t, top, "config", "core.repositoryformatversion", "1")
+	git(t, top, "config", "extensions.worktreeConfig", "true")
+	git(t, top, "sparse-checkout", "init", "--cone")
+	checkAgainstGit(t, top, top)
+	linked := filepath.Join(filepath.Dir(top), "wt")
+	git(t, top, "worktree", "add", "-q", linked)
+	checkAgainstGit(t, linked, linked)
+}
+
+func TestFindSubmodule(t *testing.T) {
+	lib := tempRepo(t)
+	super := tempRepo(t)
+	git(t, super, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	sub := filepath.Join(super, "lib")
+	checkAgainstGit(t, sub, sub)
+	checkAgainstGit(t, filepath.Join(sub, "new.go"), sub)
+	r, _ := Find(sub)
+	if r.GitDir != filepath.Join(super, ".git", "modules", "lib") {
+		t.Fatalf("submodule git dir %s", r.GitDir)
+	}
+}
+
+func TestFindRefusesOutsideAndBare(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Find(dir)
+	var nr *NotRepoError
+	if !errors.As(err, &nr) || err.Error() != "not inside a git repository ("+dir+")" {
+		t.Fatalf("outside: %v", err)
+	}
+	bare := filepath.Join(dir, "b.git")
+	git(t, dir, "init", "-q", "--bare", bare)
+	for _, p := range []string{bare, filepath.Join(bare, "refs", "heads"), filepath.Join(bare, "no", "such")} {
+		if _, err := Find(p); !errors.Is(err, ErrBare) {
+			t.Errorf("Find(%s) in a bare repository: %v", p, err)
+		}
+	}
+	top := tempRepo(t)
+	if _, err := Find(filepath.Join(top, ".git", "refs")); !errors.Is(err, ErrBare) {
+		t.Errorf("inside .git: %v", err)
+	}
+}
+
+func TestRel(t *testing.T) {
+	top := tempRepo(t)
+	r, err := Find(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ in, want, err string }{
+		{filepath.Join(top, "a", "b.go"), "a/b.go", ""},
+		{filepath.Join(top, "a", "..", "c"), "c", ""},
+		{filepath.Join(top, "..", "x"), "", "outside the work tree"},
+		{filepath.Dir(top), "", "outside the work tree"},
+		{filepath.Join(top, ".git", "config"), "", "inside .git"},
+		{filepath.Join(top, ".gitignore"), ".gitignore", ""},
+	} {
+		got, err := r.Rel(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Rel(%s) = %q, %v; want error %q", tc.in, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("Rel(%s) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}

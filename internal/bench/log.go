@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"time"
+)
+
+// logSection times `lucid status` (the digest every agent gets when it
+// starts) and `lucid log -n 20` on logs of each of b.sizes entries. Both read
+// the log from its end, so neither should grow with the log. The goals are
+// the issue's: status on a 1M log within 3x the floor, and within 1.3x of
+// status on a 1k log.
+func logSection(b *bench) error {
+	commands := []struct {
+		label string
+		args  []string
+	}{
+		{"lucid status", []string{"status"}},
+		{"lucid log -n 20", []string{"log", "-n", "20"}},
+	}
+	status := map[int]time.Duration{}
+	fmt.Fprintf(b.out, "  %-9s %-17s %10s %10s %8s\n", "entries", "command", "median", "max", "x floor")
+	for _, n := range b.sizes {
+		s, err := b.newScratch("log")
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		if err := s.generateLog(n); err != nil {
+			s.remove()
+			return fmt.Errorf("generating a log of %d entries: %w", n, err)
+		}
+		if fi, err := os.Stat(s.repo.LogPath()); err == nil {
+			fmt.Fprintf(os.Stderr, "bench: log of %d entries: %.1f MB, written in %.2f s\n",
+				n, float64(fi.Size())/1e6, time.Since(start).Seconds())
+		}
+		// The generator's garbage is collected now, not by a GC running
+		// beside the timed processes.
+		debug.FreeOSMemory()
+		for _, c := range commands {
+			t, err := b.timeLucid(s.dir, c.args...)
+			if err != nil {
+				s.remove()
+				return err
+			}
+			if c.args[0] == "status" {
+				status[n] = t.median
+			}
+			fmt.Fprintf(b.out, "  %-9d %-17s %s %s %8.2f\n", n, c.label, ms(t.median), ms(t.max), b.xFloor(t.median))
+		}
+		if err := s.remove(); err != nil {
+			return err
+		}
+	}
+
+	const big, small = 1000000, 1000
+	label := "status at 1M within 3x floor"
+	if d, ok := status[big]; ok {
+		b.addGoal(label, b.xFloor(d), 3)
+	} else {
+		b.addUnmeasured(label, "-sizes has no 1000000")
+	}
+	label = "status 1M / 1k within 1.3x"
+	if d, ok := status[big]; ok && status[small] > 0 {
+		b.addGoal(label, float64(d)/float64(status[small]), 1.3)
+	} else {
+		b.addUnmeasured(label, "-sizes needs 1000 and 1000000")
+	}
+	return nil
+}

@@ -1,0 +1,384 @@
+// Command bench prints the figures lucid's issues ask for, measured the way
+// an agent meets them: every figure is the wall time of a whole lucid process
+// (fork, exec, Go runtime start, the work, exit), run in a scratch git
+// repository in a temp dir.
+//
+// How: each command runs a few times to warm the page cache (-warmups, 3),
+// then -runs times (41); the median and the maximum are printed. A
+// hello-world Go binary, built here with the same flags as bin/lucid and
+// timed the same way in the same run, is the floor: no Go program starts
+// faster, so "x floor" is how much of a command's time is lucid's own. The
+// floor is timed again at the end to show how much the machine drifted.
+//
+// What: the run is a list of named sections, each a function (see sections
+// below); -only runs one. A section prints its own table and may add goals,
+// which are printed together at the end as met or missed. A missed goal is
+// reported, not failed: bench exits 0 unless it cannot measure at all (exit
+// 1, for example when the lucid binary cannot be run) or its flags are wrong
+// (exit 2).
+//
+//	log   lucid status and lucid log -n 20 on logs of 1k, 100k and 1M entries
+//	      (-sizes), written straight into .lucid/log.jsonl (see scratch.go).
+//
+// Run it with `make bench`, which builds bin/lucid first, or
+//
+//	go run ./internal/bench -lucid bin/lucid [-runs N] [-sizes 1000,1000000] [-only log]
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A section measures one part of lucid and prints its table.
+type section struct {
+	name    string
+	summary string
+	run     func(b *bench) error
+}
+
+// sections run in this order. Later issues add theirs here (hook timings,
+// claims, the merge driver).
+var sections = []section{
+	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
+}
+
+// bench is what every section runs with.
+type bench struct {
+	lucid   string // absolute path of the lucid binary
+	runs    int
+	warmups int
+	sizes   []int // log lengths, for the sections that grow a log
+	root    string
+	env     []string  // the environment of every timed process, without LUCID_*
+	floor   timing    // the hello-world binary, timed at the start
+	out     io.Writer // the tables
+	goals   []goal
+	errOut  *os.File // stderr of the timed process, kept to report a failure
+	scratch int      // counter for scratch dir names
+}
+
+// timing is the result of timeCommand.
+type timing struct {
+	median, max time.Duration
+}
+
+// goal is one target an issue sets, checked after the sections ran.
+type goal struct {
+	label    string
+	value    float64 // a ratio
+	limit    float64 // met when value <= limit
+	measured bool
+	missing  string // why it was not measured
+}
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: go run ./internal/bench -lucid PATH [-runs N] [-sizes LIST] [-only SECTION]\n\nsections:\n")
+		for _, s := range sections {
+			fmt.Fprintf(fs.Output(), "  %-8s %s\n", s.name, s.summary)
+		}
+		fmt.Fprintf(fs.Output(), "\nflags:\n")
+		fs.PrintDefaults()
+	}
+	lucid := fs.String("lucid", "", "the lucid `binary` to measure (required)")
+	runs := fs.Int("runs", 41, "timed runs of each command, after the warm-ups")
+	warmups := fs.Int("warmups", 3, "untimed runs before the timed ones")
+	sizes := fs.String("sizes", "1000,100000,1000000", "log lengths, comma-separated (1k and 1M are accepted)")
+	only := fs.String("only", "", "run only this `section`")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(os.Stderr, "bench: "+format+"\n", a...)
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usage("unexpected argument %q", fs.Arg(0))
+	case *lucid == "":
+		return usage("-lucid PATH is required (make bench passes bin/lucid)")
+	case *runs < 1:
+		return usage("-runs must be 1 or more")
+	case *warmups < 0:
+		return usage("-warmups must be 0 or more")
+	}
+	todo := sections
+	if *only != "" {
+		i := slices.IndexFunc(sections, func(s section) bool { return s.name == *only })
+		if i < 0 {
+			var names []string
+			for _, s := range sections {
+				names = append(names, s.name)
+			}
+			return usage("no section %q: the sections are %s", *only, strings.Join(names, ", "))
+		}
+		todo = sections[i : i+1]
+	}
+	sz, err := parseSizes(*sizes)
+	if err != nil {
+		return usage("-sizes: %v", err)
+	}
+
+	b := &bench{runs: *runs, warmups: *warmups, sizes: sz, out: os.Stdout, env: cleanEnv()}
+	if err := b.setup(*lucid); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(b.root)
+	defer b.errOut.Close()
+	// An interrupted run removes its temp dir too (several hundred MB at 1M).
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		os.RemoveAll(b.root)
+		fmt.Fprintln(os.Stderr, "bench: interrupted")
+		os.Exit(130)
+	}()
+
+	if err := b.measureFloor(); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
+	for _, s := range todo {
+		fmt.Fprintf(b.out, "\n%s section: %s\n", s.name, s.summary)
+		if err := s.run(b); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %s: %v\n", s.name, err)
+			return 1
+		}
+	}
+	if again, err := b.floorTiming(); err == nil {
+		drift := 100 * (float64(again.median)/float64(b.floor.median) - 1)
+		fmt.Fprintf(b.out, "\nfloor again at the end:                %s  (%+.0f%%)\n", ms(again.median), drift)
+	}
+	b.printGoals()
+	return 0
+}
+
+// setup checks the lucid binary, makes the temp dir and builds the floor.
+func (b *bench) setup(lucid string) error {
+	abs, err := filepath.Abs(lucid)
+	if err != nil {
+		return err
+	}
+	b.lucid = abs
+	// Every timed command runs in a scratch dir, so a relative path would
+	// not do; and a binary that does not run would fail every section.
+	out, err := exec.Command(b.lucid, "version").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("cannot run the lucid binary %s: %v %s(build it with `make build`, or give -lucid PATH)",
+			lucid, err, firstLine(out))
+	}
+	version := strings.TrimSpace(string(out))
+	if b.root, err = os.MkdirTemp("", "lucid-bench-*"); err != nil {
+		return err
+	}
+	if b.errOut, err = os.Create(filepath.Join(b.root, "stderr")); err != nil {
+		return err
+	}
+	fmt.Fprintf(b.out, "lucid bench  (%s, %d cores, %d runs each after %d warm-ups, median)\n",
+		runtime.Version(), runtime.NumCPU(), b.runs, b.warmups)
+	fmt.Fprintf(b.out, "binary: %s  (%s)\n", lucid, version)
+	return nil
+}
+
+// timeCommand runs argv in dir, with env added to the bench's environment
+// and stdin (when not nil) on its standard input, b.warmups times untimed and
+// then b.runs times timed, and returns the median and the maximum wall time.
+// Standard output goes to /dev/null; a run that fails ends the measure with
+// its standard error.
+func (b *bench) timeCommand(dir string, env []string, stdin []byte, argv ...string) (timing, error) {
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return timing{}, err
+	}
+	times := make([]time.Duration, 0, b.runs)
+	for i := range b.warmups + b.runs {
+		cmd := exec.Command(path, argv[1:]...)
+		cmd.Args[0] = argv[0]
+		cmd.Dir = dir
+		cmd.Env = append(slices.Clip(b.env), env...)
+		if stdin != nil {
+			cmd.Stdin = bytes.NewReader(stdin)
+		}
+		// A file, not a buffer: exec copies a buffer through a pipe and a
+		// goroutine, which would be timed too.
+		if err := b.errOut.Truncate(0); err != nil {
+			return timing{}, err
+		}
+		if _, err := b.errOut.Seek(0, io.SeekStart); err != nil {
+			return timing{}, err
+		}
+		cmd.Stderr = b.errOut
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if err != nil {
+			msg, _ := os.ReadFile(b.errOut.Name())
+			return timing{}, fmt.Errorf("%s in %s: %v %s", strings.Join(argv, " "), dir, err, firstLine(msg))
+		}
+		if i >= b.warmups {
+			times = append(times, d)
+		}
+	}
+	slices.Sort(times)
+	t := timing{median: times[len(times)/2], max: times[len(times)-1]}
+	if len(times)%2 == 0 {
+		t.median = (times[len(times)/2-1] + times[len(times)/2]) / 2
+	}
+	return t, nil
+}
+
+// timeLucid is timeCommand for `lucid ARGS` in dir.
+func (b *bench) timeLucid(dir string, args ...string) (timing, error) {
+	return b.timeCommand(dir, nil, nil, append([]string{b.lucid}, args...)...)
+}
+
+const helloSource = `package main
+
+import "fmt"
+
+func main() { fmt.Println("hello") }
+`
+
+// measureFloor builds the hello-world binary and times it.
+func (b *bench) measureFloor() error {
+	dir := filepath.Join(b.root, "hello")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(helloSource), 0o644); err != nil {
+		return err
+	}
+	// The flags of the Makefile's build, so both binaries are stripped alike.
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", "hello", "main.go")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the hello-world floor: %v\n%s", err, out)
+	}
+	t, err := b.floorTiming()
+	if err != nil {
+		return err
+	}
+	b.floor = t
+	fmt.Fprintf(b.out, "floor: hello-world Go binary          %s  (max %s)\n", ms(t.median), ms(t.max))
+	return nil
+}
+
+func (b *bench) floorTiming() (timing, error) {
+	dir := filepath.Join(b.root, "hello")
+	return b.timeCommand(dir, nil, nil, filepath.Join(dir, "hello"))
+}
+
+// xFloor is d as a multiple of the floor.
+func (b *bench) xFloor(d time.Duration) float64 {
+	return float64(d) / float64(b.floor.median)
+}
+
+// addGoal records a goal; value is met when it is at most limit.
+func (b *bench) addGoal(label string, value, limit float64) {
+	b.goals = append(b.goals, goal{label: label, value: value, limit: limit, measured: true})
+}
+
+// addUnmeasured records a goal this run could not measure, and why.
+func (b *bench) addUnmeasured(label, why string) {
+	b.goals = append(b.goals, goal{label: label, missing: why})
+}
+
+func (b *bench) printGoals() {
+	if len(b.goals) == 0 {
+		return
+	}
+	fmt.Fprintf(b.out, "\ngoals\n")
+	for _, g := range b.goals {
+		label := g.label + ":"
+		switch {
+		case !g.measured:
+			fmt.Fprintf(b.out, "  %-36s      -  not measured (%s)\n", label, g.missing)
+		case g.value <= g.limit:
+			fmt.Fprintf(b.out, "  %-36s %6.2fx  ok\n", label, g.value)
+		default:
+			fmt.Fprintf(b.out, "  %-36s %6.2fx  MISSED (limit %.2gx)\n", label, g.value, g.limit)
+		}
+	}
+}
+
+// runIn runs a setup command (not timed) in dir.
+func (b *bench) runIn(dir string, argv ...string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = b.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s in %s: %v\n%s", strings.Join(argv, " "), dir, err, out)
+	}
+	return nil
+}
+
+// cleanEnv is this process's environment without LUCID_* (an agent id or a
+// budget set in the caller's shell would change what lucid does) and without
+// GIT_DIR and the like, which would point git at another repository.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "LUCID_") || strings.HasPrefix(kv, "GIT_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// parseSizes reads "1000,100000,1000000"; a k or M suffix multiplies.
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		mul := 1
+		switch {
+		case strings.HasSuffix(f, "k"), strings.HasSuffix(f, "K"):
+			mul, f = 1000, f[:len(f)-1]
+		case strings.HasSuffix(f, "M"), strings.HasSuffix(f, "m"):
+			mul, f = 1000000, f[:len(f)-1]
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a number of entries", f)
+		}
+		out = append(out, n*mul)
+	}
+	return out, nil
+}
+
+// ms writes d in milliseconds, the unit of everything measured here.
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%7.2f ms", float64(d)/float64(time.Millisecond))
+}
+
+func firstLine(b []byte) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	if line == "" {
+		return ""
+	}
+	return "(" + line + ") "
+}
