@@ -1,0 +1,4 @@
+// Package hooks decides what Claude Code's agents are told: the digest an
+// agent receives when it starts, and the handlers of `lucid hook EVENT`.
+// It reads and writes state only through gitstore.
+package hooks
