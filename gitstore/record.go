@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 )
@@ -91,4 +92,13 @@ func (r *Repo) Supersede(agent, id, text string, retire bool, cwd string, specs 
 	e.Supersedes = id
 	e.Retired = retire
 	return r.write(e, cwd, specs)
+}
+
+// Dream appends a dream entry: .lucid/digest.md now covers the log up to
+// here, and digests give it plus only the newer entries. It needs digest.md.
+func (r *Repo) Dream(agent, cwd string) (Entry, error) {
+	if fi, err := os.Stat(r.DigestPath()); err != nil || fi.Size() == 0 {
+		return Entry{}, fmt.Errorf("write %s first: the consolidated summary the dream point stands for", DigestName)
+	}
+	return r.write(NewEntry(time.Now(), agent, KindDream, "consolidated into "+DigestName), cwd, nil)
 }

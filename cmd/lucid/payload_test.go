@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// payloadDir holds the hook payloads exactly as Claude Code 2.1.332 sent
+// them, with paths under /home/dev/repo.
+var payloadDir, _ = filepath.Abs(filepath.Join("..", "..", "testdata", "payloads", "claude-code-2.1.332"))
+
+// cmdPayload is the script command
+//
+//	payload NAME DEST [KEY=VALUE]...
+//
+// which writes the recorded payload NAME to DEST with /home/dev/repo moved
+// to $REPO (default $WORK/repo) and each dotted KEY set to VALUE (JSON when
+// it parses as JSON, else a string; @REPO in it stands for the repository).
+// "KEY=" with nothing after deletes KEY.
+func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: payload NAME DEST [KEY=VALUE]...")
+	}
+	raw, err := os.ReadFile(filepath.Join(payloadDir, args[0]))
+	ts.Check(err)
+	repo := ts.Getenv("REPO")
+	if repo == "" {
+		repo = filepath.Join(ts.Getenv("WORK"), "repo")
+	}
+	raw = []byte(strings.ReplaceAll(string(raw), "/home/dev/repo", repo))
+	var doc map[string]any
+	ts.Check(json.Unmarshal(raw, &doc))
+	for _, kv := range args[2:] {
+		key, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			ts.Fatalf("payload: %q is not KEY=VALUE", kv)
+		}
+		val = strings.ReplaceAll(val, "@REPO", repo)
+		setPath(doc, strings.Split(key, "."), val)
+	}
+	out, err := json.MarshalIndent(doc, "", " ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out, 0o644))
+}
+
+func setPath(doc map[string]any, keys []string, val string) {
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := doc[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			doc[k] = next
+		}
+		doc = next
+	}
+	last := keys[len(keys)-1]
+	if val == "" {
+		delete(doc, last)
+		return
+	}
+	var v any
+	if json.Unmarshal([]byte(val), &v) == nil {
+		doc[last] = v
+	} else {
+		doc[last] = val
+	}
+}
+
+// cmdHookCtx is the script command
+//
+//	hookctx FILE
+//
+// which prints the additionalContext of the hook output in FILE, so that a
+// script can compare it with other text.
+func cmdHookCtx(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: hookctx FILE")
+	}
+	var out struct {
+		Specific struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &out))
+	ts.Stdout().Write([]byte(out.Specific.AdditionalContext))
+}

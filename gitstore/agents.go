@@ -1,0 +1,160 @@
+package gitstore
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// AgentRecord is what lucid keeps about one agent, in
+// <common git dir>/lucid/agents/<key>.json. The file's modification time is
+// the agent's last-seen time: every hook call touches it (one syscall), and
+// the content is rewritten only when something in it changes.
+type AgentRecord struct {
+	ID       string `json:"id"`
+	Type     string `json:"type,omitempty"` // the subagent's agent_type
+	Worktree string `json:"worktree"`
+	Started  string `json:"started"`
+
+	// Cursor is where the agent last read the log; see the hooks package
+	// for how the delta uses it.
+	Cursor LogCursor `json:"cursor"`
+	// KnownBefore (Unix ms): entries older than this that arrive by a
+	// rewrite of the log count as known to the agent.
+	KnownBefore int64 `json:"known_before"`
+	// Seen holds ids the agent was shown or wrote since KnownBefore,
+	// oldest first, at most MaxSeen of them.
+	Seen []string `json:"seen,omitempty"`
+
+	Edits   int  `json:"edits,omitempty"`   // files edited (PostToolUse)
+	Entries int  `json:"entries,omitempty"` // entries and plan changes it wrote
+	Asked   bool `json:"asked,omitempty"`   // asked once at its stop to record notes
+}
+
+// LogCursor identifies a state of the log file: its size, inode and
+// modification time, and a hash of the bytes just before Size, by which a
+// reader tells an append from a rewrite.
+type LogCursor struct {
+	Size  int64  `json:"size"`
+	Inode uint64 `json:"inode"`
+	MTime int64  `json:"mtime_ns"`
+	Tail  string `json:"tail,omitempty"`
+}
+
+// MaxSeen bounds AgentRecord.Seen.
+const MaxSeen = 2000
+
+// AgentsDir is the folder of agent records, shared by every linked work tree.
+func (r *Repo) AgentsDir() string { return filepath.Join(r.CommonDir, "lucid", "agents") }
+
+// agentPath returns the record's file. Ids of Claude Code ("uuid" or
+// "uuid/agentid") become "uuid" and "uuid.agentid"; anything else is hex.
+func (r *Repo) agentPath(id string) string {
+	key := strings.Replace(id, "/", ".", 1)
+	for _, c := range key {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '.' || c == '_') {
+			key = "x" + hex.EncodeToString([]byte(id))
+			break
+		}
+	}
+	return filepath.Join(r.AgentsDir(), key+".json")
+}
+
+// LoadAgent reads the record of agent id; ok is false when there is none
+// (or it cannot be read, which the hooks treat the same way).
+func (r *Repo) LoadAgent(id string) (rec AgentRecord, lastSeen time.Time, ok bool) {
+	path := r.agentPath(id)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return AgentRecord{}, time.Time{}, false
+	}
+	if err := json.Unmarshal(b, &rec); err != nil || rec.ID != id {
+		return AgentRecord{}, time.Time{}, false
+	}
+	if fi, err := os.Stat(path); err == nil {
+		lastSeen = fi.ModTime()
+	}
+	return rec, lastSeen, true
+}
+
+// SaveAgent writes the record whole (a temp file and a rename); its
+// modification time, the last-seen time, becomes now.
+func (r *Repo) SaveAgent(rec AgentRecord) error {
+	if err := os.MkdirAll(r.AgentsDir(), 0o755); err != nil {
+		return err
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(r.agentPath(rec.ID), append(b, '\n'), 0o644)
+}
+
+// TouchAgent sets the agent's last-seen time to now. It reports false when
+// the agent has no record yet.
+func (r *Repo) TouchAgent(id string) bool {
+	now := time.Now()
+	return os.Chtimes(r.agentPath(id), now, now) == nil
+}
+
+// Agents lists every agent record with its last-seen time.
+func (r *Repo) Agents() ([]AgentRecord, []time.Time, error) {
+	ents, err := os.ReadDir(r.AgentsDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var recs []AgentRecord
+	var seen []time.Time
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(r.AgentsDir(), e.Name()))
+		if err != nil {
+			continue
+		}
+		var rec AgentRecord
+		if json.Unmarshal(b, &rec) != nil || rec.ID == "" {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		recs = append(recs, rec)
+		seen = append(seen, info.ModTime())
+	}
+	return recs, seen, nil
+}
+
+// AddSeen appends ids to the record's seen list, dropping the oldest past
+// MaxSeen and moving KnownBefore up to the newest dropped id, so that what
+// was forgotten still counts as known.
+func (rec *AgentRecord) AddSeen(ids ...string) {
+	rec.Seen = append(rec.Seen, ids...)
+	if over := len(rec.Seen) - MaxSeen; over > 0 {
+		for _, id := range rec.Seen[:over] {
+			if ValidID(id) {
+				rec.KnownBefore = max(rec.KnownBefore, IDTime(id).UnixMilli()+1)
+			}
+		}
+		rec.Seen = append([]string(nil), rec.Seen[over:]...)
+	}
+}
+
+// HasSeen reports whether id is in the record's seen list.
+func (rec *AgentRecord) HasSeen(id string) bool {
+	for _, s := range rec.Seen {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,147 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/zeebo/blake3"
+)
+
+// tailLen is how many bytes before a cursor its Tail hash covers: enough to
+// hold the end of the last entry read, whose id makes it unique.
+const tailLen = 64
+
+// StatLog returns the size, inode and modification time of the log, without
+// reading it; a missing log is the zero cursor. It is the hot path's one
+// look at the log when nothing changed.
+func StatLog(path string) (LogCursor, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return LogCursor{}, nil
+	}
+	if err != nil {
+		return LogCursor{}, err
+	}
+	c := LogCursor{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		c.Inode = st.Ino
+	}
+	return c, nil
+}
+
+// SameFile reports whether two cursors saw the log unchanged.
+func (c LogCursor) SameFile(o LogCursor) bool {
+	return c.Size == o.Size && c.Inode == o.Inode && c.MTime == o.MTime
+}
+
+// tailHash hashes the tailLen bytes before off in f.
+func tailHash(f *os.File, off int64) (string, error) {
+	start := max(off-tailLen, 0)
+	buf := make([]byte, off-start)
+	if _, err := f.ReadAt(buf, start); err != nil && !(errors.Is(err, io.EOF) && len(buf) == 0) {
+		return "", err
+	}
+	sum := blake3.Sum256(buf)
+	return hex.EncodeToString(sum[:8]), nil
+}
+
+// Grown reports whether the log at path is the state of cursor c with lines
+// appended: the bytes before c.Size are still the ones c saw.
+func Grown(path string, c LogCursor) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < c.Size {
+		return false
+	}
+	h, err := tailHash(f, c.Size)
+	return err == nil && h == c.Tail
+}
+
+// ScanFrom calls fn for each valid entry of the log at or after byte off,
+// oldest first, and returns the cursor just past the last whole line (an
+// unfinished last line is left for the next reader) and the number of
+// invalid lines read.
+func ScanFrom(path string, off int64, fn func(Entry)) (LogCursor, int, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return LogCursor{}, 0, nil
+	}
+	if err != nil {
+		return LogCursor{}, 0, err
+	}
+	defer f.Close()
+	cur, err := StatLog(path)
+	if err != nil {
+		return LogCursor{}, 0, err
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return LogCursor{}, 0, err
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	pos, invalid := off, 0
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			break // io.EOF: what is left has no newline yet
+		}
+		pos += int64(len(line))
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		e, derr := DecodeEntry(line)
+		if derr != nil {
+			invalid++
+			continue
+		}
+		fn(e)
+	}
+	cur.Size = pos
+	if cur.Tail, err = tailHash(f, pos); err != nil {
+		return LogCursor{}, invalid, err
+	}
+	return cur, invalid, nil
+}
+
+// EndCursor returns the cursor at the end of the log's last whole line,
+// reading only the log's last block.
+func EndCursor(path string) (LogCursor, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return LogCursor{}, nil
+	}
+	if err != nil {
+		return LogCursor{}, err
+	}
+	defer f.Close()
+	cur, err := StatLog(path)
+	if err != nil {
+		return LogCursor{}, err
+	}
+	// Step back over an unfinished last line.
+	end := cur.Size
+	for end > 0 {
+		start := max(end-4096, 0)
+		buf := make([]byte, end-start)
+		if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+			return LogCursor{}, err
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			end = start + int64(i) + 1
+			break
+		}
+		end = start
+	}
+	cur.Size = end
+	cur.Tail, err = tailHash(f, end)
+	return cur, err
+}

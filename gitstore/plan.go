@@ -1,0 +1,100 @@
+package gitstore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The plan as lucid last recorded it lives in <own git dir>/lucid/plan.seen,
+// with plan.md's modification time copied onto it, so that noticing "no
+// change" costs two stats and no read.
+
+func (r *Repo) planSeenPath() string    { return filepath.Join(r.GitDir, "lucid", "plan.seen") }
+func (r *Repo) planPendingPath() string { return filepath.Join(r.GitDir, "lucid", "plan.pending") }
+
+// PlanMaybeChanged reports whether plan.md may differ from what lucid last
+// recorded: false only when both files have the same size and time.
+func (r *Repo) PlanMaybeChanged() bool {
+	now, err1 := os.Stat(r.PlanPath())
+	seen, err2 := os.Stat(r.planSeenPath())
+	if err1 != nil && err2 != nil {
+		return false // no plan, nothing recorded
+	}
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	return now.Size() != seen.Size() || !now.ModTime().Equal(seen.ModTime())
+}
+
+// PlanVersions returns the plan as last recorded and as it is now; recorded
+// is false when lucid has recorded none yet. A missing plan.md reads empty.
+func (r *Repo) PlanVersions() (seen, now []byte, recorded bool, err error) {
+	now, err = os.ReadFile(r.PlanPath())
+	if errors.Is(err, os.ErrNotExist) {
+		now, err = nil, nil
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	seen, err = os.ReadFile(r.planSeenPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, now, false, nil
+	}
+	return seen, now, err == nil, err
+}
+
+// MarkPlanSeen records content as the plan lucid has seen, and gives the
+// record plan.md's modification time.
+func (r *Repo) MarkPlanSeen(content []byte) error {
+	path := r.planSeenPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, content) {
+		if err := WriteFileAtomic(path, content, 0o644); err != nil {
+			return err
+		}
+	}
+	mtime := time.Now()
+	if fi, err := os.Stat(r.PlanPath()); err == nil {
+		mtime = fi.ModTime()
+	}
+	return os.Chtimes(path, mtime, mtime)
+}
+
+// PlanPending is an agent's announced edit of plan.md, between its
+// PreToolUse and its PostToolUse.
+type PlanPending struct {
+	Agent string    `json:"agent"`
+	At    time.Time `json:"at"`
+}
+
+// SetPlanPending announces that agent is about to edit plan.md.
+func (r *Repo) SetPlanPending(agent string, at time.Time) error {
+	path := r.planPendingPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, _ := json.Marshal(PlanPending{Agent: agent, At: at})
+	return WriteFileAtomic(path, b, 0o644)
+}
+
+// PendingPlanEdit returns the announced edit, if any.
+func (r *Repo) PendingPlanEdit() (PlanPending, bool) {
+	b, err := os.ReadFile(r.planPendingPath())
+	if err != nil {
+		return PlanPending{}, false
+	}
+	var p PlanPending
+	if json.Unmarshal(b, &p) != nil || p.Agent == "" {
+		return PlanPending{}, false
+	}
+	return p, true
+}
+
+// ClearPlanPending removes the announcement.
+func (r *Repo) ClearPlanPending() { os.Remove(r.planPendingPath()) }

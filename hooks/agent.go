@@ -1,0 +1,112 @@
+package hooks
+
+import (
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// record returns the caller's record, making a new one at its first look:
+// the cursor at the log's end and KnownBefore now, so an agent that meets
+// lucid mid-session is not flooded with the whole log.
+func (c *call) record() (gitstore.AgentRecord, bool, error) {
+	if rec, _, ok := c.repo.LoadAgent(c.agent); ok {
+		return rec, false, nil
+	}
+	cur, err := gitstore.EndCursor(c.repo.LogPath())
+	if err != nil {
+		return gitstore.AgentRecord{}, false, err
+	}
+	rec := gitstore.AgentRecord{
+		ID:          c.agent,
+		Type:        c.in.AgentType,
+		Worktree:    c.repo.Top,
+		Started:     c.now.UTC().Format(gitstore.TimeFormat),
+		Cursor:      cur,
+		KnownBefore: c.now.UnixMilli(),
+	}
+	return rec, true, nil
+}
+
+// update changes the caller's record under the repository's lock, so that
+// it does not undo what a concurrent hook of the same agent saved.
+func (c *call) update(change func(*gitstore.AgentRecord)) error {
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	rec, _, err := c.record()
+	if err != nil {
+		return err
+	}
+	change(&rec)
+	return c.repo.SaveAgent(rec)
+}
+
+// touch refreshes the caller's last-seen time, creating its record if it
+// has none.
+func (c *call) touch() {
+	if c.repo.TouchAgent(c.agent) {
+		return
+	}
+	if rec, created, err := c.record(); err == nil && created {
+		c.repo.SaveAgent(rec)
+	}
+}
+
+// start gives a starting agent (SessionStart of any source, SubagentStart)
+// the digest and moves its cursor to the log's end: the digest covers what
+// came before.
+func (c *call) start() (*Output, error) {
+	c.notePlanChange("")
+	rec, _, err := c.record()
+	if err != nil {
+		return nil, err
+	}
+	if c.in.AgentType != "" {
+		rec.Type = c.in.AgentType
+	}
+	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now})
+	if err != nil {
+		return nil, err
+	}
+	// The digest covers everything before now, so everything before now
+	// counts as seen, also after a compaction or a resume.
+	if cur, err := gitstore.EndCursor(c.repo.LogPath()); err == nil {
+		rec.Cursor = cur
+		rec.Worktree = c.repo.Top
+		rec.KnownBefore = c.now.UnixMilli()
+		rec.Seen = nil
+	}
+	if err := c.repo.SaveAgent(rec); err != nil {
+		return nil, err
+	}
+	return c.context(d.Text), nil
+}
+
+// delta returns the news for the caller as text, and saves its record.
+func (c *call) delta() (string, error) {
+	rec, created, err := c.record()
+	if err != nil {
+		return "", err
+	}
+	entries, changed, err := c.newEntries(&rec)
+	if err != nil {
+		return "", err
+	}
+	if changed || created {
+		err = c.repo.SaveAgent(rec)
+	} else {
+		c.repo.TouchAgent(c.agent)
+	}
+	return c.formatDelta(entries, BudgetFromEnv()), err
+}
+
+// userPrompt gives the delta before the model reads the user's prompt.
+func (c *call) userPrompt() (*Output, error) {
+	c.notePlanChange("")
+	text, err := c.delta()
+	if err != nil {
+		return nil, err
+	}
+	return c.context(text), nil
+}

@@ -1,0 +1,126 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// How the delta knows what an agent has not seen yet.
+//
+// Each agent's record keeps a cursor: the log's size, inode and mtime when
+// the agent last read it, and a hash of the bytes just before that size.
+//
+//   - Nothing changed: one stat of the log matches the cursor, and the hook
+//     prints nothing. This is the hot path; it reads no file.
+//   - Appended (the bytes before the cursor are the ones it saw): only the
+//     lines after the cursor are read, and the entries among them by others
+//     are new. A merge by lucid's driver keeps "ours" as it was and appends
+//     what "theirs" adds, so a merge is an append too.
+//   - Rewritten (a checkout of another branch, a reset, a merge without
+//     lucid's driver): the whole log is read once, and an entry is new when
+//     the agent has not seen it: it is neither in the record's seen list nor
+//     older than KnownBefore, the time of the agent's first look (entries
+//     older than that were in the log it started with, or in its digest).
+//
+// Every entry delivered, written by the agent, or passed over as "N more"
+// joins the seen list, so no entry reaches one agent twice, including after
+// a checkout back and forth. The list is bounded (gitstore.MaxSeen); what
+// falls off it moves KnownBefore up, so it still counts as seen. The read
+// and the cursor's move hold the repository's lock, so two hooks of one
+// agent running at once (parallel tool calls) do not both deliver an entry.
+
+// newEntries returns the entries new to the caller, oldest first, and
+// advances its cursor. It reports whether the record changed.
+func (c *call) newEntries(rec *gitstore.AgentRecord) ([]gitstore.Entry, bool, error) {
+	path := c.repo.LogPath()
+	now, err := gitstore.StatLog(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if now.SameFile(rec.Cursor) && rec.Worktree == c.repo.Top {
+		return nil, false, nil
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return nil, false, err
+	}
+	defer unlock()
+	// Another hook of this agent may have moved the cursor meanwhile.
+	if fresh, _, ok := c.repo.LoadAgent(c.agent); ok {
+		*rec = fresh
+	}
+	var fresh []gitstore.Entry
+	var cur gitstore.LogCursor
+	if rec.Worktree == c.repo.Top && gitstore.Grown(path, rec.Cursor) {
+		cur, _, err = gitstore.ScanFrom(path, rec.Cursor.Size, func(e gitstore.Entry) {
+			fresh = append(fresh, e)
+		})
+	} else {
+		cur, _, err = gitstore.ScanFrom(path, 0, func(e gitstore.Entry) {
+			if gitstore.IDTime(e.ID).UnixMilli() >= rec.KnownBefore {
+				fresh = append(fresh, e)
+			}
+		})
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var out []gitstore.Entry
+	for _, e := range fresh {
+		if rec.HasSeen(e.ID) {
+			continue
+		}
+		rec.AddSeen(e.ID)
+		if e.Agent == c.agent {
+			rec.Entries++
+			continue
+		}
+		out = append(out, e)
+	}
+	rec.Cursor = cur
+	rec.Worktree = c.repo.Top
+	return out, true, nil
+}
+
+// planOverrides is said with every plan change in a delta.
+const planOverrides = "The plan is the user's latest intent: it overrides your original brief. Re-read .lucid/plan.md and adjust your work to it."
+
+// formatDelta writes the delta under one header line that counts it, within
+// the budget; what does not fit is counted as "N more: `lucid log`".
+func (c *call) formatDelta(entries []gitstore.Entry, budget int) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	checker := c.repo.NewChecker()
+	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), plural(len(entries), "entry", "entries"))
+	var body strings.Builder
+	for i, e := range entries {
+		s := FormatEntry(e, checker.Check(e.Evidence), c.now)
+		if e.Kind == gitstore.KindPlan {
+			s += "  " + planOverrides + "\n"
+			if e.Diff != "" {
+				s += "  ```diff\n" + indent(clip(e.Diff, budget/2, "see .lucid/plan.md"), "  ") + "\n  ```\n"
+			}
+		}
+		more := fmt.Sprintf("%d more: `lucid log`\n", len(entries)-i)
+		if len(header)+body.Len()+len(s)+len(more) > budget {
+			body.WriteString(more)
+			break
+		}
+		body.WriteString(s)
+	}
+	return header + body.String()
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

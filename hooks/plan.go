@@ -1,0 +1,93 @@
+package hooks
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/pmezard/go-difflib/difflib"
+)
+
+// pendingFor is how long an agent's announced edit of the plan keeps other
+// hooks from taking the change for the user's: long enough for any tool
+// call, short enough that a failed call (no PostToolUse) does not hide an
+// outside edit for long.
+const pendingFor = 2 * time.Minute
+
+// notePlanChange records a change of plan.md as a plan entry. With by set
+// (the PostToolUse of by's own edit), the change is by's. Otherwise it was
+// made outside Claude's tools and is the user's, unless an agent announced
+// an edit of the plan at its PreToolUse and has not reached its PostToolUse
+// yet: then the change is left for that agent, so that one agent's Edit is
+// never recorded as the user's because another agent's hook saw it first.
+func (c *call) notePlanChange(by string) error {
+	if !c.repo.PlanMaybeChanged() {
+		return nil
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	seen, now, recorded, err := c.repo.PlanVersions()
+	if err != nil {
+		return err
+	}
+	if !recorded || bytes.Equal(seen, now) {
+		return c.repo.MarkPlanSeen(now) // the first look, or only the time moved
+	}
+	writer := by
+	if by == "" {
+		if p, ok := c.repo.PendingPlanEdit(); ok && c.now.Sub(p.At) < pendingFor {
+			return nil
+		}
+		writer = gitstore.AgentUser
+	}
+	diff, added, removed := planDiff(seen, now)
+	e := gitstore.NewEntry(c.now, writer, gitstore.KindPlan,
+		fmt.Sprintf("plan.md changed: +%d -%d %s", added, removed, plural(added+removed, "line", "lines")))
+	e.Diff = diff
+	if err := gitstore.Append(c.repo.LogPath(), e); err != nil {
+		return err
+	}
+	if by != "" {
+		c.repo.ClearPlanPending()
+	}
+	return c.repo.MarkPlanSeen(now)
+}
+
+// planDiff is the unified diff of two versions of the plan, with the
+// counts of added and removed lines.
+func planDiff(old, cur []byte) (string, int, int) {
+	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(cur)),
+		FromFile: "a/" + gitstore.PlanName, ToFile: "b/" + gitstore.PlanName, Context: 2,
+	})
+	added, removed := 0, 0
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return diff, added, removed
+}
+
+// isPlan reports whether path (absolute, or relative to the payload's cwd)
+// is this work tree's plan.md.
+func (c *call) isPlan(path string) bool {
+	if path == "" {
+		return false
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.in.Cwd, path)
+	}
+	rel, err := c.repo.Rel(path)
+	return err == nil && rel == gitstore.PlanName
+}

@@ -1,0 +1,127 @@
+package hooks
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard"
+)
+
+// toolInput is the part of a tool's input lucid reads.
+type toolInput struct {
+	FilePath     string `json:"file_path"`     // Edit, Write, MultiEdit
+	NotebookPath string `json:"notebook_path"` // NotebookEdit
+	Command      string `json:"command"`       // Bash
+}
+
+func (c *call) toolInput() toolInput {
+	var ti toolInput
+	json.Unmarshal(c.in.ToolInput, &ti)
+	return ti
+}
+
+// editTools are the tools that write one file named in their input.
+var editTools = map[string]bool{"Edit": true, "Write": true, "NotebookEdit": true, "MultiEdit": true}
+
+func (ti toolInput) path() string {
+	if ti.FilePath != "" {
+		return ti.FilePath
+	}
+	return ti.NotebookPath
+}
+
+// preToolUse runs before a tool: it announces an edit of the plan, gives
+// the delta, and stamps LUCID_AGENT on the lucid commands of a Bash line.
+func (c *call) preToolUse() (*Output, error) {
+	ti := c.toolInput()
+	c.notePlanChange("")
+	if (editTools[c.in.ToolName] && c.isPlan(ti.path())) ||
+		(c.in.ToolName == "Bash" && strings.Contains(ti.Command, "plan.md")) {
+		c.repo.SetPlanPending(c.agent, c.now)
+	}
+	text, err := c.delta()
+	if err != nil {
+		return nil, err
+	}
+	out := c.context(text)
+	if c.in.ToolName == "Bash" {
+		if st := guard.StampLucid(ti.Command, c.agent); st.Found {
+			if out == nil {
+				out = &Output{Specific: &Specific{HookEventName: c.in.Event}}
+			}
+			c.grantStamped(out.Specific, st)
+		}
+	}
+	return out, nil
+}
+
+// grantStamped returns the stamped command as the tool's new input. An
+// updated input needs a decision; "allow" skips the user's permission
+// prompt, so it is given only where that widens nothing: every command is
+// lucid, or the session already bypasses permissions. Otherwise "ask" keeps
+// the user's say.
+func (c *call) grantStamped(s *Specific, st guard.Stamp) {
+	var input map[string]json.RawMessage
+	if err := json.Unmarshal(c.in.ToolInput, &input); err != nil || input == nil {
+		return
+	}
+	cmd, _ := json.Marshal(st.Command)
+	input["command"] = cmd
+	updated, err := json.Marshal(input)
+	if err != nil {
+		return
+	}
+	s.UpdatedInput = updated
+	if st.OnlyLucid || c.in.PermissionMode == "bypassPermissions" {
+		s.PermissionDecision = "allow"
+		s.PermissionDecisionReason = "lucid: a lucid command, signed with the agent's id"
+	} else {
+		s.PermissionDecision = "ask"
+		s.PermissionDecisionReason = "lucid signed its commands in this line with LUCID_AGENT; the rest needs your usual approval"
+	}
+}
+
+// bashResponse is the part of a Bash tool_response lucid reads: Claude
+// Code's own record of the files the command changed.
+type bashResponse struct {
+	BashEditDiff struct {
+		ChangedFiles []string `json:"changedFiles"`
+	} `json:"bashEditDiff"`
+}
+
+// postToolUse counts the agent's edits and records its edits of the plan.
+func (c *call) postToolUse() (*Output, error) {
+	var changed []string
+	switch {
+	case editTools[c.in.ToolName]:
+		if p := c.toolInput().path(); p != "" {
+			changed = []string{p}
+		}
+	case c.in.ToolName == "Bash":
+		var br bashResponse
+		json.Unmarshal(c.in.ToolResponse, &br)
+		changed = br.BashEditDiff.ChangedFiles
+	}
+	editedPlan := false
+	for _, p := range changed {
+		editedPlan = editedPlan || c.isPlan(p)
+	}
+	if editedPlan {
+		if err := c.notePlanChange(c.agent); err != nil {
+			return nil, err
+		}
+	} else {
+		c.notePlanChange("")
+	}
+	if len(changed) == 0 {
+		c.touch()
+		return nil, nil
+	}
+	return nil, c.update(func(rec *gitstore.AgentRecord) {
+		rec.Edits += len(changed)
+		if editedPlan {
+			rec.Entries++ // a plan change counts as reporting
+		}
+	})
+}
