@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // Repo is one work tree of a git repository.
@@ -150,18 +149,36 @@ func isGitDir(d string) bool {
 	return false
 }
 
-// isBare reads core.bare from the config of the git dir d.
+// isBare reads core.bare from the config of the git dir d. It reads the
+// few lines it needs itself: go-git's config decoder pulls in encoding/gob,
+// whose initialisation every hook would pay for.
 func isBare(d string) bool {
 	f, err := os.Open(filepath.Join(d, "config"))
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	cfg := gitconfig.New()
-	if err := gitconfig.NewDecoder(bufio.NewReader(f)).Decode(cfg); err != nil {
-		return false
+	section := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			name, _, _ := strings.Cut(strings.Trim(line, "[]"), " ")
+			section = strings.ToLower(name)
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if section == "core" && ok && strings.EqualFold(strings.TrimSpace(key), "bare") {
+			val, _, _ = strings.Cut(val, "#")
+			val, _, _ = strings.Cut(val, ";")
+			switch strings.ToLower(strings.TrimSpace(val)) {
+			case "true", "yes", "on", "1":
+				return true
+			}
+			return false
+		}
 	}
-	return strings.EqualFold(cfg.Section("core").Option("bare"), "true")
+	return false
 }
 
 // Rel returns path relative to the work tree's top, with forward slashes, and

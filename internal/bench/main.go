@@ -5,10 +5,11 @@
 //
 // How: each command runs a few times to warm the page cache (-warmups, 3),
 // then -runs times (41); the median and the maximum are printed. A
-// hello-world Go binary, built here with the same flags as bin/lucid and
-// timed the same way in the same run, is the floor: no Go program starts
-// faster, so "x floor" is how much of a command's time is lucid's own. The
-// floor is timed again at the end to show how much the machine drifted.
+// hello-world Go binary, built here with the same flags as bin/lucid, is the
+// floor: no Go program starts faster. It is timed alone at the start and at
+// the end (which shows how much the machine drifted), and in turns with the
+// runs of every command, so that each row's "x floor" divides by a floor
+// measured beside it rather than minutes earlier (see timeCommand).
 //
 // What: the run is a list of named sections, each a function (see sections
 // below); -only runs one. A section prints its own table and may add goals,
@@ -39,6 +40,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -61,11 +63,13 @@ type bench struct {
 	lucid   string // absolute path of the lucid binary
 	runs    int
 	warmups int
-	sizes   []int // log lengths, for the sections that grow a log
-	root    string
-	env     []string  // the environment of every timed process, without LUCID_*
-	floor   timing    // the hello-world binary, timed at the start
-	out     io.Writer // the tables
+	sizes   []int      // log lengths, for the sections that grow a log
+	root    string     // the temp dir
+	mu      sync.Mutex // guards root and errOut against cleanup on a signal
+	env     []string   // the environment of every process run, without LUCID_* and GIT_*
+	floor   timing     // the hello-world binary, timed alone at the start
+	hello   string     // its path, once built
+	out     io.Writer  // the tables
 	goals   []goal
 	errOut  *os.File // stderr of the timed process, kept to report a failure
 	scratch int      // counter for scratch dir names
@@ -74,6 +78,9 @@ type bench struct {
 // timing is the result of timeCommand.
 type timing struct {
 	median, max time.Duration
+	// floor is the hello-world binary's median over runs alternating with
+	// these (see timeCommand).
+	floor time.Duration
 }
 
 // goal is one target an issue sets, checked after the sections ran.
@@ -140,21 +147,20 @@ func run() int {
 	}
 
 	b := &bench{runs: *runs, warmups: *warmups, sizes: sz, out: os.Stdout, env: cleanEnv()}
-	if err := b.setup(*lucid); err != nil {
-		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
-		return 1
-	}
-	defer os.RemoveAll(b.root)
-	defer b.errOut.Close()
+	defer b.cleanup()
 	// An interrupted run removes its temp dir too (several hundred MB at 1M).
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-sig
-		os.RemoveAll(b.root)
+		b.cleanup()
 		fmt.Fprintln(os.Stderr, "bench: interrupted")
 		os.Exit(130)
 	}()
+	if err := b.setup(*lucid); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
 
 	if err := b.measureFloor(); err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
@@ -167,7 +173,7 @@ func run() int {
 			return 1
 		}
 	}
-	if again, err := b.floorTiming(); err == nil {
+	if again, err := b.timeCommand(b.root, nil, nil, b.hello); err == nil {
 		drift := 100 * (float64(again.median)/float64(b.floor.median) - 1)
 		fmt.Fprintf(b.out, "\nfloor again at the end:                %s  (%+.0f%%)\n", ms(again.median), drift)
 	}
@@ -175,7 +181,8 @@ func run() int {
 	return 0
 }
 
-// setup checks the lucid binary, makes the temp dir and builds the floor.
+// setup checks that the lucid binary runs, makes the temp dir that holds
+// everything the bench writes, and prints the heading.
 func (b *bench) setup(lucid string) error {
 	abs, err := filepath.Abs(lucid)
 	if err != nil {
@@ -186,14 +193,21 @@ func (b *bench) setup(lucid string) error {
 	// not do; and a binary that does not run would fail every section.
 	out, err := exec.Command(b.lucid, "version").CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("cannot run the lucid binary %s: %v %s(build it with `make build`, or give -lucid PATH)",
-			lucid, err, firstLine(out))
+		if line := firstLine(out); line != "" {
+			err = fmt.Errorf("%v: %s", err, line)
+		}
+		return fmt.Errorf("cannot run the lucid binary %s: %v (build it with `make build`, or give -lucid PATH)", lucid, err)
 	}
 	version := strings.TrimSpace(string(out))
-	if b.root, err = os.MkdirTemp("", "lucid-bench-*"); err != nil {
+	root, err := os.MkdirTemp("", "lucid-bench-*")
+	if err != nil {
 		return err
 	}
-	if b.errOut, err = os.Create(filepath.Join(b.root, "stderr")); err != nil {
+	errOut, err := os.Create(filepath.Join(root, "stderr"))
+	b.mu.Lock()
+	b.root, b.errOut = root, errOut
+	b.mu.Unlock()
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(b.out, "lucid bench  (%s, %d cores, %d runs each after %d warm-ups, median)\n",
@@ -202,51 +216,112 @@ func (b *bench) setup(lucid string) error {
 	return nil
 }
 
+// cleanup removes the temp dir; it may run twice (on a signal, and as the
+// run ends).
+func (b *bench) cleanup() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.errOut != nil {
+		b.errOut.Close()
+		b.errOut = nil
+	}
+	if b.root != "" {
+		os.RemoveAll(b.root)
+		b.root = ""
+	}
+}
+
 // timeCommand runs argv in dir, with env added to the bench's environment
 // and stdin (when not nil) on its standard input, b.warmups times untimed and
 // then b.runs times timed, and returns the median and the maximum wall time.
 // Standard output goes to /dev/null; a run that fails ends the measure with
 // its standard error.
+//
+// Once the floor is built, it is timed beside the command: each timed run of
+// either comes right after an untimed run of the same binary, so each sees
+// the machine as a run of itself left it (a hello-world run straight after a
+// lucid run is some 10% slower), and the two alternate, so the machine's
+// drift over seconds, often 10-20%, affects both alike.
 func (b *bench) timeCommand(dir string, env []string, stdin []byte, argv ...string) (timing, error) {
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return timing{}, err
 	}
-	times := make([]time.Duration, 0, b.runs)
+	paired := b.hello != "" && path != b.hello
+	// Which of the runs of one round are timed: the last, on a timed round.
+	round := func(timed bool) []bool {
+		if paired {
+			return []bool{false, timed}
+		}
+		return []bool{timed}
+	}
+	var times, floors []time.Duration
 	for i := range b.warmups + b.runs {
-		cmd := exec.Command(path, argv[1:]...)
-		cmd.Args[0] = argv[0]
-		cmd.Dir = dir
-		cmd.Env = append(slices.Clip(b.env), env...)
-		if stdin != nil {
-			cmd.Stdin = bytes.NewReader(stdin)
+		timed := i >= b.warmups
+		if paired {
+			for _, keep := range round(timed) {
+				d, err := b.runOnce(b.root, nil, nil, b.hello)
+				if err != nil {
+					return timing{}, fmt.Errorf("the floor: %v", err)
+				}
+				if keep {
+					floors = append(floors, d)
+				}
+			}
 		}
-		// A file, not a buffer: exec copies a buffer through a pipe and a
-		// goroutine, which would be timed too.
-		if err := b.errOut.Truncate(0); err != nil {
-			return timing{}, err
-		}
-		if _, err := b.errOut.Seek(0, io.SeekStart); err != nil {
-			return timing{}, err
-		}
-		cmd.Stderr = b.errOut
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil {
-			msg, _ := os.ReadFile(b.errOut.Name())
-			return timing{}, fmt.Errorf("%s in %s: %v %s", strings.Join(argv, " "), dir, err, firstLine(msg))
-		}
-		if i >= b.warmups {
-			times = append(times, d)
+		for _, keep := range round(timed) {
+			d, err := b.runOnce(dir, env, stdin, path, argv[1:]...)
+			if err != nil {
+				return timing{}, fmt.Errorf("%s in %s: %v", strings.Join(argv, " "), dir, err)
+			}
+			if keep {
+				times = append(times, d)
+			}
 		}
 	}
-	slices.Sort(times)
-	t := timing{median: times[len(times)/2], max: times[len(times)-1]}
-	if len(times)%2 == 0 {
-		t.median = (times[len(times)/2-1] + times[len(times)/2]) / 2
+	t := timing{median: median(times), max: slices.Max(times)}
+	if len(floors) > 0 {
+		t.floor = median(floors)
 	}
 	return t, nil
+}
+
+// runOnce runs one process and returns its wall time, from fork to exit.
+func (b *bench) runOnce(dir string, env []string, stdin []byte, path string, args ...string) (time.Duration, error) {
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(slices.Clip(b.env), env...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	// A file, not a buffer: exec copies a buffer through a pipe and a
+	// goroutine, which would be timed too.
+	if err := b.errOut.Truncate(0); err != nil {
+		return 0, err
+	}
+	if _, err := b.errOut.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
+	cmd.Stderr = b.errOut
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		msg, _ := os.ReadFile(b.errOut.Name())
+		if line := firstLine(msg); line != "" {
+			err = fmt.Errorf("%v (%s)", err, line)
+		}
+		return 0, err
+	}
+	return d, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Sorted(slices.Values(ds))
+	if len(s)%2 == 0 {
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return s[len(s)/2]
 }
 
 // timeLucid is timeCommand for `lucid ARGS` in dir.
@@ -261,7 +336,8 @@ import "fmt"
 func main() { fmt.Println("hello") }
 `
 
-// measureFloor builds the hello-world binary and times it.
+// measureFloor builds the hello-world binary and times it alone; from then
+// on timeCommand times it beside every command.
 func (b *bench) measureFloor() error {
 	dir := filepath.Join(b.root, "hello")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -277,23 +353,24 @@ func (b *bench) measureFloor() error {
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the hello-world floor: %v\n%s", err, out)
 	}
-	t, err := b.floorTiming()
+	t, err := b.timeCommand(dir, nil, nil, filepath.Join(dir, "hello"))
 	if err != nil {
 		return err
 	}
-	b.floor = t
+	b.floor, b.hello = t, filepath.Join(dir, "hello")
 	fmt.Fprintf(b.out, "floor: hello-world Go binary          %s  (max %s)\n", ms(t.median), ms(t.max))
+	// lucid's own start-up, to tell it from a command's work.
+	v, err := b.timeLucid(b.root, "version")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(b.out, "start: lucid version                  %s  (max %s)  %.2f x floor\n", ms(v.median), ms(v.max), xFloor(v))
 	return nil
 }
 
-func (b *bench) floorTiming() (timing, error) {
-	dir := filepath.Join(b.root, "hello")
-	return b.timeCommand(dir, nil, nil, filepath.Join(dir, "hello"))
-}
-
-// xFloor is d as a multiple of the floor.
-func (b *bench) xFloor(d time.Duration) float64 {
-	return float64(d) / float64(b.floor.median)
+// xFloor is a command's median as a multiple of the floor timed beside it.
+func xFloor(t timing) float64 {
+	return float64(t.median) / float64(t.floor)
 }
 
 // addGoal records a goal; value is met when it is at most limit.
@@ -315,11 +392,11 @@ func (b *bench) printGoals() {
 		label := g.label + ":"
 		switch {
 		case !g.measured:
-			fmt.Fprintf(b.out, "  %-36s      -  not measured (%s)\n", label, g.missing)
+			fmt.Fprintf(b.out, "  %-40s      -  not measured (%s)\n", label, g.missing)
 		case g.value <= g.limit:
-			fmt.Fprintf(b.out, "  %-36s %6.2fx  ok\n", label, g.value)
+			fmt.Fprintf(b.out, "  %-40s %6.2fx  ok\n", label, g.value)
 		default:
-			fmt.Fprintf(b.out, "  %-36s %6.2fx  MISSED (limit %.2gx)\n", label, g.value, g.limit)
+			fmt.Fprintf(b.out, "  %-40s %6.2fx  MISSED (limit %.2gx)\n", label, g.value, g.limit)
 		}
 	}
 }
@@ -377,8 +454,5 @@ func ms(d time.Duration) string {
 
 func firstLine(b []byte) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	if line == "" {
-		return ""
-	}
-	return "(" + line + ") "
+	return line
 }

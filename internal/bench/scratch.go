@@ -66,12 +66,12 @@ type citedFile struct {
 }
 
 var citedFiles = []citedFile{
-	{path: "README.md", staleBefore: func(n int) int { return 0 }},                            // never changed: always fresh
-	{path: "src/auth/session.go", staleBefore: func(n int) int { return max(n-20, 0) }},       // changed just now: the newest few are fresh
-	{path: "src/db/migrate.go", staleBefore: func(n int) int { return n / 2 }},                // changed half way
+	{path: "README.md", staleBefore: func(n int) int { return 0 }},                             // never changed: always fresh
+	{path: "src/auth/session.go", staleBefore: func(n int) int { return max(n-20, 0) }},        // changed just now: the newest few are fresh
+	{path: "src/db/migrate.go", staleBefore: func(n int) int { return n / 2 }},                 // changed half way
 	{path: "internal/config/config.go", staleBefore: func(n int) int { return max(n-300, 0) }}, // changed recently
-	{path: "docs/api.md", staleBefore: func(n int) int { return n }},                          // changed after every citation
-	{path: "src/legacy/handler.go", staleBefore: func(n int) int { return n }, gone: true},    // deleted
+	{path: "docs/api.md", staleBefore: func(n int) int { return n }},                           // changed after every citation
+	{path: "src/legacy/handler.go", staleBefore: func(n int) int { return n }, gone: true},     // deleted
 }
 
 // citedLines are the lines entries cite (0: the whole file).
@@ -188,8 +188,12 @@ func (s *scratch) generateLog(n int) error {
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
 
-	r := rand.New(rand.NewPCG(1, uint64(n)))
-	agents := makeAgents(r)
+	agents := makeAgents(rand.New(rand.NewPCG(1, 2)))
+	// Each entry draws from a source seeded with its distance from the end,
+	// so the newest entries, which status and log read, are the same in logs
+	// of every length: what differs between sizes is only the length.
+	src := rand.NewPCG(0, 0)
+	r := rand.New(src)
 	staleBefore := make([]int, len(citedFiles))
 	for i, cf := range citedFiles {
 		staleBefore[i] = cf.staleBefore(n)
@@ -198,10 +202,11 @@ func (s *scratch) generateLog(n int) error {
 	span := 180 * 24 * time.Hour
 	step := span / time.Duration(n)
 	start := end.Add(-span)
-	var recent [256]string // ids an entry may supersede
+	var recent [256]string // ids an entry may supersede, a ring
 	nRecent := 0
 
 	for i := range n {
+		src.Seed(3, uint64(n-i))
 		at := start.Add(time.Duration(i)*step + time.Duration(r.Int64N(int64(step)+1)))
 		kind := pickKind(r)
 		if kind == gitstore.KindSupersede && nRecent == 0 {
@@ -210,7 +215,8 @@ func (s *scratch) generateLog(n int) error {
 		e := gitstore.NewEntry(at, agents[r.IntN(len(agents))], kind, text(r))
 		switch kind {
 		case gitstore.KindSupersede:
-			e.Supersedes = recent[r.IntN(min(nRecent, len(recent)))]
+			back := 1 + r.IntN(min(nRecent, len(recent)))
+			e.Supersedes = recent[(nRecent-back)%len(recent)]
 			if r.IntN(4) == 0 {
 				e.Retired = true
 				e.Text = "no longer holds: " + pick(r, details)
@@ -222,7 +228,9 @@ func (s *scratch) generateLog(n int) error {
 		if !e.Retired && kind != gitstore.KindPlan && r.IntN(10) == 0 {
 			e.Evidence = append(e.Evidence, pickEvidence(r, evs, staleBefore, i))
 			if r.IntN(5) == 0 {
-				e.Evidence = append(e.Evidence, pickEvidence(r, evs, staleBefore, i))
+				if ev := pickEvidence(r, evs, staleBefore, i); ev.Path != e.Evidence[0].Path {
+					e.Evidence = append(e.Evidence, ev)
+				}
 			}
 		}
 		if kind != gitstore.KindSupersede {
