@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
 )
 
 // Repo is one work tree of a git repository.
