@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"runtime/debug"
-	"time"
 )
 
 // logSection times `lucid status` (the digest every agent gets when it
@@ -24,34 +21,20 @@ func logSection(b *bench) error {
 	status := map[int]float64{} // x floor, by size
 	fmt.Fprintf(b.out, "  %-9s %-17s %10s %10s %10s %8s\n", "entries", "command", "median", "max", "floor", "x floor")
 	for _, n := range b.sizes {
-		s, err := b.newScratch("log")
+		err := b.withLog("log", n, func(s *scratch) error {
+			for _, c := range commands {
+				t, err := b.timeLucid(s.dir, c.args...)
+				if err != nil {
+					return err
+				}
+				if c.args[0] == "status" {
+					status[n] = xFloor(t)
+				}
+				fmt.Fprintf(b.out, "  %-9d %-17s %s %s %s %8.2f\n", n, c.label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
+			}
+			return nil
+		})
 		if err != nil {
-			return err
-		}
-		start := time.Now()
-		if err := s.generateLog(n); err != nil {
-			s.remove()
-			return fmt.Errorf("generating a log of %d entries: %w", n, err)
-		}
-		if fi, err := os.Stat(s.repo.LogPath()); err == nil {
-			fmt.Fprintf(os.Stderr, "bench: log of %d entries: %.1f MB, written in %.2f s\n",
-				n, float64(fi.Size())/1e6, time.Since(start).Seconds())
-		}
-		// The generator's garbage is collected now, not by a GC running
-		// beside the timed processes.
-		debug.FreeOSMemory()
-		for _, c := range commands {
-			t, err := b.timeLucid(s.dir, c.args...)
-			if err != nil {
-				s.remove()
-				return err
-			}
-			if c.args[0] == "status" {
-				status[n] = xFloor(t)
-			}
-			fmt.Fprintf(b.out, "  %-9d %-17s %s %s %s %8.2f\n", n, c.label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
-		}
-		if err := s.remove(); err != nil {
 			return err
 		}
 	}

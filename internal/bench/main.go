@@ -20,6 +20,8 @@
 //
 //	log   lucid status and lucid log -n 20 on logs of 1k, 100k and 1M entries
 //	      (-sizes), written straight into .lucid/log.jsonl (see scratch.go).
+//	hooks lucid hook PreToolUse with nothing new, and SessionStart, on the
+//	      same logs.
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -56,6 +58,7 @@ type section struct {
 // claims, the merge driver).
 var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
+	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 }
 
 // bench is what every section runs with.
@@ -410,6 +413,19 @@ func (b *bench) runIn(dir string, argv ...string) error {
 		return fmt.Errorf("%s in %s: %v\n%s", strings.Join(argv, " "), dir, err, out)
 	}
 	return nil
+}
+
+// output runs argv once in dir with stdin and returns what it printed.
+func (b *bench) output(dir string, stdin []byte, argv ...string) (string, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = b.env
+	cmd.Stdin = bytes.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s in %s: %v", strings.Join(argv, " "), dir, err)
+	}
+	return string(out), nil
 }
 
 // cleanEnv is this process's environment without LUCID_* (an agent id or a

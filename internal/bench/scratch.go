@@ -21,6 +21,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -51,6 +52,28 @@ func (b *bench) newScratch(name string) (*scratch, error) {
 		return nil, err
 	}
 	return &scratch{dir: dir, repo: repo}, nil
+}
+
+// withLog runs fn in a scratch repository whose log has n generated
+// entries, and removes the repository afterwards.
+func (b *bench) withLog(name string, n int, fn func(*scratch) error) error {
+	s, err := b.newScratch(name)
+	if err != nil {
+		return err
+	}
+	defer s.remove()
+	start := time.Now()
+	if err := s.generateLog(n); err != nil {
+		return fmt.Errorf("generating a log of %d entries: %w", n, err)
+	}
+	if fi, err := os.Stat(s.repo.LogPath()); err == nil {
+		fmt.Fprintf(os.Stderr, "bench: log of %d entries: %.1f MB, written in %.2f s\n",
+			n, float64(fi.Size())/1e6, time.Since(start).Seconds())
+	}
+	// The generator's garbage is collected now, not by a GC running
+	// beside the timed processes.
+	debug.FreeOSMemory()
+	return fn(s)
 }
 
 // remove deletes the scratch repository (a 1M log is a few hundred MB).
