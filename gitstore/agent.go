@@ -47,3 +47,28 @@ func short(id string) string {
 func looksLikeSession(s string) bool {
 	return len(s) >= 8 && strings.Count(s, "-") >= 2
 }
+
+// Labeler gives agents' labels, reading each subagent's type from its
+// record once.
+type Labeler struct {
+	repo  *Repo
+	types map[string]string
+}
+
+// NewLabeler returns a Labeler for the repository's agents.
+func (r *Repo) NewLabeler() *Labeler { return &Labeler{repo: r, types: map[string]string{}} }
+
+// Label returns the label of agent, as Label does, with its type as known.
+func (l *Labeler) Label(agent string) string {
+	if !strings.Contains(agent, "/") {
+		return Label(agent, "")
+	}
+	t, ok := l.types[agent]
+	if !ok {
+		if rec, _, found := l.repo.LoadAgent(agent); found {
+			t = rec.Type
+		}
+		l.types[agent] = t
+	}
+	return Label(agent, t)
+}

@@ -93,11 +93,11 @@ func (c *call) formatDelta(entries []gitstore.Entry, budget int) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	checker := c.repo.NewChecker()
+	checker, labels := c.repo.NewChecker(), c.repo.NewLabeler()
 	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), plural(len(entries), "entry", "entries"))
 	var body strings.Builder
 	for i, e := range entries {
-		s := FormatEntry(e, checker.Check(e.Evidence), c.now)
+		s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
 		if e.Kind == gitstore.KindPlan {
 			s += "  " + planOverrides + "\n"
 			if e.Diff != "" {

@@ -115,7 +115,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	room := budget - head.Len() - len(logHead) - len(moreLine) - len(tail)
 	var body strings.Builder
 	stopAtDream := d.Summary != ""
-	checker := repo.NewChecker()
+	checker, labels := repo.NewChecker(), repo.NewLabeler()
 	supersededBy := map[string]bool{}
 	d.Invalid, err = gitstore.ScanBackward(repo.LogPath(), func(e gitstore.Entry) bool {
 		if e.Kind == gitstore.KindDream && stopAtDream {
@@ -129,7 +129,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 			return true
 		}
 		stale := checker.Check(e.Evidence)
-		line := FormatEntry(e, stale, now)
+		line := FormatEntry(e, stale, labels.Label(e.Agent), now)
 		if body.Len()+len(line) > room {
 			d.More = true
 			return false

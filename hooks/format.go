@@ -17,8 +17,9 @@ const maxEntryText = 1200
 //   - [fact] the text (lead·1bd236, 5 min ago, 01JEX…)
 //     evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
 //
-// stale holds the entry's stale marks (from a gitstore.Checker).
-func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, now time.Time) string {
+// stale holds the entry's stale marks (from a gitstore.Checker), label the
+// writer's label (from a gitstore.Labeler).
+func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, label string, now time.Time) string {
 	var b strings.Builder
 	kind := e.Kind
 	if e.Kind == gitstore.KindSupersede {
@@ -33,7 +34,7 @@ func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, now time.Time) string
 		text = text[:maxEntryText] + "… (`lucid log` has it all)"
 	}
 	text = strings.ReplaceAll(text, "\n", "\n  ")
-	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", kind, text, gitstore.Label(e.Agent, ""), Ago(e.Time(), now), e.ID)
+	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", kind, text, label, Ago(e.Time(), now), e.ID)
 	marks := map[int]string{}
 	for _, s := range stale {
 		marks[s.Index] = s.String()

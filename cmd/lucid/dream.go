@@ -61,7 +61,7 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		return c.printJSON(out)
 	}
-	now := time.Now()
+	now, labels := time.Now(), repo.NewLabeler()
 	stale := 0
 	for _, kind := range dreamGroups {
 		var group []gitstore.LiveEntry
@@ -79,7 +79,7 @@ gives digest.md and only the entries newer than that point.`)
 			if len(marks) > 0 {
 				stale++
 			}
-			fmt.Fprint(c.stdout, hooks.FormatEntry(e.Entry, marks, now))
+			fmt.Fprint(c.stdout, hooks.FormatEntry(e.Entry, marks, labels.Label(e.Agent), now))
 		}
 		fmt.Fprintln(c.stdout)
 	}

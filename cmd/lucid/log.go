@@ -58,9 +58,9 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 	if *asJSON {
 		return c.printJSON(out)
 	}
-	now := time.Now()
+	now, labels := time.Now(), repo.NewLabeler()
 	for _, l := range out {
-		s := hooks.FormatEntry(l.Entry, l.Stale, now)
+		s := hooks.FormatEntry(l.Entry, l.Stale, labels.Label(l.Agent), now)
 		if l.SupersededBy != "" {
 			s = strings.Replace(s, "\n", fmt.Sprintf(" (superseded by %s)\n", l.SupersededBy), 1)
 		}
