@@ -27,11 +27,31 @@ func StatLog(path string) (LogCursor, error) {
 	if err != nil {
 		return LogCursor{}, err
 	}
+	return cursorOf(fi), nil
+}
+
+// cursorOf is the cursor of a file's size, inode and time, before Tail.
+func cursorOf(fi os.FileInfo) LogCursor {
 	c := LogCursor{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		c.Inode = st.Ino
 	}
-	return c, nil
+	return c
+}
+
+// openLogCursor opens the log and returns it with its cursor; a missing
+// log gives a nil file and no error.
+func openLogCursor(path string) (*os.File, LogCursor, error) {
+	f, err := openLog(path)
+	if f == nil {
+		return nil, LogCursor{}, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, LogCursor{}, err
+	}
+	return f, cursorOf(fi), nil
 }
 
 // SameFile reports whether two cursors saw the log unchanged.
@@ -71,18 +91,11 @@ func Grown(path string, c LogCursor) bool {
 // unfinished last line is left for the next reader) and the number of
 // invalid lines read.
 func ScanFrom(path string, off int64, fn func(Entry)) (LogCursor, int, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return LogCursor{}, 0, nil
-	}
-	if err != nil {
+	f, cur, err := openLogCursor(path)
+	if f == nil {
 		return LogCursor{}, 0, err
 	}
 	defer f.Close()
-	cur, err := StatLog(path)
-	if err != nil {
-		return LogCursor{}, 0, err
-	}
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		return LogCursor{}, 0, err
 	}
@@ -115,18 +128,11 @@ func ScanFrom(path string, off int64, fn func(Entry)) (LogCursor, int, error) {
 // EndCursor returns the cursor at the end of the log's last whole line,
 // reading only the log's last block.
 func EndCursor(path string) (LogCursor, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return LogCursor{}, nil
-	}
-	if err != nil {
+	f, cur, err := openLogCursor(path)
+	if f == nil {
 		return LogCursor{}, err
 	}
 	defer f.Close()
-	cur, err := StatLog(path)
-	if err != nil {
-		return LogCursor{}, err
-	}
 	// Step back over an unfinished last line.
 	end := cur.Size
 	for end > 0 {

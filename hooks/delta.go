@@ -94,7 +94,7 @@ func (c *call) formatDelta(entries []gitstore.Entry, budget int) string {
 		return ""
 	}
 	checker, labels := c.repo.NewChecker(), c.repo.NewLabeler()
-	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), plural(len(entries), "entry", "entries"))
+	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), Plural(len(entries), "entry", "entries"))
 	var body strings.Builder
 	for i, e := range entries {
 		s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
@@ -118,7 +118,8 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix)
 }
 
-func plural(n int, one, many string) string {
+// Plural picks the word for n things.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

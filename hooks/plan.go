@@ -48,7 +48,7 @@ func (c *call) notePlanChange(by string) error {
 	}
 	diff, added, removed := planDiff(seen, now)
 	e := gitstore.NewEntry(c.now, writer, gitstore.KindPlan,
-		fmt.Sprintf("plan.md changed: +%d -%d %s", added, removed, plural(added+removed, "line", "lines")))
+		fmt.Sprintf("plan.md changed: +%d -%d %s", added, removed, Plural(added+removed, "line", "lines")))
 	e.Diff = diff
 	if err := gitstore.Append(c.repo.LogPath(), e); err != nil {
 		return err

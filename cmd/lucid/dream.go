@@ -83,13 +83,6 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		fmt.Fprintln(c.stdout)
 	}
-	fmt.Fprintf(c.stdout, "%d live %s, %d stale.\n", len(live), plural(len(live), "entry", "entries"), stale)
+	fmt.Fprintf(c.stdout, "%d live %s, %d stale.\n", len(live), hooks.Plural(len(live), "entry", "entries"), stale)
 	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
