@@ -114,7 +114,7 @@ func (r *Repo) ReadLichMarker(path string) (*LichMarker, error) {
 	if b == nil || err != nil {
 		return nil, err
 	}
-	m, err := ParseLichMarker(b)
+	m, err := parseLichMarker(b)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %v", ErrLichCorrupt, file, err)
 	}
@@ -124,8 +124,8 @@ func (r *Repo) ReadLichMarker(path string) (*LichMarker, error) {
 	return m, nil
 }
 
-// ParseLichMarker decodes a marker's content.
-func ParseLichMarker(b []byte) (*LichMarker, error) {
+// parseLichMarker decodes a marker's content.
+func parseLichMarker(b []byte) (*LichMarker, error) {
 	var j lichJSON
 	if err := json.Unmarshal(b, &j); err != nil {
 		return nil, err
@@ -159,13 +159,13 @@ func (r *Repo) RecordLichEdit(path, session string, at time.Time) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, LichHash(path)), m.AppendJSON(nil), 0o644)
+	return WriteFileAtomic(filepath.Join(dir, LichHash(path)), m.appendJSON(nil), 0o644)
 }
 
-// AppendJSON appends the marker as JavaScript's JSON.stringify writes it:
+// appendJSON appends the marker as JavaScript's JSON.stringify writes it:
 // keys in lich's order, no spaces, nothing escaped that JSON does not
 // require (no \u003c for <, no \u2028).
-func (m *LichMarker) AppendJSON(b []byte) []byte {
+func (m *LichMarker) appendJSON(b []byte) []byte {
 	b = append(b, `{"path":`...)
 	b = appendJSString(b, m.Path)
 	b = append(b, `,"session":`...)

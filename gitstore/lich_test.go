@@ -227,7 +227,7 @@ func TestRecordLichEditReplacesCorruptAndForeignMarkers(t *testing.T) {
 func TestLichMarkerJSONIsJSONStringify(t *testing.T) {
 	for _, s := range []string{"/r/<a>&b.go", "/r/q\"uote\\.go", "/r/tab\tnl\n\x01\x1f.go", "/r/\u2028\u2029é😀.go"} {
 		m := &LichMarker{Path: s, Session: "s<1>", At: 1733000000000}
-		b := m.AppendJSON(nil)
+		b := m.appendJSON(nil)
 		var back map[string]any
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%q: %s is not JSON: %v", s, b, err)
