@@ -94,8 +94,11 @@ type shellWalker struct {
 	out   []ShellWrite
 	pos   []uint // source offset of each write in out, to order them
 	funcs map[string]*syntax.Stmt
-	depth int
-	steps int
+	// scripts caches the bash -c strings parsed, so that a function called
+	// many times parses its nested scripts once.
+	scripts map[string]*syntax.File
+	depth   int
+	steps   int
 	// fixed, when set, is the offset every write gets: the bash -c word or
 	// the call of a function whose body sits elsewhere in the source.
 	fixed    uint
@@ -168,8 +171,10 @@ func (w *shellWalker) result() []ShellWrite {
 		return 0
 	})
 	res := make([]ShellWrite, 0, len(idx))
+	seen := make(map[string]bool, len(idx))
 	for _, i := range idx {
-		if !slices.ContainsFunc(res, func(s ShellWrite) bool { return s.Path == w.out[i].Path }) {
+		if !seen[w.out[i].Path] {
+			seen[w.out[i].Path] = true
 			res = append(res, w.out[i])
 		}
 	}
@@ -388,7 +393,14 @@ func (w *shellWalker) script(src string, st *shState, pos uint) {
 	if w.depth >= maxShellDepth {
 		return
 	}
-	f := parseShell(src)
+	f, ok := w.scripts[src]
+	if !ok {
+		f = parseShell(src)
+		if w.scripts == nil {
+			w.scripts = map[string]*syntax.File{}
+		}
+		w.scripts[src] = f
+	}
 	if f == nil {
 		return
 	}

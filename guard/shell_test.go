@@ -197,6 +197,12 @@ func BenchmarkShellWrites(b *testing.B) {
 			}
 		})
 	}
+	// The parse alone, for comparison: the rest of "typical" is the walk.
+	b.Run("parse-typical", func(b *testing.B) {
+		for b.Loop() {
+			parseShell(`cd web && npm run build > build.log 2>&1 && cp -r dist ../public`)
+		}
+	})
 	cases := readCorpus(b)
 	b.Run("corpus", func(b *testing.B) {
 		for b.Loop() {

@@ -261,7 +261,10 @@ func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, pare
 			rel = filepath.Clean("/" + s)[1:]
 		} else {
 			rel = filepath.Base(filepath.Clean(s))
-			if rel == ".." || rel == "/" {
+			switch {
+			case s == "." || strings.HasSuffix(s, "/."):
+				rel = "." // cp -r dir/. dest copies what dir holds into dest
+			case rel == ".." || rel == "/" || strings.HasSuffix(s, "/.."):
 				continue
 			}
 		}

@@ -2,6 +2,8 @@ package guard
 
 import "strings"
 
+const maxPyArgTokens = 64
+
 // pyWrite is a file a Python script writes.
 type pyWrite struct {
 	path, by string
@@ -33,7 +35,8 @@ func pythonWrites(src string) []pyWrite {
 	isP := func(i int, c string) bool { t := tok(i); return t.kind == 'p' && t.text == c }
 	isI := func(i int, s string) bool { t := tok(i); return t.kind == 'i' && t.text == s }
 	for i, t := range toks {
-		if t.kind != 'i' || !isP(i+1, "(") {
+		// Every call looked at starts with a string literal argument.
+		if t.kind != 'i' || !isP(i+1, "(") || tok(i+2).kind != 's' {
 			continue
 		}
 		args := pyArgs(toks, i+2)
@@ -103,7 +106,10 @@ func pyArgs(toks []pyToken, i int) []pyToken {
 	var args []pyToken
 	depth := 0
 	start := i
-	for ; i < len(toks); i++ {
+	// A call whose arguments run longer than this is not one of the
+	// simple calls looked for; the bound keeps the scan linear.
+	end := min(len(toks), i+maxPyArgTokens)
+	for ; i < end; i++ {
 		t := toks[i]
 		if t.kind == 'p' {
 			switch t.text {

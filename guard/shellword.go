@@ -28,7 +28,7 @@ func (a shArg) lit() (string, bool) {
 	return a.s, true
 }
 
-// known reports whether the argument is exactly the one word s.
+// is reports whether the argument is exactly the one known word s.
 func (a shArg) is(s string) bool {
 	t, ok := a.lit()
 	return ok && t == s

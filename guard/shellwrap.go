@@ -46,6 +46,9 @@ func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redire
 		return
 	}
 	inner := o.ops
+	if name != "command" && name != "builtin" {
+		st = st.clone() // a cd run by timeout or sudo is a program: it moves nothing
+	}
 	switch name {
 	case "sudo":
 		if o.has("e", "edit") {
@@ -226,10 +229,10 @@ func (w *shellWalker) shell(args []shArg, redirs []*syntax.Redirect, st *shState
 // redirPos is where the heredoc of a command starts, for ordering.
 func redirPos(redirs []*syntax.Redirect) uint {
 	for _, r := range redirs {
-		if r.Hdoc != nil {
+		if r.Hdoc != nil && len(r.Hdoc.Parts) > 0 {
 			return r.Hdoc.Pos().Offset()
 		}
-		if r.Op == syntax.WordHdoc && r.Word != nil {
+		if r.Op == syntax.WordHdoc && r.Word != nil && len(r.Word.Parts) > 0 {
 			return r.Word.Pos().Offset()
 		}
 	}
