@@ -148,6 +148,9 @@ func (w *shellWalker) writePath(p, by string, pos uint) {
 	if w.hasFixed {
 		pos = w.fixed
 	}
+	if w.out == nil {
+		w.out, w.pos = make([]ShellWrite, 0, 4), make([]uint, 0, 4)
+	}
 	w.out = append(w.out, ShellWrite{Path: p, By: by})
 	w.pos = append(w.pos, pos)
 }
@@ -171,12 +174,23 @@ func (w *shellWalker) result() []ShellWrite {
 		return 0
 	})
 	res := make([]ShellWrite, 0, len(idx))
-	seen := make(map[string]bool, len(idx))
+	var seen map[string]bool // only for long lists: a scan is cheaper for a few
 	for _, i := range idx {
-		if !seen[w.out[i].Path] {
-			seen[w.out[i].Path] = true
-			res = append(res, w.out[i])
+		p := w.out[i].Path
+		switch {
+		case len(idx) <= 16:
+			if slices.ContainsFunc(res, func(s ShellWrite) bool { return s.Path == p }) {
+				continue
+			}
+		case seen[p]:
+			continue
+		default:
+			if seen == nil {
+				seen = make(map[string]bool, len(idx))
+			}
+			seen[p] = true
 		}
+		res = append(res, w.out[i])
 	}
 	return res
 }

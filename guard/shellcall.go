@@ -350,6 +350,9 @@ func (w *shellWalker) goTool(args []shArg, st *shState) {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(s, "-"), "=")
+		if name == "args" {
+			return // the rest goes to the test binary
+		}
 		if name != "o" && name != "coverprofile" && name != "test.coverprofile" {
 			continue
 		}

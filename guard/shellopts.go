@@ -33,7 +33,7 @@ type opts struct {
 // options that take an argument (--target for --target-directory) are
 // expanded, since GNU getopt accepts them.
 func parseOpts(args []shArg, spec optSpec) opts {
-	o := opts{dashes: -1}
+	o := opts{dashes: -1, ops: make([]shArg, 0, len(args))}
 	noMore := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
