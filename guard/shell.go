@@ -1,0 +1,448 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ShellWrite is one path a command writes.
+type ShellWrite struct {
+	// Path is absolute and cleaned, resolved against the directory the
+	// command has reached when it writes. It may name a folder (rm -r,
+	// cp -r, git checkout -- dir): everything under it is written.
+	Path string
+	// By says what writes it, for a message to the model: ">", ">>",
+	// "tee", "cp", "mv", "rm", "sed -i", "python open()", "git checkout"...
+	By string
+}
+
+// ShellWrites returns the paths that command, run in cwd (absolute),
+// writes, in the order they appear, each once. What cannot be resolved
+// (variables, ~, globs, eval, scripts, what make or npm write on their own)
+// is left out: it never denies. A command that does not parse returns nil.
+func ShellWrites(command, cwd string) []ShellWrite {
+	return shellWrites(command, cwd, statKind)
+}
+
+// pathKind is what a path names on disk, as far as cp, mv, ln and
+// git checkout care.
+type pathKind uint8
+
+const (
+	kindNone pathKind = iota
+	kindFile
+	kindDir
+)
+
+// statKind is the real existence check; tests inject a fixed one.
+func statKind(path string) pathKind {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return kindNone
+	case fi.IsDir():
+		return kindDir
+	}
+	return kindFile
+}
+
+// Limits that keep hostile input (recursive functions, bash -c nested
+// deeply) from costing more than a hook may spend; past them, what is left
+// is not looked at.
+const (
+	maxShellDepth = 8    // bash -c inside bash -c, and function calls
+	maxShellSteps = 4096 // statements and calls walked per command
+)
+
+var shellParsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}}
+
+func parseShell(src string) *syntax.File {
+	p := shellParsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	// The parser drops its buffers on reset, so f stays valid.
+	shellParsers.Put(p)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+func shellWrites(command, cwd string, kind func(string) pathKind) []ShellWrite {
+	f := parseShell(command)
+	if f == nil {
+		return nil
+	}
+	w := &shellWalker{kind: kind}
+	st := &shState{}
+	if filepath.IsAbs(cwd) {
+		st.dir = filepath.Clean(cwd)
+	}
+	w.stmts(f.Stmts, st)
+	return w.result()
+}
+
+// shellWalker walks a parsed command in the order the shell runs it.
+type shellWalker struct {
+	kind  func(string) pathKind
+	out   []ShellWrite
+	pos   []uint // source offset of each write in out, to order them
+	funcs map[string]*syntax.Stmt
+	// scripts caches the bash -c strings parsed, so that a function called
+	// many times parses its nested scripts once.
+	scripts map[string]*syntax.File
+	depth   int
+	steps   int
+	// fixed, when set, is the offset every write gets: the bash -c word or
+	// the call of a function whose body sits elsewhere in the source.
+	fixed    uint
+	hasFixed bool
+}
+
+// shState is the shell's directory as far as it is known ("" when not).
+type shState struct {
+	dir   string
+	stack []string // pushd's stack, from this command only
+}
+
+func (st *shState) clone() *shState {
+	return &shState{dir: st.dir, stack: slices.Clip(st.stack)}
+}
+
+// resolve turns an argument into an absolute clean path, or reports that
+// it cannot.
+func (st *shState) resolve(a shArg) (string, bool) {
+	s, ok := a.lit()
+	if !ok || s == "" {
+		return "", false
+	}
+	if filepath.IsAbs(s) {
+		return filepath.Clean(s), true
+	}
+	if st.dir == "" {
+		return "", false
+	}
+	return filepath.Join(st.dir, s), true
+}
+
+// write records that path a is written by by, when a resolves to a file
+// that is not a device.
+func (w *shellWalker) write(st *shState, a shArg, by string) {
+	p, ok := st.resolve(a)
+	if !ok {
+		return
+	}
+	w.writePath(p, by, a.pos)
+}
+
+func (w *shellWalker) writePath(p, by string, pos uint) {
+	if p == "/dev" || strings.HasPrefix(p, "/dev/") || p == "/proc" || strings.HasPrefix(p, "/proc/") {
+		return
+	}
+	if w.hasFixed {
+		pos = w.fixed
+	}
+	if w.out == nil {
+		w.out, w.pos = make([]ShellWrite, 0, 4), make([]uint, 0, 4)
+	}
+	w.out = append(w.out, ShellWrite{Path: p, By: by})
+	w.pos = append(w.pos, pos)
+}
+
+// result is the writes in source order, each path once (its first writer).
+func (w *shellWalker) result() []ShellWrite {
+	if len(w.out) == 0 {
+		return nil
+	}
+	idx := make([]int, len(w.out))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case w.pos[a] < w.pos[b]:
+			return -1
+		case w.pos[a] > w.pos[b]:
+			return 1
+		}
+		return 0
+	})
+	res := make([]ShellWrite, 0, len(idx))
+	var seen map[string]bool // only for long lists: a scan is cheaper for a few
+	for _, i := range idx {
+		p := w.out[i].Path
+		switch {
+		case len(idx) <= 16:
+			if slices.ContainsFunc(res, func(s ShellWrite) bool { return s.Path == p }) {
+				continue
+			}
+		case seen[p]:
+			continue
+		default:
+			if seen == nil {
+				seen = make(map[string]bool, len(idx))
+			}
+			seen[p] = true
+		}
+		res = append(res, w.out[i])
+	}
+	return res
+}
+
+// budget counts one step and reports whether the walk may go on.
+func (w *shellWalker) budget() bool {
+	w.steps++
+	return w.steps <= maxShellSteps
+}
+
+func (w *shellWalker) stmts(list []*syntax.Stmt, st *shState) {
+	for _, s := range list {
+		w.stmt(s, st)
+	}
+}
+
+func (w *shellWalker) stmt(s *syntax.Stmt, st *shState) {
+	if s == nil || !w.budget() {
+		return
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		st = st.clone() // runs in a subshell: a cd there stays there
+	}
+	// The shell opens the redirections before the command runs, in the
+	// directory it is in then.
+	for _, r := range s.Redirs {
+		w.redirect(r, st)
+	}
+	w.command(s, st)
+}
+
+func (w *shellWalker) command(s *syntax.Stmt, st *shState) {
+	switch c := s.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		w.call(c, s.Redirs, st)
+	case *syntax.BinaryCmd:
+		w.binary(c, st)
+	case *syntax.Subshell:
+		w.stmts(c.Stmts, st.clone())
+	case *syntax.Block:
+		w.stmts(c.Stmts, st)
+	case *syntax.IfClause:
+		w.ifClause(c, st)
+	case *syntax.WhileClause:
+		before := st.dir
+		w.stmts(c.Cond, st)
+		w.stmts(c.Do, st)
+		if st.dir != before {
+			st.dir = "" // how many times the body ran is not known
+		}
+	case *syntax.ForClause:
+		if it, ok := c.Loop.(*syntax.WordIter); ok {
+			for _, word := range it.Items {
+				w.substs(word, st)
+			}
+		}
+		before := st.dir
+		w.stmts(c.Do, st)
+		if st.dir != before {
+			st.dir = ""
+		}
+	case *syntax.CaseClause:
+		w.substs(c.Word, st)
+		ends := []string{st.dir} // no pattern matched
+		for _, item := range c.Items {
+			b := st.clone()
+			w.stmts(item.Stmts, b)
+			ends = append(ends, b.dir)
+		}
+		st.dir = sameDir(ends)
+	case *syntax.FuncDecl:
+		if c.Name != nil && c.Body != nil {
+			if w.funcs == nil {
+				w.funcs = map[string]*syntax.Stmt{}
+			}
+			w.funcs[c.Name.Value] = c.Body
+		}
+	case *syntax.TimeClause:
+		w.stmt(c.Stmt, st)
+	case *syntax.CoprocClause:
+		w.stmt(c.Stmt, st.clone())
+	default:
+		// [[ ]], (( )), let, declare/local/export: they write nothing
+		// themselves, but a $( ) inside them runs.
+		w.substs(c, st)
+	}
+}
+
+// binary walks a && b, a || b and pipelines. Each element of a pipeline
+// runs in its own subshell. After a && b both ran; a || b runs b in the
+// directory a started from when a is a failed cd.
+func (w *shellWalker) binary(c *syntax.BinaryCmd, st *shState) {
+	switch c.Op {
+	case syntax.Pipe, syntax.PipeAll:
+		w.stmt(c.X, st.clone())
+		w.stmt(c.Y, st.clone())
+	case syntax.AndStmt:
+		w.stmt(c.X, st)
+		w.stmt(c.Y, st)
+	case syntax.OrStmt:
+		before := st.clone()
+		w.stmt(c.X, st)
+		y := before
+		if st.dir != before.dir && !changesDir(c.X) {
+			y.dir = "" // X changed directory, then failed somewhere
+		}
+		start := y.dir
+		w.stmt(c.Y, y)
+		if y.dir != start {
+			st.dir = ""
+		}
+	}
+}
+
+// changesDir reports whether s is a plain cd, pushd or popd, which changes
+// nothing when it fails.
+func changesDir(s *syntax.Stmt) bool {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	switch call.Args[0].Lit() {
+	case "cd", "pushd", "popd":
+		return true
+	}
+	return false
+}
+
+func (w *shellWalker) ifClause(c *syntax.IfClause, st *shState) {
+	w.stmts(c.Cond, st)
+	then := st.clone()
+	w.stmts(c.Then, then)
+	ends := []string{then.dir}
+	switch {
+	case c.Else == nil:
+		ends = append(ends, st.dir)
+	case len(c.Else.Cond) == 0: // else
+		b := st.clone()
+		w.stmts(c.Else.Then, b)
+		ends = append(ends, b.dir)
+	default: // elif
+		b := st.clone()
+		w.ifClause(c.Else, b)
+		ends = append(ends, b.dir)
+	}
+	st.dir = sameDir(ends)
+}
+
+// sameDir is the directory every branch ended in, or "" when they differ.
+func sameDir(ends []string) string {
+	for _, d := range ends[1:] {
+		if d != ends[0] {
+			return ""
+		}
+	}
+	return ends[0]
+}
+
+// redirect records the file a redirection writes. Duplicating a
+// descriptor (2>&1, >&-) writes none; `>& file` writes file.
+func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
+	if r.Word != nil {
+		w.substs(r.Word, st)
+	}
+	if r.Hdoc != nil {
+		w.substs(r.Hdoc, st)
+	}
+	var by string
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		by = r.Op.String()
+	case syntax.DplOut:
+		// `>& file` writes file; `>&2`, `>&-` and `>&2-` only move descriptors.
+		s, ok := shellArg(r.Word).lit()
+		if !ok || s == "-" || strings.Trim(s, "0123456789") == "" || strings.HasSuffix(s, "-") {
+			return
+		}
+		by = r.Op.String()
+	default:
+		return
+	}
+	if r.N != nil {
+		by = r.N.Value + by
+	}
+	w.write(st, shellArg(r.Word), by)
+}
+
+// substs walks the command substitutions inside node, each in a subshell.
+func (w *shellWalker) substs(node syntax.Node, st *shState) {
+	if node == nil {
+		return
+	}
+	if word, ok := node.(*syntax.Word); ok && plainWord(word) {
+		return // most words: nothing to walk
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			w.stmts(n.Stmts, st.clone())
+			return false
+		case *syntax.ProcSubst:
+			w.stmts(n.Stmts, st.clone())
+			return false
+		}
+		return true
+	})
+}
+
+// script walks src, the text of bash -c or of a heredoc fed to a shell, as
+// a new shell process started in st's directory.
+func (w *shellWalker) script(src string, st *shState, pos uint) {
+	if w.depth >= maxShellDepth {
+		return
+	}
+	f, ok := w.scripts[src]
+	if !ok {
+		f = parseShell(src)
+		if w.scripts == nil {
+			w.scripts = map[string]*syntax.File{}
+		}
+		w.scripts[src] = f
+	}
+	if f == nil {
+		return
+	}
+	saved := *w
+	w.depth++
+	w.funcs = nil
+	if !w.hasFixed {
+		w.fixed, w.hasFixed = pos, true
+	}
+	w.stmts(f.Stmts, st.clone())
+	w.depth, w.funcs, w.fixed, w.hasFixed = saved.depth, saved.funcs, saved.fixed, saved.hasFixed
+}
+
+// plainWord reports whether a word is only literal text and quotes, so
+// that it cannot hold a command substitution.
+func plainWord(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,398 @@
+package guard
+
+import (
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call walks a simple command: its substitutions first, then what the
+// command itself writes.
+func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *shState) {
+	for _, a := range c.Assigns {
+		w.substs(a, st)
+	}
+	for _, word := range c.Args {
+		w.substs(word, st)
+	}
+	if len(c.Args) == 0 {
+		return
+	}
+	name, ok := shellArg(c.Args[0]).lit()
+	if !ok {
+		return
+	}
+	if body, ok := w.funcs[name]; ok {
+		w.callFunc(body, st, c.Args[0].Pos().Offset())
+		return
+	}
+	if !shellCommand(commandName(name)) {
+		return
+	}
+	w.run(shellArgs(c.Args), redirs, st)
+}
+
+// callFunc walks a function's body where it is called: it runs in the
+// calling shell, so its cd counts.
+func (w *shellWalker) callFunc(body *syntax.Stmt, st *shState, pos uint) {
+	if w.depth >= maxShellDepth {
+		return
+	}
+	fixed, hasFixed := w.fixed, w.hasFixed
+	if !hasFixed {
+		w.fixed, w.hasFixed = pos, true
+	}
+	w.depth++
+	w.stmt(body, st)
+	w.depth--
+	w.fixed, w.hasFixed = fixed, hasFixed
+}
+
+// commandName is the name a command is known by: the base of its path.
+func commandName(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// shellCommand reports whether run knows the command; for any other one
+// the arguments are not even converted.
+func shellCommand(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd",
+		"sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
+		"nice", "ionice", "stdbuf", "chronic", "xargs", "find", "npx",
+		"bash", "sh", "zsh", "dash", "ksh",
+		"rm", "rmdir", "touch", "truncate", "tee", "chmod", "shred", "unlink",
+		"cp", "mv", "install", "ln", "dd", "sed", "perl",
+		"git", "gofmt", "goimports", "go", "curl", "wget", "sort":
+		return true
+	}
+	return isPython(name)
+}
+
+func isPython(name string) bool {
+	rest, ok := strings.CutPrefix(name, "python")
+	return ok && strings.Trim(rest, "0123456789.") == ""
+}
+
+// run dispatches a command whose words are args (args[0] is its name).
+func (w *shellWalker) run(args []shArg, redirs []*syntax.Redirect, st *shState) {
+	if len(args) == 0 || !w.budget() {
+		return
+	}
+	s, ok := args[0].lit()
+	if !ok {
+		return
+	}
+	name, rest := commandName(s), args[1:]
+	switch name {
+	case "cd":
+		cd(st, rest)
+	case "pushd":
+		pushd(st, rest)
+	case "popd":
+		popd(st, rest)
+	case "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
+		"nice", "ionice", "stdbuf", "chronic", "xargs", "npx":
+		w.wrapper(name, rest, redirs, st)
+	case "find":
+		w.find(rest, st)
+	case "bash", "sh", "zsh", "dash", "ksh":
+		w.shell(rest, redirs, st)
+	case "rm", "rmdir", "touch", "truncate", "tee", "shred", "unlink":
+		w.operands(name, rest, st)
+	case "chmod":
+		w.chmod(rest, st)
+	case "cp", "mv", "install", "ln":
+		w.copyLike(name, rest, st)
+	case "dd":
+		for _, a := range rest {
+			if strings.HasPrefix(a.s, "of=") {
+				w.write(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
+			}
+		}
+	case "sed":
+		w.sed(rest, st)
+	case "perl":
+		w.perl(rest, st)
+	case "git":
+		w.git(rest, st)
+	case "gofmt", "goimports":
+		w.gofmt(name, rest, st)
+	case "go":
+		w.goTool(rest, st)
+	case "curl", "wget", "sort":
+		w.outputFlag(name, rest, st)
+	default:
+		if isPython(name) {
+			w.python(rest, redirs, st)
+		}
+	}
+}
+
+// operandSpec is the options that take an argument of the commands whose
+// operands are all written (rm, touch, tee...).
+func operandSpec(name string) optSpec {
+	switch name {
+	case "touch":
+		return optSpec{args: "dtr", long: []string{"date", "reference", "time"}}
+	case "truncate":
+		return optSpec{args: "sr", long: []string{"size", "reference"}}
+	case "shred":
+		return optSpec{args: "ns", long: []string{"iterations", "size", "random-source"}}
+	}
+	return optSpec{}
+}
+
+func (w *shellWalker) operands(name string, args []shArg, st *shState) {
+	o := parseOpts(args, operandSpec(name))
+	if o.informational() {
+		return
+	}
+	for _, a := range o.ops {
+		w.write(st, a, name)
+	}
+}
+
+// chmod changes a file's mode, which git records. Its mode may look like
+// an option (-x, -w).
+func (w *shellWalker) chmod(args []shArg, st *shState) {
+	var kept []shArg
+	for _, a := range args {
+		if s, ok := a.lit(); ok && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "rwxXstugoa+-=,01234567") == "" {
+			a.s = "+" + s[1:] // a mode, not an option
+		}
+		kept = append(kept, a)
+	}
+	o := parseOpts(kept, optSpec{long: []string{"reference"}})
+	if o.informational() {
+		return
+	}
+	files := o.ops
+	if _, ok := o.get("reference"); !ok && len(files) > 0 {
+		files = files[1:]
+	}
+	for _, a := range files {
+		w.write(st, a, "chmod")
+	}
+}
+
+// copyLike handles cp, mv, ln and install: the last operand, or -t DIR, is
+// the destination; into a folder each source keeps its base name. mv also
+// removes its sources.
+func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
+	spec := optSpec{args: "tS", long: []string{"target-directory", "suffix"}}
+	if name == "install" {
+		spec = optSpec{args: "tSmog", long: []string{"target-directory", "suffix", "mode", "owner", "group", "strip-program"}}
+	}
+	o := parseOpts(args, spec)
+	if o.informational() {
+		return
+	}
+	if name == "install" && o.has("d", "directory") {
+		for _, a := range o.ops {
+			w.write(st, a, name)
+		}
+		return
+	}
+	if name == "ln" && len(o.ops) == 1 {
+		if _, ok := o.get("t", "target-directory"); !ok {
+			w.into(st, shArg{s: ".", pos: o.ops[0].pos}, o.ops, name, false)
+			return
+		}
+	}
+	w.copyOps(st, o, name, name == "mv")
+}
+
+// copyOps records the destinations of a copy or a move whose options and
+// operands are o; a move also removes its sources.
+func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
+	srcs := o.ops
+	t, toDir := o.get("t", "target-directory")
+	if !toDir {
+		if len(srcs) < 2 {
+			return
+		}
+		t, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
+	}
+	if move {
+		for _, a := range srcs {
+			w.write(st, a, by)
+		}
+	}
+	if !toDir && o.has("T", "no-target-directory") {
+		w.write(st, t, by)
+		return
+	}
+	p, ok := st.resolve(t)
+	if !ok {
+		return
+	}
+	known := 0
+	for _, a := range srcs {
+		if !a.multi {
+			known++
+		}
+	}
+	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || w.kind(p) == kindDir {
+		w.into(st, t, srcs, by, o.has("parents"))
+		return
+	}
+	w.write(st, t, by)
+}
+
+// into records dir/base(src) for each source copied into folder dir, or
+// dir/src with --parents.
+func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, parents bool) {
+	d, ok := st.resolve(dir)
+	if !ok {
+		return
+	}
+	for _, src := range srcs {
+		s, ok := src.lit()
+		if !ok || s == "" {
+			continue
+		}
+		var rel string
+		if parents {
+			rel = filepath.Clean("/" + s)[1:]
+		} else {
+			rel = filepath.Base(filepath.Clean(s))
+			switch {
+			case s == "." || strings.HasSuffix(s, "/."):
+				rel = "." // cp -r dir/. dest copies what dir holds into dest
+			case rel == ".." || rel == "/" || strings.HasSuffix(s, "/.."):
+				continue
+			}
+		}
+		w.writePath(filepath.Join(d, rel), by, dir.pos)
+	}
+}
+
+// cd follows cd DIR; no argument, cd -, and what cannot be resolved make
+// the directory unknown.
+func cd(st *shState, args []shArg) {
+	o := parseOpts(args, optSpec{stop: true})
+	if len(o.ops) == 0 {
+		st.dir = ""
+		return
+	}
+	p, ok := st.resolve(o.ops[0])
+	if !ok || o.ops[0].is("-") {
+		st.dir = ""
+		return
+	}
+	st.dir = p
+}
+
+func pushd(st *shState, args []shArg) {
+	if len(args) != 1 || strings.HasPrefix(args[0].s, "-") || strings.HasPrefix(args[0].s, "+") {
+		st.dir = "" // swapping or rotating a stack this command did not build
+		return
+	}
+	st.stack = append(st.stack, st.dir)
+	cd(st, args)
+}
+
+func popd(st *shState, args []shArg) {
+	if len(args) != 0 || len(st.stack) == 0 {
+		st.dir = ""
+		return
+	}
+	st.dir = st.stack[len(st.stack)-1]
+	st.stack = st.stack[:len(st.stack)-1]
+}
+
+// gofmt -w and goimports -w rewrite the files and folders they are given.
+// Their flags are Go flags: -name, --name, -name=value, and they end at
+// the first operand or after --.
+func (w *shellWalker) gofmt(name string, args []shArg, st *shState) {
+	write := false
+	i := 0
+	for ; i < len(args); i++ {
+		flag, ok := args[i].lit()
+		if !ok || !strings.HasPrefix(flag, "-") || flag == "-" {
+			break
+		}
+		if flag == "--" {
+			i++
+			break
+		}
+		flag, val, hasVal := strings.Cut(strings.TrimLeft(flag, "-"), "=")
+		switch {
+		case flag == "w":
+			write = !hasVal || val == "true" || val == "1"
+		case !hasVal && (flag == "r" || flag == "cpuprofile" || flag == "local" || flag == "srcdir"):
+			i++
+		}
+	}
+	if !write {
+		return
+	}
+	for _, a := range args[min(i, len(args)):] {
+		w.write(st, a, name+" -w")
+	}
+}
+
+// goTool finds the files go build and go test are told to write: -o and
+// -coverprofile (relative to where go runs).
+func (w *shellWalker) goTool(args []shArg, st *shState) {
+	if len(args) == 0 || !(args[0].is("build") || args[0].is("test")) {
+		return
+	}
+	sub := args[0].s
+	for i := 1; i < len(args); i++ {
+		s, ok := args[i].lit()
+		if !ok || !strings.HasPrefix(s, "-") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(s, "-"), "=")
+		if name == "args" {
+			return // the rest goes to the test binary
+		}
+		if name != "o" && name != "coverprofile" && name != "test.coverprofile" {
+			continue
+		}
+		target := shArg{s: val, pos: args[i].pos}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			target = args[i]
+		}
+		w.write(st, target, "go "+sub+" -"+name)
+	}
+}
+
+// outputFlag handles curl -o, wget -O and sort -o, which name the file
+// they write in an option.
+func (w *shellWalker) outputFlag(name string, args []shArg, st *shState) {
+	var spec optSpec
+	var flag, long string
+	switch name {
+	case "curl":
+		// Every curl short option that takes an argument, so that a
+		// bundle like -sSLo stays apart from -H 'x: y'.
+		spec = optSpec{args: "AbcCdDeEFHKmoPQrtTuUwxXyYz", long: []string{"output", "data", "header", "user-agent", "request", "url", "form", "user", "cookie", "cookie-jar", "config", "write-out"}}
+		flag, long = "o", "output"
+	case "wget":
+		spec = optSpec{args: "oaeiBtOTwQPUlARDIX", long: []string{"output-document", "output-file", "append-output", "directory-prefix"}}
+		flag, long = "O", "output-document"
+	case "sort":
+		spec = optSpec{args: "ktoST", long: []string{"key", "field-separator", "output", "buffer-size", "temporary-directory"}}
+		flag, long = "o", "output"
+	}
+	o := parseOpts(args, spec)
+	if o.informational() {
+		return
+	}
+	for _, f := range o.flags {
+		if (f.name == flag || f.name == long) && f.has && !f.val.is("-") {
+			w.write(st, f.val, name+" -"+flag)
+		}
+	}
+}
