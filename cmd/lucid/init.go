@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 func init() {
@@ -9,10 +11,15 @@ func init() {
 }
 
 func runInit(c *cli, args []string) error {
-	f := newFlags("init", `lucid init
+	f := newFlags("init", `lucid init [--local]
 
-Creates .lucid/plan.md (the shared plan) and .lucid/log.jsonl (the log) in
-the work tree's top. Run it again at any time: it changes nothing that exists.`)
+Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
+.lucid/log.jsonl (the log) at the work tree's top; lucid's hooks in
+.claude/settings.json, beside your own settings and hooks; and the
+/lucid:dream command in .claude/commands/lucid/dream.md. Run it again at any
+time: it changes nothing that is in place. lucid uninstall takes the hooks
+and the command away again.`)
+	local := f.Bool("local", false, "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -30,8 +37,19 @@ the work tree's top. Run it again at any time: it changes nothing that exists.`)
 	for _, p := range res.Created {
 		fmt.Fprintf(c.stdout, "created %s\n", p)
 	}
-	if len(res.Created) == 0 {
+	changes, err := hooks.Install(repo, hooks.InstallOptions{Local: *local})
+	if err != nil {
+		return err
+	}
+	printChanges(c, changes)
+	if len(res.Created) == 0 && len(changes) == 0 {
 		fmt.Fprintln(c.stdout, "lucid is already set up here; nothing changed")
 	}
 	return nil
+}
+
+func printChanges(c *cli, changes []hooks.Change) {
+	for _, ch := range changes {
+		fmt.Fprintf(c.stdout, "%s: %s\n", ch.Path, ch.What)
+	}
 }
