@@ -122,8 +122,10 @@ func newEnv(t *testing.T) *env {
 	e.run("git", "init", "-q")
 	e.write(e.path("README.md"), "# scratch\n\nA repository for lucid's real-client tests.\n")
 	e.write(e.path("src/auth.go"), "package auth\n\n// Login returns nil when the password matches.\nfunc Login(user, password string) error {\n\treturn check(user, password)\n}\n")
-	e.run("lucid", "init")
-	e.installHooks()
+	e.run("lucid", "init") // registers the hooks in .claude/settings.json
+	if !strings.Contains(e.read(".claude/settings.json"), "lucid hook PreToolUse") {
+		t.Fatalf("lucid init registered no hooks:\n%s", e.read(".claude/settings.json"))
+	}
 	e.run("git", "add", "-A")
 	e.run("git", "commit", "-qm", "scratch")
 	return e
@@ -185,41 +187,6 @@ func (e *env) run(name string, args ...string) string {
 		e.t.Fatalf("%s %s: %v\n%s%s", name, strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
 	return stdout.String()
-}
-
-// hookEvents are the events lucid handles, with the matcher each needs
-// ("" for events without tools).
-var hookEvents = []struct{ event, matcher string }{
-	{"SessionStart", ""},
-	{"SubagentStart", ""},
-	{"UserPromptSubmit", ""},
-	{"PreToolUse", "Edit|Write|NotebookEdit|MultiEdit|Bash"},
-	{"PostToolUse", "Edit|Write|NotebookEdit|MultiEdit|Bash"},
-	{"Stop", ""},
-	{"SubagentStop", ""},
-	{"TaskCompleted", ""},
-	{"SessionEnd", ""},
-}
-
-// installHooks registers `lucid hook EVENT` in .claude/settings.json, as
-// `lucid init` will once it does so itself; this is the one place that
-// knows the settings' shape.
-func (e *env) installHooks() {
-	e.t.Helper()
-	hooks := map[string]any{}
-	for _, h := range hookEvents {
-		entry := map[string]any{"hooks": []any{map[string]any{
-			"type": "command", "command": "lucid hook " + h.event, "timeout": 10}}}
-		if h.matcher != "" {
-			entry["matcher"] = h.matcher
-		}
-		hooks[h.event] = []any{entry}
-	}
-	b, err := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.write(e.path(".claude/settings.json"), string(b)+"\n")
 }
 
 // result is one finished `claude -p` run.
