@@ -259,6 +259,9 @@ func (e *env) dump(srv *scriptedapi.Server, res result) {
 	os.WriteFile(filepath.Join(dir, "stderr.txt"), []byte(res.stderr), 0o644)
 	os.WriteFile(filepath.Join(dir, "requests.txt"), []byte(srv.Dump()), 0o644)
 	os.WriteFile(filepath.Join(dir, "calls.txt"), []byte(e.callsText()), 0o644)
+	if b, err := os.ReadFile(e.hookLog); err == nil {
+		os.WriteFile(filepath.Join(dir, "calls.jsonl"), b, 0o644)
+	}
 }
 
 func clip(s string, n int) string {
