@@ -6,6 +6,7 @@
 package e2e
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -338,5 +339,61 @@ func waitStep(t *testing.T, srv *api.Server, conv string, step int) {
 	})
 	if !ok {
 		t.Errorf("%s never reached step %d", conv, step)
+	}
+}
+
+// Two lich sessions (LICH_SESSION_ID) edit one file in turn: the second
+// one's model is told, before its edit, that the first edited the file,
+// named by its lich label.
+func TestLichSessionsMeet(t *testing.T) {
+	e := newEnv(t)
+	if !strings.Contains(e.run("lucid", "help"), "statusline") {
+		t.Skip("this lucid has no lich wiring yet (no `lucid statusline`)")
+	}
+	lich := e.path("../lich")
+	e.write(lich, "#!/bin/sh\necho '[{\"id\":\"lich-one\",\"label\":\"alpha\",\"name\":\"alpha\",\"project\":\"p\",\"kind\":\"claude\",\"state\":\"idle\"}]'\n")
+	if err := os.Chmod(lich, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := e.path("src/auth.go")
+	one := &api.Script{Name: "one", Marker: "[[one]]", Steps: []api.Step{
+		api.Call("Read", map[string]any{"file_path": file}),
+		api.Call("Edit", map[string]any{"file_path": file, "old_string": "package auth\n", "new_string": "// Package auth logs users in.\npackage auth\n"}),
+		api.Say("One done."),
+	}}
+	two := &api.Script{Name: "two", Marker: "[[two]]", Steps: []api.Step{
+		api.Call("Read", map[string]any{"file_path": file}),
+		api.Call("Edit", map[string]any{"file_path": file, "old_string": "func Login(", "new_string": "func LogIn("}),
+		api.Say("Two done."),
+	}}
+	srv := api.New(one, two)
+	defer srv.Close()
+	e.claude(srv, "[[one]] Document the package.", "LICH_SESSION_ID=lich-one", "LICH_BIN="+lich)
+	e.claude(srv, "[[two]] Rename Login.", "LICH_SESSION_ID=lich-two", "LICH_BIN="+lich)
+
+	if got := e.read("src/auth.go"); !strings.Contains(got, "// Package auth") || !strings.Contains(got, "func LogIn(") {
+		t.Fatalf("the edits did not both land:\n%s", got)
+	}
+	var notes []api.HookContext
+	for _, r := range srv.Conversation("two") {
+		for _, c := range api.HookContexts(r.Messages.Tail()) {
+			if strings.Contains(c.Text, "lucid (lich)") {
+				notes = append(notes, c)
+			}
+		}
+	}
+	if len(notes) != 1 || notes[0].Hook != "PreToolUse:Edit" {
+		t.Fatalf("session two was told of session one's edit %d times, want once, before its Edit: %+v\n%s\ncalls:\n%s",
+			len(notes), notes, srv.Dump(), e.callsText())
+	}
+	for _, want := range []string{file, `"alpha"`, "lich send"} {
+		if !strings.Contains(notes[0].Text, want) {
+			t.Errorf("the lich note lacks %q:\n%s", want, notes[0].Text)
+		}
+	}
+	for _, r := range srv.Conversation("one") {
+		if strings.Contains(r.Messages.AllText(), "lucid (lich)") {
+			t.Errorf("session one, which edited first, was given a lich note at step %d", r.Step)
+		}
 	}
 }
