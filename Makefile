@@ -1,6 +1,6 @@
-# lucid's build. `make test` is what CI runs (.ci/run); `make demo` shows
-# lucid at work in a scratch repository; `make bench` prints the figures the
-# issues ask for.
+# lucid's build. `make test` and `make e2e` are what CI runs (.ci/run);
+# `make demo` shows lucid at work in a scratch repository; `make bench`
+# prints the figures the issues ask for.
 GO      ?= go
 BIN     := bin/lucid
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
@@ -27,6 +27,13 @@ bench: build
 
 demo: build
 	./scripts/demo $(BIN)
+
+# The real-client suite (e2e/): Claude Code itself against a scripted model.
+# scripts/install-claude installs it into ~/.cache/lucid when missing; where
+# it cannot, it says why and the suite skips.
+e2e:
+	@claude=$$(./scripts/install-claude) || claude=unavailable; \
+	  LUCID_E2E_CLAUDE=$$claude $(GO) test -count=1 -timeout 30m -v ./e2e
 
 clean:
 	rm -rf bin

@@ -1,0 +1,131 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// The shim stands in for `lucid` on the agents' PATH: it runs the real
+// lucid with the same arguments and input, passes its output on, and
+// appends one line to the call log, so that a test (and a person reading a
+// failure) sees what each hook was given and what it answered.
+const (
+	realLucidEnv = "LUCID_E2E_REAL" // the real lucid
+	callLogEnv   = "LUCID_E2E_CALLS"
+)
+
+// call is one run of lucid, as the shim recorded it.
+type call struct {
+	Args    []string       `json:"args"`
+	Stdin   string         `json:"stdin,omitempty"`
+	Stdout  string         `json:"stdout,omitempty"`
+	Stderr  string         `json:"stderr,omitempty"`
+	Code    int            `json:"code"`
+	Millis  float64        `json:"ms"`
+	Start   time.Time      `json:"start"`
+	Payload map[string]any `json:"-"` // Stdin decoded, for hooks
+}
+
+func shim() int {
+	var stdin []byte
+	if len(os.Args) > 1 && os.Args[1] == "hook" {
+		stdin, _ = readAll(os.Stdin)
+	}
+	cmd := exec.Command(os.Getenv(realLucidEnv), os.Args[1:]...)
+	var stdout, stderr bytes.Buffer
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	} else {
+		cmd.Stdin = os.Stdin
+	}
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "lucid (e2e shim):", err)
+		code = 127
+	}
+	os.Stdout.Write(stdout.Bytes())
+	os.Stderr.Write(stderr.Bytes())
+	line, _ := json.Marshal(call{Args: os.Args[1:], Stdin: string(stdin), Stdout: stdout.String(),
+		Stderr: stderr.String(), Code: code, Millis: float64(time.Since(start).Microseconds()) / 1000, Start: start})
+	if f, err := os.OpenFile(os.Getenv(callLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+		f.Write(append(line, '\n')) // one write(2) of one line: appends from hooks at once do not mix
+		f.Close()
+	}
+	return code
+}
+
+func readAll(f *os.File) ([]byte, error) {
+	var b bytes.Buffer
+	_, err := b.ReadFrom(f)
+	return b.Bytes(), err
+}
+
+// calls reads the call log.
+func (e *env) calls() []call {
+	e.t.Helper()
+	f, err := os.Open(e.hookLog)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer f.Close()
+	var out []call
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		var c call
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			e.t.Fatalf("call log: %v", err)
+		}
+		json.Unmarshal([]byte(c.Stdin), &c.Payload)
+		out = append(out, c)
+	}
+	return out
+}
+
+// hookCalls returns the calls of `lucid hook EVENT`.
+func (e *env) hookCalls(event string) []call {
+	var out []call
+	for _, c := range e.calls() {
+		if len(c.Args) == 2 && c.Args[0] == "hook" && c.Args[1] == event {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// str reads a string field of a hook payload.
+func (c call) str(key string) string {
+	s, _ := c.Payload[key].(string)
+	return s
+}
+
+// callsText is the call log as a person reads it, for failure messages.
+func (e *env) callsText() string {
+	var b strings.Builder
+	for _, c := range e.calls() {
+		fmt.Fprintf(&b, "%s lucid %s (agent %q, tool %q) -> code %d, %.1f ms, stdout %q", c.Start.Format("15:04:05.000"),
+			strings.Join(c.Args, " "), c.str("agent_id"), c.str("tool_name"), c.Code, c.Millis, clip(c.Stdout, 300))
+		if c.Stderr != "" {
+			fmt.Fprintf(&b, ", stderr %q", clip(c.Stderr, 300))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

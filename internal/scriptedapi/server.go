@@ -1,0 +1,302 @@
+// Package scriptedapi is a scripted Anthropic Messages API server for
+// tests: it lets the real Claude Code client run against a model whose
+// every turn a test wrote in advance, and records every request, so the
+// test can read exactly what the model was shown (the system prompt, the
+// messages, and what hooks added to them).
+//
+// Each conversation (a lead session, each subagent) follows its own
+// Script, told apart by a marker in its first user message; the step is
+// the number of assistant messages in the request. Requests without tools
+// (titles, summaries) are side requests and get plain text.
+package scriptedapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server serves the Messages API on 127.0.0.1 from scripts.
+type Server struct {
+	URL string // http://127.0.0.1:PORT, for ANTHROPIC_BASE_URL
+
+	// SideText answers side requests (no tools); nil says "Scripted
+	// reply.". Set it before the client starts.
+	SideText func(r *MessagesRequest) string
+
+	http    *httptest.Server
+	scripts []*Script
+
+	mu       sync.Mutex
+	requests []*Request
+	problems []string
+	ids      int
+	notify   chan struct{} // closed and replaced at every request
+}
+
+// New starts a server on a free port of 127.0.0.1 that follows the given
+// scripts. Close it when done.
+func New(scripts ...*Script) *Server {
+	s := &Server{scripts: scripts, notify: make(chan struct{})}
+	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.http.URL
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.http.Close() }
+
+// Requests returns every request received so far, in order of arrival.
+func (s *Server) Requests() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Request(nil), s.requests...)
+}
+
+// Conversation returns the Messages requests a script answered, in order.
+func (s *Server) Conversation(name string) []*Request {
+	var out []*Request
+	for _, r := range s.Requests() {
+		if r.Messages != nil && r.Conversation == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Problems lists what the server could not answer as scripted: requests
+// no script claimed, markers found twice, steps that failed. A test
+// should expect none.
+func (s *Server) Problems() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.problems...)
+}
+
+// Wait blocks until cond holds for the requests received (checked at
+// each new request) or the timeout passes, and reports whether it held.
+func (s *Server) Wait(timeout time.Duration, cond func([]*Request) bool) bool {
+	deadline := time.After(timeout)
+	for {
+		s.mu.Lock()
+		reqs := append([]*Request(nil), s.requests...)
+		ch := s.notify
+		s.mu.Unlock()
+		if cond(reqs) {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+// Dump writes the request log for a failing test: one line a request, and
+// for Messages calls the last user message, cut to a readable length.
+func (s *Server) Dump() string {
+	var b strings.Builder
+	for _, r := range s.Requests() {
+		fmt.Fprintf(&b, "#%d %s %s %s", r.Seq, r.At.Format("15:04:05.000"), r.Method, r.Path)
+		if r.Messages == nil {
+			fmt.Fprintf(&b, " body=%q\n", clip(string(r.Body), 300))
+			continue
+		}
+		conv := r.Conversation
+		if conv == "" {
+			conv = "(side)"
+			if len(r.Messages.Tools) > 0 {
+				conv = "(unclaimed)"
+			}
+		}
+		fmt.Fprintf(&b, " conversation=%s step=%d messages=%d tools=%d\n  first user: %q\n  last user: %q\n",
+			conv, r.Step, len(r.Messages.Messages), len(r.Messages.Tools),
+			clip(r.Messages.FirstUserText(), 200), clip(r.Messages.LastUserText(), 600))
+	}
+	for _, p := range s.Problems() {
+		fmt.Fprintf(&b, "problem: %s\n", p)
+	}
+	return b.String()
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func (s *Server) problem(format string, args ...any) {
+	s.mu.Lock()
+	s.problems = append(s.problems, fmt.Sprintf(format, args...))
+	s.mu.Unlock()
+}
+
+// record keeps a request and wakes whoever waits for one.
+func (s *Server) record(r *Request) {
+	s.mu.Lock()
+	r.Seq = len(s.requests) + 1
+	s.requests = append(s.requests, r)
+	close(s.notify)
+	s.notify = make(chan struct{})
+	s.mu.Unlock()
+}
+
+func (s *Server) nextID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ids++
+	return fmt.Sprintf("toolu_scripted_%04d", s.ids)
+}
+
+func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
+	body, _ := io.ReadAll(hr.Body)
+	req := &Request{At: time.Now(), Method: hr.Method, Path: hr.URL.RequestURI(), Body: body}
+	switch {
+	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages":
+		s.messages(w, req)
+	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages/count_tokens":
+		s.record(req)
+		writeJSON(w, map[string]any{"input_tokens": len(body)/4 + 1})
+	case hr.URL.Path == "/" && (hr.Method == http.MethodHead || hr.Method == http.MethodGet):
+		s.record(req)
+		w.WriteHeader(http.StatusOK)
+	default:
+		// Whatever else the client asks is logged, so a test can see it.
+		s.record(req)
+		s.problem("unknown request %s %s", hr.Method, req.Path)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"not scripted"}}`)
+	}
+}
+
+// messages answers POST /v1/messages from the script that claims it.
+func (s *Server) messages(w http.ResponseWriter, req *Request) {
+	var mr MessagesRequest
+	if err := json.Unmarshal(req.Body, &mr); err != nil {
+		s.record(req)
+		s.problem("request #%d: body is not a Messages request: %v", req.Seq, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req.Messages = &mr
+	req.Step = mr.Assistants()
+	var reply Reply
+	if len(mr.Tools) == 0 {
+		text := "Scripted reply."
+		if s.SideText != nil {
+			text = s.SideText(&mr)
+		}
+		reply = Reply{Text: text}
+		s.record(req)
+	} else {
+		sc, err := s.claim(&mr)
+		if sc != nil {
+			req.Conversation = sc.Name
+		}
+		s.record(req)
+		switch {
+		case err != nil:
+			s.problem("request #%d: %v", req.Seq, err)
+			reply = Reply{Text: "No script for this conversation."}
+		case req.Step < len(sc.Steps):
+			reply = sc.Steps[req.Step](&mr)
+		case sc.Done != nil:
+			reply = sc.Done(&mr)
+		default:
+			reply = Reply{Text: "Done."}
+		}
+	}
+	blocks, err := reply.blocks(s.nextID)
+	if err != nil {
+		s.problem("request #%d: %v", req.Seq, err)
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	model := mr.Model
+	if model == "" {
+		model = "claude-scripted"
+	}
+	msgID := fmt.Sprintf("msg_scripted_%04d", req.Seq)
+	if mr.Stream {
+		writeStream(w, msgID, model, blocks, reply.stopReason())
+		return
+	}
+	writeJSON(w, map[string]any{
+		"id": msgID, "type": "message", "role": "assistant", "model": model,
+		"content": blocks, "stop_reason": reply.stopReason(), "stop_sequence": nil,
+		"usage": usage(1),
+	})
+}
+
+// claim finds the one script whose marker is in the first user message.
+func (s *Server) claim(mr *MessagesRequest) (*Script, error) {
+	first := mr.FirstUserText()
+	var found *Script
+	for _, sc := range s.scripts {
+		if sc.Marker == "" || !strings.Contains(first, sc.Marker) {
+			continue
+		}
+		if found != nil {
+			return found, fmt.Errorf("markers of %q and %q both in the first user message", found.Name, sc.Name)
+		}
+		found = sc
+	}
+	if found == nil {
+		return nil, fmt.Errorf("no script's marker in the first user message %q", clip(first, 200))
+	}
+	return found, nil
+}
+
+func usage(out int) map[string]any {
+	return map[string]any{"input_tokens": 10, "output_tokens": out,
+		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// writeStream sends a message as the Messages API streams it:
+// message_start, each block as start/delta/stop (a tool's input as one
+// input_json_delta), message_delta with the stop reason, message_stop.
+func writeStream(w http.ResponseWriter, id, model string, blocks []map[string]any, stop string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	var b bytes.Buffer
+	event := func(name string, data map[string]any) {
+		data["type"] = name
+		j, _ := json.Marshal(data)
+		fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", name, j)
+	}
+	event("message_start", map[string]any{"message": map[string]any{
+		"id": id, "type": "message", "role": "assistant", "model": model,
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage(1),
+	}})
+	for i, bl := range blocks {
+		switch bl["type"] {
+		case "text":
+			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+			event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "text_delta", "text": bl["text"]}})
+		case "tool_use":
+			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{
+				"type": "tool_use", "id": bl["id"], "name": bl["name"], "input": map[string]any{}}})
+			event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{
+				"type": "input_json_delta", "partial_json": string(bl["input"].(json.RawMessage))}})
+		}
+		event("content_block_stop", map[string]any{"index": i})
+	}
+	event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": 5}})
+	event("message_stop", map[string]any{})
+	w.Write(b.Bytes())
+}
