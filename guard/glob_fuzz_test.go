@@ -1,0 +1,62 @@
+package guard
+
+import (
+	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// FuzzGlobsOverlap: nothing panics; a path both globs match means they
+// overlap; a witness is a path, and for exact globs one doublestar accepts
+// for both; the automaton agrees with doublestar on the path; and what
+// CleanGlob lets through is exact and stays as it is.
+func FuzzGlobsOverlap(f *testing.F) {
+	for _, s := range [][3]string{
+		{"src/**", "src/a/b.go", "src/a/b.go"},
+		{"*.go", "src/*.go", "src/x.go"},
+		{"**/*.go", "src/**/x.go", "src/x.go"},
+		{"{a,b}/c", "b/*", "b/c"},
+		{"[a-c]*", "d*", "d"},
+		{"a/**/b", "a/b", "a/b"},
+		{"src/{**,*.go}", "src", "src"},
+		{"*a**/", "a", "aa"},
+		{"a[^x]b", "a?b", "a/b"},
+		{"**{/a,b}", "a", "a"},
+		{"[é]x", "?x", "éx"},
+		{"{a,{b,c}d}", "cd", "cd"},
+		{`\*.go`, "*.go", "*.go"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, a, b, path string) {
+		w, ok := overlapWitness(a, b)
+		if ok != GlobsOverlap(b, a) {
+			t.Errorf("GlobsOverlap(%q, %q) is not symmetric", a, b)
+		}
+		if ok {
+			if !isPath(w) {
+				t.Errorf("GlobsOverlap(%q, %q): witness %q is not a path", a, b, w)
+			}
+			if exactGlob(a) == "" && exactGlob(b) == "" {
+				checkWitness(t, a, b, w)
+			}
+		}
+		if isPath(path) && GlobMatch(a, path) && GlobMatch(b, path) && !ok {
+			t.Errorf("GlobsOverlap(%q, %q) = false, but both match %q", a, b, path)
+		}
+		if doublestar.ValidatePattern(a) && isPath(path) {
+			want := GlobMatch(a, path)
+			if got := compileGlob(a).matches(path); got != want && (exactGlob(a) == "" || want) {
+				t.Errorf("automaton of %q on %q = %v, doublestar %v", a, path, got, want)
+			}
+		}
+		if clean, err := CleanGlob(a); err == nil {
+			if why := exactGlob(clean); why != "" {
+				t.Errorf("CleanGlob(%q) = %q, which %s", a, clean, why)
+			}
+			if again, err := CleanGlob(clean); err != nil || again != clean {
+				t.Errorf("CleanGlob(%q) = %q, %v; want it unchanged", clean, again, err)
+			}
+		}
+	})
+}
