@@ -172,7 +172,7 @@ func lichNote(path string, news []gitstore.LichEdit, who []string, now time.Time
 	var b strings.Builder
 	if len(news) == 1 {
 		fmt.Fprintf(&b, "lucid (lich): %s was also edited by the lich session %s at %s (%s). ",
-			path, who[0], isoMillis(news[0].Time()), lichAgo(news[0].Time(), now))
+			path, who[0], isoMillis(news[0].Time()), gitstore.Ago(news[0].Time(), now))
 		b.WriteString("That session shares this checkout and may still be working on the file. " +
 			"Read the file again before building on it; send_to_session or lich send reaches that session, " +
 			"to agree on the change rather than undo it.")
@@ -183,7 +183,7 @@ func lichNote(path string, news []gitstore.LichEdit, who []string, now time.Time
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s at %s (%s)", who[i], isoMillis(e.Time()), lichAgo(e.Time(), now))
+		fmt.Fprintf(&b, "%s at %s (%s)", who[i], isoMillis(e.Time()), gitstore.Ago(e.Time(), now))
 	}
 	b.WriteString(". They share this checkout and may still be working on the file. " +
 		"Read the file again before building on it; send_to_session or lich send reaches each of them, " +
@@ -191,16 +191,8 @@ func lichNote(path string, news []gitstore.LichEdit, who []string, now time.Time
 	return b.String()
 }
 
-// isoMillis is JavaScript's Date.prototype.toISOString.
-func isoMillis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
-func lichAgo(t, now time.Time) string {
-	d := now.Sub(t)
-	if d < time.Minute {
-		return "under a minute ago"
-	}
-	return fmt.Sprintf("%d min ago", int(d/time.Minute))
-}
+// isoMillis is JavaScript's Date.prototype.toISOString (the log's format).
+func isoMillis(t time.Time) string { return t.UTC().Format(gitstore.TimeFormat) }
 
 // findWarning is the warning for a path whose repository could not be
 // found: none outside any work tree, where lich mode has nothing to do.

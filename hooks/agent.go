@@ -101,12 +101,17 @@ func (c *call) delta() (string, error) {
 	return c.formatDelta(entries, BudgetFromEnv()), err
 }
 
-// userPrompt gives the delta before the model reads the user's prompt.
+// userPrompt gives the delta before the model reads the user's prompt, and
+// reminds a lead whose workers hold claims to put a change of plan in
+// plan.md, where running workers will see it.
 func (c *call) userPrompt() (*Output, error) {
 	c.notePlanChange("")
 	text, err := c.delta()
 	if err != nil {
 		return nil, err
+	}
+	if c.in.AgentID == "" && c.othersClaim() {
+		text = joinLines(planFirst, text)
 	}
 	return c.context(text), nil
 }

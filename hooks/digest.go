@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard"
 )
 
 // The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never
@@ -80,6 +81,13 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		now = time.Now()
 	}
 	d := Digest{Claims: opt.Claims}
+	if d.Claims == nil {
+		set, err := guard.LoadClaims(repo, now)
+		if err != nil {
+			return d, err
+		}
+		d.Claims = claimLines(repo, set)
+	}
 	plan, err := readOptional(repo.PlanPath())
 	if err != nil {
 		return d, err

@@ -34,7 +34,7 @@ func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, label string, now tim
 		text = text[:maxEntryText] + "… (`lucid log` has it all)"
 	}
 	text = strings.ReplaceAll(text, "\n", "\n  ")
-	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", kind, text, label, Ago(e.Time(), now), e.ID)
+	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", kind, text, label, gitstore.Ago(e.Time(), now), e.ID)
 	marks := map[int]string{}
 	for _, s := range stale {
 		marks[s.Index] = s.String()
@@ -51,21 +51,4 @@ func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, label string, now tim
 		}
 	}
 	return b.String()
-}
-
-// Ago says how long before now t was, in the words of a person.
-func Ago(t, now time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case t.IsZero():
-		return "at an unknown time"
-	case d < time.Minute:
-		return "under a minute ago"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d/time.Hour))
-	default:
-		return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
-	}
 }

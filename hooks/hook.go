@@ -90,8 +90,9 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	out, err := handle(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
-		return 0
+		out = nil
 	}
+	out = lichMode(in, out, stderr)
 	if out == nil {
 		return 0
 	}
@@ -166,9 +167,10 @@ func handle(in Input) (*Output, error) {
 		return c.postToolUse()
 	case "SubagentStop", "TaskCompleted":
 		return c.stopGate()
-	default: // Stop, SessionEnd
-		c.touch()
-		return nil, nil
+	case "Stop":
+		return c.stop()
+	default: // SessionEnd
+		return c.sessionEnd()
 	}
 }
 

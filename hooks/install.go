@@ -34,6 +34,8 @@ type registration struct {
 // claim check, the plan, the count of edits) and Bash (the LUCID_AGENT
 // stamp, shell writes). The delta rides on these too: an agent hears the
 // news before it changes anything, and a Read or a Grep costs no hook.
+// PostToolUse also takes Agent (Task in older clients), so that a lead
+// hears what a subagent recorded as soon as the subagent hands back.
 const writeTools = "Edit|Write|NotebookEdit|MultiEdit|Bash"
 
 var registrations = []registration{
@@ -41,7 +43,7 @@ var registrations = []registration{
 	{"SubagentStart", "", 15},
 	{"UserPromptSubmit", "", 10},
 	{"PreToolUse", writeTools, 10},
-	{"PostToolUse", writeTools, 10},
+	{"PostToolUse", writeTools + "|Agent|Task", 10},
 	{"Stop", "", 10},
 	{"SubagentStop", "", 10},
 	{"TaskCompleted", "", 10},
@@ -79,7 +81,14 @@ type InstallOptions struct {
 	// Local registers them in settings.local.json (personal) instead of
 	// settings.json (shared with the team).
 	Local bool
+	// StatusLine registers `lucid statusline` as Claude Code's status
+	// line; Force lets it replace one the user has.
+	StatusLine, Force bool
 }
+
+// StatusLineCommand is the status line lucid registers; like HookCommand,
+// it does nothing where lucid is not on PATH.
+const StatusLineCommand = "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid statusline"
 
 // Install registers lucid's hook for every event in Claude Code's settings
 // and writes the /lucid:dream command. It keeps every key and hook of the
@@ -101,7 +110,15 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
-		if what := s.register(); what != "" {
+		what := s.register()
+		if opt.StatusLine {
+			sl, err := s.registerStatusLine(opt.Force)
+			if err != nil {
+				return nil, err
+			}
+			what = joinWhat(what, sl)
+		}
+		if what != "" {
 			if err := s.write(); err != nil {
 				return nil, err
 			}
@@ -128,7 +145,8 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !s.unregister() {
+		hooksGone, statusGone := s.unregister(), s.unregisterStatusLine()
+		if !hooksGone && !statusGone {
 			continue
 		}
 		if s.root.len() == 0 {
@@ -142,7 +160,14 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		if err := s.write(); err != nil {
 			return nil, err
 		}
-		changes = append(changes, Change{name, "lucid's hooks removed"})
+		what := ""
+		if hooksGone {
+			what = "lucid's hooks removed"
+		}
+		if statusGone {
+			what = joinWhat(what, "lucid's status line removed")
+		}
+		changes = append(changes, Change{name, what})
 	}
 	path := repo.Abs(DreamCommandName)
 	switch b, err := os.ReadFile(path); {
@@ -434,6 +459,73 @@ func removeLucid(groups []json.RawMessage) []json.RawMessage {
 		}
 	}
 	return out
+}
+
+// statusLine is lucid's statusLine setting.
+func statusLine() json.RawMessage {
+	b, _ := marshalNoEscape(struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}{"command", StatusLineCommand})
+	return b
+}
+
+// isLucidStatusLine reports whether a statusLine setting runs lucid's.
+func isLucidStatusLine(raw json.RawMessage) bool {
+	var sl struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(raw, &sl) != nil {
+		return false
+	}
+	cmd := strings.TrimSpace(sl.Command)
+	f := strings.Fields(cmd)
+	return cmd == StatusLineCommand || len(f) == 2 && filepath.Base(f[0]) == "lucid" && f[1] == "statusline"
+}
+
+// registerStatusLine sets lucid's status line. One the user has is
+// theirs: it is replaced only with force.
+func (s *settings) registerStatusLine(force bool) (string, error) {
+	old, ok := s.root.get("statusLine")
+	switch {
+	case ok && sameJSON(old, statusLine()):
+		return "", nil
+	case ok && !isLucidStatusLine(old) && !force:
+		return "", fmt.Errorf("%s already has a statusLine of yours (%s): keep it, or run lucid init --statusline --force to replace it", s.name, compactJSON(old))
+	}
+	s.root.set("statusLine", statusLine())
+	if ok && !isLucidStatusLine(old) {
+		return "status line replaced (it was " + compactJSON(old) + ")", nil
+	}
+	return "lucid's status line registered", nil
+}
+
+// unregisterStatusLine removes lucid's status line; it reports whether it
+// did.
+func (s *settings) unregisterStatusLine() bool {
+	if old, ok := s.root.get("statusLine"); ok && isLucidStatusLine(old) {
+		s.root.del("statusLine")
+		return true
+	}
+	return false
+}
+
+func compactJSON(raw []byte) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func joinWhat(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // sameJSON reports whether a and b hold the same JSON value, however

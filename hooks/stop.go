@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"strings"
+
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
@@ -28,8 +30,30 @@ func (c *call) stopGate() (*Output, error) {
 			rec.Asked = true
 		}
 	})
-	if err != nil || !block {
+	if err != nil {
 		return nil, err
 	}
-	return &Output{Decision: "block", Reason: reportReason}, nil
+	if block {
+		return &Output{Decision: "block", Reason: reportReason}, nil
+	}
+	// The agent stops: its claims end with it.
+	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
+}
+
+// stop ends the lead's turn: its own claims end, not its subagents', which
+// may still be running in the background.
+func (c *call) stop() (*Output, error) {
+	c.touch()
+	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
+}
+
+// sessionEnd ends every claim of the session, its subagents' included.
+// It must fit SessionEnd's budget of about 1.5 s: one read of the claims
+// and at most one write.
+func (c *call) sessionEnd() (*Output, error) {
+	c.touch()
+	session := c.in.SessionID
+	return nil, c.releaseClaims(func(owner string) bool {
+		return owner == session || strings.HasPrefix(owner, session+"/")
+	})
 }

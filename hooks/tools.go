@@ -40,11 +40,21 @@ func (c *call) preToolUse() (*Output, error) {
 		(c.in.ToolName == "Bash" && strings.Contains(ti.Command, "plan.md")) {
 		c.repo.SetPlanPending(c.agent, c.now)
 	}
+	deny, warn, err := c.guardWrites(c.writes(ti))
+	if err != nil {
+		return nil, err
+	}
+	if deny != "" {
+		// The news waits for the next call: a denied call may not carry
+		// additional context to the model.
+		c.touch()
+		return c.deny(deny), nil
+	}
 	text, err := c.delta()
 	if err != nil {
 		return nil, err
 	}
-	out := c.context(text)
+	out := c.context(joinLines(warn, text))
 	if c.in.ToolName == "Bash" {
 		if st := guard.StampLucid(ti.Command, c.agent); st.Found {
 			if out == nil {
@@ -90,19 +100,29 @@ type bashResponse struct {
 	} `json:"bashEditDiff"`
 }
 
+// agentTools run a subagent: "Agent", called "Task" by older clients.
+var agentTools = map[string]bool{"Agent": true, "Task": true}
+
+// afterSubagent gives the lead the delta when a subagent it ran in the
+// foreground hands back: what the subagent recorded reaches the lead with
+// its result, not at the lead's next edit. (A subagent in the background
+// returns at once; its news comes with the notification of its end, at
+// UserPromptSubmit.)
+func (c *call) afterSubagent() (*Output, error) {
+	c.notePlanChange("")
+	text, err := c.delta()
+	if err != nil {
+		return nil, err
+	}
+	return c.context(text), nil
+}
+
 // postToolUse counts the agent's edits and records its edits of the plan.
 func (c *call) postToolUse() (*Output, error) {
-	var changed []string
-	switch {
-	case editTools[c.in.ToolName]:
-		if p := c.toolInput().path(); p != "" {
-			changed = []string{p}
-		}
-	case c.in.ToolName == "Bash":
-		var br bashResponse
-		json.Unmarshal(c.in.ToolResponse, &br)
-		changed = br.BashEditDiff.ChangedFiles
+	if agentTools[c.in.ToolName] {
+		return c.afterSubagent()
 	}
+	changed := changedFiles(c.in)
 	editedPlan := false
 	for _, p := range changed {
 		editedPlan = editedPlan || c.isPlan(p)
@@ -118,10 +138,29 @@ func (c *call) postToolUse() (*Output, error) {
 		c.touch()
 		return nil, nil
 	}
-	return nil, c.update(func(rec *gitstore.AgentRecord) {
+	err := c.update(func(rec *gitstore.AgentRecord) {
 		rec.Edits += len(changed)
 		if editedPlan {
 			rec.Entries++ // a plan change counts as reporting
 		}
 	})
+	if err != nil || c.in.ToolName != "Bash" {
+		return nil, err
+	}
+	line, err := c.violations(changed)
+	return c.context(line), err
+}
+
+// joinLines joins the non-empty texts, one after the other.
+func joinLines(texts ...string) string {
+	var out []string
+	for _, t := range texts {
+		if t = strings.TrimRight(t, "\n"); t != "" {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
 }

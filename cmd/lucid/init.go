@@ -11,20 +11,28 @@ func init() {
 }
 
 func runInit(c *cli, args []string) error {
-	f := newFlags("init", `lucid init [--local]
+	f := newFlags("init", `lucid init [--local] [--statusline [--force]]
 
 Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
 .lucid/log.jsonl (the log) at the work tree's top; lucid's hooks in
 .claude/settings.json, beside your own settings and hooks; and the
 /lucid:dream command in .claude/commands/lucid/dream.md. Run it again at any
 time: it changes nothing that is in place. lucid uninstall takes the hooks
-and the command away again.`)
+and the command away again.
+
+--statusline also makes lucid statusline Claude Code's status line: the
+other lich session that just edited your file, or lucid's active claims.`)
 	local := f.Bool("local", false, "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)")
+	statusLine := f.Bool("statusline", false, "register lucid statusline as Claude Code's status line")
+	force := f.Bool("force", false, "with --statusline: replace a status line you have")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
 	if f.NArg() > 0 {
 		return usageErr("init takes no arguments")
+	}
+	if *force && !*statusLine {
+		return usageErr("--force goes with --statusline")
 	}
 	repo, _, err := findRepo()
 	if err != nil {
@@ -37,7 +45,7 @@ and the command away again.`)
 	for _, p := range res.Created {
 		fmt.Fprintf(c.stdout, "created %s\n", p)
 	}
-	changes, err := hooks.Install(repo, hooks.InstallOptions{Local: *local})
+	changes, err := hooks.Install(repo, hooks.InstallOptions{Local: *local, StatusLine: *statusLine, Force: *force})
 	if err != nil {
 		return err
 	}

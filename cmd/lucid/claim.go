@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard"
+)
+
+func init() {
+	register(&command{name: "claim", summary: "claim files for a task, so other agents leave them alone", run: runClaim})
+}
+
+func runClaim(c *cli, args []string) error {
+	f := newFlags("claim", `lucid claim GLOB... --for "TASK"
+
+Claims the files that the globs match (doublestar globs, relative to the work
+tree's top: src/auth/**, *.go, docs/{a,b}.md) for TASK. While the claim
+holds, lucid denies every other agent's edits of those files in this work
+tree. A path that is not a glob claims that path exactly; an existing folder
+claims everything in it (FOLDER/**).
+
+A claim is refused when one of its globs can match a file that another
+agent's active claim can match, whether or not such a file exists yet.
+It ends with lucid release, when its owner stops, or after the owner has
+been silent for LUCID_CLAIM_TTL seconds (default 1200); a claim by a person
+(no LUCID_AGENT) ends only with lucid release.`)
+	task := f.String("for", "", "what the claim is for (required)")
+	asJSON := f.Bool("json", false, "print the claim as JSON")
+	if err := f.parse(c, args); err != nil {
+		return err
+	}
+	if f.NArg() == 0 {
+		return usageErr("name what to claim: lucid claim GLOB... --for \"TASK\"")
+	}
+	if strings.TrimSpace(*task) == "" {
+		return usageErr("say what the claim is for: lucid claim GLOB... --for \"TASK\"")
+	}
+	repo, _, err := findInitialised()
+	if err != nil {
+		return err
+	}
+	globs := make([]string, f.NArg())
+	for i, g := range f.Args() {
+		globs[i] = folderGlob(repo, g)
+	}
+	now := time.Now()
+	claim, elsewhere, err := guard.Acquire(repo, guard.ClaimRequest{Owner: agent(), Worktree: repo.Top, Task: *task, Globs: globs, Now: now})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return c.printJSON(claim)
+	}
+	if len(claim.Globs) == 0 {
+		fmt.Fprintln(c.stdout, "you hold these already; nothing changed")
+	} else {
+		fmt.Fprintf(c.stdout, "claimed %s for %q\n", strings.Join(claim.Globs, ", "), claim.Task)
+	}
+	labels := repo.NewLabeler()
+	for _, o := range elsewhere {
+		fmt.Fprintf(c.stderr, "lucid: warning: %s claimed %s for %q in the work tree %s: work on the same files in both may conflict when the branches merge\n",
+			labels.Label(o.Owner), strings.Join(o.Globs, ", "), o.Task, o.Worktree)
+	}
+	return nil
+}
+
+// folderGlob turns an existing folder that is not a glob into FOLDER/**,
+// so that claiming a folder claims what is in it.
+func folderGlob(repo *gitstore.Repo, g string) string {
+	if strings.ContainsAny(g, `*?[{\`) || strings.HasSuffix(g, "/") {
+		return g
+	}
+	if fi, err := os.Stat(filepath.Join(repo.Top, filepath.FromSlash(g))); err == nil && fi.IsDir() && !filepath.IsAbs(g) {
+		return strings.TrimSuffix(g, "/") + "/**"
+	}
+	return g
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+func init() {
+	register(&command{name: "gc", summary: "remove expired claims and old lich edit markers", run: runGC})
+}
+
+func runGC(c *cli, args []string) error {
+	f := newFlags("gc", `lucid gc
+
+Removes the claims that have expired (their owners silent for
+LUCID_CLAIM_TTL seconds; they block nobody already) and lich's edit markers
+older than 7 days, and says how many of each. Nothing else is touched.`)
+	if err := f.parse(c, args); err != nil {
+		return err
+	}
+	if f.NArg() > 0 {
+		return usageErr("gc takes no arguments")
+	}
+	repo, _, err := findRepo()
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	claims, err := guard.Prune(repo, now)
+	if err != nil {
+		return err
+	}
+	markers, err := repo.LichGC(now)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "removed %d expired %s and %d lich edit %s older than 7 days\n",
+		claims, hooks.Plural(claims, "claim", "claims"), markers, hooks.Plural(markers, "marker", "markers"))
+	return nil
+}

@@ -1,0 +1,192 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Claim is an agent's claim on files: globs relative to the top of the work
+// tree it was made in.
+type Claim struct {
+	ID       string    `json:"id"`
+	Owner    string    `json:"owner"`    // an agent id, or AgentHuman
+	Created  time.Time `json:"created"`  // when it was made
+	Worktree string    `json:"worktree"` // the top of the work tree
+	Task     string    `json:"task"`
+	Globs    []string  `json:"globs"`
+	// Machine and Expires are set on a claim shared through a git remote:
+	// the machine that made it, and the absolute time it ends unless
+	// renewed. A local claim has neither.
+	Machine string    `json:"machine,omitempty"`
+	Expires time.Time `json:"expires,omitzero"`
+}
+
+// The claims of a repository live in one file, <common git dir>/lucid/claims,
+// shared by every linked work tree: one claim a line, fields separated by
+// tabs (id, owner, created and expires in Unix ms (0: never), machine, work
+// tree, task, then one field per glob), with %, tab, CR and LF
+// percent-escaped. The copy of a remote's claims (RemoteClaimsPath) has the
+// same format.
+//
+// DESIGN.md has one JSON file per claim. The PreToolUse hook reads every
+// claim on every edit, and it must stay within twice a hello-world start
+// with 1,000 claims: reading 1,000 files took 68 ms here, decoding 1,000
+// lines of JSON 3.8 ms, and splitting 1,000 lines of this format takes
+// about 0.1 ms. The file is only ever replaced whole (a temp file and a
+// rename) by a transaction that holds the repository's lock, so a reader
+// sees the claims before or after a transaction, never half of one, and a
+// writer killed halfway leaves the old file in place.
+
+// ClaimsPath is the claims file of the repository.
+func (r *Repo) ClaimsPath() string { return filepath.Join(r.CommonDir, "lucid", "claims") }
+
+// LoadClaims reads every claim, expired or not; a missing file holds none.
+// Lines that do not parse are skipped and counted.
+func (r *Repo) LoadClaims() ([]Claim, int, error) { return readClaims(r.ClaimsPath()) }
+
+// SaveClaims replaces the claims file whole. The caller holds the lock.
+func (r *Repo) SaveClaims(claims []Claim) error { return writeClaims(r.ClaimsPath(), claims) }
+
+func readClaims(path string) ([]Claim, int, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	claims, bad := decodeClaims(b)
+	return claims, bad, nil
+}
+
+// writeClaims replaces a claims file whole (a temp file and a rename); no
+// claims, no file.
+func writeClaims(path string, claims []Claim) error {
+	if len(claims) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, encodeClaims(claims), 0o644)
+}
+
+func encodeClaims(claims []Claim) []byte {
+	var b bytes.Buffer
+	for _, c := range claims {
+		fields := append([]string{c.ID, c.Owner, unixMilli(c.Created), unixMilli(c.Expires), c.Machine, c.Worktree, c.Task}, c.Globs...)
+		for i, f := range fields {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(escapeField(f))
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+func decodeClaims(b []byte) ([]Claim, int) {
+	var claims []Claim
+	bad := 0
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if len(line) == 0 {
+			continue
+		}
+		c, ok := decodeClaim(string(line))
+		if !ok {
+			bad++
+			continue
+		}
+		claims = append(claims, c)
+	}
+	return claims, bad
+}
+
+func decodeClaim(line string) (Claim, bool) {
+	f := strings.Split(line, "\t")
+	if len(f) < 8 || f[0] == "" || f[1] == "" {
+		return Claim{}, false
+	}
+	for i := range f {
+		f[i] = unescapeField(f[i])
+	}
+	created, err1 := strconv.ParseInt(f[2], 10, 64)
+	expires, err2 := strconv.ParseInt(f[3], 10, 64)
+	if err1 != nil || err2 != nil {
+		return Claim{}, false
+	}
+	c := Claim{ID: f[0], Owner: f[1], Created: time.UnixMilli(created), Machine: f[4], Worktree: f[5], Task: f[6], Globs: f[7:]}
+	if expires != 0 {
+		c.Expires = time.UnixMilli(expires)
+	}
+	return c, true
+}
+
+func unixMilli(t time.Time) string {
+	if t.IsZero() {
+		return "0"
+	}
+	return strconv.FormatInt(t.UnixMilli(), 10)
+}
+
+var fieldEscaper = strings.NewReplacer("%", "%25", "\t", "%09", "\n", "%0A", "\r", "%0D")
+
+func escapeField(s string) string {
+	if !strings.ContainsAny(s, "%\t\n\r") {
+		return s
+	}
+	return fieldEscaper.Replace(s)
+}
+
+func unescapeField(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			switch s[i+1 : i+3] {
+			case "25":
+				b.WriteByte('%')
+			case "09":
+				b.WriteByte('\t')
+			case "0A":
+				b.WriteByte('\n')
+			case "0D":
+				b.WriteByte('\r')
+			default:
+				b.WriteByte(s[i])
+				continue
+			}
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// AgentLastSeen is the time of the agent's last hook call; ok is false when
+// it never made one.
+func (r *Repo) AgentLastSeen(id string) (time.Time, bool) {
+	fi, err := os.Stat(r.agentPath(id))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
+}

@@ -1,0 +1,56 @@
+package gitstore
+
+import (
+	"os"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestClaimsRoundTrip(t *testing.T) {
+	repo := &Repo{Top: t.TempDir(), CommonDir: t.TempDir()}
+	at := time.UnixMilli(1764662400123)
+	want := []Claim{
+		{ID: "c1", Owner: "30df32ba-0d45-4195-af71-803394f51561/a2adb9a7d441d9c57", Created: at, Worktree: "/w/t", Task: "plain", Globs: []string{"src/**", "a.go"}},
+		{ID: "c2", Owner: AgentHuman, Created: at, Worktree: "/w/with\ttab", Task: "100% sure\nsecond line\r", Globs: []string{"odd%09name", "x\ty"}},
+		{ID: "c3", Owner: "s3", Created: at, Worktree: "/elsewhere", Task: "remote", Globs: []string{"a"}, Machine: "laptop (4f2a)", Expires: at.Add(time.Hour)},
+	}
+	if err := repo.SaveClaims(want); err != nil {
+		t.Fatal(err)
+	}
+	got, bad, err := repo.LoadClaims()
+	if err != nil || bad != 0 {
+		t.Fatalf("LoadClaims: %v, %d bad", err, bad)
+	}
+	for i := range got {
+		if !got[i].Created.Equal(want[i].Created) {
+			t.Errorf("claim %d created %v, want %v", i, got[i].Created, want[i].Created)
+		}
+		if !got[i].Expires.Equal(want[i].Expires) {
+			t.Errorf("claim %d expires %v, want %v", i, got[i].Expires, want[i].Expires)
+		}
+		got[i].Created, got[i].Expires = want[i].Created, want[i].Expires
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip:\n got %#v\nwant %#v", got, want)
+	}
+
+	// A damaged line is skipped and counted; the others still read.
+	b, _ := os.ReadFile(repo.ClaimsPath())
+	os.WriteFile(repo.ClaimsPath(), append([]byte("garbage without tabs\n"), b...), 0o644)
+	got, bad, _ = repo.LoadClaims()
+	if bad != 1 || len(got) != 3 {
+		t.Errorf("with a bad line: %d claims, %d bad; want 3 and 1", len(got), bad)
+	}
+
+	// No claims: no file.
+	if err := repo.SaveClaims(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(repo.ClaimsPath()); !os.IsNotExist(err) {
+		t.Errorf("the store of no claims exists: %v", err)
+	}
+	if got, _, err := repo.LoadClaims(); err != nil || len(got) != 0 {
+		t.Errorf("missing store: %v, %v", got, err)
+	}
+}

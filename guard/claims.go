@@ -1,0 +1,397 @@
+package guard
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// DefaultClaimTTL is how long an agent's claims outlive its last hook call.
+const DefaultClaimTTL = 1200 * time.Second
+
+// ClaimTTL reads LUCID_CLAIM_TTL (seconds); a value that is not a positive
+// number gives the default.
+func ClaimTTL() time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_CLAIM_TTL")))
+	if err != nil || n <= 0 {
+		return DefaultClaimTTL
+	}
+	return time.Duration(n) * time.Second
+}
+
+// ClaimSet is the claims of a repository as one hook call or command sees
+// them at one moment. An expired claim (its owner silent for longer than
+// the TTL) is still in the set until a transaction removes it, but it
+// blocks nobody: every decision asks Active.
+type ClaimSet struct {
+	Claims []gitstore.Claim
+	repo   *gitstore.Repo
+	now    time.Time
+	ttl    time.Duration
+	seen   map[string]time.Time // owner -> last active, read once
+}
+
+// LoadClaims reads the repository's claims.
+func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
+	claims, _, err := repo.LoadClaims()
+	if err != nil {
+		return nil, err
+	}
+	return &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}, nil
+}
+
+// LastActive is the owner's last hook call, or the claim's creation when
+// that is later (an owner that never ran a hook, such as a script).
+func (s *ClaimSet) LastActive(c gitstore.Claim) time.Time {
+	t, ok := s.seen[c.Owner]
+	if !ok {
+		t, _ = s.repo.AgentLastSeen(c.Owner)
+		s.seen[c.Owner] = t
+	}
+	if c.Created.After(t) {
+		return c.Created
+	}
+	return t
+}
+
+// Active reports whether a claim still holds: a person's claim until it is
+// released, an agent's while the agent made a hook call within the TTL.
+func (s *ClaimSet) Active(c gitstore.Claim) bool {
+	return c.Owner == gitstore.AgentHuman || s.now.Sub(s.LastActive(c)) < s.ttl
+}
+
+// Active returns the claims that still hold.
+func (s *ClaimSet) ActiveClaims() []gitstore.Claim {
+	var out []gitstore.Claim
+	for _, c := range s.Claims {
+		if s.Active(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Hit is an active claim of another agent on a path about to be written.
+type Hit struct {
+	Rel   string // the path, relative to its work tree's top
+	Glob  string // the claim's glob that matches it
+	Claim gitstore.Claim
+	// Here is true when the claim was made in the work tree being
+	// written; otherwise the edit passes with a warning of a merge
+	// conflict to come.
+	Here bool
+}
+
+// Check returns the active claims of agents other than agent that match
+// rel in the work tree top, those made in top first. It matches the cheap
+// literal prefix of each glob before the glob itself, so that a thousand
+// claims cost little when none applies.
+func (s *ClaimSet) Check(agent, top, rel string) []Hit {
+	var here, elsewhere []Hit
+	for _, c := range s.Claims {
+		if c.Owner == agent {
+			continue
+		}
+		for _, g := range c.Globs {
+			if !strings.HasPrefix(rel, literalPrefix(g)) || !GlobMatch(g, rel) {
+				continue
+			}
+			if !s.Active(c) {
+				break
+			}
+			h := Hit{Rel: rel, Glob: g, Claim: c, Here: c.Worktree == top}
+			if h.Here {
+				here = append(here, h)
+			} else {
+				elsewhere = append(elsewhere, h)
+			}
+			break
+		}
+	}
+	return append(here, elsewhere...)
+}
+
+// CheckTree is Check for a folder that a command writes as a whole
+// (rm -rf dir, cp -r a dir): a claim hits when it can match anything
+// under the folder, or the folder itself.
+func (s *ClaimSet) CheckTree(agent, top, rel string) []Hit {
+	tree := escapeGlob(rel) + "/**"
+	var here, elsewhere []Hit
+	for _, c := range s.Claims {
+		if c.Owner == agent {
+			continue
+		}
+		for _, g := range c.Globs {
+			if !GlobsOverlap(tree, g) || !s.Active(c) {
+				continue
+			}
+			h := Hit{Rel: rel, Glob: g, Claim: c, Here: c.Worktree == top}
+			if h.Here {
+				here = append(here, h)
+			} else {
+				elsewhere = append(elsewhere, h)
+			}
+			break
+		}
+	}
+	return append(here, elsewhere...)
+}
+
+// escapeGlob makes a path a glob that matches just that path.
+func escapeGlob(path string) string {
+	if !strings.ContainsAny(path, `*?[]{}\`) {
+		return path
+	}
+	var b strings.Builder
+	for _, r := range path {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// literalPrefix is the part of a glob before its first special character:
+// every path the glob matches starts with it.
+func literalPrefix(glob string) string {
+	if i := strings.IndexAny(glob, `*?[{\`); i >= 0 {
+		return glob[:i]
+	}
+	return glob
+}
+
+// Describe says whose a claim is, for what, on which globs and since when,
+// for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
+// claimed 4 min ago)`.
+func (s *ClaimSet) Describe(c gitstore.Claim, labels *gitstore.Labeler) string {
+	return fmt.Sprintf("%s for %q (%s, claimed %s)", labels.Label(c.Owner), c.Task,
+		strings.Join(c.Globs, ", "), gitstore.Ago(c.Created, s.now))
+}
+
+// ClaimRequest is a claim to make.
+type ClaimRequest struct {
+	Owner    string
+	Worktree string // the top of the work tree the globs are relative to
+	Task     string
+	Globs    []string // as the user typed them; Acquire cleans them
+	Now      time.Time
+}
+
+// ConflictError refuses a claim that overlaps an active claim of another
+// agent in the same work tree.
+type ConflictError struct {
+	Glob   string // the requested glob
+	Theirs string // the other claim's glob it overlaps
+	Other  string // Describe of the other claim
+	Owner  string // the other claim's owner
+}
+
+func (e *ConflictError) Error() string {
+	what := "wait until it is released, ask that agent, or work on other files"
+	if e.Owner == gitstore.AgentHuman {
+		what = "ask the person who claimed it, or work on other files"
+	}
+	return fmt.Sprintf("%s overlaps %s, claimed by %s: %s", e.Glob, e.Theirs, e.Other, what)
+}
+
+// Acquire records a claim, under the repository's lock: it is refused when
+// one of its globs can match a path that an active claim of another agent
+// in the same work tree can match (decided on the patterns, whether or not
+// such a file exists). An agent's claims never conflict with its own; globs
+// it holds already are not claimed twice. It returns the claim made (with
+// no globs when all were held already) and the overlapping claims of other
+// work trees, which do not refuse it but deserve a warning.
+func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.Claim, error) {
+	if strings.TrimSpace(req.Task) == "" {
+		return gitstore.Claim{}, nil, fmt.Errorf("say what the claim is for: --for \"TASK\"")
+	}
+	if len(req.Globs) == 0 {
+		return gitstore.Claim{}, nil, fmt.Errorf("name what to claim: lucid claim GLOB... --for \"TASK\"")
+	}
+	var globs []string
+	for _, g := range req.Globs {
+		clean, err := CleanGlob(g)
+		if err != nil {
+			return gitstore.Claim{}, nil, err
+		}
+		if !slices.Contains(globs, clean) {
+			globs = append(globs, clean)
+		}
+	}
+	lock, err := repo.Lock()
+	if err != nil {
+		return gitstore.Claim{}, nil, err
+	}
+	defer lock.Unlock()
+	set, err := LoadClaims(repo, req.Now)
+	if err != nil {
+		return gitstore.Claim{}, nil, err
+	}
+	var keep []gitstore.Claim // the store without the expired claims met
+	var elsewhere []gitstore.Claim
+	labels := repo.NewLabeler()
+	for _, c := range set.Claims {
+		if c.Owner == req.Owner {
+			if c.Worktree == req.Worktree {
+				globs = slices.DeleteFunc(globs, func(g string) bool { return slices.Contains(c.Globs, g) })
+			}
+			keep = append(keep, c)
+			continue
+		}
+		mine, theirs, ok := overlapping(globs, c.Globs)
+		switch {
+		case !ok:
+		case !set.Active(c):
+			continue // expired: it goes now
+		case c.Worktree != req.Worktree:
+			elsewhere = append(elsewhere, c)
+		default:
+			return gitstore.Claim{}, nil, &ConflictError{Glob: mine, Theirs: theirs, Other: set.Describe(c, labels), Owner: c.Owner}
+		}
+		keep = append(keep, c)
+	}
+	claim := gitstore.Claim{ID: gitstore.NewID(req.Now), Owner: req.Owner, Created: req.Now,
+		Worktree: req.Worktree, Task: strings.TrimSpace(req.Task), Globs: globs}
+	if len(globs) == 0 {
+		return claim, elsewhere, nil
+	}
+	if err := repo.SaveClaims(append(keep, claim)); err != nil {
+		return gitstore.Claim{}, nil, err
+	}
+	return claim, elsewhere, nil
+}
+
+// overlapping returns the first pair of globs, one of each list, that can
+// match a common path. Every path a glob matches starts with the glob's
+// literal prefix, so two globs whose prefixes differ before either ends
+// cannot overlap: that cheap test spares most pairs the exact one.
+func overlapping(mine, theirs []string) (string, string, bool) {
+	for _, m := range mine {
+		pm := literalPrefix(m)
+		for _, t := range theirs {
+			pt := literalPrefix(t)
+			if !strings.HasPrefix(pm, pt) && !strings.HasPrefix(pt, pm) {
+				continue
+			}
+			if GlobsOverlap(m, t) {
+				return m, t, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// Release removes the owner's claims on globs (cleaned as Acquire cleans
+// them), or all the owner's claims when globs is empty, and returns the
+// globs released. A glob the owner does not hold is an error, and then
+// nothing is released.
+func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, error) {
+	want := map[string]bool{}
+	for _, g := range globs {
+		clean, err := CleanGlob(g)
+		if err != nil {
+			return nil, err
+		}
+		want[clean] = true
+	}
+	var released []string
+	err := update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
+		held := map[string]bool{}
+		var out []gitstore.Claim
+		for _, c := range claims {
+			if c.Owner != owner {
+				out = append(out, c)
+				continue
+			}
+			var kept []string
+			for _, g := range c.Globs {
+				held[g] = true
+				if len(want) == 0 || want[g] {
+					released = append(released, g)
+				} else {
+					kept = append(kept, g)
+				}
+			}
+			if len(kept) > 0 {
+				c.Globs = kept
+				out = append(out, c)
+			}
+		}
+		for _, g := range globs {
+			if g, _ := CleanGlob(g); !held[g] {
+				return nil, false, fmt.Errorf("you hold no claim on %s: `lucid claims` lists the claims", g)
+			}
+		}
+		return out, len(released) > 0, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return released, nil
+}
+
+// ReleaseWhere removes every claim whose owner matches, and returns how
+// many it removed. The hooks use it when agents stop and sessions end.
+func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool) (int, error) {
+	n := 0
+	err := update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
+		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return owner(c.Owner) })
+		n = len(claims) - len(out)
+		return out, n > 0, nil
+	})
+	return n, err
+}
+
+// Prune removes the expired claims and returns how many (lucid gc).
+func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
+	n := 0
+	err := update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
+		set := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
+		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return !set.Active(c) })
+		n = len(claims) - len(out)
+		return out, n > 0, nil
+	})
+	return n, err
+}
+
+// update changes the claims under the lock; change reports whether it
+// changed anything, and only then is the file written. Without a claims
+// file it runs change on no claims without taking the lock, so that the
+// hooks that release claims at every stop cost nothing where none exist.
+func update(repo *gitstore.Repo, change func([]gitstore.Claim) ([]gitstore.Claim, bool, error)) error {
+	if _, err := os.Stat(repo.ClaimsPath()); os.IsNotExist(err) {
+		_, _, err := change(nil)
+		return err
+	}
+	lock, err := repo.Lock()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	claims, _, err := repo.LoadClaims()
+	if err != nil {
+		return err
+	}
+	out, changed, err := change(claims)
+	if err != nil || !changed {
+		return err
+	}
+	return repo.SaveClaims(out)
+}
+
+// ClaimLine is one claim as `lucid claims` and the digest list it:
+// `src/**, docs/*.md: general-purpose·a2adb9 for "fix login" (4 min ago)`,
+// with the work tree named when it is not top.
+func (s *ClaimSet) ClaimLine(c gitstore.Claim, labels *gitstore.Labeler, top string) string {
+	line := fmt.Sprintf("%s: %s for %q (%s)", strings.Join(c.Globs, ", "), labels.Label(c.Owner), c.Task, gitstore.Ago(c.Created, s.now))
+	if c.Worktree != top {
+		line += " in the work tree " + c.Worktree
+	}
+	return line
+}

@@ -1,0 +1,71 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/lucid-dev/lucid/guard"
+)
+
+// lichTools are the tools whose edits lich's own guard watches.
+var lichTools = map[string]bool{"Edit": true, "Write": true, "NotebookEdit": true}
+
+// lichMode is the lich mode of a hook call, run after lucid's own handler
+// and whether or not the repository uses lucid: inside lich
+// (LICH_SESSION_ID set), PreToolUse on an edit adds the note about other
+// lich sessions that just edited the file, and PostToolUse writes this
+// session's markers for what the call changed. A call lucid denies gets no
+// note, and, having not run, no PostToolUse and no marker. The guard's own
+// trouble is one line on stderr; the edit goes on.
+func lichMode(in Input, out *Output, stderr io.Writer) *Output {
+	l := guard.LichFromEnv()
+	if l == nil || (in.Event != "PreToolUse" && in.Event != "PostToolUse") {
+		return out
+	}
+	var ti toolInput
+	json.Unmarshal(in.ToolInput, &ti)
+	now := time.Now()
+	switch {
+	case in.Event == "PreToolUse" && lichTools[in.ToolName]:
+		if out != nil && out.Specific != nil && out.Specific.PermissionDecision == "deny" {
+			return out
+		}
+		note, warn := l.Before(ti.path(), now)
+		if warn != nil {
+			fmt.Fprintln(stderr, warn)
+		}
+		if note == "" {
+			return out
+		}
+		if out == nil {
+			out = &Output{Specific: &Specific{HookEventName: in.Event}}
+		}
+		out.Specific.AdditionalContext = joinLines(out.Specific.AdditionalContext, note)
+	case in.Event == "PostToolUse" && (lichTools[in.ToolName] || in.ToolName == "Bash"):
+		if warn := l.After(changedFiles(in), now); warn != nil {
+			fmt.Fprintln(stderr, warn)
+		}
+	}
+	return out
+}
+
+// changedFiles are the files a successful tool call changed: an edit
+// tool's path, or what Claude Code recorded of a Bash command
+// (bashEditDiff.changedFiles).
+func changedFiles(in Input) []string {
+	switch {
+	case editTools[in.ToolName]:
+		var ti toolInput
+		json.Unmarshal(in.ToolInput, &ti)
+		if p := ti.path(); p != "" {
+			return []string{p}
+		}
+	case in.ToolName == "Bash":
+		var br bashResponse
+		json.Unmarshal(in.ToolResponse, &br)
+		return br.BashEditDiff.ChangedFiles
+	}
+	return nil
+}
