@@ -22,6 +22,8 @@
 //	      (-sizes), written straight into .lucid/log.jsonl (see scratch.go).
 //	hooks lucid hook PreToolUse with nothing new, and SessionStart, on the
 //	      same logs.
+//	claims lucid hook PreToolUse on an Edit and on a Bash command, and
+//	      lucid claim, with 1,000 active claims (see claims.go).
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -59,6 +61,7 @@ type section struct {
 var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
+	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 }
 
 // bench is what every section runs with.
@@ -89,8 +92,9 @@ type timing struct {
 // goal is one target an issue sets, checked after the sections ran.
 type goal struct {
 	label    string
-	value    float64 // a ratio
+	value    float64 // a ratio, or a quantity in unit
 	limit    float64 // met when value <= limit
+	unit     string  // "x" for a ratio
 	measured bool
 	missing  string // why it was not measured
 }
@@ -246,6 +250,16 @@ func (b *bench) cleanup() {
 // lucid run is some 10% slower), and the two alternate, so the machine's
 // drift over seconds, often 10-20%, affects both alike.
 func (b *bench) timeCommand(dir string, env []string, stdin []byte, argv ...string) (timing, error) {
+	return b.timeVaried(dir, stdin, func(int) ([]string, []string) { return env, argv })
+}
+
+// timeVaried is timeCommand for a command whose environment and arguments
+// change from run to run (for example a claim that must be new each time):
+// the n-th process run (counting the warm-ups and untimed runs from 0) runs
+// what vary(n) returns. The program,
+// argv[0], must be the same in every run.
+func (b *bench) timeVaried(dir string, stdin []byte, vary func(run int) (env, argv []string)) (timing, error) {
+	_, argv := vary(0)
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return timing{}, err
@@ -259,6 +273,7 @@ func (b *bench) timeCommand(dir string, env []string, stdin []byte, argv ...stri
 		return []bool{timed}
 	}
 	var times, floors []time.Duration
+	calls := 0
 	for i := range b.warmups + b.runs {
 		timed := i >= b.warmups
 		if paired {
@@ -273,6 +288,8 @@ func (b *bench) timeCommand(dir string, env []string, stdin []byte, argv ...stri
 			}
 		}
 		for _, keep := range round(timed) {
+			env, argv := vary(calls)
+			calls++
 			d, err := b.runOnce(dir, env, stdin, path, argv[1:]...)
 			if err != nil {
 				return timing{}, fmt.Errorf("%s in %s: %v", strings.Join(argv, " "), dir, err)
@@ -378,7 +395,12 @@ func xFloor(t timing) float64 {
 
 // addGoal records a goal; value is met when it is at most limit.
 func (b *bench) addGoal(label string, value, limit float64) {
-	b.goals = append(b.goals, goal{label: label, value: value, limit: limit, measured: true})
+	b.addGoalIn(label, value, limit, "x")
+}
+
+// addGoalIn records a goal on a quantity in unit ("ms", "MB").
+func (b *bench) addGoalIn(label string, value, limit float64, unit string) {
+	b.goals = append(b.goals, goal{label: label, value: value, limit: limit, unit: unit, measured: true})
 }
 
 // addUnmeasured records a goal this run could not measure, and why.
@@ -397,9 +419,9 @@ func (b *bench) printGoals() {
 		case !g.measured:
 			fmt.Fprintf(b.out, "  %-40s      -  not measured (%s)\n", label, g.missing)
 		case g.value <= g.limit:
-			fmt.Fprintf(b.out, "  %-40s %6.2fx  ok\n", label, g.value)
+			fmt.Fprintf(b.out, "  %-40s %6.2f%s  ok\n", label, g.value, g.unit)
 		default:
-			fmt.Fprintf(b.out, "  %-40s %6.2fx  MISSED (limit %.2gx)\n", label, g.value, g.limit)
+			fmt.Fprintf(b.out, "  %-40s %6.2f%s  MISSED (limit %.3g%s)\n", label, g.value, g.unit, g.limit, g.unit)
 		}
 	}
 }

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard"
+)
+
+// claimsSection times the write guard with 1,000 active claims held by 50
+// agents: lucid hook PreToolUse on an Edit and on a typical Bash command
+// (both allowed: the common case, where every claim must be looked at), and
+// lucid claim, each run a new claim that overlaps none. Goals (issue 4): the
+// two hooks within 2x the floor, the claim within 10 ms.
+func claimsSection(b *bench) error {
+	const nClaims, nAgents = 1000, 50
+	const session = "30df32ba-0d45-4195-af71-803394f51561"
+	s, err := b.newScratch("claims")
+	if err != nil {
+		return err
+	}
+	defer s.remove()
+	now := time.Now()
+	var claims []gitstore.Claim
+	for i := range nClaims {
+		owner := fmt.Sprintf("%s/agent%02d", session, i%nAgents)
+		globs := []string{fmt.Sprintf("pkg%d/**", i)}
+		if i%3 == 0 {
+			globs = append(globs, fmt.Sprintf("docs/pkg%d/*.md", i), fmt.Sprintf("cmd/tool%d/{main,flags}.go", i))
+		}
+		claims = append(claims, gitstore.Claim{ID: gitstore.NewID(now), Owner: owner, Created: now,
+			Worktree: s.repo.Top, Task: fmt.Sprintf("task number %d of the bench", i), Globs: globs})
+	}
+	if err := s.repo.SaveClaims(claims); err != nil {
+		return err
+	}
+	// The owners are live: each has a record, touched now.
+	for i := range nAgents {
+		rec := gitstore.AgentRecord{ID: fmt.Sprintf("%s/agent%02d", session, i), Worktree: s.repo.Top}
+		if err := s.repo.SaveAgent(rec); err != nil {
+			return err
+		}
+	}
+	set, err := guard.LoadClaims(s.repo, time.Now())
+	if err != nil {
+		return err
+	}
+	if n := len(set.ActiveClaims()); n != nClaims {
+		return fmt.Errorf("the bench's claims: %d active, want %d", n, nClaims)
+	}
+	payload := func(event, tool string, input any) []byte {
+		in, _ := json.Marshal(input)
+		return []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q,"permission_mode":"default","tool_name":%q,"tool_input":%s}`,
+			session, s.dir, event, tool, in))
+	}
+	start := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, s.dir))
+	if _, err := b.output(s.dir, start, b.lucid, "hook", "SessionStart"); err != nil {
+		return err
+	}
+	edit := payload("PreToolUse", "Edit", map[string]any{"file_path": s.dir + "/internal/server/handler.go", "old_string": "a", "new_string": "b"})
+	bash := payload("PreToolUse", "Bash", map[string]any{"command": "cd internal/server && gofmt -w handler.go && go test ./... > ../../test.log 2>&1; tail -n 20 ../../test.log", "description": "test"})
+
+	fmt.Fprintf(b.out, "  %-44s %10s %10s %10s %8s\n", "with 1,000 active claims", "median", "max", "floor", "x floor")
+	row := func(label string, t timing) {
+		fmt.Fprintf(b.out, "  %-44s %s %s %s %8.2f\n", label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
+	}
+	for _, c := range []struct {
+		label string
+		stdin []byte
+	}{{"hook PreToolUse, Edit (allowed)", edit}, {"hook PreToolUse, Bash (allowed)", bash}} {
+		out, err := b.output(s.dir, c.stdin, b.lucid, "hook", "PreToolUse")
+		if err != nil {
+			return err
+		}
+		if strings.Contains(out, "deny") {
+			return fmt.Errorf("%s was denied: %s", c.label, out)
+		}
+		t, err := b.timeCommand(s.dir, nil, c.stdin, b.lucid, "hook", "PreToolUse")
+		if err != nil {
+			return err
+		}
+		row(c.label, t)
+		b.addGoal(c.label+" with 1,000 claims within 2x floor", xFloor(t), 2)
+	}
+	claim, err := b.timeVaried(s.dir, nil, func(n int) ([]string, []string) {
+		return []string{"LUCID_AGENT=" + session + "/claimer"},
+			[]string{b.lucid, "claim", fmt.Sprintf("new/area%d/**", n), "--for", "bench"}
+	})
+	if err != nil {
+		return err
+	}
+	row("lucid claim (a new, free glob)", claim)
+	b.addGoalIn("lucid claim with 1,000 claims within 10 ms", float64(claim.median)/float64(time.Millisecond), 10, " ms")
+	return nil
+}
