@@ -3,8 +3,6 @@ package guard
 import (
 	"slices"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
 )
 
 // exactGlob returns "" when doublestar.Match reads the glob as the regular
@@ -28,7 +26,7 @@ import (
 //     "**" is a plain star, and the scan stops at the first way the name
 //     runs out, so "*a**/" matches "a" but not "aa".
 func exactGlob(pat string) string {
-	if !doublestar.ValidatePattern(pat) {
+	if !validGlob(pat) {
 		return "is not a valid glob"
 	}
 	g := parseBraces(pat)

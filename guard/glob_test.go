@@ -56,6 +56,7 @@ func TestGlobsOverlap(t *testing.T) {
 		{"src/日本/*.go", "src/?/*.go", false},
 		{"{a", "a", false}, // not a glob: matches nothing
 		{"a", "{a,b}}", false},
+		{"{\xdd}\x87", "*", false}, // not UTF-8: matches nothing
 	} {
 		for _, p := range [][2]string{{tc.a, tc.b}, {tc.b, tc.a}} {
 			w, got := overlapWitness(p[0], p[1])
@@ -99,6 +100,7 @@ func TestGlobMatch(t *testing.T) {
 		{"**/*.go", "glob.go", true},
 		{"{a,b}}", "a}", false}, // doublestar.Match says true; the glob is not valid
 		{"[a", "[a", false},
+		{"{\xdd}\x87", "\u0747", false}, // doublestar.Match says true: braces join bytes
 	} {
 		if got := GlobMatch(tc.glob, tc.path); got != tc.want {
 			t.Errorf("GlobMatch(%q, %q) = %v, want %v", tc.glob, tc.path, got, tc.want)
