@@ -125,6 +125,8 @@ func TestCleanGlob(t *testing.T) {
 		{"[!./]*", "[!./]*"},
 		{"a...b/x", "a...b/x"},
 		{"é/[à-ê]", "é/[à-ê]"},
+		{"src/{,test/}*.go", "src/{,test/}*.go"},
+		{"{,a/}**", "{,a/}**"},
 	} {
 		got, err := CleanGlob(tc.in)
 		if err != nil || got != tc.want {
@@ -159,8 +161,9 @@ func TestCleanGlobRefuses(t *testing.T) {
 		{"a[!.]*", "class that can match '/'"},
 		{"a[+-0]", "class that can match '/'"},
 		{"a[/]b/", "class that can match '/'"},
-		{"src/{**,*.go}", "right after '/'"},
-		{"a*{,.bak}", "right after '*'"},
+		{"src/{**,*.go}", "does not expand"},
+		{"a*{,.bak}", "does not expand"},
+		{"a*{b,{,*}}", "does not expand"},
 		{"**{/a,b}", "'**' right before"},
 		{"a*{*b,c}", "'*' right before"},
 		{"src/{a/,b}", "end in '/'"},
