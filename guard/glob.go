@@ -10,22 +10,33 @@ import (
 
 // GlobMatch reports whether a claim glob covers path, a slash-separated path
 // relative to the work tree's top with no "." or ".." segments. It is
-// doublestar.Match, except that a glob doublestar.ValidatePattern refuses
-// matches nothing (Match alone would accept "a}" for the invalid "{a,b}}"):
-// GlobsOverlap decides on the same terms, so a claim that was granted and the
-// write guard never disagree.
+// doublestar.Match, except that a glob that is not valid (see validGlob)
+// matches nothing: Match alone accepts "a}" for the unbalanced "{a,b}}".
+// GlobsOverlap decides on the same terms, so a claim that was granted and
+// the write guard never disagree.
 func GlobMatch(glob, path string) bool {
-	if !doublestar.ValidatePattern(glob) {
+	if !validGlob(glob) {
 		return false
 	}
 	ok, err := doublestar.Match(glob, path)
 	return ok && err == nil
 }
 
+// validGlob reports whether glob is valid UTF-8 and doublestar.ValidatePattern
+// accepts it. UTF-8 matters because doublestar expands braces by joining
+// bytes: "{\xdd}\x87" matches U+0747, which neither half spells.
+func validGlob(glob string) bool {
+	return utf8.ValidString(glob) && doublestar.ValidatePattern(glob)
+}
+
 // GlobsOverlap reports whether some path matches both globs under GlobMatch,
-// whether or not such a file exists: it decides on the patterns, exactly. A
-// path here is what GlobMatch takes: non-empty segments joined by '/', none
-// of them "." or "..".
+// whether or not such a file exists: it decides on the patterns. A path here
+// is what GlobMatch takes: non-empty segments joined by '/', none of them
+// "." or "..". The answer is exact for every glob CleanGlob returns. For
+// other valid globs, which doublestar reads in ways no automaton follows
+// (see exactGlob), it may report an overlap no path has, and never misses
+// one. An invalid glob overlaps nothing. It takes a few microseconds for
+// globs like the ones agents write.
 func GlobsOverlap(a, b string) bool {
 	_, ok := overlapWitness(a, b)
 	return ok

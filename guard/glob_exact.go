@@ -20,15 +20,16 @@ import (
 //     "**/": the scan reads the star with the brace as written, so
 //     "**{/a,b}" has a plain star and does not match "a", but reads it
 //     with the brace expanded when it comes back after a "**/" backtrack;
-//   - a '{...}' right after '*' or '/' with an alternative made only of
-//     '*', '/' and braces (or empty): when the name ends before the scan
-//     reaches the brace, doublestar does not expand it ("src/{**,*.go}"
-//     does not match "src", though "src/**" does);
+//   - a '{...}' that could complete the rest of the pattern to one that
+//     counts as zero-length (see zeroRest), after something that does not
+//     start it: when the name runs out before the scan reaches the brace,
+//     doublestar does not expand it ("src/{**,*.go}" does not match "src",
+//     though "src/**" does);
 //   - a glob that can end in '/': "**/" counts as zero-length even where
 //     "**" is a plain star, and the scan stops at the first way the name
 //     runs out, so "*a**/" matches "a" but not "aa".
 func exactGlob(pat string) string {
-	if !doublestar.ValidatePattern(pat) {
+	if !validGlob(pat) {
 		return "is not a valid glob"
 	}
 	g := parseBraces(pat)
@@ -51,13 +52,9 @@ func exactGlob(pat string) string {
 			if n := g.follow(end); n < len(pat) && pat[n] == '*' && g.startsBrace(n+1, "/$") {
 				return "has a '**' right before a '{' with an alternative that starts with '/' or is empty: write the alternatives as separate globs"
 			}
-			if g.zeroBrace(end) {
-				return "has a '{...}' right after '*' with an alternative of only '*' and '/', or an empty one, which doublestar does not match as empty: write the alternatives as separate globs"
-			}
-		case '/':
-			if g.zeroBrace(end) {
-				return "has a '{...}' right after '/' with an alternative of only '*' and '/', or an empty one, which doublestar does not match as empty: write the alternatives as separate globs, like 'src/**' 'src/*.go'"
-			}
+		}
+		if g.zeroRest(end) != g.zeroRaw(end) {
+			return "has a '{...}' that doublestar does not expand when a name ends before it, so that it matches less than it reads: write the alternatives as separate globs ('src/**' 'src/*.go' for 'src/{**,*.go}')"
 		}
 		if pat[i] == '/' || pat[i] == '\\' && end == i+2 && pat[i+1] == '/' {
 			if slices.Contains(g.firsts(end, nil), len(pat)) {
@@ -85,42 +82,33 @@ func (g *globParse) startsBrace(i int, set string) bool {
 	return false
 }
 
-// zeroBrace reports whether a brace comes next from offset i with an
-// expansion made only of '*' and '/', or empty: one that could complete a
-// zero-length rest (see zeroLength).
-func (g *globParse) zeroBrace(i int) bool {
-	i = g.follow(i)
-	if i == len(g.pat) || g.pat[i] != '{' {
-		return false
-	}
-	return g.onlyStarSlash(i, g.closeOf(i)+1, g.marks(len(g.pat)+1))
-}
-
-// onlyStarSlash reports whether some expansion of the text from offset p
-// reaches offset stop through '*' and '/' elements alone; seen has the
-// braces already tried.
-func (g *globParse) onlyStarSlash(p, stop int, seen marks) bool {
-	for p != stop {
+// zeroRaw reports whether doublestar accepts when the name runs out with
+// its scan at offset p, having reached no brace after p: it asks
+// doublestar about the rest of the pattern as the scan then holds it, the
+// alternatives around p chosen and the braces after p as written. Where
+// this differs from zeroRest, doublestar's answer depends on how far its
+// scan went before.
+func (g *globParse) zeroRaw(p int) bool {
+	var rest []byte
+	for p < len(g.pat) {
 		switch {
-		case p == len(g.pat):
-			return false
 		case g.altEnd(p) >= 0:
 			p = g.altEnd(p) + 1
+			continue
 		case g.pat[p] == '{':
-			if !seen.first(p) {
-				return false
-			}
-			for a := p + 1; a >= 0; a = g.nextAlt(p, a) {
-				if g.onlyStarSlash(a, stop, seen) {
-					return true
-				}
-			}
-			return false
-		case g.pat[p] == '*' || g.pat[p] == '/':
-			p++
+			end := g.closeOf(p) + 1
+			rest = append(rest, g.pat[p:end]...)
+			p = end
 		default:
+			end := g.elemEnd(p)
+			rest = append(rest, g.pat[p:end]...)
+			p = end
+		}
+		// isZeroLengthPattern accepts nothing longer than "/**/" unless it
+		// starts with a brace.
+		if len(rest) > 4 && rest[0] != '{' {
 			return false
 		}
 	}
-	return true
+	return doublestar.MatchUnvalidated(string(rest), "")
 }

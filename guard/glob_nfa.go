@@ -1,10 +1,6 @@
 package guard
 
-import (
-	"unicode/utf8"
-
-	"github.com/bmatcuk/doublestar/v4"
-)
+import "unicode/utf8"
 
 // A glob compiles to a nondeterministic automaton over runes that accepts
 // the names doublestar.Match accepts: exactly those for a glob exactGlob
@@ -86,10 +82,10 @@ type globBuilder struct {
 	lits []runeRange
 }
 
-// compileGlob returns nil for a pattern doublestar.ValidatePattern refuses:
-// such a glob matches nothing here (see GlobMatch).
+// compileGlob returns nil for a pattern that is not valid (validGlob): such
+// a glob matches nothing here, as in GlobMatch.
 func compileGlob(pat string) *globNFA {
-	if !doublestar.ValidatePattern(pat) {
+	if !validGlob(pat) {
 		return nil
 	}
 	n := len(pat) + 1

@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"cmp"
 	"iter"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -26,11 +28,7 @@ var (
 // normalize sorts and merges ranges in place, and keeps only runes a path
 // can hold.
 func (s runeSet) normalize() runeSet {
-	for i := 1; i < len(s); i++ { // insertion sort: classes are short
-		for j := i; j > 0 && s[j].lo < s[j-1].lo; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
+	slices.SortFunc(s, func(a, b runeRange) int { return cmp.Compare(a.lo, b.lo) })
 	out := s[:0]
 	for _, r := range s {
 		if n := len(out); n > 0 && r.lo <= out[n-1].hi+1 {

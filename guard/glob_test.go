@@ -56,6 +56,7 @@ func TestGlobsOverlap(t *testing.T) {
 		{"src/日本/*.go", "src/?/*.go", false},
 		{"{a", "a", false}, // not a glob: matches nothing
 		{"a", "{a,b}}", false},
+		{"{\xdd}\x87", "*", false}, // not UTF-8: matches nothing
 	} {
 		for _, p := range [][2]string{{tc.a, tc.b}, {tc.b, tc.a}} {
 			w, got := overlapWitness(p[0], p[1])
@@ -99,6 +100,7 @@ func TestGlobMatch(t *testing.T) {
 		{"**/*.go", "glob.go", true},
 		{"{a,b}}", "a}", false}, // doublestar.Match says true; the glob is not valid
 		{"[a", "[a", false},
+		{"{\xdd}\x87", "\u0747", false}, // doublestar.Match says true: braces join bytes
 	} {
 		if got := GlobMatch(tc.glob, tc.path); got != tc.want {
 			t.Errorf("GlobMatch(%q, %q) = %v, want %v", tc.glob, tc.path, got, tc.want)
@@ -123,6 +125,8 @@ func TestCleanGlob(t *testing.T) {
 		{"[!./]*", "[!./]*"},
 		{"a...b/x", "a...b/x"},
 		{"é/[à-ê]", "é/[à-ê]"},
+		{"src/{,test/}*.go", "src/{,test/}*.go"},
+		{"{,a/}**", "{,a/}**"},
 	} {
 		got, err := CleanGlob(tc.in)
 		if err != nil || got != tc.want {
@@ -157,8 +161,9 @@ func TestCleanGlobRefuses(t *testing.T) {
 		{"a[!.]*", "class that can match '/'"},
 		{"a[+-0]", "class that can match '/'"},
 		{"a[/]b/", "class that can match '/'"},
-		{"src/{**,*.go}", "right after '/'"},
-		{"a*{,.bak}", "right after '*'"},
+		{"src/{**,*.go}", "does not expand"},
+		{"a*{,.bak}", "does not expand"},
+		{"a*{b,{,*}}", "does not expand"},
 		{"**{/a,b}", "'**' right before"},
 		{"a*{*b,c}", "'*' right before"},
 		{"src/{a/,b}", "end in '/'"},
