@@ -188,6 +188,7 @@ type ClaimRequest struct {
 type ConflictError struct {
 	Glob   string // the requested glob
 	Theirs string // the other claim's glob it overlaps
+	Path   string // the shortest path both can match
 	Other  string // Describe of the other claim
 	Owner  string // the other claim's owner
 }
@@ -197,7 +198,7 @@ func (e *ConflictError) Error() string {
 	if e.Owner == gitstore.AgentHuman {
 		what = "ask the person who claimed it, or work on other files"
 	}
-	return fmt.Sprintf("%s overlaps %s, claimed by %s: %s", e.Glob, e.Theirs, e.Other, what)
+	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", e.Glob, e.Theirs, e.Path, e.Other, what)
 }
 
 // Acquire records a claim, under the repository's lock: it is refused when
@@ -244,7 +245,7 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 			keep = append(keep, c)
 			continue
 		}
-		mine, theirs, ok := overlapping(globs, c.Globs)
+		mine, theirs, path, ok := overlapping(globs, c.Globs)
 		switch {
 		case !ok:
 		case !set.Active(c):
@@ -252,7 +253,7 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 		case c.Worktree != req.Worktree:
 			elsewhere = append(elsewhere, c)
 		default:
-			return gitstore.Claim{}, nil, &ConflictError{Glob: mine, Theirs: theirs, Other: set.Describe(c, labels), Owner: c.Owner}
+			return gitstore.Claim{}, nil, &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: set.Describe(c, labels), Owner: c.Owner}
 		}
 		keep = append(keep, c)
 	}
@@ -268,10 +269,10 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 }
 
 // overlapping returns the first pair of globs, one of each list, that can
-// match a common path. Every path a glob matches starts with the glob's
+// match a common path, and the shortest such path. Every path a glob matches starts with the glob's
 // literal prefix, so two globs whose prefixes differ before either ends
 // cannot overlap: that cheap test spares most pairs the exact one.
-func overlapping(mine, theirs []string) (string, string, bool) {
+func overlapping(mine, theirs []string) (string, string, string, bool) {
 	for _, m := range mine {
 		pm := literalPrefix(m)
 		for _, t := range theirs {
@@ -279,12 +280,12 @@ func overlapping(mine, theirs []string) (string, string, bool) {
 			if !strings.HasPrefix(pm, pt) && !strings.HasPrefix(pt, pm) {
 				continue
 			}
-			if GlobsOverlap(m, t) {
-				return m, t, true
+			if path, ok := overlapWitness(m, t); ok {
+				return m, t, path, true
 			}
 		}
 	}
-	return "", "", false
+	return "", "", "", false
 }
 
 // Release removes the owner's claims on globs (cleaned as Acquire cleans
