@@ -74,7 +74,8 @@ func readAll(f *os.File) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// calls reads the call log.
+// calls reads the call log. It may run inside a scripted step, off the
+// test's goroutine: it reports a broken log, never stops the test.
 func (e *env) calls() []call {
 	e.t.Helper()
 	f, err := os.Open(e.hookLog)
@@ -82,7 +83,8 @@ func (e *env) calls() []call {
 		return nil
 	}
 	if err != nil {
-		e.t.Fatal(err)
+		e.t.Error(err)
+		return nil
 	}
 	defer f.Close()
 	var out []call
@@ -91,7 +93,8 @@ func (e *env) calls() []call {
 	for sc.Scan() {
 		var c call
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			e.t.Fatalf("call log: %v", err)
+			e.t.Errorf("call log: %v", err)
+			break
 		}
 		json.Unmarshal([]byte(c.Stdin), &c.Payload)
 		out = append(out, c)
