@@ -14,15 +14,17 @@ import (
 // A subagent claims src/** through Bash. While it works, the lead's Write
 // and its shell redirection into src/ are denied and the model reads why; a
 // script the guard cannot see into is caught after the fact; the log is
-// append-only for the lead too. Once the subagent stops, its claim is gone
-// and the lead's Write passes.
+// append-only for the lead too. The subagent's own Write into its claim
+// passes. The lead's Stop ends the lead's own claim, not the subagent's; the
+// stop gate keeps the subagent going one more turn, claim and all. Once the
+// subagent stops, its claim is gone and the lead's Write passes.
 //
 // The subagent runs in the background, so the lead goes on while it works.
 // The two scripts take turns: the lead tries its writes only after the
 // subagent's claim has run, and the subagent ends its turn only after the
-// lead's last try. The lead then ends its turn; `claude -p` waits for the
-// subagent and wakes the lead with the notification of its end, which the
-// client sends after the subagent's SubagentStop hook has run.
+// lead's turn has ended (its Stop hook has run). `claude -p` then waits for
+// the subagent and wakes the lead with the notification of its end, which
+// the client sends after the subagent's SubagentStop hook has run.
 func TestClaimGuardsLead(t *testing.T) {
 	e := newEnv(t)
 	const task = "rewrite auth"
@@ -30,13 +32,14 @@ func TestClaimGuardsLead(t *testing.T) {
 	e.write(e.path("write.sh"), "echo 'package src' > src/c.go\n") // `sh FILE` is opaque to the guard
 
 	var srv *api.Server
-	// What the lead's steps saw when they ran: the claims while the worker
-	// works and after it stopped; which files existed before the last Write;
-	// whether the worker's SubagentStop had run when the lead was woken.
-	// The steps run on the server's goroutines: mu orders their writes
-	// before the test's reads.
+	// What the steps saw when they ran: the claims while the worker works,
+	// before and after the lead's Stop, when the stop gate kept the worker
+	// going, and after the worker stopped; the
+	// files that existed before the last Write; whether the worker's
+	// SubagentStop had run when the lead was woken. The steps run on the
+	// server's goroutines: mu orders their writes before the test's reads.
 	var mu sync.Mutex
-	var during, after []claimJSON
+	var during, beforeStop, leadStopped, gated, after []claimJSON
 	var existed []string
 	var stopsWhenWoken []call
 	lead := &api.Script{Name: "lead", Marker: "[[lead]]", Steps: []api.Step{
@@ -52,9 +55,11 @@ func TestClaimGuardsLead(t *testing.T) {
 		api.Call("Bash", map[string]any{"command": "echo x > src/b.go", "description": "write b"}),
 		api.Call("Bash", map[string]any{"command": "sh ./write.sh", "description": "run the script"}),
 		api.Call("Write", map[string]any{"file_path": logFile, "content": "{}\n"}),
+		api.Call("Bash", map[string]any{"command": `lucid claim 'docs/**' --for "write docs"`, "description": "claim docs"}),
 		func(*api.MessagesRequest) api.Reply {
 			mu.Lock()
 			defer mu.Unlock()
+			beforeStop = e.claims()
 			for _, rel := range []string{"src/a.go", "src/b.go", "src/c.go"} {
 				if _, err := os.Stat(e.path(rel)); err == nil {
 					existed = append(existed, rel)
@@ -73,9 +78,20 @@ func TestClaimGuardsLead(t *testing.T) {
 	}}
 	worker := &api.Script{Name: "worker", Marker: "[[sub:claim]]", Steps: []api.Step{
 		api.Call("Bash", map[string]any{"command": `lucid claim 'src/**' --for "` + task + `"`, "description": "claim src"}),
+		api.Call("Write", map[string]any{"file_path": e.path("src/w.go"), "content": "package src\n"}),
 		func(*api.MessagesRequest) api.Reply {
-			waitStep(t, srv, "lead", 5) // the lead has made its last try
+			waitStep(t, srv, "lead", 6) // the lead has made its last try
+			waitHook(t, e, "Stop", 1)   // and ended its turn
+			mu.Lock()
+			leadStopped = e.claims()
+			mu.Unlock()
 			return api.Reply{Text: "Worker done."}
+		},
+		func(*api.MessagesRequest) api.Reply { // the stop gate asks for a report
+			mu.Lock()
+			gated = e.claims()
+			mu.Unlock()
+			return api.Reply{Text: "Nothing worth recording."}
 		},
 	}}
 	srv = api.New(lead, worker)
@@ -85,8 +101,8 @@ func TestClaimGuardsLead(t *testing.T) {
 	defer mu.Unlock()
 
 	l := srv.Conversation("lead")
-	if len(l) != 8 {
-		t.Fatalf("the lead sent %d requests, want 8\n%s\ncalls:\n%s", len(l), srv.Dump(), e.callsText())
+	if len(l) != 9 {
+		t.Fatalf("the lead sent %d requests, want 9\n%s\ncalls:\n%s", len(l), srv.Dump(), e.callsText())
 	}
 	session, agent := res.sessionID(), res.agentID("[[sub:claim]]")
 	if session == "" || agent == "" {
@@ -134,18 +150,47 @@ func TestClaimGuardsLead(t *testing.T) {
 		t.Errorf("the log after the lead's Write:\n%s", got)
 	}
 
-	// The worker's stop ended its claim, before the lead was woken; then
-	// the lead's Write passed.
-	if len(stopsWhenWoken) != 1 || stopsWhenWoken[0].str("agent_id") != agent || stopsWhenWoken[0].Stdout != "" {
-		t.Fatalf("when the lead was woken, SubagentStop had run %d times: %s\nwant once, for %s, letting it stop", len(stopsWhenWoken), e.callsText(), agent)
+	// The lead's claim of docs/** was its own, and its Stop ended it; the
+	// worker's claim outlived the lead's turn.
+	var leads []claimJSON
+	for _, cl := range beforeStop {
+		if cl.Owner == session {
+			leads = append(leads, cl)
+		}
 	}
-	if !stopsWhenWoken[0].Start.After(l[5].At) {
-		t.Errorf("the worker stopped (%s) before the lead's last try (%s)", stopsWhenWoken[0].Start, l[5].At)
+	if len(beforeStop) != 2 || len(leads) != 1 || strings.Join(leads[0].Globs, " ") != "docs/**" {
+		t.Errorf("claims before the lead's Stop = %+v; want the worker's src/** and the lead's (%s) docs/**", beforeStop, session)
+	}
+	if len(leadStopped) != 1 || leadStopped[0].Owner != during[0].Owner {
+		t.Errorf("claims after the lead's Stop = %+v; want only the worker's src/**", leadStopped)
+	}
+
+	// The worker's own Write into its claim passed.
+	if got := e.read("src/w.go"); got != "package src\n" {
+		t.Errorf("src/w.go = %q after the worker's Write", got)
+	}
+
+	// The stop gate kept the worker going (it wrote a file and recorded
+	// nothing), and its claim with it; its second stop ended the claim,
+	// before the lead was woken. Then the lead's Write passed.
+	w := srv.Conversation("worker")
+	if len(w) != 4 || !strings.Contains(w[3].Messages.LastUserText(), "Before you stop") {
+		t.Fatalf("the worker sent %d requests, want 4, the last with the stop gate's reason\n%s\ncalls:\n%s", len(w), srv.Dump(), e.callsText())
+	}
+	if len(stopsWhenWoken) != 2 || stopsWhenWoken[0].str("agent_id") != agent || !strings.Contains(stopsWhenWoken[0].Stdout, `"decision":"block"`) ||
+		stopsWhenWoken[1].Stdout != "" {
+		t.Fatalf("when the lead was woken, SubagentStop had run %d times: %s\nwant twice for %s: a block, then a stop", len(stopsWhenWoken), e.callsText(), agent)
+	}
+	if !stopsWhenWoken[0].Start.After(l[6].At) {
+		t.Errorf("the worker stopped (%s) before the lead's last try (%s)", stopsWhenWoken[0].Start, l[6].At)
+	}
+	if len(gated) != 1 || gated[0].Owner != during[0].Owner {
+		t.Errorf("claims while the stop gate kept the worker going = %+v; want its src/**", gated)
 	}
 	if len(after) != 0 {
 		t.Errorf("claims once the worker stopped = %+v, want none", after)
 	}
-	if u, r, ok := lastResult(l[7].Messages); !ok || u.Name != "Write" || r.IsError {
+	if u, r, ok := lastResult(l[8].Messages); !ok || u.Name != "Write" || r.IsError {
 		t.Errorf("the lead's Write after the worker stopped: %s result %q (error %v)", u.Name, r.ResultText(), r.IsError)
 	}
 	if got := e.read("src/a.go"); got != "package src\n" {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -111,6 +112,21 @@ func (e *env) hookCalls(event string) []call {
 		}
 	}
 	return out
+}
+
+// waitHook waits, inside a scripted step, until `lucid hook EVENT` has
+// finished n times. Hooks tell no one when they run, so it reads the call
+// log again every few milliseconds; a hook that never runs fails the test
+// after a while instead of hanging the client.
+func waitHook(t *testing.T, e *env, event string, n int) {
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(e.hookCalls(event)) < n {
+		if time.Now().After(deadline) {
+			t.Errorf("lucid hook %s did not run %d times", event, n)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // str reads a string field of a hook payload.
