@@ -175,18 +175,30 @@ func (e *env) environ(extra ...string) []string {
 // fails the test.
 func (e *env) run(name string, args ...string) string {
 	e.t.Helper()
-	if name == "lucid" {
-		name = realLucid // exec looks names up in our PATH, not cmd.Env's
+	out, err := e.output(name, args...)
+	if err != nil {
+		e.t.Fatal(err)
 	}
-	cmd := exec.Command(name, args...)
+	return out
+}
+
+// output runs a command in the repository and returns its stdout, or an
+// error that quotes its output. Unlike run it may be called off the test's
+// goroutine, inside a scripted step.
+func (e *env) output(name string, args ...string) (string, error) {
+	path := name
+	if name == "lucid" {
+		path = realLucid // exec looks names up in our PATH, not cmd.Env's
+	}
+	cmd := exec.Command(path, args...)
 	cmd.Dir = e.repo
 	cmd.Env = e.environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		e.t.Fatalf("%s %s: %v\n%s%s", name, strings.Join(args, " "), err, stdout.String(), stderr.String())
+		return "", fmt.Errorf("%s %s: %v\n%s%s", name, strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
-	return stdout.String()
+	return stdout.String(), nil
 }
 
 // result is one finished `claude -p` run.
@@ -217,6 +229,12 @@ func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) re
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 10 * time.Second
+	// The steps run on the server's goroutines and read what the test set
+	// up before this call (srv itself, in a step that waits for another
+	// conversation). The server takes its lock before each step: taking
+	// it here, after the set-up, orders the two for the race detector,
+	// which does not see the client process in between.
+	srv.Requests()
 	start := time.Now()
 	err := cmd.Run()
 	res := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
