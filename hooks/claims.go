@@ -99,6 +99,9 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 		who := set.Describe(h.Claim, labels)
 		if h.Here {
 			what := "wait until it is released, ask that agent (through your lead or the user), or work on other files"
+			if c.in.AgentID == "" {
+				what = "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
+			}
 			if h.Claim.Owner == gitstore.AgentHuman {
 				what = "ask the user, or work on other files"
 			}
