@@ -45,7 +45,7 @@ func configValues(path, section, subsection, key string) (values []string, hasSe
 			continue
 		}
 		if !found {
-			values = append(values, "true") // a bare key is a boolean
+			values = append(values, "") // a bare key: true as a boolean, empty as git prints it
 			continue
 		}
 		values = append(values, configValue(v))

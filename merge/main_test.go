@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +21,13 @@ func TestMain(m *testing.M) {
 		if len(os.Args) < 5 || os.Args[1] != "merge-driver" {
 			fmt.Fprintf(os.Stderr, "lucid (test stand-in): only merge-driver O A B is known, not %q\n", os.Args[1:])
 			os.Exit(2)
+		}
+		if runs := os.Getenv("LUCID_TEST_RUNS"); runs != "" {
+			f, err := os.OpenFile(runs, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			if err == nil {
+				fmt.Fprintln(f, strings.Join(os.Args[1:], " "))
+				f.Close()
+			}
 		}
 		if err := Driver(os.Args[2], os.Args[3], os.Args[4]); err != nil {
 			fmt.Fprintf(os.Stderr, "lucid: %v\n", err)
@@ -52,13 +58,16 @@ func TestMain(m *testing.M) {
 // testBin holds `lucid`, the test binary.
 var testBin string
 
+// origPath is PATH as the tests found it (newSandbox changes it).
+var origPath = os.Getenv("PATH")
+
 // gitEnv is the environment of every git command of the tests: a home of
 // their own, no system config, fixed names, and lucid on PATH when
-// withLucid.
+// withLucid, which notes each of its runs in runsFile.
 func gitEnv(t *testing.T, withLucid bool) []string {
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"), 0o644)
-	path := os.Getenv("PATH")
+	path := origPath
 	if withLucid {
 		path = testBin + string(os.PathListSeparator) + path
 	}
@@ -68,7 +77,7 @@ func gitEnv(t *testing.T, withLucid bool) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
+	return append(env, "HOME="+home, "LUCID_TEST_RUNS="+filepath.Join(home, "driver-runs"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
 		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com")
 }
@@ -115,6 +124,17 @@ func (s *sandbox) try(dir string, args ...string) (string, error) {
 }
 
 func (s *sandbox) path(rel string) string { return filepath.Join(s.dir, rel) }
+
+// driverRuns returns how many times git ran lucid's driver so far.
+func (s *sandbox) driverRuns() int {
+	for _, kv := range s.env {
+		if path, ok := strings.CutPrefix(kv, "LUCID_TEST_RUNS="); ok {
+			data, _ := os.ReadFile(path)
+			return strings.Count(string(data), "\n")
+		}
+	}
+	return 0
+}
 
 func (s *sandbox) repo(dir string) *gitstore.Repo {
 	s.t.Helper()
@@ -212,6 +232,21 @@ func (s *sandbox) writeFile(rel, content string) {
 	}
 }
 
+// appendFile appends text to the sandbox file rel.
+func (s *sandbox) appendFile(rel, text string) {
+	s.t.Helper()
+	f, err := os.OpenFile(s.path(rel), os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 func (s *sandbox) readFile(rel string) string {
 	s.t.Helper()
 	data, err := os.ReadFile(s.path(rel))
@@ -242,5 +277,3 @@ func equalLists(a, b []string) bool {
 	}
 	return true
 }
-
-var _ = bytes.Equal
