@@ -3,14 +3,11 @@ package merge
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
-	"unsafe"
 )
 
 // Driver is the merge driver git runs for .lucid/log.jsonl
@@ -44,13 +41,10 @@ import (
 // untouched: the result is written to a temp file beside ours, with ours'
 // mode, and renamed over it.
 //
-// It reads each side as a stream through one buffer, twice for theirs,
-// and keeps only ids, times and line numbers: memory is a fraction of the
-// logs' size, and the work is sequential (see merge.go in internal/bench).
+// It reads each side as a stream through a buffer, and keeps only ids,
+// times and line numbers: memory is a fraction of the logs' size (see
+// merge.go in internal/bench for the figures).
 func Driver(ancestor, ours, theirs string) error {
-	// The work makes little garbage, and what it keeps is in a few big
-	// lists: collecting sooner would only cost time.
-	debug.SetGCPercent(400)
 	a, aInfo, err := openSide(ours, "our")
 	if err != nil {
 		return err
@@ -67,10 +61,6 @@ func Driver(ancestor, ours, theirs string) error {
 	}
 	return m.write(ours, aInfo.Mode().Perm(), a, b)
 }
-
-// bufSize is the size of the read buffer: lines longer than it are
-// gathered whole.
-const bufSize = 1 << 20
 
 func openSide(path, whose string) (*os.File, os.FileInfo, error) {
 	f, err := os.Open(path)
@@ -90,14 +80,13 @@ func openSide(path, whose string) (*os.File, os.FileInfo, error) {
 
 // merger holds what one merge found out about the two sides.
 type merger struct {
-	r        *bufio.Reader // one buffer for every pass
-	long     []byte        // a line longer than the buffer, gathered
-	oursIDs  [][26]byte    // the ids of ours' entries
-	oursTorn bool          // ours' last line has no newline
+	oursIDs  [][26]byte // the ids of ours' entries
+	oursTorn bool       // ours' last line has no newline
 	junk     map[string]struct{}
 	prefix   int64    // theirs begins with these bytes of ours, in whole lines
 	extras   []extra  // theirs' entries after the prefix that ours lacks, in file order
 	others   [][]byte // theirs' other lines that ours lacks, in file order
+	r        lineReader
 }
 
 // extra is an entry of theirs after the common prefix.
@@ -111,54 +100,79 @@ func (e *extra) id() []byte { return e.key[24:] }
 
 func cmpKey(x, y *extra) int { return bytes.Compare(x.key[:], y.key[:]) }
 
-// unite reads both sides and decides what goes after ours.
+// unite reads both sides and decides what goes after ours. It reads ours
+// and the rest of theirs at the same time, on two cores where there are:
+// telling entries from other lines is most of the work.
 func (m *merger) unite(a, b *os.File) error {
-	// Counting first lets each list be made at its size: growing them
-	// costs more than this extra read, which the page cache serves.
-	n, err := m.countLines(a)
-	if err != nil {
-		return err
-	}
-	m.oursIDs = make([][26]byte, 0, n)
-	torn, err := m.eachLine(a, func(line []byte, _ int) {
-		if id, _, ok := lineEntry(asString(trimCR(line))); ok {
-			m.oursIDs = append(m.oursIDs, [26]byte([]byte(id)))
-		} else {
-			m.addJunk(line)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	m.oursTorn = torn
+	var err error
 	if m.prefix, err = commonPrefix(a, b); err != nil {
 		return err
 	}
 	if _, err := b.Seek(m.prefix, io.SeekStart); err != nil {
 		return err
 	}
-	if n, err = m.countLines(b); err != nil {
+	var oursErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		oursErr = m.readOurs(a)
+	}()
+	theirJunk, err := m.readTheirs(b)
+	<-done
+	if err == nil {
+		err = oursErr
+	}
+	if err != nil {
 		return err
+	}
+	for _, line := range theirJunk {
+		if m.addJunk(line) {
+			m.others = append(m.others, line)
+		}
+	}
+	m.dedupe()
+	return nil
+}
+
+// readOurs notes the ids of ours' entries and its other lines.
+func (m *merger) readOurs(a *os.File) error {
+	var r lineReader
+	// Counting first lets the list be made at its size: growing it costs
+	// more than this extra read, which the page cache serves.
+	n, err := r.count(a)
+	if err != nil {
+		return err
+	}
+	m.oursIDs = make([][26]byte, 0, n)
+	m.oursTorn, err = r.each(a, func(line []byte, _ int) {
+		if id, _, ok := lineEntry(asString(trimCR(line))); ok {
+			m.oursIDs = append(m.oursIDs, [26]byte([]byte(id)))
+		} else {
+			m.addJunk(line)
+		}
+	})
+	return err
+}
+
+// readTheirs notes theirs' entries from where b stands, and returns copies
+// of its other lines.
+func (m *merger) readTheirs(b *os.File) (junk [][]byte, err error) {
+	n, err := m.r.count(b)
+	if err != nil {
+		return nil, err
 	}
 	m.extras = make([]extra, 0, n)
-	if _, err := b.Seek(m.prefix, io.SeekStart); err != nil {
-		return err
-	}
-	_, err = m.eachLine(b, func(line []byte, n int) {
+	_, err = m.r.each(b, func(line []byte, n int) {
 		if id, at, ok := lineEntry(asString(trimCR(line))); ok {
 			e := extra{line: n}
 			copy(e.key[:24], at)
 			copy(e.key[24:], id)
 			m.extras = append(m.extras, e)
-		} else if m.addJunk(line) {
-			m.others = append(m.others, bytes.Clone(line))
+		} else {
+			junk = append(junk, bytes.Clone(line))
 		}
 	})
-	if err != nil {
-		return err
-	}
-	m.dedupe()
-	return nil
+	return junk, err
 }
 
 // addJunk records a line that is not an entry and reports whether it is
@@ -213,123 +227,6 @@ func (m *merger) dedupe() {
 	}
 	m.extras = slices.DeleteFunc(m.extras, func(e extra) bool { return e.dup })
 	m.oursIDs = nil
-}
-
-// eachLine calls fn with each line that r holds from where it stands,
-// without its "\n", and its number from 0, the last line too when it has
-// no newline; it reports whether it had none.
-func (m *merger) eachLine(r io.Reader, fn func(line []byte, n int)) (torn bool, err error) {
-	if m.r == nil {
-		m.r = bufio.NewReaderSize(r, bufSize)
-	} else {
-		m.r.Reset(r)
-	}
-	for n := 0; ; n++ {
-		line, err := m.r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			m.long = append(m.long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = m.r.ReadSlice('\n')
-				m.long = append(m.long, line...)
-			}
-			line = m.long
-		}
-		if err == io.EOF {
-			if len(line) > 0 {
-				fn(line, n)
-				return true, nil
-			}
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		fn(line[:len(line)-1], n)
-	}
-}
-
-// countLines returns the number of lines f holds from where it stands,
-// and rewinds it there.
-func (m *merger) countLines(f *os.File) (int, error) {
-	start, err := f.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return 0, err
-	}
-	if m.r == nil {
-		m.r = bufio.NewReaderSize(f, bufSize)
-	} else {
-		m.r.Reset(f)
-	}
-	n := 1 // a last line without a newline
-	for {
-		chunk, err := m.r.Peek(bufSize)
-		n += bytes.Count(chunk, []byte{'\n'})
-		if _, derr := m.r.Discard(len(chunk)); derr != nil {
-			return 0, derr
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			return 0, err
-		}
-	}
-	_, err = f.Seek(start, io.SeekStart)
-	return n, err
-}
-
-func trimCR(line []byte) []byte {
-	if n := len(line); n > 0 && line[n-1] == '\r' {
-		return line[:n-1]
-	}
-	return line
-}
-
-// asString views b as a string without copying it, for a look that keeps
-// nothing of it.
-func asString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// commonPrefix returns the length of the longest run of whole lines that
-// both files begin with, reading them from their starts.
-func commonPrefix(a, b *os.File) (int64, error) {
-	const chunk = 64 << 10
-	bufA, bufB := make([]byte, chunk), make([]byte, chunk)
-	var off, lastNL int64 // lastNL: the offset after the last newline that both share
-	for {
-		na, errA := a.ReadAt(bufA, off)
-		nb, errB := b.ReadAt(bufB, off)
-		if errA != nil && errA != io.EOF {
-			return 0, errA
-		}
-		if errB != nil && errB != io.EOF {
-			return 0, errB
-		}
-		n := min(na, nb)
-		same := n
-		if !bytes.Equal(bufA[:n], bufB[:n]) {
-			for i := 0; i < n; i++ {
-				if bufA[i] != bufB[i] {
-					same = i
-					break
-				}
-			}
-		}
-		if i := bytes.LastIndexByte(bufA[:same], '\n'); i >= 0 {
-			lastNL = off + int64(i) + 1
-		}
-		switch {
-		case same < n || na != nb:
-			return lastNL, nil
-		case na < chunk: // both ended, alike
-			return off + int64(na), nil
-		}
-		off += chunk
-	}
 }
 
 // write writes the result to a temp file beside path and renames it over
@@ -399,7 +296,7 @@ func (m *merger) writeExtras(w *bufio.Writer, b *os.File) error {
 	}
 	k := 0 // the next extra, in file order
 	if slices.IsSortedFunc(m.extras, func(x, y extra) int { return cmpKey(&x, &y) }) {
-		_, err := m.eachLine(b, func(line []byte, n int) {
+		_, err := m.r.each(b, func(line []byte, n int) {
 			if k < len(m.extras) && m.extras[k].line == n {
 				write(line)
 				k++
@@ -418,7 +315,7 @@ func (m *merger) writeExtras(w *bufio.Writer, b *os.File) error {
 	}
 	held := map[int32][]byte{}
 	next := int32(0)
-	_, err := m.eachLine(b, func(line []byte, n int) {
+	_, err := m.r.each(b, func(line []byte, n int) {
 		if k >= len(m.extras) || m.extras[k].line != n {
 			return
 		}
