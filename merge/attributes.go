@@ -57,6 +57,17 @@ func readAttributes(path string) (string, os.FileMode, bool, error) {
 	return string(data), info.Mode().Perm(), true, nil
 }
 
+// hasAttribute reports whether the work tree's .gitattributes has AttrLine.
+func hasAttribute(repo *gitstore.Repo) bool {
+	text, _, _, _ := readAttributes(attributesPath(repo))
+	for line := range strings.Lines(text) {
+		if isAttrLine(line) {
+			return true
+		}
+	}
+	return false
+}
+
 // addAttribute appends AttrLine to .gitattributes, creating the file if it
 // is missing, and reports what it did ("" when the line was there). The
 // file's other lines stay as they are; the new line ends as the file's
@@ -65,13 +76,8 @@ func readAttributes(path string) (string, os.FileMode, bool, error) {
 func addAttribute(repo *gitstore.Repo) (string, error) {
 	path := attributesPath(repo)
 	text, mode, exists, err := readAttributes(path)
-	if err != nil {
+	if err != nil || hasAttribute(repo) {
 		return "", err
-	}
-	for line := range strings.Lines(text) {
-		if isAttrLine(line) {
-			return "", nil
-		}
 	}
 	eol := "\n"
 	if i := strings.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {

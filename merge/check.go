@@ -49,12 +49,9 @@ func checkAttribute(repo *gitstore.Repo) Finding {
 		return f
 	}
 	f.Detail = fmt.Sprintf("%s has merge: %s, so git merges it as text (with conflicts)", gitstore.LogName, value)
-	text, _, _, _ := readAttributes(attributesPath(repo))
 	f.Fix = "run `lucid init` to add `" + AttrLine + "` to .gitattributes"
-	for line := range strings.Lines(text) {
-		if isAttrLine(line) {
-			f.Fix = "another .gitattributes line (later, or in a deeper folder) overrides `" + AttrLine + "`: remove it"
-		}
+	if hasAttribute(repo) {
+		f.Fix = "another .gitattributes line (later, or in a deeper folder) overrides `" + AttrLine + "`: remove it"
 	}
 	return f
 }

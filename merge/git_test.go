@@ -281,7 +281,11 @@ func (s *sandbox) mergeDiverged(dir string, c *clock) {
 // together in two random orders. Every entry ever appended comes out
 // exactly once, whatever the order, and no branch ever holds a double.
 func TestGitRandomHistories(t *testing.T) {
-	for trial := range 3 {
+	trials := 3
+	if testing.Short() {
+		trials = 1
+	}
+	for trial := range trials {
 		t.Run(fmt.Sprint("seed", trial), func(t *testing.T) { randomHistory(t, uint64(trial)) })
 	}
 }

@@ -56,13 +56,16 @@ func ConfigInstalled(repo *gitstore.Repo) bool {
 }
 
 // InstallConfig writes merge.lucid.name and merge.lucid.driver into the
-// repository's common config when ConfigInstalled says they are missing,
-// and reports whether it wrote them. A merge.lucid.driver that lucid did
-// not write, in any config git reads, is left alone with an error. This is
-// the part of Install that a fresh clone lacks (.gitattributes comes with
-// the clone), for the SessionStart hook.
+// repository's common config when the work tree's .gitattributes gives the
+// log lucid's driver (AttrLine) and ConfigInstalled says they are missing,
+// and reports whether it wrote them. That is what a fresh clone of a
+// repository that uses lucid lacks: the attribute comes with the clone,
+// the config does not. It is for the SessionStart hook: when there is
+// nothing to do it reads two files and runs no process. A
+// merge.lucid.driver that lucid did not write, in any config git reads,
+// is left alone with an error.
 func InstallConfig(repo *gitstore.Repo) (bool, error) {
-	if ConfigInstalled(repo) {
+	if ConfigInstalled(repo) || !hasAttribute(repo) {
 		return false, nil
 	}
 	return installConfig(repo, false)

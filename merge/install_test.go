@@ -109,8 +109,9 @@ func TestInstallForeignDriver(t *testing.T) {
 	if _, err := os.Stat(s.path("r/.gitattributes")); err == nil || s.readFile("r/.git/config") != conf {
 		t.Error("Install changed something while refusing")
 	}
-	if _, err := InstallConfig(r); err == nil {
-		t.Error("InstallConfig replaced a driver of the user's")
+	s.writeFile("r/.gitattributes", AttrLine+"\n") // a clone of a repository that uses lucid
+	if _, err := InstallConfig(r); err == nil || s.readFile("r/.git/config") != conf {
+		t.Errorf("InstallConfig over a driver of the user's: %v", err)
 	}
 	// Uninstall leaves it alone too.
 	if _, err := Uninstall(r); err != nil || s.config("r", "merge.lucid.driver") != "my-merge %A %B" {
@@ -236,6 +237,12 @@ func TestFreshCloneHeals(t *testing.T) {
 	}
 	if st := s.git("clone", "status", "--porcelain"); st != "" {
 		t.Errorf("InstallConfig changed the work tree:\n%s", st)
+	}
+	// A repository whose .gitattributes does not ask for the driver (lucid
+	// uninstall took it out, or it was never there) gets no config.
+	s.git("", "init", "-q", "plain")
+	if wrote, err := InstallConfig(s.repo("plain")); err != nil || wrote || s.config("plain", "merge.lucid.driver") != "" {
+		t.Errorf("InstallConfig without the attribute: %v, %v", wrote, err)
 	}
 	// And merges in the clone now go through the driver.
 	s.mergeDiverged("clone", c)
