@@ -31,10 +31,26 @@ type Change struct {
 }
 
 // isOurs reports whether a merge.lucid.driver value is lucid's: this
-// version's, or any that runs `lucid merge-driver` first (an earlier
-// form), which Install brings up to date.
+// version's, or `lucid merge-driver` with git's placeholders and nothing
+// else (an earlier form, or one typed by hand), which Install brings up to
+// date. Nothing that runs another command counts, so that Check never runs
+// a command lucid did not write.
 func isOurs(value string) bool {
-	return value == DriverCommand || strings.HasPrefix(strings.TrimSpace(value), "lucid merge-driver ")
+	if value == DriverCommand {
+		return true
+	}
+	f := strings.Fields(value)
+	if len(f) < 2 || f[0] != "lucid" || f[1] != "merge-driver" {
+		return false
+	}
+	for _, arg := range f[2:] {
+		switch arg {
+		case "%O", "%A", "%B", "%L", "%P":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // commonConfig is the config file of the repository's common git dir: every

@@ -142,6 +142,11 @@ func TestInstallForeignDriver(t *testing.T) {
 	if got := s.config("old", "merge.lucid.driver"); got != DriverCommand {
 		t.Errorf("an older lucid driver became %q", got)
 	}
+	// One that runs more than lucid is not lucid's.
+	s.git("old", "config", "merge.lucid.driver", "lucid merge-driver %O %A %B; echo more")
+	if _, err := Install(s.repo("old"), false); err == nil {
+		t.Error("Install took a driver that runs another command for lucid's")
+	}
 }
 
 func TestInstallWorktreeConfigOverride(t *testing.T) {
