@@ -108,6 +108,12 @@ func TestDriverUnites(t *testing.T) {
 	if got := runDriver(t, base, ours+shared, theirs+shared); got != ours+shared+theirs2+theirs1 {
 		t.Errorf("an entry on both sides:\n%s", got)
 	}
+	// Theirs repeating itself, in order and out of it: once each.
+	for _, th := range []string{base + theirs2 + theirs2 + theirs1 + theirs1, base + theirs1 + theirs2 + theirs1 + theirs2} {
+		if got := runDriver(t, base, ours, th); got != want {
+			t.Errorf("theirs with doubles:\n%s\nwant:\n%s", got, want)
+		}
+	}
 	// No base at all (a log that both branches created) is fine.
 	if got := runDriver(t, "", ours1, theirs1); got != ours1+theirs1 {
 		t.Errorf("without a base:\n%s", got)
