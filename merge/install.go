@@ -61,11 +61,11 @@ func commonConfig(repo *gitstore.Repo) string {
 }
 
 // ConfigInstalled reports whether the repository's common config has
-// lucid's merge.lucid.driver. It reads the file itself and runs no
-// process, for the SessionStart hook of every session: a fresh clone
-// lacks the driver, and InstallConfig adds it. It does not look at the
-// user's global config (a driver there still gets the repository's own
-// copy, once) nor follow include directives.
+// lucid's merge.lucid.driver, as this version writes it. It reads the file
+// itself and runs no process: InstallConfig asks it first, at every
+// SessionStart. It does not look at the user's global config (a driver
+// there still gets the repository's own copy, once) nor follow include
+// directives.
 func ConfigInstalled(repo *gitstore.Repo) bool {
 	values, _ := configValues(commonConfig(repo), "merge", "lucid", "driver")
 	return len(values) > 0 && values[len(values)-1] == DriverCommand
