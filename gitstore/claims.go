@@ -81,6 +81,7 @@ func writeClaims(path string, claims []Claim) error {
 
 func encodeClaims(claims []Claim) []byte {
 	var b bytes.Buffer
+	b.Grow(len(claims) * 160)
 	for _, c := range claims {
 		fields := append([]string{c.ID, c.Owner, unixMilli(c.Created), unixMilli(c.Expires), c.Machine, c.Worktree, c.Task}, c.Globs...)
 		for i, f := range fields {
@@ -95,7 +96,7 @@ func encodeClaims(claims []Claim) []byte {
 }
 
 func decodeClaims(b []byte) ([]Claim, int) {
-	var claims []Claim
+	claims := make([]Claim, 0, bytes.Count(b, []byte{'\n'})+1)
 	bad := 0
 	for len(b) > 0 {
 		line := b

@@ -234,7 +234,7 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 	if err != nil {
 		return gitstore.Claim{}, nil, err
 	}
-	var keep []gitstore.Claim // the store without the expired claims met
+	keep := make([]gitstore.Claim, 0, len(set.Claims)+1) // the store without the expired claims met
 	var elsewhere []gitstore.Claim
 	labels := repo.NewLabeler()
 	for _, c := range set.Claims {

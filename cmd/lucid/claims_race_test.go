@@ -161,8 +161,8 @@ func TestClaimKilled(t *testing.T) {
 	}
 	// How long one transaction holds the lock, so that the kills fall
 	// all along it, and some just after it.
-	began := time.Now()
 	_, exited := holdLock(-1)
+	began := time.Now()
 	<-exited
 	span := time.Since(began)
 	want := len(claims) + 1
