@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/merge"
 )
 
 // record returns the caller's record, making a new one at its first look:
@@ -53,6 +54,9 @@ func (c *call) touch() {
 	}
 }
 
+// healedLine opens the digest of the session that set up the merge driver.
+const healedLine = "lucid: set up the merge driver of .lucid/log.jsonl in this clone's git config (a fresh clone lacks it), so merges keep every agent's entries.\n\n"
+
 // start gives a starting agent (SessionStart of any source, SubagentStart)
 // the digest and moves its cursor to the log's end: the digest covers what
 // came before.
@@ -68,6 +72,11 @@ func (c *call) start() (*Output, error) {
 	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now})
 	if err != nil {
 		return nil, err
+	}
+	// A fresh clone has the committed .gitattributes but not the driver,
+	// which lives in the git config: set it up once, and say so.
+	if healed, err := merge.InstallConfig(c.repo); err == nil && healed {
+		d.Text = healedLine + d.Text
 	}
 	// The digest covers everything before now, so everything before now
 	// counts as seen, also after a compaction or a resume.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/merge"
 )
 
 // The files of Claude Code's that the installer changes, relative to the
@@ -70,11 +71,10 @@ func isLucidCommand(cmd string) bool {
 	return len(f) == 3 && filepath.Base(f[0]) == "lucid" && f[1] == "hook" && knownEvent(f[2])
 }
 
-// Change is one file the installer created, changed or removed.
-type Change struct {
-	Path string // relative to the work tree's top
-	What string // what happened to it, for the user
-}
+// Change is one file the installer created, changed or removed; the same
+// as the merge driver's installer reports, so that lucid init prints both
+// alike.
+type Change = merge.Change
 
 // InstallOptions says where Install registers the hooks.
 type InstallOptions struct {
@@ -104,7 +104,7 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 		return nil, err
 	} else if s.hasLucid() {
 		// Registered in both files, every hook would run twice.
-		changes = append(changes, Change{other, "already has lucid's hooks; " + name + " left alone (`lucid uninstall` first, to move them)"})
+		changes = append(changes, Change{Path: other, What: "already has lucid's hooks; " + name + " left alone (`lucid uninstall` first, to move them)"})
 	} else {
 		s, err := readSettings(repo, name)
 		if err != nil {
@@ -122,7 +122,7 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 			if err := s.write(); err != nil {
 				return nil, err
 			}
-			changes = append(changes, Change{name, what})
+			changes = append(changes, Change{Path: name, What: what})
 		}
 	}
 	created, err := writeDreamCommand(repo)
@@ -130,7 +130,7 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 		return nil, err
 	}
 	if created {
-		changes = append(changes, Change{DreamCommandName, "created (the /lucid:dream command)"})
+		changes = append(changes, Change{Path: DreamCommandName, What: "created (the /lucid:dream command)"})
 	}
 	return changes, nil
 }
@@ -153,7 +153,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 			if err := os.Remove(s.path); err != nil {
 				return nil, err
 			}
-			changes = append(changes, Change{name, "removed (it held only lucid's hooks)"})
+			changes = append(changes, Change{Path: name, What: "removed (it held only lucid's hooks)"})
 			removeEmptyDirs(repo, filepath.Dir(s.path))
 			continue
 		}
@@ -167,7 +167,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		if statusGone {
 			what = joinWhat(what, "lucid's status line removed")
 		}
-		changes = append(changes, Change{name, what})
+		changes = append(changes, Change{Path: name, What: what})
 	}
 	path := repo.Abs(DreamCommandName)
 	switch b, err := os.ReadFile(path); {
@@ -175,13 +175,13 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 	case err != nil:
 		return nil, err
 	case string(b) != DreamCommand:
-		changes = append(changes, Change{DreamCommandName, "kept: you changed it"})
+		changes = append(changes, Change{Path: DreamCommandName, What: "kept: you changed it"})
 	default:
 		if err := os.Remove(path); err != nil {
 			return nil, err
 		}
 		removeEmptyDirs(repo, filepath.Dir(path))
-		changes = append(changes, Change{DreamCommandName, "removed"})
+		changes = append(changes, Change{Path: DreamCommandName, What: "removed"})
 	}
 	return changes, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/merge"
 )
 
 func init() {
@@ -13,9 +14,10 @@ func init() {
 func runUninstall(c *cli, args []string) error {
 	f := newFlags("uninstall", `lucid uninstall
 
-Removes exactly what lucid init added to Claude Code's settings: lucid's
-hooks in .claude/settings.json and .claude/settings.local.json, and the
-/lucid:dream command (unless you changed it). Your own settings and hooks
+Removes exactly what lucid init added: lucid's hooks (and status line) in
+.claude/settings.json and .claude/settings.local.json, the /lucid:dream
+command (unless you changed it), the merge driver's line in .gitattributes
+and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.`)
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -31,9 +33,14 @@ stay as they are, and so does .lucid/ with the plan and the log.`)
 	if err != nil {
 		return err
 	}
+	merged, err := merge.Uninstall(repo)
+	if err != nil {
+		return err
+	}
+	changes = append(changes, merged...)
 	printChanges(c, changes)
 	if len(changes) == 0 {
-		fmt.Fprintln(c.stdout, "lucid's hooks are not installed here; nothing changed")
+		fmt.Fprintln(c.stdout, "lucid is not installed here; nothing changed")
 	}
 	return nil
 }
