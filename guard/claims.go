@@ -349,14 +349,19 @@ func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool) (int, error) {
 	return n, err
 }
 
-// Prune removes the expired claims and returns how many (lucid gc).
+// Prune removes the expired claims, and lines of the store that cannot be
+// read, and returns how many claims it removed (lucid gc).
 func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
+	_, bad, err := repo.LoadClaims()
+	if err != nil {
+		return 0, err
+	}
 	n := 0
-	err := update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
+	err = update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
 		set := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
 		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return !set.Active(c) })
 		n = len(claims) - len(out)
-		return out, n > 0, nil
+		return out, n > 0 || bad > 0, nil
 	})
 	return n, err
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+func init() {
+	register(&command{name: "doctor", summary: "check lucid's set-up here, and say how to fix what is wrong", run: runDoctor})
+}
+
+func runDoctor(c *cli, args []string) error {
+	f := newFlags("doctor", `lucid doctor [--json]
+
+Checks that lucid works in this repository as the hooks and git will meet
+it: that the lucid on PATH is this binary, that the hooks and /lucid:dream
+are installed, that git gives the log lucid's merge driver and that the
+driver runs, that the log reads (and how many lines are not valid entries),
+and that the claims and the lock are healthy. One line per check, with a
+fix under each failure; exit 1 when any fails.`)
+	asJSON := f.Bool("json", false, "print the checks as JSON")
+	if err := f.parse(c, args); err != nil {
+		return err
+	}
+	if f.NArg() > 0 {
+		return usageErr("doctor takes no arguments")
+	}
+	repo, _, err := findRepo()
+	if err != nil {
+		return err
+	}
+	var v bytes.Buffer
+	runVersion(&cli{stdout: &v}, nil)
+	findings := hooks.Doctor(repo, strings.TrimSpace(v.String()))
+	failed := 0
+	for _, fd := range findings {
+		if !fd.OK {
+			failed++
+		}
+	}
+	if *asJSON {
+		if err := c.printJSON(findings); err != nil {
+			return err
+		}
+	} else {
+		for _, fd := range findings {
+			mark := "ok  "
+			if !fd.OK {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(c.stdout, "%s  %s: %s\n", mark, fd.Check, fd.Detail)
+			if !fd.OK && fd.Fix != "" {
+				fmt.Fprintf(c.stdout, "      fix: %s\n", fd.Fix)
+			}
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("%d of %d checks failed", failed, len(findings))}
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package hooks
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/merge"
+)
+
+// Finding is the result of one check of Doctor (the merge driver's checks
+// report the same way).
+type Finding = merge.Finding
+
+// Doctor checks that lucid is set up to work in the repository, as the
+// hooks and git will meet it: the binary the hooks run, the hooks, the
+// /lucid:dream command, the merge driver (merge.Check), the log, the
+// claims and the lock. version is this binary's `lucid version` line.
+func Doctor(repo *gitstore.Repo, version string) []Finding {
+	fs := []Finding{checkBinary(version), checkSetUp(repo)}
+	fs = append(fs, checkHooks(repo)...)
+	fs = append(fs, merge.Check(repo)...)
+	return append(fs, checkLog(repo), checkClaims(repo), checkLock(repo))
+}
+
+// checkBinary finds the lucid the hooks will run (the first on PATH: the
+// registered command is `lucid hook EVENT`) and compares it with this one.
+func checkBinary(version string) Finding {
+	f := Finding{Check: "lucid on PATH"}
+	path, err := exec.LookPath("lucid")
+	if err != nil {
+		f.Detail = "no lucid on PATH: the hooks and the merge driver do nothing"
+		f.Fix = "install it (make install, or go install ./cmd/lucid) into a folder on PATH, such as $(go env GOPATH)/bin"
+		return f
+	}
+	path, _ = filepath.Abs(path)
+	self, err := os.Executable()
+	if err == nil && sameFile(path, self) {
+		f.OK, f.Detail = true, path+", this binary"
+		return f
+	}
+	out, err := exec.Command(path, "version").Output()
+	theirs := strings.TrimSpace(string(out))
+	if err == nil && theirs == version {
+		f.OK, f.Detail = true, path+", the same version as this one ("+theirs+")"
+		return f
+	}
+	if theirs == "" {
+		theirs = "it does not run: " + errText(err)
+	}
+	f.Detail = fmt.Sprintf("the hooks run %s (%s), not this binary (%s)", path, theirs, version)
+	f.Fix = "install this version there (make install), or put this binary's folder first on PATH"
+	return f
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "no output"
+	}
+	return err.Error()
+}
+
+func checkSetUp(repo *gitstore.Repo) Finding {
+	f := Finding{Check: "set up"}
+	if !repo.Initialised() {
+		f.Detail, f.Fix = "no .lucid/ in "+repo.Top, "run `lucid init`"
+		return f
+	}
+	f.OK, f.Detail = true, ".lucid/ at "+repo.Top
+	return f
+}
+
+// checkHooks checks that every event is registered, in one settings file,
+// and that the /lucid:dream command is there.
+func checkHooks(repo *gitstore.Repo) []Finding {
+	hooks := Finding{Check: "hooks"}
+	name, events, err := Registered(repo)
+	switch {
+	case err != nil:
+		hooks.Detail, hooks.Fix = err.Error(), "fix the file, then run `lucid init`"
+	case len(events) == 0:
+		hooks.Detail, hooks.Fix = "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)"
+	case len(events) < len(registrations):
+		var missing []string
+		for _, r := range registrations {
+			if !strings.Contains(" "+strings.Join(events, " ")+" ", " "+r.event+" ") {
+				missing = append(missing, r.event)
+			}
+		}
+		hooks.Detail = fmt.Sprintf("%s lacks lucid's hooks for %s (or has another version of them)", name, strings.Join(missing, ", "))
+		hooks.Fix = "run `lucid init` to register them again"
+	default:
+		hooks.OK, hooks.Detail = true, fmt.Sprintf("registered in %s for all %d events", name, len(events))
+	}
+	dream := Finding{Check: "/lucid:dream"}
+	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
+		dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
+	} else {
+		dream.OK, dream.Detail = true, DreamCommandName
+	}
+	return []Finding{hooks, dream}
+}
+
+// checkLog reads the whole log, as the merge driver and lucid dream do.
+func checkLog(repo *gitstore.Repo) Finding {
+	f := Finding{Check: "log"}
+	n := 0
+	invalid, err := gitstore.Scan(repo.LogPath(), func(gitstore.Entry) bool { n++; return true })
+	switch {
+	case err != nil:
+		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), "check the file's permissions"
+	case invalid > 0:
+		f.Detail = fmt.Sprintf("%d %s, and %d %s that are not valid entries (every reader skips them)", n, Plural(n, "entry", "entries"), invalid, Plural(invalid, "line", "lines"))
+		f.Fix = "find them with `grep -vn '^{\"id\"' " + gitstore.LogName + "` (a merge without lucid's driver leaves conflict markers) and delete them by hand"
+	default:
+		f.OK, f.Detail = true, fmt.Sprintf("%d %s, all valid", n, Plural(n, "entry", "entries"))
+	}
+	return f
+}
+
+func checkClaims(repo *gitstore.Repo) Finding {
+	f := Finding{Check: "claims"}
+	_, bad, err := repo.LoadClaims()
+	if err != nil {
+		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), "check the file's permissions"
+		return f
+	}
+	set, err := guard.LoadClaims(repo, time.Now())
+	if err != nil {
+		f.Detail, f.Fix = err.Error(), "check "+repo.ClaimsPath()
+		return f
+	}
+	active := len(set.ActiveClaims())
+	if bad > 0 {
+		f.Detail = fmt.Sprintf("%d %s of %s cannot be read", bad, Plural(bad, "line", "lines"), repo.ClaimsPath())
+		f.Fix = "run `lucid gc`, which writes the store again without them"
+		return f
+	}
+	f.OK, f.Detail = true, fmt.Sprintf("%d active, %d expired (lucid gc removes those)", active, len(set.Claims)-active)
+	return f
+}
+
+func checkLock(repo *gitstore.Repo) Finding {
+	f := Finding{Check: "lock"}
+	l, ok, err := repo.TryLock(2 * time.Second)
+	switch {
+	case err != nil:
+		f.Detail, f.Fix = err.Error(), "check the permissions of "+repo.LockPath()
+	case !ok:
+		f.Detail = repo.LockPath() + " has been held for over 2 s by a running process"
+		f.Fix = "find it with `fuser " + repo.LockPath() + "`; the lock frees itself when its holder ends"
+	default:
+		l.Unlock()
+		f.OK, f.Detail = true, "free"
+	}
+	return f
+}
