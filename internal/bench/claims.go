@@ -94,5 +94,26 @@ func claimsSection(b *bench) error {
 	}
 	row("lucid claim (a new, free glob)", claim)
 	b.addGoalIn("lucid claim with 1,000 claims within 10 ms", float64(claim.median)/float64(time.Millisecond), 10, " ms")
+	return shellSection(b)
+}
+
+// shellSection times guard.ShellWrites in this process, as testing.B
+// would: the analysis of a typical agent's command, which PreToolUse runs
+// on every Bash call. Goal (issue 4): under 50 µs.
+func shellSection(b *bench) error {
+	const typical = `cd web && npm run build > build.log 2>&1 && cp -r dist ../public`
+	cwd := b.root
+	var per []time.Duration
+	for range 21 {
+		const n = 2000
+		start := time.Now()
+		for range n {
+			guard.ShellWrites(typical, cwd)
+		}
+		per = append(per, time.Since(start)/n)
+	}
+	m := median(per)
+	fmt.Fprintf(b.out, "  %-44s %8.1f µs (median of 21 rounds of 2,000, in process)\n", "guard.ShellWrites, a typical command", float64(m)/float64(time.Microsecond))
+	b.addGoalIn("shell analysis of a typical command within 50 µs", float64(m)/float64(time.Microsecond), 50, " µs")
 	return nil
 }
