@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -86,4 +90,26 @@ func cmdHookCtx(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &out))
 	ts.Stdout().Write([]byte(out.Specific.AdditionalContext))
+}
+
+// cmdNotes is the script command
+//
+//	notes N TEXT
+//
+// which appends N note entries by human, with %d in TEXT replaced by 1 to
+// N, to the log
+// of the repository around the script's folder: what `lucid note` would
+// write, without starting N processes (each a slow start under -race).
+func cmdNotes(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: notes N TEXT")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	repo, err := gitstore.Find(ts.MkAbs("."))
+	ts.Check(err)
+	for i := 1; i <= n; i++ {
+		e := gitstore.NewEntry(time.Now(), gitstore.AgentHuman, gitstore.KindNote, strings.ReplaceAll(args[1], "%d", strconv.Itoa(i)))
+		ts.Check(gitstore.Append(repo.LogPath(), e))
+	}
 }
