@@ -3,6 +3,7 @@ package gitstore
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -52,5 +53,41 @@ func TestClaimsRoundTrip(t *testing.T) {
 	}
 	if got, _, err := repo.LoadClaims(); err != nil || len(got) != 0 {
 		t.Errorf("missing store: %v, %v", got, err)
+	}
+}
+
+func TestFindClaims(t *testing.T) {
+	repo := &Repo{Top: t.TempDir(), CommonDir: t.TempDir()}
+	at := time.UnixMilli(1764662400123)
+	long := strings.Repeat("x", 40000) // longer than FindClaims' buffer
+	claims := []Claim{
+		{ID: "c1", Owner: "a", Created: at, Worktree: "/w", Task: "t", Globs: []string{"src/**", "docs/*.md"}},
+		{ID: "c2", Owner: "b", Created: at, Worktree: "/w", Task: long, Globs: []string{"web/**"}},
+		{ID: "c3", Owner: "c", Created: at, Worktree: "/w", Task: "t", Globs: []string{"odd%name/*", "x"}},
+	}
+	if err := repo.SaveClaims(claims); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(cs []Claim) string {
+		var s []string
+		for _, c := range cs {
+			s = append(s, c.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	for _, tc := range []struct{ glob, want string }{
+		{"docs/*.md", "c1"},
+		{"web/**", "c2"},
+		{"odd%name/*", "c3"}, // unescaped before want sees it
+		{"nothing", ""},
+	} {
+		got, err := repo.FindClaims(func(g []byte) bool { return string(g) == tc.glob })
+		if err != nil || ids(got) != tc.want {
+			t.Errorf("FindClaims(%q) = %q, %v; want %q", tc.glob, ids(got), err, tc.want)
+		}
+	}
+	got, _ := repo.FindClaims(func([]byte) bool { return true })
+	if len(got) != 3 || got[1].Task != long {
+		t.Errorf("all claims: %d, the long one whole: %v", len(got), len(got) > 1 && got[1].Task == long)
 	}
 }

@@ -1,0 +1,83 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+)
+
+// FindClaims reads the claims store and returns only the claims that have
+// a glob for which want is true. It is the write guard's read: want tests
+// a glob's literal prefix against the paths being written, which rules out
+// nearly every claim, and only the claims left are decoded. The store is
+// read through one small buffer and the globs are handed to want as they
+// lie in it (unescaped only when they hold a %), so that a thousand claims
+// cost a hook one pass over the file and almost no memory: in a process
+// that has just started, every fresh page of memory is a page fault.
+func (r *Repo) FindClaims(want func(glob []byte) bool) ([]Claim, error) {
+	return findClaims(r.ClaimsPath(), want)
+}
+
+func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Claim
+	br := bufio.NewReaderSize(f, 16<<10)
+	var long []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...) // a line longer than the buffer
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		line = bytes.TrimSuffix(line, []byte{'\n'})
+		if len(line) > 0 && lineWanted(line, want) {
+			if c, ok := decodeClaim(string(line)); ok {
+				out = append(out, c)
+			}
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// lineWanted reports whether want is true for one of the globs of a
+// stored claim line.
+func lineWanted(line []byte, want func([]byte) bool) bool {
+	for range claimFields {
+		i := bytes.IndexByte(line, '\t')
+		if i < 0 {
+			return false
+		}
+		line = line[i+1:]
+	}
+	for {
+		glob, rest, more := bytes.Cut(line, []byte{'\t'})
+		if bytes.IndexByte(glob, '%') >= 0 {
+			glob = []byte(unescapeField(string(glob)))
+		}
+		if want(glob) {
+			return true
+		}
+		if !more {
+			return false
+		}
+		line = rest
+	}
+}
