@@ -62,6 +62,7 @@ var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
+	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
 }
 
 // bench is what every section runs with.
