@@ -29,21 +29,59 @@ func ClaimTTL() time.Duration {
 // the TTL) is still in the set until a transaction removes it, but it
 // blocks nobody: every decision asks Active.
 type ClaimSet struct {
+	// Claims is this machine's store.
 	Claims []gitstore.Claim
-	repo   *gitstore.Repo
-	now    time.Time
-	ttl    time.Duration
-	seen   map[string]time.Time // owner -> last active, read once
+	// Remote is the claims of other machines in the last fetched copy of
+	// the remote's (see gitstore.RemoteClaimsRef), expired or not; a
+	// foreign claim holds until it expires. Fetched is when that copy was
+	// fetched, zero without one.
+	Remote  []gitstore.Claim
+	Fetched time.Time
+	repo    *gitstore.Repo
+	now     time.Time
+	ttl     time.Duration
+	seen    map[string]time.Time // owner -> last active, read once
+	machine *string              // this machine's identity, read once when needed
 }
 
-// LoadClaims reads the repository's claims.
+// LoadClaims reads the repository's claims, and the claims of other
+// machines from the last fetched copy of the remote's. It never touches
+// the network.
 func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
 	claims, _, err := repo.LoadClaims()
 	if err != nil {
 		return nil, err
 	}
-	return &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}, nil
+	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
+	remote, fetched, err := repo.LoadRemoteClaims()
+	if err != nil {
+		return nil, err
+	}
+	s.Fetched = fetched
+	for _, c := range remote {
+		// This machine's own are in its store, with their owners' state.
+		if s.Foreign(c) {
+			s.Remote = append(s.Remote, c)
+		}
+	}
+	return s, nil
 }
+
+// Foreign reports whether a claim was made on another machine.
+func (s *ClaimSet) Foreign(c gitstore.Claim) bool {
+	if c.Machine == "" {
+		return false
+	}
+	if s.machine == nil {
+		m := s.repo.KnownMachine()
+		s.machine = &m
+	}
+	return c.Machine != *s.machine
+}
+
+// Freshness says how old the copy of the other machines' claims is:
+// "2 min ago".
+func (s *ClaimSet) Freshness() string { return gitstore.Ago(s.Fetched, s.now) }
 
 // LastActive is the owner's last hook call, or the claim's creation when
 // that is later (an owner that never ran a hook, such as a script).
@@ -60,15 +98,25 @@ func (s *ClaimSet) LastActive(c gitstore.Claim) time.Time {
 }
 
 // Active reports whether a claim still holds: a person's claim until it is
-// released, an agent's while the agent made a hook call within the TTL.
+// released, an agent's while the agent made a hook call within the TTL,
+// another machine's until it expires.
 func (s *ClaimSet) Active(c gitstore.Claim) bool {
+	if s.Foreign(c) {
+		return s.now.Before(c.Expires)
+	}
 	return c.Owner == gitstore.AgentHuman || s.now.Sub(s.LastActive(c)) < s.ttl
 }
 
-// Active returns the claims that still hold.
+// ActiveClaims returns the claims that still hold: this machine's, then
+// other machines'.
 func (s *ClaimSet) ActiveClaims() []gitstore.Claim {
 	var out []gitstore.Claim
 	for _, c := range s.Claims {
+		if s.Active(c) {
+			out = append(out, c)
+		}
+	}
+	for _, c := range s.Remote {
 		if s.Active(c) {
 			out = append(out, c)
 		}
@@ -90,30 +138,12 @@ type Hit struct {
 // Check returns the active claims of agents other than agent that match
 // rel in the work tree top, those made in top first. It matches the cheap
 // literal prefix of each glob before the glob itself, so that a thousand
-// claims cost little when none applies.
+// claims cost little when none applies. A claim of another machine applies
+// to the same relative paths in every work tree here.
 func (s *ClaimSet) Check(agent, top, rel string) []Hit {
-	var here, elsewhere []Hit
-	for _, c := range s.Claims {
-		if c.Owner == agent {
-			continue
-		}
-		for _, g := range c.Globs {
-			if !strings.HasPrefix(rel, literalPrefix(g)) || !GlobMatch(g, rel) {
-				continue
-			}
-			if !s.Active(c) {
-				break
-			}
-			h := Hit{Rel: rel, Glob: g, Claim: c, Here: c.Worktree == top}
-			if h.Here {
-				here = append(here, h)
-			} else {
-				elsewhere = append(elsewhere, h)
-			}
-			break
-		}
-	}
-	return append(here, elsewhere...)
+	return s.hits(agent, top, rel, func(g string) bool {
+		return strings.HasPrefix(rel, literalPrefix(g)) && GlobMatch(g, rel)
+	})
 }
 
 // CheckTree is Check for a folder that a command writes as a whole
@@ -121,25 +151,41 @@ func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 // under the folder, or the folder itself.
 func (s *ClaimSet) CheckTree(agent, top, rel string) []Hit {
 	tree := escapeGlob(rel) + "/**"
+	return s.hits(agent, top, rel, func(g string) bool { return GlobsOverlap(tree, g) })
+}
+
+// hits is the active claims with a glob that matches, as Check returns them.
+func (s *ClaimSet) hits(agent, top, rel string, match func(glob string) bool) []Hit {
 	var here, elsewhere []Hit
 	for _, c := range s.Claims {
 		if c.Owner == agent {
 			continue
 		}
-		for _, g := range c.Globs {
-			if !GlobsOverlap(tree, g) || !s.Active(c) {
-				continue
-			}
+		if g, ok := matching(c.Globs, match); ok && s.Active(c) {
 			h := Hit{Rel: rel, Glob: g, Claim: c, Here: c.Worktree == top}
 			if h.Here {
 				here = append(here, h)
 			} else {
 				elsewhere = append(elsewhere, h)
 			}
-			break
+		}
+	}
+	// Another machine's owner is another agent, whatever its id.
+	for _, c := range s.Remote {
+		if g, ok := matching(c.Globs, match); ok && s.Active(c) {
+			here = append(here, Hit{Rel: rel, Glob: g, Claim: c, Here: true})
 		}
 	}
 	return append(here, elsewhere...)
+}
+
+func matching(globs []string, match func(string) bool) (string, bool) {
+	for _, g := range globs {
+		if match(g) {
+			return g, true
+		}
+	}
+	return "", false
 }
 
 // escapeGlob makes a path a glob that matches just that path.
@@ -170,8 +216,17 @@ func literalPrefix(glob string) string {
 // for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
 // claimed 4 min ago)`.
 func (s *ClaimSet) Describe(c gitstore.Claim, labels *gitstore.Labeler) string {
-	return fmt.Sprintf("%s for %q (%s, claimed %s)", labels.Label(c.Owner), c.Task,
+	return fmt.Sprintf("%s for %q (%s, claimed %s)", s.who(c, labels), c.Task,
 		strings.Join(c.Globs, ", "), gitstore.Ago(c.Created, s.now))
+}
+
+// who is a claim's owner, and its machine when that is another:
+// "lead·1bd236 on laptop (4f2a9c)".
+func (s *ClaimSet) who(c gitstore.Claim, labels *gitstore.Labeler) string {
+	if s.Foreign(c) {
+		return labels.Label(c.Owner) + " on " + gitstore.MachineLabel(c.Machine)
+	}
+	return labels.Label(c.Owner)
 }
 
 // ClaimRequest is a claim to make.
@@ -181,10 +236,15 @@ type ClaimRequest struct {
 	Task     string
 	Globs    []string // as the user typed them; Acquire cleans them
 	Now      time.Time
+	// Remote, when not "", is the git remote the claim is shared through
+	// (see Acquire); TTL is how long it holds there unless renewed (0:
+	// DefaultRemoteTTL).
+	Remote string
+	TTL    time.Duration
 }
 
 // ConflictError refuses a claim that overlaps an active claim of another
-// agent in the same work tree.
+// agent in the same work tree, or of another machine.
 type ConflictError struct {
 	Glob   string // the requested glob
 	Theirs string // the other claim's glob it overlaps
@@ -201,13 +261,26 @@ func (e *ConflictError) Error() string {
 	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", e.Glob, e.Theirs, e.Path, e.Other, what)
 }
 
+// conflict is the ConflictError of a claim whose glob mine overlaps
+// theirs, of c, both matching path.
+func (s *ClaimSet) conflict(mine, theirs, path string, c gitstore.Claim) error {
+	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, s.repo.NewLabeler()), Owner: c.Owner}
+}
+
 // Acquire records a claim, under the repository's lock: it is refused when
 // one of its globs can match a path that an active claim of another agent
 // in the same work tree can match (decided on the patterns, whether or not
-// such a file exists). An agent's claims never conflict with its own; globs
-// it holds already are not claimed twice. It returns the claim made (with
-// no globs when all were held already) and the overlapping claims of other
-// work trees, which do not refuse it but deserve a warning.
+// such a file exists), or that an active claim of another machine can
+// match. An agent's claims never conflict with its own; globs it holds
+// already are not claimed twice. It returns the claim made (with no globs
+// when all were held already) and the overlapping claims of other work
+// trees, which do not refuse it but deserve a warning.
+//
+// Without req.Remote, the other machines' claims are those of the last
+// fetched copy, and nothing touches the network. With it, the claim is
+// decided against the remote's claims as fetched now and pushed there
+// first (see share); only then is it written to the store, so that a claim
+// the remote did not take is not held here either.
 func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.Claim, error) {
 	if strings.TrimSpace(req.Task) == "" {
 		return gitstore.Claim{}, nil, fmt.Errorf("say what the claim is for: --for \"TASK\"")
@@ -236,7 +309,6 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 	}
 	keep := make([]gitstore.Claim, 0, len(set.Claims)+1) // the store without the expired claims met
 	var elsewhere []gitstore.Claim
-	labels := repo.NewLabeler()
 	for _, c := range set.Claims {
 		if c.Owner == req.Owner {
 			if c.Worktree == req.Worktree {
@@ -253,7 +325,7 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 		case c.Worktree != req.Worktree:
 			elsewhere = append(elsewhere, c)
 		default:
-			return gitstore.Claim{}, nil, &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: set.Describe(c, labels), Owner: c.Owner}
+			return gitstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
 		}
 		keep = append(keep, c)
 	}
@@ -261,6 +333,15 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 		Worktree: req.Worktree, Task: strings.TrimSpace(req.Task), Globs: globs}
 	if len(globs) == 0 {
 		return claim, elsewhere, nil
+	}
+	if req.Remote == "" {
+		for _, c := range set.Remote {
+			if mine, theirs, path, ok := overlapping(globs, c.Globs); ok && set.Active(c) {
+				return gitstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
+			}
+		}
+	} else if err := share(repo, set, &claim, req); err != nil {
+		return gitstore.Claim{}, nil, err
 	}
 	if err := repo.SaveClaims(append(keep, claim)); err != nil {
 		return gitstore.Claim{}, nil, err
@@ -290,18 +371,20 @@ func overlapping(mine, theirs []string) (string, string, string, bool) {
 
 // Release removes the owner's claims on globs (cleaned as Acquire cleans
 // them), or all the owner's claims when globs is empty, and returns the
-// globs released. A glob the owner does not hold is an error, and then
-// nothing is released.
-func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, error) {
+// globs released, and whether one of the claims it changed was shared
+// through a remote (then Sync takes the change there). A glob the owner
+// does not hold is an error, and then nothing is released.
+func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool, error) {
 	want := map[string]bool{}
 	for _, g := range globs {
 		clean, err := CleanGlob(g)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		want[clean] = true
 	}
 	var released []string
+	shared := false
 	err := update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
 		held := map[string]bool{}
 		var out []gitstore.Claim
@@ -315,6 +398,7 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, error
 				held[g] = true
 				if len(want) == 0 || want[g] {
 					released = append(released, g)
+					shared = shared || c.Machine != ""
 				} else {
 					kept = append(kept, g)
 				}
@@ -332,9 +416,9 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, error
 		return out, len(released) > 0, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return released, nil
+	return released, shared, nil
 }
 
 // ReleaseWhere removes every claim whose owner matches, and returns how
@@ -393,10 +477,11 @@ func update(repo *gitstore.Repo, change func([]gitstore.Claim) ([]gitstore.Claim
 
 // ClaimLine is one claim as `lucid claims` and the digest list it:
 // `src/**, docs/*.md: general-purpose·a2adb9 for "fix login" (4 min ago)`,
-// with the work tree named when it is not top.
+// with the work tree named when it is not top, and the machine when it is
+// another.
 func (s *ClaimSet) ClaimLine(c gitstore.Claim, labels *gitstore.Labeler, top string) string {
-	line := fmt.Sprintf("%s: %s for %q (%s)", strings.Join(c.Globs, ", "), labels.Label(c.Owner), c.Task, gitstore.Ago(c.Created, s.now))
-	if c.Worktree != top {
+	line := fmt.Sprintf("%s: %s for %q (%s)", strings.Join(c.Globs, ", "), s.who(c, labels), c.Task, gitstore.Ago(c.Created, s.now))
+	if c.Worktree != top && !s.Foreign(c) {
 		line += " in the work tree " + c.Worktree
 	}
 	return line

@@ -82,7 +82,7 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 		return "", "", nil
 	}
 	set, err := guard.LoadClaims(c.repo, c.now)
-	if err != nil || len(set.Claims) == 0 {
+	if err != nil || len(set.Claims)+len(set.Remote) == 0 {
 		return "", "", err
 	}
 	labels := c.repo.NewLabeler()
@@ -133,7 +133,7 @@ func (c *call) violations(changed []string) (string, error) {
 		return "", nil
 	}
 	set, err := guard.LoadClaims(c.repo, c.now)
-	if err != nil || len(set.Claims) == 0 {
+	if err != nil || len(set.Claims)+len(set.Remote) == 0 {
 		return "", err
 	}
 	labels := c.repo.NewLabeler()
@@ -163,12 +163,21 @@ func (c *call) releaseClaims(owner func(string) bool) error {
 	return err
 }
 
-// claimLines are the active claims, one line each, for the digest.
+// claimLines are the active claims, one line each, for the digest; when
+// other machines' claims are among them, a last line says how old the copy
+// they come from is.
 func claimLines(repo *gitstore.Repo, set *guard.ClaimSet) []string {
 	var lines []string
 	labels := repo.NewLabeler()
+	foreign := 0
 	for _, cl := range set.ActiveClaims() {
 		lines = append(lines, "- "+set.ClaimLine(cl, labels, repo.Top))
+		if set.Foreign(cl) {
+			foreign++
+		}
+	}
+	if foreign > 0 {
+		lines = append(lines, fmt.Sprintf("- (claims of other machines: as fetched from the remote %s; `lucid remote sync` fetches them again)", set.Freshness()))
 	}
 	return lines
 }

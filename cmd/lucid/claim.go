@@ -28,8 +28,16 @@ A claim is refused when one of its globs can match a file that another
 agent's active claim can match, whether or not such a file exists yet.
 It ends with lucid release, when its owner stops, or after the owner has
 been silent for LUCID_CLAIM_TTL seconds (default 1200); a claim by a person
-(no LUCID_AGENT) ends only with lucid release.`)
+(no LUCID_AGENT) ends only with lucid release.
+
+With a remote set (lucid remote set NAME), the claim is shared with the
+other clones of the repository through that git remote: it is decided
+against the remote's claims as fetched now, and pushed there before it is
+held here. A claim the remote cannot take is not made at all. Shared claims
+expire after --ttl unless lucid remote sync renews them.`)
 	task := f.String("for", "", "what the claim is for (required)")
+	ttl := f.Duration("ttl", guard.DefaultRemoteTTL, "how long the claim holds on the remote unless lucid remote sync renews it")
+	localOnly := f.Bool("local-only", false, "claim on this machine only, without the remote")
 	asJSON := f.Bool("json", false, "print the claim as JSON")
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -48,8 +56,14 @@ been silent for LUCID_CLAIM_TTL seconds (default 1200); a claim by a person
 	for i, g := range f.Args() {
 		globs[i] = folderGlob(repo, g)
 	}
-	now := time.Now()
-	claim, elsewhere, err := guard.Acquire(repo, guard.ClaimRequest{Owner: agent(), Worktree: repo.Top, Task: *task, Globs: globs, Now: now})
+	if *ttl <= 0 {
+		return usageErr("--ttl must be a positive duration, such as 30m or 2h")
+	}
+	req := guard.ClaimRequest{Owner: agent(), Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
+	if !*localOnly {
+		req.Remote = repo.ClaimsRemote()
+	}
+	claim, elsewhere, err := guard.Acquire(repo, req)
 	if err != nil {
 		return err
 	}
@@ -58,6 +72,9 @@ been silent for LUCID_CLAIM_TTL seconds (default 1200); a claim by a person
 	}
 	if len(claim.Globs) == 0 {
 		fmt.Fprintln(c.stdout, "you hold these already; nothing changed")
+	} else if req.Remote != "" {
+		fmt.Fprintf(c.stdout, "claimed %s for %q, shared through %s until %s\n", strings.Join(claim.Globs, ", "), claim.Task,
+			req.Remote, claim.Expires.Local().Format("15:04"))
 	} else {
 		fmt.Fprintf(c.stdout, "claimed %s for %q\n", strings.Join(claim.Globs, ", "), claim.Task)
 	}

@@ -17,7 +17,8 @@ func runClaims(c *cli, args []string) error {
 Lists every active claim of the repository, in every work tree: the globs,
 the owner's label, the task and when it was claimed, and the work tree when
 it is not this one. Expired claims (owners silent for LUCID_CLAIM_TTL
-seconds) are left out.`)
+seconds) are left out. With a remote set, the other machines' claims are
+listed too, with their machine, as the last fetch saw them.`)
 	asJSON := f.Bool("json", false, "print the claims as JSON")
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -44,14 +45,28 @@ seconds) are left out.`)
 			Globs        []string  `json:"globs"`
 			Task         string    `json:"task"`
 			Created      time.Time `json:"created"`
-			LastActive   time.Time `json:"last_active"`
+			LastActive   time.Time `json:"last_active,omitzero"`
 			Worktree     string    `json:"worktree"`
 			ThisWorktree bool      `json:"this_worktree"`
+			// A shared claim's machine and expiry on the remote; another
+			// machine's claim has no last_active.
+			Machine string    `json:"machine,omitempty"`
+			Foreign bool      `json:"other_machine,omitempty"`
+			Expires time.Time `json:"expires,omitzero"`
 		}
 		out := []item{}
 		for _, cl := range active {
-			out = append(out, item{cl.ID, cl.Owner, labels.Label(cl.Owner), cl.Globs, cl.Task, cl.Created.UTC(),
-				set.LastActive(cl).UTC(), cl.Worktree, cl.Worktree == repo.Top})
+			it := item{ID: cl.ID, Owner: cl.Owner, Label: labels.Label(cl.Owner), Globs: cl.Globs, Task: cl.Task, Created: cl.Created.UTC(),
+				Worktree: cl.Worktree, ThisWorktree: cl.Worktree == repo.Top, Machine: cl.Machine, Foreign: set.Foreign(cl)}
+			if !cl.Expires.IsZero() {
+				it.Expires = cl.Expires.UTC()
+			}
+			if it.Foreign {
+				it.ThisWorktree = false
+			} else {
+				it.LastActive = set.LastActive(cl).UTC()
+			}
+			out = append(out, it)
 		}
 		return c.printJSON(out)
 	}
@@ -59,8 +74,15 @@ seconds) are left out.`)
 		fmt.Fprintln(c.stdout, "no active claims")
 		return nil
 	}
+	foreign := 0
 	for _, cl := range active {
 		fmt.Fprintln(c.stdout, set.ClaimLine(cl, labels, repo.Top))
+		if set.Foreign(cl) {
+			foreign++
+		}
+	}
+	if foreign > 0 {
+		fmt.Fprintf(c.stdout, "(other machines' claims as fetched %s; `lucid remote sync` fetches them again)\n", set.Freshness())
 	}
 	return nil
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 )
 
@@ -17,7 +20,12 @@ func runRelease(c *cli, args []string) error {
 Releases the caller's claims on the globs named, as they were claimed, or
 all of the caller's claims when none is named. The caller is $LUCID_AGENT,
 else "human". A glob the caller does not hold is an error, and then nothing
-is released.`)
+is released.
+
+With a remote set (lucid remote set NAME), a claim that was shared is
+removed from the remote too. When the remote cannot be reached, the claim is
+released here, and the remote's copy stays until it expires or the next
+lucid remote sync.`)
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -29,7 +37,7 @@ is released.`)
 	for i, g := range f.Args() {
 		globs[i] = folderGlob(repo, g)
 	}
-	released, err := guard.Release(repo, agent(), globs)
+	released, shared, err := guard.Release(repo, agent(), globs)
 	if err != nil {
 		return err
 	}
@@ -38,5 +46,14 @@ is released.`)
 		return nil
 	}
 	fmt.Fprintf(c.stdout, "released %s\n", strings.Join(released, ", "))
+	if remote := repo.ClaimsRemote(); shared && remote != "" {
+		if _, err := guard.Sync(repo, remote, guard.SyncOptions{Now: time.Now()}); err != nil {
+			var re *gitstore.RemoteError
+			if errors.As(err, &re) {
+				err = re
+			}
+			fmt.Fprintf(c.stderr, "lucid: released here, but %v: the remote's copy of the claim stays until it expires or the next `lucid remote sync`\n", err)
+		}
+	}
 	return nil
 }

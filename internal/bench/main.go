@@ -24,6 +24,9 @@
 //	      same logs.
 //	claims lucid hook PreToolUse on an Edit and on a Bash command, and
 //	      lucid claim, with 1,000 active claims (see claims.go).
+//	merge lucid merge-driver on two sides of 500k entries, base 250k.
+//	remote lucid claim through a bare repository on disk as the remote,
+//	      alone and 16 at once, beside git ls-remote and git push.
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -63,6 +66,7 @@ var sections = []section{
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
+	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
 }
 
 // bench is what every section runs with.

@@ -1,0 +1,203 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultRemoteTimeout bounds each git command that talks to a remote;
+// LUCID_REMOTE_TIMEOUT (seconds) changes it. A claim holds the repository's
+// lock while it talks to the remote, so a remote that never answers must
+// not hold it for ever.
+const DefaultRemoteTimeout = 30 * time.Second
+
+func remoteTimeout() time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_REMOTE_TIMEOUT")))
+	if err != nil || n <= 0 {
+		return DefaultRemoteTimeout
+	}
+	return time.Duration(n) * time.Second
+}
+
+// gitEnv is the environment of the git processes lucid runs: the user's,
+// without what would point git at another repository, with messages in
+// English (lucid reads some of them), and with no prompt for a password on
+// a terminal that an agent cannot answer.
+func gitEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+			"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX", "LC_ALL", "LANGUAGE":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+}
+
+// gitError is a git command that failed: its first line of explanation.
+type gitError struct {
+	args   []string
+	reason string
+}
+
+func (e *gitError) Error() string {
+	return fmt.Sprintf("git %s: %s", strings.Join(e.args, " "), e.reason)
+}
+
+// git runs a local git command (no network) in the work tree and returns its
+// standard output.
+func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
+	return r.gitCtx(context.Background(), stdin, args...)
+}
+
+// gitRemote runs a git command that talks to a remote, within the remote
+// timeout.
+func (r *Repo) gitRemote(args ...string) ([]byte, error) {
+	d := remoteTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	out, err := r.gitCtx(ctx, nil, args...)
+	if ctx.Err() != nil {
+		return out, &gitError{args: args, reason: fmt.Sprintf("no answer within %s (LUCID_REMOTE_TIMEOUT)", d)}
+	}
+	return out, err
+}
+
+func (r *Repo) gitCtx(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = r.Top
+	cmd.Env = gitEnv()
+	// ssh, which git may start, can outlive git and hold the pipes open.
+	cmd.WaitDelay = time.Second
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return stdout.Bytes(), &gitError{args: args, reason: err.Error()}
+		}
+		return stdout.Bytes(), &gitError{args: args, reason: gitReason(stderr.Bytes(), err)}
+	}
+	return stdout.Bytes(), nil
+}
+
+// gitReason is the line of git's standard error that says what went wrong:
+// the first "fatal:" or "error:" line, else the first line.
+func gitReason(stderr []byte, err error) string {
+	var first string
+	for line := range strings.SplitSeq(string(stderr), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		for _, p := range []string{"fatal: ", "error: "} {
+			if rest, ok := strings.CutPrefix(line, p); ok {
+				return rest
+			}
+		}
+		if first == "" {
+			first = line
+		}
+	}
+	if first == "" {
+		return err.Error()
+	}
+	return first
+}
+
+// remoteFailure turns a failed network command into a RemoteError.
+func remoteFailure(remote string, err error) error {
+	var ge *gitError
+	if errors.As(err, &ge) {
+		return &RemoteError{Remote: remote, Reason: ge.reason}
+	}
+	return &RemoteError{Remote: remote, Reason: err.Error()}
+}
+
+// lsRemoteClaims returns the commit the remote's claims ref points to, ""
+// when it has none.
+func (r *Repo) lsRemoteClaims(remote string) (string, error) {
+	out, err := r.gitRemote("ls-remote", "--refs", remote, RemoteClaimsRef)
+	if err != nil {
+		return "", remoteFailure(remote, err)
+	}
+	for line := range strings.SplitSeq(string(out), "\n") {
+		oid, name, ok := strings.Cut(line, "\t")
+		if ok && name == RemoteClaimsRef {
+			return oid, nil
+		}
+	}
+	return "", nil
+}
+
+// fetchClaims makes RemoteCopyRef what the remote's claims ref is: the
+// commit it points to, or no ref when the remote has none. The refspec is a
+// pattern, "refs/lucid/claims*", because a pattern that matches nothing is
+// no error, and --prune then removes the local ref: an absent ref needs no
+// reading of git's messages.
+func (r *Repo) fetchClaims(remote string) error {
+	_, err := r.gitRemote("fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--no-auto-maintenance",
+		"--no-recurse-submodules", remote, "+"+RemoteClaimsRef+"*:"+RemoteCopyRef+"*")
+	if err != nil {
+		return remoteFailure(remote, err)
+	}
+	return nil
+}
+
+// pushClaims pushes commit to the remote's claims ref, with a lease: the
+// remote takes it only while its ref still points to base ("": while it has
+// none). A refusal because the ref moved is ErrLeaseLost.
+func (r *Repo) pushClaims(remote, base, commit string) error {
+	out, err := r.gitRemote("push", "--porcelain", "--no-verify", "--no-signed", "--no-force-if-includes",
+		"--recurse-submodules=no", "--force-with-lease="+RemoteClaimsRef+":"+base, remote, commit+":"+RemoteClaimsRef)
+	for line := range strings.SplitSeq(string(out), "\n") {
+		fields := strings.Split(line, "\t")
+		if len(fields) < 3 || !strings.HasSuffix(fields[1], ":"+RemoteClaimsRef) {
+			continue
+		}
+		switch {
+		case fields[0] != "!":
+			return nil
+		case strings.Contains(fields[2], "stale info"):
+			return ErrLeaseLost
+		case strings.Contains(fields[2], "[remote rejected]") && r.refMoved(remote, base):
+			// Two pushes met on the remote, and its own compare-and-swap
+			// of the ref refused this one ("failed to update ref").
+			return ErrLeaseLost
+		default:
+			return &RemoteError{Remote: remote, Reason: "the remote refused the push: " + fields[2]}
+		}
+	}
+	if err != nil {
+		return remoteFailure(remote, err)
+	}
+	return &RemoteError{Remote: remote, Reason: "git push said nothing of " + RemoteClaimsRef}
+}
+
+// refMoved reports whether the remote's claims ref no longer points to
+// base: whether a refusal was a lost race, or something that trying again
+// would not cure (a hook that declines, a full disk).
+func (r *Repo) refMoved(remote, base string) bool {
+	now, err := r.lsRemoteClaims(remote)
+	return err == nil && now != base
+}
+
+// updateCopyRef points RemoteCopyRef at commit.
+func (r *Repo) updateCopyRef(commit string) error {
+	_, err := r.git(nil, "update-ref", "-m", "lucid: the remote's claims", RemoteCopyRef, commit)
+	return err
+}

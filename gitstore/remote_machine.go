@@ -1,0 +1,74 @@
+package gitstore
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A machine, for claims shared through a remote, is a clone: every linked
+// work tree of one clone shares its claims store and is one machine, and
+// two clones on one host are two. Its identity is made once, on first use,
+// and kept in <common git dir>/lucid/machine: 12 random hex digits, "@",
+// and the host's name at that time ("4f2a9c1b7d3e@laptop"). Claim.Machine
+// holds it; MachineLabel shows it as "laptop (4f2a9c)".
+
+func (r *Repo) machinePath() string { return filepath.Join(r.CommonDir, "lucid", "machine") }
+
+// KnownMachine is this clone's identity, "" when none was made yet. It only
+// reads, for the hooks.
+func (r *Repo) KnownMachine() string {
+	b, err := os.ReadFile(r.machinePath())
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Machine is this clone's identity, made on first use. Two processes that
+// make it at once agree: the file is linked into place only when absent,
+// and the loser reads the winner's.
+func (r *Repo) Machine() (string, error) {
+	if m := r.KnownMachine(); m != "" {
+		return m, nil
+	}
+	var raw [6]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "unknown-host"
+	}
+	host, _, _ = strings.Cut(host, ".")
+	id := hex.EncodeToString(raw[:]) + "@" + host
+	path := r.machinePath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := writeTemp(filepath.Dir(path), []byte(id+"\n"), 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", err
+	}
+	if m := r.KnownMachine(); m != "" {
+		return m, nil
+	}
+	return "", errors.New("cannot read " + path + ": remove it, and lucid makes a new one")
+}
+
+// MachineLabel shows a machine identity to people and models:
+// "laptop (4f2a9c)".
+func MachineLabel(machine string) string {
+	id, host, ok := strings.Cut(machine, "@")
+	if !ok {
+		return machine
+	}
+	return host + " (" + short(id) + ")"
+}
