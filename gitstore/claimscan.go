@@ -20,6 +20,12 @@ func (r *Repo) FindClaims(want func(glob []byte) bool) ([]Claim, error) {
 	return findClaims(r.ClaimsPath(), want)
 }
 
+// FindRemoteClaims is FindClaims on the last fetched copy of the remote's
+// claims.
+func (r *Repo) FindRemoteClaims(want func(glob []byte) bool) ([]Claim, error) {
+	return findClaims(r.RemoteClaimsPath(), want)
+}
+
 func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {

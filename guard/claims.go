@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"slices"
@@ -65,6 +66,56 @@ func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
 		}
 	}
 	return s, nil
+}
+
+// LoadClaimsFor reads only the claims that could concern a write of the
+// paths given (relative to their work tree's top; a tree is a folder
+// written as a whole, rm -rf dir): those with a glob whose literal prefix
+// fits one of them. It is LoadClaims for the write guard, which runs on
+// every edit: it decodes almost nothing when no claim applies (see
+// gitstore.FindClaims). A ClaimSet read this way answers Check and
+// CheckTree for those paths, and nothing else.
+func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*ClaimSet, error) {
+	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
+	for i, p := range paths {
+		files[i] = []byte(p)
+		if trees[i] {
+			folders[i] = []byte(p + "/")
+		}
+	}
+	want := func(glob []byte) bool {
+		prefix := literalPrefixBytes(glob)
+		for i := range files {
+			// A glob under a folder written as a whole can match in it.
+			if bytes.HasPrefix(files[i], prefix) || folders[i] != nil && bytes.HasPrefix(prefix, folders[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	claims, err := repo.FindClaims(want)
+	if err != nil {
+		return nil, err
+	}
+	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
+	remote, err := repo.FindRemoteClaims(want)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range remote {
+		if s.Foreign(c) {
+			s.Remote = append(s.Remote, c)
+		}
+	}
+	return s, nil
+}
+
+// literalPrefixBytes is literalPrefix of a glob as it lies in the store.
+func literalPrefixBytes(glob []byte) []byte {
+	if i := bytes.IndexAny(glob, `*?[{\`); i >= 0 {
+		return glob[:i]
+	}
+	return glob
 }
 
 // Foreign reports whether a claim was made on another machine.

@@ -81,7 +81,7 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 	if len(targets) == 0 {
 		return "", "", nil
 	}
-	set, err := guard.LoadClaims(c.repo, c.now)
+	set, err := c.claimsFor(targets)
 	if err != nil || len(set.Claims)+len(set.Remote) == 0 {
 		return "", "", err
 	}
@@ -113,6 +113,15 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
 }
 
+// claimsFor reads the claims that could concern the targets.
+func (c *call) claimsFor(targets []target) (*guard.ClaimSet, error) {
+	paths, trees := make([]string, len(targets)), make([]bool, len(targets))
+	for i, t := range targets {
+		paths[i], trees[i] = t.rel, t.tree
+	}
+	return guard.LoadClaimsFor(c.repo, c.now, paths, trees)
+}
+
 // deny is the output that stops the tool call with reason.
 func (c *call) deny(reason string) *Output {
 	return &Output{Specific: &Specific{HookEventName: c.in.Event, PermissionDecision: "deny", PermissionDecisionReason: reason}}
@@ -132,7 +141,7 @@ func (c *call) violations(changed []string) (string, error) {
 	if len(targets) == 0 {
 		return "", nil
 	}
-	set, err := guard.LoadClaims(c.repo, c.now)
+	set, err := c.claimsFor(targets)
 	if err != nil || len(set.Claims)+len(set.Remote) == 0 {
 		return "", err
 	}

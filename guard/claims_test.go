@@ -1,0 +1,73 @@
+package guard
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// TestLoadClaimsForAgrees checks the write guard's read against the full
+// one: for any paths and globs, the claims LoadClaimsFor leaves out are
+// claims that Check and CheckTree would not have hit.
+func TestLoadClaimsForAgrees(t *testing.T) {
+	repo := &gitstore.Repo{Top: t.TempDir(), GitDir: t.TempDir()}
+	repo.CommonDir = repo.GitDir
+	now := time.Now()
+	r := rand.New(rand.NewPCG(1, 2))
+	parts := []string{"src", "docs", "a.go", "b.md", "*", "**", "*.go", "s?c", "{src,docs}", "[a-c].go", "web"}
+	glob := func() string {
+		n := 1 + r.IntN(3)
+		g := ""
+		for i := range n {
+			if i > 0 {
+				g += "/"
+			}
+			g += parts[r.IntN(len(parts))]
+		}
+		return g
+	}
+	var claims []gitstore.Claim
+	for i := range 200 {
+		claims = append(claims, gitstore.Claim{ID: fmt.Sprint(i), Owner: gitstore.AgentHuman, Created: now,
+			Worktree: repo.Top, Task: "t", Globs: []string{glob(), glob()}})
+	}
+	if err := repo.SaveClaims(claims); err != nil {
+		t.Fatal(err)
+	}
+	full, err := LoadClaims(repo, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"src/a.go", "src", "docs/b.md", "web/x/y.go", "a.go", "sxc/b.md", "docs", "other/a.go"}
+	for _, p := range paths {
+		for _, tree := range []bool{false, true} {
+			some, err := LoadClaimsFor(repo, now, []string{p}, []bool{tree})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check, checkSome := full.Check, some.Check
+			if tree {
+				check, checkSome = full.CheckTree, some.CheckTree
+			}
+			want, got := check("me", repo.Top, p), checkSome("me", repo.Top, p)
+			if !reflect.DeepEqual(ids(want), ids(got)) {
+				t.Errorf("%s (tree %v): full read hits %v, the guard's read %v", p, tree, ids(want), ids(got))
+			}
+			if len(some.Claims) == len(full.Claims) {
+				t.Errorf("%s: the guard's read kept every claim", p)
+			}
+		}
+	}
+}
+
+func ids(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Claim.ID+":"+h.Glob)
+	}
+	return out
+}
