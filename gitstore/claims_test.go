@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -89,5 +90,34 @@ func TestFindClaims(t *testing.T) {
 	got, _ := repo.FindClaims(func([]byte) bool { return true })
 	if len(got) != 3 || got[1].Task != long {
 		t.Errorf("all claims: %d, the long one whole: %v", len(got), len(got) > 1 && got[1].Task == long)
+	}
+}
+
+func TestEditClaims(t *testing.T) {
+	repo := &Repo{Top: t.TempDir(), CommonDir: t.TempDir()}
+	at := time.UnixMilli(1764662400123)
+	mk := func(id string) Claim {
+		return Claim{ID: id, Owner: "o", Created: at, Worktree: "/w", Task: "t", Globs: []string{id + "/**"}}
+	}
+	// Into no store at all, then dropping and adding.
+	if err := repo.EditClaims(nil, []Claim{mk("a"), mk("b\tc"), mk("d")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := repo.EditClaims(map[string]bool{"b\tc": true, "missing": true}, []Claim{mk("e")}); err != nil {
+		t.Fatal(err)
+	}
+	got, bad, err := repo.LoadClaims()
+	if err != nil || bad != 0 {
+		t.Fatalf("LoadClaims: %v, %d bad", err, bad)
+	}
+	var ids []string
+	for _, c := range got {
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, ",") != "a,d,e" {
+		t.Errorf("after the edits: %v, want a,d,e", ids)
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(repo.ClaimsPath()), ".lucid-tmp-*")); len(m) != 0 {
+		t.Errorf("temp files left: %v", m)
 	}
 }

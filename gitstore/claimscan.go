@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // FindClaims reads the claims store and returns only the claims that have
@@ -85,5 +86,73 @@ func lineWanted(line []byte, want func([]byte) bool) bool {
 			return false
 		}
 		line = rest
+	}
+}
+
+// EditClaims replaces the store whole, as SaveClaims does, with the claims
+// whose id drop names left out and add appended, without decoding the
+// others: their lines are copied as they are, through a small buffer. A
+// claim transaction that read only the claims near its own (FindClaims)
+// writes with it. The caller holds the lock.
+func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
+	path := r.ClaimsPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".lucid-tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
+	w := bufio.NewWriterSize(tmp, 16<<10)
+	if err := copyClaims(path, w, drop); err != nil {
+		tmp.Close()
+		return err
+	}
+	w.Write(encodeClaims(add))
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// copyClaims copies the lines of the store at path to w, but those of the
+// claims drop names.
+func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if len(drop) == 0 {
+		_, err := w.ReadFrom(f)
+		return err
+	}
+	br := bufio.NewReaderSize(f, 16<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			id, _, _ := bytes.Cut(line, []byte{'\t'})
+			if !drop[unescapeField(string(id))] {
+				w.Write(line)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 	}
 }

@@ -93,6 +93,12 @@ func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []b
 		}
 		return false
 	}
+	return findClaimSet(repo, now, want)
+}
+
+// findClaimSet is the ClaimSet of the claims, local and the other
+// machines', that have a glob want takes.
+func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*ClaimSet, error) {
 	claims, err := repo.FindClaims(want)
 	if err != nil {
 		return nil, err
@@ -354,11 +360,20 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 		return gitstore.Claim{}, nil, err
 	}
 	defer lock.Unlock()
-	set, err := LoadClaims(repo, req.Now)
+	// Sharing the claim rewrites this machine's part of the remote's, which
+	// needs every claim; a local claim needs only those whose globs could
+	// overlap its own (see loadClaimsNear), and copies the rest unread.
+	var set *ClaimSet
+	if req.Remote == "" {
+		set, err = loadClaimsNear(repo, req.Now, globs)
+	} else {
+		set, err = LoadClaims(repo, req.Now)
+	}
 	if err != nil {
 		return gitstore.Claim{}, nil, err
 	}
-	keep := make([]gitstore.Claim, 0, len(set.Claims)+1) // the store without the expired claims met
+	keep := make([]gitstore.Claim, 0, len(set.Claims)+1) // the claims read, without the expired ones met
+	expired := map[string]bool{}
 	var elsewhere []gitstore.Claim
 	for _, c := range set.Claims {
 		if c.Owner == req.Owner {
@@ -372,7 +387,8 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 		switch {
 		case !ok:
 		case !set.Active(c):
-			continue // expired: it goes now
+			expired[c.ID] = true // it goes now
+			continue
 		case c.Worktree != req.Worktree:
 			elsewhere = append(elsewhere, c)
 		default:
@@ -394,10 +410,35 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 	} else if err := share(repo, set, &claim, req); err != nil {
 		return gitstore.Claim{}, nil, err
 	}
-	if err := repo.SaveClaims(append(keep, claim)); err != nil {
+	if req.Remote == "" {
+		err = repo.EditClaims(expired, []gitstore.Claim{claim})
+	} else {
+		err = repo.SaveClaims(append(keep, claim))
+	}
+	if err != nil {
 		return gitstore.Claim{}, nil, err
 	}
 	return claim, elsewhere, nil
+}
+
+// loadClaimsNear reads the claims that could overlap globs: those with a
+// glob whose literal prefix and one of globs' are prefixes of one another
+// (the same test overlapping makes first), and the other machines' alike.
+func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*ClaimSet, error) {
+	prefixes := make([][]byte, len(globs))
+	for i, g := range globs {
+		prefixes[i] = []byte(literalPrefix(g))
+	}
+	want := func(glob []byte) bool {
+		p := literalPrefixBytes(glob)
+		for _, q := range prefixes {
+			if bytes.HasPrefix(p, q) || bytes.HasPrefix(q, p) {
+				return true
+			}
+		}
+		return false
+	}
+	return findClaimSet(repo, now, want)
 }
 
 // overlapping returns the first pair of globs, one of each list, that can
