@@ -514,10 +514,13 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 }
 
 // ReleaseWhere removes every claim whose owner matches, and returns how
-// many it removed. The hooks use it when agents stop and sessions end.
-func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool) (int, error) {
+// many it removed. The hooks use it when agents stop and sessions end,
+// within a time they must keep: when the lock does not come free within
+// wait (a claim through a slow remote holds it), the claims are left to
+// expire with their owners, and the error says so.
+func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error) {
 	n := 0
-	err := update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
+	err := updateWithin(repo, wait, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
 		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return owner(c.Owner) })
 		n = len(claims) - len(out)
 		return out, n > 0, nil
@@ -547,11 +550,27 @@ func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
 // file it runs change on no claims without taking the lock, so that the
 // hooks that release claims at every stop cost nothing where none exist.
 func update(repo *gitstore.Repo, change func([]gitstore.Claim) ([]gitstore.Claim, bool, error)) error {
+	return updateWithin(repo, 0, change)
+}
+
+// updateWithin is update that waits at most wait for the lock (0: as
+// long as it takes).
+func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstore.Claim) ([]gitstore.Claim, bool, error)) error {
 	if _, err := os.Stat(repo.ClaimsPath()); os.IsNotExist(err) {
 		_, _, err := change(nil)
 		return err
 	}
-	lock, err := repo.Lock()
+	var lock *gitstore.Lock
+	var err error
+	if wait > 0 {
+		var ok bool
+		lock, ok, err = repo.TryLock(wait)
+		if err == nil && !ok {
+			err = fmt.Errorf("the claims stayed locked for %v by another lucid: these claims end when their owners' silence reaches LUCID_CLAIM_TTL", wait)
+		}
+	} else {
+		lock, err = repo.Lock()
+	}
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
@@ -166,9 +167,10 @@ func (c *call) violations(changed []string) (string, error) {
 }
 
 // releaseClaims ends the claims of the owners that match, when an agent
-// stops or a session ends.
-func (c *call) releaseClaims(owner func(string) bool) error {
-	_, err := guard.ReleaseWhere(c.repo, owner)
+// stops or a session ends, waiting for the lock no longer than wait, so
+// that the hook ends within its time.
+func (c *call) releaseClaims(owner func(string) bool, wait time.Duration) error {
+	_, err := guard.ReleaseWhere(c.repo, owner, wait)
 	return err
 }
 

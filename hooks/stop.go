@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"strings"
+	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
 )
@@ -37,14 +38,21 @@ func (c *call) stopGate() (*Output, error) {
 		return &Output{Decision: "block", Reason: reportReason}, nil
 	}
 	// The agent stops: its claims end with it.
-	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
+	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
 }
+
+// The longest a stop waits for the lock to release claims: well inside
+// the hooks' timeouts (10 s; SessionEnd's whole budget is about 1.5 s).
+const (
+	stopWait       = 5 * time.Second
+	sessionEndWait = time.Second
+)
 
 // stop ends the lead's turn: its own claims end, not its subagents', which
 // may still be running in the background.
 func (c *call) stop() (*Output, error) {
 	c.touch()
-	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
+	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
 }
 
 // sessionEnd ends every claim of the session, its subagents' included.
@@ -55,5 +63,5 @@ func (c *call) sessionEnd() (*Output, error) {
 	session := c.in.SessionID
 	return nil, c.releaseClaims(func(owner string) bool {
 		return owner == session || strings.HasPrefix(owner, session+"/")
-	})
+	}, sessionEndWait)
 }

@@ -190,3 +190,33 @@ func TestClaimKilled(t *testing.T) {
 	}
 	t.Logf("a transaction holds the lock about %v; %d of 20 claims landed before their kill", span, want-len(claims)-1)
 }
+
+// TestSessionEndLockBusy: while another lucid holds the lock (a claim
+// through a slow remote), SessionEnd does not wait past its budget: it
+// leaves the claims to expire, says so on stderr, and exits 0.
+func TestSessionEndLockBusy(t *testing.T) {
+	repo := newLucidRepo(t)
+	const session = "30df32ba-0d45-4195-af71-803394f51561"
+	if out, err := lucidCmd(repo, session, "claim", "src/**", "--for", "t").CombinedOutput(); err != nil {
+		t.Fatalf("claim: %v\n%s", err, out)
+	}
+	lock, err := repo.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	cmd := lucidCmd(repo, "", "hook", "SessionEnd")
+	cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionEnd","reason":"other"}`, session, repo.Top))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("SessionEnd failed: %v", err)
+	}
+	if stdout.Len() != 0 || !strings.Contains(stderr.String(), "stayed locked") {
+		t.Errorf("SessionEnd printed %q, stderr %q; want nothing, and a line saying the claims stayed locked", stdout.String(), stderr.String())
+	}
+	lock.Unlock()
+	if claims, _, _ := repo.LoadClaims(); len(claims) != 1 {
+		t.Errorf("%d claims after a SessionEnd that could not take the lock, want the 1 left to expire", len(claims))
+	}
+}
