@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // lichTestdata is the folder of the lich fixtures.
@@ -99,7 +101,7 @@ func findRepo(t *testing.T, path string) *Repo {
 func TestReadLichMarkerInLichFormat(t *testing.T) {
 	r := findRepo(t, tempRepo(t))
 	file := writeLichMarker(t, r, "/r/a.go", `{"path":"/r/a.go","session":"s1","at":1733000000000}`)
-	if want := filepath.Join(git(t, r.Top, "rev-parse", "--absolute-git-dir"), "lich-edits", "578c1298"); file != want {
+	if want := filepath.Join(gittest.Run(t, r.Top, "rev-parse", "--absolute-git-dir"), "lich-edits", "578c1298"); file != want {
 		t.Fatalf("marker at %s, lich puts it at %s", file, want)
 	}
 	m, err := r.ReadLichMarker("/r/a.go")
@@ -327,7 +329,7 @@ func TestLichNews(t *testing.T) {
 func TestLichGC(t *testing.T) {
 	top := tempRepo(t)
 	linked := filepath.Join(filepath.Dir(top), "linked")
-	git(t, top, "worktree", "add", "-q", linked)
+	gittest.Run(t, top, "worktree", "add", "-q", linked)
 	main, wt := findRepo(t, top), findRepo(t, linked)
 	if main.GitDir == wt.GitDir {
 		t.Fatal("the linked work tree has the main git dir")

@@ -3,25 +3,12 @@ package gitstore
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// git runs git in dir and returns its trimmed output.
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+	"github.com/lucid-dev/lucid/internal/gittest"
+)
 
 // tempRepo makes a repository with one commit and returns its top.
 func tempRepo(t *testing.T) string {
@@ -31,8 +18,8 @@ func tempRepo(t *testing.T) string {
 		t.Fatal(err)
 	}
 	top := filepath.Join(dir, "repo")
-	git(t, dir, "init", "-q", top)
-	git(t, top, "commit", "-q", "--allow-empty", "-m", "first")
+	gittest.Run(t, dir, "init", "-q", top)
+	gittest.Run(t, top, "commit", "-q", "--allow-empty", "-m", "first")
 	return top
 }
 
@@ -44,9 +31,9 @@ func checkAgainstGit(t *testing.T, path, gitCwd string) {
 		t.Fatalf("Find(%s): %v", path, err)
 	}
 	want := Repo{
-		Top:       git(t, gitCwd, "rev-parse", "--show-toplevel"),
-		GitDir:    git(t, gitCwd, "rev-parse", "--absolute-git-dir"),
-		CommonDir: git(t, gitCwd, "rev-parse", "--path-format=absolute", "--git-common-dir"),
+		Top:       gittest.Run(t, gitCwd, "rev-parse", "--show-toplevel"),
+		GitDir:    gittest.Run(t, gitCwd, "rev-parse", "--absolute-git-dir"),
+		CommonDir: gittest.Run(t, gitCwd, "rev-parse", "--path-format=absolute", "--git-common-dir"),
 	}
 	if *r != want {
 		t.Fatalf("Find(%s) = %+v\nwant (from git) %+v", path, *r, want)
@@ -74,7 +61,7 @@ func TestFindAgreesWithGit(t *testing.T) {
 	})
 	t.Run("linked work tree", func(t *testing.T) {
 		linked := filepath.Join(filepath.Dir(top), "linked")
-		git(t, top, "worktree", "add", "-q", linked)
+		gittest.Run(t, top, "worktree", "add", "-q", linked)
 		os.MkdirAll(filepath.Join(linked, "x"), 0o755)
 		checkAgainstGit(t, filepath.Join(linked, "x", "new.go"), filepath.Join(linked, "x"))
 		r, _ := Find(linked)
@@ -93,19 +80,19 @@ func TestFindAgreesWithGit(t *testing.T) {
 
 func TestFindWorktreeConfig(t *testing.T) {
 	top := tempRepo(t)
-	git(t, top, "config", "core.repositoryformatversion", "1")
-	git(t, top, "config", "extensions.worktreeConfig", "true")
-	git(t, top, "sparse-checkout", "init", "--cone")
+	gittest.Run(t, top, "config", "core.repositoryformatversion", "1")
+	gittest.Run(t, top, "config", "extensions.worktreeConfig", "true")
+	gittest.Run(t, top, "sparse-checkout", "init", "--cone")
 	checkAgainstGit(t, top, top)
 	linked := filepath.Join(filepath.Dir(top), "wt")
-	git(t, top, "worktree", "add", "-q", linked)
+	gittest.Run(t, top, "worktree", "add", "-q", linked)
 	checkAgainstGit(t, linked, linked)
 }
 
 func TestFindSubmodule(t *testing.T) {
 	lib := tempRepo(t)
 	super := tempRepo(t)
-	git(t, super, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	gittest.Run(t, super, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
 	sub := filepath.Join(super, "lib")
 	checkAgainstGit(t, sub, sub)
 	checkAgainstGit(t, filepath.Join(sub, "new.go"), sub)
@@ -123,7 +110,7 @@ func TestFindRefusesOutsideAndBare(t *testing.T) {
 		t.Fatalf("outside: %v", err)
 	}
 	bare := filepath.Join(dir, "b.git")
-	git(t, dir, "init", "-q", "--bare", bare)
+	gittest.Run(t, dir, "init", "-q", "--bare", bare)
 	for _, p := range []string{bare, filepath.Join(bare, "refs", "heads"), filepath.Join(bare, "no", "such")} {
 		if _, err := Find(p); !errors.Is(err, ErrBare) {
 			t.Errorf("Find(%s) in a bare repository: %v", p, err)

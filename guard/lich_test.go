@@ -12,25 +12,13 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // t0 is the time of the first edit in these tests.
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func at(d time.Duration) time.Time { return t0.Add(d) }
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // lichRepo makes a repository with one commit and a.go, b.go, and returns
 // its top and its git dir as git reports it.
@@ -41,13 +29,13 @@ func lichRepo(t *testing.T) (top, gitDir string) {
 		t.Fatal(err)
 	}
 	top = filepath.Join(dir, "repo")
-	gitIn(t, dir, "init", "-q", top)
+	gittest.Run(t, dir, "init", "-q", top)
 	for _, f := range []string{"a.go", "b.go"} {
 		os.WriteFile(filepath.Join(top, f), []byte("package a\n"), 0o644)
 	}
-	gitIn(t, top, "add", ".")
-	gitIn(t, top, "commit", "-q", "-m", "first")
-	return top, gitIn(t, top, "rev-parse", "--absolute-git-dir")
+	gittest.Run(t, top, "add", ".")
+	gittest.Run(t, top, "commit", "-q", "-m", "first")
+	return top, gittest.Run(t, top, "rev-parse", "--absolute-git-dir")
 }
 
 // fakeLich writes a stand-in for the lich binary that counts its runs in
@@ -226,8 +214,8 @@ func TestLichWriteInNewFoldersAndNotebook(t *testing.T) {
 func TestLichLinkedWorkTreeAndBashFiles(t *testing.T) {
 	top, mainGitDir := lichRepo(t)
 	linked := filepath.Join(filepath.Dir(top), "linked")
-	gitIn(t, top, "worktree", "add", "-q", linked)
-	linkedGitDir := gitIn(t, linked, "rev-parse", "--absolute-git-dir")
+	gittest.Run(t, top, "worktree", "add", "-q", linked)
+	linkedGitDir := gittest.Run(t, linked, "rev-parse", "--absolute-git-dir")
 	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
 	// A shell command's changedFiles, across both work trees.
 	changed := []string{filepath.Join(linked, "a.go"), filepath.Join(linked, "b.go"), filepath.Join(top, "b.go")}

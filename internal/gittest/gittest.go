@@ -1,0 +1,25 @@
+// Package gittest runs git for tests: in a folder, with a fixed identity
+// and none of the machine's or the user's configuration, failing the test
+// with git's output when git fails.
+package gittest
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Run runs git with args in dir and returns its output, trimmed.
+func Run(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
