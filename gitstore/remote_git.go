@@ -1,12 +1,10 @@
 package gitstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -26,38 +24,10 @@ func remoteTimeout() time.Duration {
 	return time.Duration(n) * time.Second
 }
 
-// gitEnv is the environment of the git processes lucid runs: the user's,
-// without what would point git at another repository, with messages in
-// English (lucid reads some of them), and with no prompt for a password on
-// a terminal that an agent cannot answer.
-func gitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-			"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX", "LC_ALL", "LANGUAGE":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
-}
-
-// gitError is a git command that failed: its first line of explanation.
-type gitError struct {
-	args   []string
-	reason string
-}
-
-func (e *gitError) Error() string {
-	return fmt.Sprintf("git %s: %s", strings.Join(e.args, " "), e.reason)
-}
-
 // git runs a local git command (no network) in the work tree and returns its
 // standard output.
 func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
-	return r.gitCtx(context.Background(), stdin, args...)
+	return RunGit(context.Background(), r.Top, stdin, args...)
 }
 
 // gitRemote runs a git command that talks to a remote, within the remote
@@ -66,64 +36,18 @@ func (r *Repo) gitRemote(args ...string) ([]byte, error) {
 	d := remoteTimeout()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	out, err := r.gitCtx(ctx, nil, args...)
+	out, err := RunGit(ctx, r.Top, nil, args...)
 	if ctx.Err() != nil {
-		return out, &gitError{args: args, reason: fmt.Sprintf("no answer within %s (LUCID_REMOTE_TIMEOUT)", d)}
+		return out, &GitError{Args: args, Code: -1, Reason: fmt.Sprintf("no answer within %s (LUCID_REMOTE_TIMEOUT)", d)}
 	}
 	return out, err
 }
 
-func (r *Repo) gitCtx(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.Top
-	cmd.Env = gitEnv()
-	// ssh, which git may start, can outlive git and hold the pipes open.
-	cmd.WaitDelay = time.Second
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			return stdout.Bytes(), &gitError{args: args, reason: err.Error()}
-		}
-		return stdout.Bytes(), &gitError{args: args, reason: gitReason(stderr.Bytes(), err)}
-	}
-	return stdout.Bytes(), nil
-}
-
-// gitReason is the line of git's standard error that says what went wrong:
-// the first "fatal:" or "error:" line, else the first line.
-func gitReason(stderr []byte, err error) string {
-	var first string
-	for line := range strings.SplitSeq(string(stderr), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		for _, p := range []string{"fatal: ", "error: "} {
-			if rest, ok := strings.CutPrefix(line, p); ok {
-				return rest
-			}
-		}
-		if first == "" {
-			first = line
-		}
-	}
-	if first == "" {
-		return err.Error()
-	}
-	return first
-}
-
 // remoteFailure turns a failed network command into a RemoteError.
 func remoteFailure(remote string, err error) error {
-	var ge *gitError
+	var ge *GitError
 	if errors.As(err, &ge) {
-		return &RemoteError{Remote: remote, Reason: ge.reason}
+		return &RemoteError{Remote: remote, Reason: ge.Reason}
 	}
 	return &RemoteError{Remote: remote, Reason: err.Error()}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -258,7 +259,7 @@ func reconcile(set *ClaimSet, remote []gitstore.Claim, me string, renew bool, tt
 			changed = true
 			continue
 		}
-		if !equalGlobs(c.Globs, lc.Globs) {
+		if !slices.Equal(c.Globs, lc.Globs) {
 			c.Globs, changed = lc.Globs, true
 		}
 		if renew {
@@ -310,18 +311,6 @@ func countMine(claims []gitstore.Claim, me string) int {
 		}
 	}
 	return n
-}
-
-func equalGlobs(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func syncMessage(res SyncResult, me string) string {

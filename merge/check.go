@@ -61,7 +61,7 @@ func checkConfig(repo *gitstore.Repo) (string, Finding) {
 	f := Finding{Check: "merge driver config"}
 	out, err := git(repo.Top, "config", "--show-origin", "--get", driverKey)
 	switch {
-	case exitCode(err) == 1:
+	case gitstore.GitExitCode(err) == 1:
 		f.Detail = driverKey + " is not set: git would merge the log as text, with conflicts"
 		f.Fix = "run `lucid init`"
 		return "", f

@@ -1,12 +1,11 @@
 package merge
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
+	"context"
 	"os"
-	"os/exec"
 	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // configValues returns every value of section.subsection.key in the git
@@ -168,46 +167,11 @@ func configValue(v string) string {
 }
 
 // git runs git in dir and returns its standard output, trimmed of its
-// last newline; the error carries git's first line of complaint.
+// last newline; the error (a *gitstore.GitError) carries git's line of
+// complaint and its exit code.
 func git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	out := strings.TrimSuffix(stdout.String(), "\n")
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return out, &gitError{args: args, code: ee.ExitCode(), msg: firstLine(stderr.String())}
-		}
-		return out, fmt.Errorf("cannot run git (%v): install git, or put it on PATH", err)
-	}
-	return out, nil
-}
-
-// gitError is a git command that exited with a code other than 0.
-type gitError struct {
-	args []string
-	code int
-	msg  string
-}
-
-func (e *gitError) Error() string {
-	msg := e.msg
-	if msg == "" {
-		msg = fmt.Sprintf("exit status %d", e.code)
-	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.args, " "), msg)
-}
-
-// exitCode returns the exit code of a git command that failed, or -1.
-func exitCode(err error) int {
-	var ge *gitError
-	if errors.As(err, &ge) {
-		return ge.code
-	}
-	return -1
+	out, err := gitstore.RunGit(context.Background(), dir, nil, args...)
+	return strings.TrimSuffix(string(out), "\n"), err
 }
 
 func firstLine(s string) string {

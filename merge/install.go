@@ -119,7 +119,7 @@ func Install(repo *gitstore.Repo, force bool) ([]Change, error) {
 // unless force. It reports whether the effective value is lucid's.
 func foreignDriver(repo *gitstore.Repo, force bool) (ours bool, err error) {
 	out, err := git(repo.Top, "config", "--show-origin", "--get", driverKey)
-	if exitCode(err) == 1 {
+	if gitstore.GitExitCode(err) == 1 {
 		return false, nil // not set anywhere
 	}
 	if err != nil {
@@ -187,7 +187,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 	}
 	for _, key := range []string{driverKey, nameKey} {
 		_, err := git(repo.Top, "config", "--file", path, "--unset-all", key)
-		if err != nil && exitCode(err) != 5 { // 5: the key was not there
+		if err != nil && gitstore.GitExitCode(err) != 5 { // 5: the key was not there
 			return changes, err
 		}
 	}
