@@ -35,6 +35,11 @@ type Input struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	StopHookActive bool            `json:"stop_hook_active"`
+
+	// Read from ToolInput and ToolResponse once, by readTool, for
+	// lucid's handlers and the lich mode alike.
+	tool    toolInput
+	changed []string // what the tool call changed (PostToolUse)
 }
 
 // Output is the one JSON object a hook prints, in the form Claude Code
@@ -87,6 +92,7 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return 0
 	}
 	in.Event = event
+	in.readTool()
 	out, err := handle(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -24,15 +23,13 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 	if l == nil || (in.Event != "PreToolUse" && in.Event != "PostToolUse") {
 		return out
 	}
-	var ti toolInput
-	json.Unmarshal(in.ToolInput, &ti)
 	now := time.Now()
 	switch {
 	case in.Event == "PreToolUse" && lichTools[in.ToolName]:
 		if out != nil && out.Specific != nil && out.Specific.PermissionDecision == "deny" {
 			return out
 		}
-		note, warn := l.Before(ti.path(), now)
+		note, warn := l.Before(in.tool.path(), now)
 		if warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}
@@ -44,28 +41,9 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 		}
 		out.Specific.AdditionalContext = joinLines(out.Specific.AdditionalContext, note)
 	case in.Event == "PostToolUse" && (lichTools[in.ToolName] || in.ToolName == "Bash"):
-		if warn := l.After(changedFiles(in), now); warn != nil {
+		if warn := l.After(in.changed, now); warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}
 	}
 	return out
-}
-
-// changedFiles are the files a successful tool call changed: an edit
-// tool's path, or what Claude Code recorded of a Bash command
-// (bashEditDiff.changedFiles).
-func changedFiles(in Input) []string {
-	switch {
-	case editTools[in.ToolName]:
-		var ti toolInput
-		json.Unmarshal(in.ToolInput, &ti)
-		if p := ti.path(); p != "" {
-			return []string{p}
-		}
-	case in.ToolName == "Bash":
-		var br bashResponse
-		json.Unmarshal(in.ToolResponse, &br)
-		return br.BashEditDiff.ChangedFiles
-	}
-	return nil
 }

@@ -15,10 +15,28 @@ type toolInput struct {
 	Command      string `json:"command"`       // Bash
 }
 
-func (c *call) toolInput() toolInput {
-	var ti toolInput
-	json.Unmarshal(c.in.ToolInput, &ti)
-	return ti
+// readTool reads the tool's input and, after the call, the files it
+// changed: an edit tool's path, or what Claude Code recorded of a Bash
+// command (bashEditDiff.changedFiles). Input that is not what lucid
+// expects reads as empty.
+func (in *Input) readTool() {
+	if in.ToolName == "" {
+		return
+	}
+	json.Unmarshal(in.ToolInput, &in.tool)
+	if in.Event != "PostToolUse" {
+		return
+	}
+	switch {
+	case editTools[in.ToolName]:
+		if p := in.tool.path(); p != "" {
+			in.changed = []string{p}
+		}
+	case in.ToolName == "Bash":
+		var br bashResponse
+		json.Unmarshal(in.ToolResponse, &br)
+		in.changed = br.BashEditDiff.ChangedFiles
+	}
 }
 
 // editTools are the tools that write one file named in their input.
@@ -34,7 +52,7 @@ func (ti toolInput) path() string {
 // preToolUse runs before a tool: it announces an edit of the plan, gives
 // the delta, and stamps LUCID_AGENT on the lucid commands of a Bash line.
 func (c *call) preToolUse() (*Output, error) {
-	ti := c.toolInput()
+	ti := c.in.tool
 	c.notePlanChange("")
 	if (editTools[c.in.ToolName] && c.isPlan(ti.path())) ||
 		(c.in.ToolName == "Bash" && strings.Contains(ti.Command, "plan.md")) {
@@ -122,7 +140,7 @@ func (c *call) postToolUse() (*Output, error) {
 	if agentTools[c.in.ToolName] {
 		return c.afterSubagent()
 	}
-	changed := changedFiles(c.in)
+	changed := c.in.changed
 	editedPlan := false
 	for _, p := range changed {
 		editedPlan = editedPlan || c.isPlan(p)
