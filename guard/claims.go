@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) boo
 
 // literalPrefixBytes is literalPrefix of a glob as it lies in the store.
 func literalPrefixBytes(glob []byte) []byte {
-	if i := bytes.IndexAny(glob, `*?[{\`); i >= 0 {
+	if i := bytes.IndexAny(glob, globSpecial); i >= 0 {
 		return glob[:i]
 	}
 	return glob
@@ -260,10 +261,26 @@ func escapeGlob(path string) string {
 	return b.String()
 }
 
+// globSpecial are the characters that make a glob more than a path.
+const globSpecial = `*?[{\`
+
+// FolderGlob turns a path that names an existing folder under top, and is
+// not a glob, into FOLDER/**, so that claiming (or releasing) a folder
+// covers what is in it; anything else is returned as it is.
+func FolderGlob(top, g string) string {
+	if strings.ContainsAny(g, globSpecial) || strings.HasSuffix(g, "/") || filepath.IsAbs(g) {
+		return g
+	}
+	if fi, err := os.Stat(filepath.Join(top, filepath.FromSlash(g))); err == nil && fi.IsDir() {
+		return g + "/**"
+	}
+	return g
+}
+
 // literalPrefix is the part of a glob before its first special character:
 // every path the glob matches starts with it.
 func literalPrefix(glob string) string {
-	if i := strings.IndexAny(glob, `*?[{\`); i >= 0 {
+	if i := strings.IndexAny(glob, globSpecial); i >= 0 {
 		return glob[:i]
 	}
 	return glob

@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 )
 
@@ -54,7 +51,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	}
 	globs := make([]string, f.NArg())
 	for i, g := range f.Args() {
-		globs[i] = folderGlob(repo, g)
+		globs[i] = guard.FolderGlob(repo.Top, g)
 	}
 	if *ttl <= 0 {
 		return usageErr("--ttl must be a positive duration, such as 30m or 2h")
@@ -84,16 +81,4 @@ expire after --ttl unless lucid remote sync renews them.`)
 			labels.Label(o.Owner), strings.Join(o.Globs, ", "), o.Task, o.Worktree)
 	}
 	return nil
-}
-
-// folderGlob turns an existing folder that is not a glob into FOLDER/**,
-// so that claiming a folder claims what is in it.
-func folderGlob(repo *gitstore.Repo, g string) string {
-	if strings.ContainsAny(g, `*?[{\`) || strings.HasSuffix(g, "/") {
-		return g
-	}
-	if fi, err := os.Stat(filepath.Join(repo.Top, filepath.FromSlash(g))); err == nil && fi.IsDir() && !filepath.IsAbs(g) {
-		return strings.TrimSuffix(g, "/") + "/**"
-	}
-	return g
 }

@@ -35,7 +35,7 @@ lucid remote sync.`)
 	}
 	globs := make([]string, f.NArg())
 	for i, g := range f.Args() {
-		globs[i] = folderGlob(repo, g)
+		globs[i] = guard.FolderGlob(repo.Top, g)
 	}
 	released, shared, err := guard.Release(repo, agent(), globs)
 	if err != nil {
