@@ -220,3 +220,21 @@ func TestSessionEndLockBusy(t *testing.T) {
 		t.Errorf("%d claims after a SessionEnd that could not take the lock, want the 1 left to expire", len(claims))
 	}
 }
+
+// TestDoctorLockHeld: doctor reports a lock held by a running process,
+// with the way to find it, and exits 1.
+func TestDoctorLockHeld(t *testing.T) {
+	repo := newLucidRepo(t)
+	lock, err := repo.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	out, err := lucidCmd(repo, "", "doctor").Output()
+	if err == nil {
+		t.Errorf("doctor exited 0 with the lock held")
+	}
+	if !strings.Contains(string(out), "FAIL  lock: "+repo.LockPath()+" has been held for over 2 s") || !strings.Contains(string(out), "fix: find it with `fuser ") {
+		t.Errorf("doctor did not report the held lock:\n%s", out)
+	}
+}
