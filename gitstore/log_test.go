@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // writeLog writes a log of n entries with texts of random length (some
@@ -108,6 +110,7 @@ func TestAppendNeedsTheLucidFolder(t *testing.T) {
 const appenderEnv = "LUCID_TEST_APPENDER"
 
 func TestMain(m *testing.M) {
+	gittest.QuickRaceExit()
 	if spec := os.Getenv(appenderEnv); spec != "" {
 		path, count, _ := strings.Cut(spec, ";")
 		n, _ := strconv.Atoi(count)

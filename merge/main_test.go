@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // TestMain lets the test binary stand in for lucid: linked as bin/lucid
@@ -17,6 +18,7 @@ import (
 // the merge driver, with the driver's own code (cmd/lucid's scripts,
 // testdata/merge_*.txtar, run the real command line).
 func TestMain(m *testing.M) {
+	gittest.QuickRaceExit()
 	if filepath.Base(os.Args[0]) == "lucid" {
 		if len(os.Args) < 5 || os.Args[1] != "merge-driver" {
 			fmt.Fprintf(os.Stderr, "lucid (test stand-in): only merge-driver O A B is known, not %q\n", os.Args[1:])

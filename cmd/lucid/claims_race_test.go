@@ -137,58 +137,83 @@ func TestClaimKilled(t *testing.T) {
 		return true
 	}
 
-	// holdLock starts a claim and returns once it holds the lock.
-	holdLock := func(i int) (*exec.Cmd, chan struct{}) {
-		cmd := lucidCmd(repo, fmt.Sprintf("30df32ba-0d45-4195-af71-803394f51561/k%d", i), "claim", fmt.Sprintf("new/%d/**", i), "--for", "killed")
+	// holdLock starts a claim and returns once it holds the lock; held is
+	// false when the claim ended before a look found it holding the lock
+	// (a transaction can be quicker than the looks).
+	n := 0
+	holdLock := func() (cmd *exec.Cmd, exited chan struct{}, held bool) {
+		n++
+		cmd = lucidCmd(repo, fmt.Sprintf("30df32ba-0d45-4195-af71-803394f51561/k%d", n), "claim", fmt.Sprintf("new/%d/**", n), "--for", "killed")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		exited := make(chan struct{})
+		exited = make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
 		deadline := time.Now().Add(30 * time.Second)
 		for free() {
 			select {
 			case <-exited:
-				t.Fatalf("claim %d ended before it took the lock", i)
+				return cmd, exited, false
 			default:
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("claim %d never took the lock", i)
+				t.Fatalf("claim %d never took the lock", n)
 			}
 			time.Sleep(100 * time.Microsecond)
 		}
-		return cmd, exited
+		return cmd, exited, true
 	}
-	// How long one transaction holds the lock, so that the kills fall
-	// all along it, and some just after it.
-	_, exited := holdLock(-1)
-	began := time.Now()
-	<-exited
-	span := time.Since(began)
-	want := len(claims) + 1
-
-	for i := range 20 {
-		cmd, exited := holdLock(i)
-		time.Sleep(time.Duration(rand.Int64N(int64(span) * 6 / 5)))
-		cmd.Process.Kill()
-		<-exited
-
+	want := len(claims)
+	// check checks the store after a claim ended, killed or not.
+	check := func() {
+		t.Helper()
 		if !free() {
-			t.Fatalf("round %d: the lock is still held after its holder died", i)
+			t.Fatalf("claim %d: the lock is still held after its holder ended", n)
 		}
 		got, bad, err := repo.LoadClaims()
 		if err != nil || bad != 0 {
-			t.Fatalf("round %d: store unreadable: %v, %d bad lines", i, err, bad)
+			t.Fatalf("claim %d: store unreadable: %v, %d bad lines", n, err, bad)
 		}
 		switch len(got) {
 		case want:
 		case want + 1:
-			want++ // the claim landed whole before the kill
+			want++ // the claim landed whole
 		default:
-			t.Fatalf("round %d: %d claims, want %d or %d", i, len(got), want, want+1)
+			t.Fatalf("claim %d: %d claims, want %d or %d", n, len(got), want, want+1)
 		}
 	}
-	t.Logf("a transaction holds the lock about %v; %d of 20 claims landed before their kill", span, want-len(claims)-1)
+	// How long one transaction holds the lock, so that the kills fall
+	// all along it, and some just after it.
+	var span time.Duration
+	for span == 0 {
+		_, exited, held := holdLock()
+		began := time.Now()
+		<-exited
+		if held {
+			span = time.Since(began)
+		}
+		check()
+	}
+
+	killed, landed := 0, 0
+	for killed < 20 {
+		if n > 200 {
+			t.Fatalf("only %d of %d claims were seen holding the lock", killed, n)
+		}
+		cmd, exited, held := holdLock()
+		if held {
+			time.Sleep(time.Duration(rand.Int64N(int64(span) * 6 / 5)))
+			cmd.Process.Kill()
+			killed++
+		}
+		<-exited
+		had := want
+		check()
+		if held && want > had {
+			landed++
+		}
+	}
+	t.Logf("a transaction holds the lock about %v; of %d claims, 20 were killed holding it, and %d of those had landed whole", span, n, landed)
 }
 
 // TestSessionEndLockBusy: while another lucid holds the lock (a claim

@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets the test binary run as `lucid` inside the scripts, so the
 // scripts drive the real command line, main() and all.
 func TestMain(m *testing.M) {
+	gittest.QuickRaceExit()
 	testscript.Main(m, map[string]func(){
 		"lucid": main,
 		// lucid-id runs lucid with an id read from a file: the first
