@@ -19,6 +19,7 @@ func (c *call) record() (gitstore.AgentRecord, bool, error) {
 	rec := gitstore.AgentRecord{
 		ID:          c.agent,
 		Type:        c.in.AgentType,
+		Client:      c.in.Client,
 		Worktree:    c.repo.Top,
 		Started:     c.now.UTC().Format(gitstore.TimeFormat),
 		Cursor:      cur,

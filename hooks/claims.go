@@ -44,15 +44,17 @@ func (c *call) locate(path string) (target, bool) {
 }
 
 // writes returns the paths the tool call is about to write.
-func (c *call) writes(ti toolInput) []target {
+func (c *call) writes() []target {
 	var out []target
-	switch {
-	case editTools[c.in.ToolName]:
-		if t, ok := c.locate(ti.path()); ok {
-			out = append(out, t)
+	switch c.in.Tool {
+	case ToolEdit:
+		for _, p := range c.in.Paths {
+			if t, ok := c.locate(p); ok {
+				out = append(out, t)
+			}
 		}
-	case c.in.ToolName == "Bash":
-		for _, w := range guard.ShellWrites(ti.Command, c.in.Cwd) {
+	case ToolShell:
+		for _, w := range guard.ShellWrites(c.in.Command, c.in.Cwd) {
 			if t, ok := c.locate(w.Path); ok {
 				fi, err := os.Stat(w.Path)
 				t.tree = err == nil && fi.IsDir()
@@ -139,7 +141,7 @@ func (c *call) claimsFor(targets []target) (*guard.ClaimSet, error) {
 
 // deny is the output that stops the tool call with reason.
 func (c *call) deny(reason string) *Output {
-	return &Output{Specific: &Specific{HookEventName: c.in.Event, PermissionDecision: "deny", PermissionDecisionReason: reason}}
+	return &Output{Deny: reason}
 }
 
 // violations records, after a shell command, the files it changed that

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -70,7 +71,7 @@ func isLucidCommand(cmd string) bool {
 		}
 	}
 	f := strings.Fields(cmd)
-	return len(f) == 3 && filepath.Base(f[0]) == "lucid" && f[1] == "hook" && knownEvent(f[2])
+	return len(f) == 3 && filepath.Base(f[0]) == "lucid" && f[1] == "hook" && slices.Contains(Events, f[2])
 }
 
 // Change is one file the installer created, changed or removed; the same

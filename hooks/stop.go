@@ -69,7 +69,7 @@ func (c *call) subagentStop() (*Output, error) {
 		return nil, err
 	}
 	if ask {
-		return &Output{Decision: "block", Reason: reportReason}, nil
+		return &Output{Block: reportReason}, nil
 	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
 }
@@ -90,7 +90,7 @@ func (c *call) taskCompleted() (*Output, error) {
 	if doer != c.agent {
 		reason = fmt.Sprintf(teammateReason, "teammate "+gitstore.Label(doer, ""))
 	}
-	return &Output{blockReason: reason}, nil
+	return &Output{Block: reason}, nil
 }
 
 // teammateIdle ends the claims of a teammate that went idle: its turn is
@@ -155,8 +155,21 @@ const (
 
 // stop ends the lead's turn: its own claims end, not its subagents', which
 // may still be running in the background.
+//
+// Where the client's agents are leads of their own (Codex CLI, Gemini CLI:
+// no subagents of Claude Code's kind to ask at their stops), the lead's
+// stop runs the stop gate first.
 func (c *call) stop() (*Output, error) {
 	c.touch()
+	if c.in.GateLead {
+		ask, err := c.shouldAsk(c.agent, c.in.StopHookActive)
+		if err != nil {
+			return nil, err
+		}
+		if ask {
+			return &Output{Block: reportReason}, nil
+		}
+	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
 }
 
