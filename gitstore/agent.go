@@ -46,8 +46,8 @@ func Label(agent, agentType string) string {
 }
 
 // LabelIn is Label for an agent of a client other than Claude Code
-// (client "codex", "gemini"): "codex·c6e212" for a lead, "codex-default·
-// 877ae9" for a subagent of type default, each with the end of its id
+// (client "codex", "gemini"): "codex·21259d" for a lead, "codex-default·77ae91"
+// for a subagent of type default, each with the end of its id
 // (Codex's ids begin with the time, which agents started together share).
 func LabelIn(agent, agentType, client string) string {
 	if client == "" || client == "claude" {

@@ -46,13 +46,12 @@ func (c *call) locate(path string) (target, bool) {
 // writes returns the paths the tool call is about to write.
 func (c *call) writes() []target {
 	var out []target
-	switch c.in.Tool {
-	case ToolEdit:
-		for _, p := range c.in.Paths {
-			if t, ok := c.locate(p); ok {
-				out = append(out, t)
-			}
+	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
+		if t, ok := c.locate(p); ok {
+			out = append(out, t)
 		}
+	}
+	switch c.in.Tool {
 	case ToolShell:
 		for _, w := range guard.ShellWrites(c.in.Command, c.in.Cwd) {
 			if t, ok := c.locate(w.Path); ok {
@@ -102,7 +101,9 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 		who := set.Describe(h.Claim, labels)
 		if h.Here {
 			what := "wait until it is released, ask that agent (through your lead or the user), or work on other files"
-			if c.in.AgentID == "" {
+			if c.in.Client != "claude" {
+				what = "wait until it is released, ask that agent (through the user), or work on other files"
+			} else if c.in.AgentID == "" {
 				what = "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
 			}
 			if name, ok := c.sameTeam(h.Claim.Owner); ok {
