@@ -18,8 +18,8 @@ const MaxPayload = 16 << 20
 // spelling). A client's adapter maps its own events onto these.
 var Events = []string{
 	"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse",
-	"PostToolUse", "Stop", "SubagentStop", "TaskCompleted", "TeammateIdle",
-	"PreCompact", "SessionEnd",
+	"PostToolUse", "Stop", "SubagentStop", "TaskCompleted", "PreCompact",
+	"SessionEnd",
 }
 
 // Client is what differs between the coding clients whose hooks call lucid
@@ -57,7 +57,7 @@ type Input struct {
 	SessionID      string
 	AgentID        string // a subagent's or teammate's own id; empty for a lead
 	AgentType      string
-	TeammateName   string // TaskCompleted, TeammateIdle: the teammate the event is about
+	TeammateName   string // TaskCompleted: the teammate whose task it is
 	Cwd            string
 	PermissionMode string
 	Source         string // SessionStart: startup, resume, clear, compact
@@ -210,8 +210,6 @@ func handle(in Input) (*Output, error) {
 		return c.subagentStop()
 	case "TaskCompleted":
 		return c.taskCompleted()
-	case "TeammateIdle":
-		return c.teammateIdle()
 	case "PreCompact":
 		return c.preCompact()
 	case "Stop":

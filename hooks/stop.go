@@ -93,13 +93,6 @@ func (c *call) taskCompleted() (*Output, error) {
 	return &Output{Block: reason}, nil
 }
 
-// teammateIdle ends the claims of a teammate that went idle: its turn is
-// over (SubagentStop said so first; this holds when that hook could not).
-func (c *call) teammateIdle() (*Output, error) {
-	doer := c.teammate()
-	return nil, c.releaseClaims(func(owner string) bool { return owner == doer }, stopWait)
-}
-
 // teammate is the agent a team event is about: the teammate the payload
 // names (teammate_name), which is not the caller when the lead marks a
 // teammate's task completed; else the caller.
@@ -125,10 +118,10 @@ func (c *call) teammate() string {
 	return c.agent
 }
 
-// preCompact notes that an agent's conversation is being compacted: what
-// it was told is gone from its context, so its next start (a teammate
-// woken again) gets the whole digest, not the delta. A lead gets the
-// digest at SessionStart after every compaction anyway.
+// preCompact notes that a subagent's or teammate's conversation is being
+// compacted: what it was told is gone from its context, so its next tool
+// call gets the whole digest, not the delta. A lead gets the digest at
+// SessionStart after every compaction anyway.
 func (c *call) preCompact() (*Output, error) {
 	if c.in.AgentID == "" {
 		return nil, nil

@@ -133,7 +133,14 @@ func (c *call) postToolUse() (*Output, error) {
 // pin on anyone: no agent is charged with, or told to revert, another's
 // change.
 func (c *call) ownShellChanges() ([]string, error) {
-	own := c.in.Changed
+	// Only files of this repository's work trees count as edits (a shell
+	// command's temp files do not).
+	var own []string
+	for _, p := range c.in.Changed {
+		if _, ok := c.locate(p); ok {
+			own = append(own, p)
+		}
+	}
 	if len(c.in.Unsure) == 0 {
 		return own, nil
 	}

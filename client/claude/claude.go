@@ -7,6 +7,8 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -28,6 +30,7 @@ type payload struct {
 	AgentID        string          `json:"agent_id"`
 	AgentType      string          `json:"agent_type"`
 	TeammateName   string          `json:"teammate_name"`
+	TaskID         string          `json:"task_id"`
 	Source         string          `json:"source"`
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
@@ -74,6 +77,11 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		TeammateName: p.TeammateName, Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
 	}
+	if event == "TaskCompleted" && p.AgentID == "" && p.TeammateName == "" && p.TaskID != "" {
+		// The lead closed the task: the payload names nobody, but the
+		// task list Claude Code keeps on disk names its owner.
+		in.TeammateName = taskOwner(p.SessionID, p.TaskID)
+	}
 	if p.ToolName == "" {
 		return in, nil
 	}
@@ -101,7 +109,16 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		json.Unmarshal(p.ToolResponse, &br)
 		in.Changed = br.BashEditDiff.ChangedFiles
 		if br.BashEditDiff.Shared {
-			in.Changed, in.Unsure = splitNamed(in.Changed, guard.ShellWrites(in.Command, in.Cwd))
+			// Another command's diff may hold this one's files and this
+			// one's none of them (two teammates' commands at once: one
+			// got both files, the other an empty diff): what the command
+			// names as written counts as its own, whichever diff has it.
+			writes := guard.ShellWrites(in.Command, in.Cwd)
+			_, in.Unsure = splitNamed(in.Changed, writes)
+			in.Changed = nil
+			for _, w := range writes {
+				in.Changed = append(in.Changed, w.Path)
+			}
 		}
 	}
 	return in, nil
@@ -137,6 +154,36 @@ func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []stri
 	return named, rest
 }
 
+// taskOwner is the owner (a teammate's name) of task id, as Claude Code
+// keeps it in its task list: $CLAUDE_CONFIG_DIR (default ~/.claude)
+// /tasks/session-<first 8 of the session id>/<id>.json, the team's file of
+// the task. "" when it cannot be read.
+func taskOwner(session, id string) string {
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".claude")
+	}
+	if len(session) < 8 || strings.ContainsAny(id, "/\\") || id == ".." {
+		return ""
+	}
+	f, err := os.Open(filepath.Join(dir, "tasks", "session-"+session[:8], id+".json"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var task struct {
+		Owner string `json:"owner"`
+	}
+	if json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&task) != nil {
+		return ""
+	}
+	return task.Owner
+}
+
 // output is the one JSON object a hook prints, in the form Claude Code
 // honours: what carries meaning goes inside hookSpecificOutput, except a
 // stop hook's decision and reason.
@@ -155,14 +202,13 @@ type specific struct {
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 }
 
-// Encode writes lucid's answer. A block at TaskCompleted, which honours no
-// JSON decision, is exit 2 with the reason on stderr: the task stays open
-// and the model reads the reason.
+// Encode writes lucid's answer. A block is the JSON decision at every stop
+// and at TaskCompleted too, where it keeps the task open: there the model
+// reads "TaskCompleted hook feedback:" and the reason, where exit 2 would
+// show it the whole hook command as well (seen with 2.1.332).
 func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	var o output
 	switch {
-	case out.Block != "" && in.Event == "TaskCompleted":
-		return nil, out.Block, 2
 	case out.Block != "":
 		o = output{Decision: "block", Reason: out.Block}
 	case out.Deny != "":
