@@ -229,16 +229,18 @@ func (e *codexEnvT) dump(srv *rs.Server, res codexRun) {
 }
 
 // hookRule is an answer of the recording hook: to a call of Event (and,
-// when set, of Tool, whose tool_input.command holds Contains), print
-// Stdout and Stderr and exit with Exit; with Once, only the first time.
+// when set, of Tool, whose tool_input.command holds Contains, whose
+// payload has the string fields of Where), print Stdout and Stderr and
+// exit with Exit; with Once, only the first time.
 type hookRule struct {
-	Event    string `json:"event"`
-	Tool     string `json:"tool,omitempty"`
-	Contains string `json:"contains,omitempty"`
-	Once     bool   `json:"once,omitempty"`
-	Stdout   string `json:"stdout,omitempty"`
-	Stderr   string `json:"stderr,omitempty"`
-	Exit     int    `json:"exit,omitempty"`
+	Event    string            `json:"event"`
+	Tool     string            `json:"tool,omitempty"`
+	Contains string            `json:"contains,omitempty"`
+	Where    map[string]string `json:"where,omitempty"`
+	Once     bool              `json:"once,omitempty"`
+	Stdout   string            `json:"stdout,omitempty"`
+	Stderr   string            `json:"stderr,omitempty"`
+	Exit     int               `json:"exit,omitempty"`
 }
 
 // answer sets the recording hook's rules; the first that fits a call
@@ -307,7 +309,7 @@ func codexHook() int {
 	command, _ := input["command"].(string)
 	var stderr string
 	for i, r := range rules {
-		if r.Event != ev || (r.Tool != "" && r.Tool != tool) || !strings.Contains(command, r.Contains) {
+		if r.Event != ev || (r.Tool != "" && r.Tool != tool) || !strings.Contains(command, r.Contains) || !fieldsMatch(payload, r.Where) {
 			continue
 		}
 		if r.Once {
@@ -329,6 +331,15 @@ func codexHook() int {
 	os.Stdout.WriteString(c.Stdout)
 	os.Stderr.WriteString(stderr)
 	return c.Exit
+}
+
+func fieldsMatch(payload map[string]any, where map[string]string) bool {
+	for k, v := range where {
+		if s, _ := payload[k].(string); s != v {
+			return false
+		}
+	}
+	return true
 }
 
 // hookCalls returns the recording hook's calls of an event ("" for all),

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"sort"
 	"strings"
@@ -51,7 +52,7 @@ var codexNoMatcher = map[string]bool{"UserPromptSubmit": true, "PreModelRequest"
 // codexHandler is one command hook as a hooks file spells it.
 type codexHandler struct {
 	Event, Matcher, Command, StatusMessage string
-	Timeout                                int // seconds; 0 for the default
+	Timeout                                *int // seconds; nil for the default
 	Async                                  bool
 }
 
@@ -62,12 +63,12 @@ func codexHookKey(hooksFile, event string, group, handler int) string {
 
 // codexHookHash is the trusted_hash Codex 0.169.0 computes for a handler.
 func codexHookHash(h codexHandler) string {
-	timeout := h.Timeout
-	if timeout == 0 {
-		timeout = 600
-		if h.Event == "SessionEnd" || h.Event == "Interrupt" {
-			timeout = 1
-		}
+	timeout := 600
+	switch {
+	case h.Timeout != nil:
+		timeout = max(*h.Timeout, 1)
+	case h.Event == "SessionEnd" || h.Event == "Interrupt":
+		timeout = 1
 	}
 	handler := map[string]any{"type": "command", "command": h.Command, "timeout": timeout, "async": h.Async}
 	if h.StatusMessage != "" {
@@ -290,5 +291,61 @@ func TestCodexHookTrust(t *testing.T) {
 		if strings.Contains(res.stderr, "hook: "+ev) {
 			t.Errorf("codex mentions the skipped %s hook on stderr", ev) // it never does: skipped silently
 		}
+	}
+}
+
+// The hash, checked without the binary against a recorded hooks/list
+// (testdata/payloads/codex-0.169.0): every event, a second group, a
+// second handler, a timeout of 0 (Codex makes it 1), the defaults.
+func TestCodexHookHashRecorded(t *testing.T) {
+	dir := "../testdata/payloads/codex-0.169.0/"
+	var file struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command       string `json:"command"`
+				Timeout       *int   `json:"timeout"`
+				Async         bool   `json:"async"`
+				StatusMessage string `json:"statusMessage"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	var listed struct {
+		Result struct {
+			Data []struct {
+				Hooks []codexListedHook `json:"hooks"`
+			} `json:"data"`
+		} `json:"result"`
+	}
+	for name, v := range map[string]any{"hooks-list-hooks.json": &file, "app-server-hooks-list.json": &listed} {
+		b, err := os.ReadFile(dir + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	const hooksFile = "/tmp/cxt/repo/.codex/hooks.json" // where it was when recorded
+	want := map[string]string{}
+	for _, l := range listed.Result.Data[0].Hooks {
+		want[l.Key] = l.CurrentHash
+	}
+	n := 0
+	for ev, groups := range file.Hooks {
+		for g, group := range groups {
+			for i, h := range group.Hooks {
+				key := codexHookKey(hooksFile, ev, g, i)
+				got := codexHookHash(codexHandler{Event: ev, Matcher: group.Matcher, Command: h.Command,
+					Timeout: h.Timeout, Async: h.Async, StatusMessage: h.StatusMessage})
+				if got != want[key] {
+					t.Errorf("%s: computed %s, recorded %s", key, got, want[key])
+				}
+				n++
+			}
+		}
+	}
+	if n != len(want) || n < len(codexEvents)+2 {
+		t.Errorf("checked %d handlers, the recording lists %d", n, len(want))
 	}
 }

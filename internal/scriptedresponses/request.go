@@ -17,10 +17,13 @@ type Request struct {
 	Body   []byte
 
 	// For POST /v1/responses: the decoded body; the conversation whose
-	// script answered it ("" when none did) and the step of that script.
+	// script answered it ("" when none did) and the step of that script;
+	// whether Codex asked for a summary of the history to compact it (the
+	// script's Summary answers, and the steps go on after it).
 	Responses    *ResponsesRequest
 	Conversation string
 	Step         int
+	Compaction   bool
 	// From the x-codex-turn-metadata header: the thread (a subagent's
 	// own id, or the session's), whether a subagent sent it, and what
 	// kind of request Codex says it is ("turn", or a compaction's).

@@ -11,13 +11,17 @@ import (
 // session's prompt, or the message of the spawn_agent call that started
 // the subagent); its later requests follow its thread id, so a compacted
 // history that lost the marker stays with its script. The step is the
-// number of the model's outputs in the request's input.
+// number of the model's responses in the request's input, plus those a
+// compaction took out of it.
 type Script struct {
 	Name   string // recorded as Request.Conversation
 	Marker string
 	Steps  []Step
 	// Done answers the steps past the end; nil says "Done.".
 	Done Step
+	// Summary answers Codex's compaction requests, which are no step;
+	// Codex shows it to the model after the compaction.
+	Summary string
 }
 
 // Step makes the model's answer to one request; it may read the request,

@@ -34,14 +34,14 @@ type Server struct {
 	mu       sync.Mutex
 	requests []*Request
 	problems []string
-	threads  map[string]*Script // thread id -> the script that claimed it
+	threads  map[string]*thread // by thread id
 	notify   chan struct{}      // closed and replaced at every request
 }
 
 // New starts a server on a free port of 127.0.0.1 that follows the given
 // scripts. Close it when done.
 func New(scripts ...*Script) *Server {
-	s := &Server{scripts: scripts, threads: map[string]*Script{}, notify: make(chan struct{})}
+	s := &Server{scripts: scripts, threads: map[string]*thread{}, notify: make(chan struct{})}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.http.URL + "/v1"
 	return s
@@ -111,8 +111,8 @@ func (s *Server) Dump() string {
 		if conv == "" {
 			conv = "(unclaimed)"
 		}
-		fmt.Fprintf(&b, " conversation=%s step=%d thread=%s subagent=%v kind=%s items=%d\n", conv, r.Step,
-			r.Thread, r.Subagent, r.RequestKind, len(r.Responses.Input))
+		fmt.Fprintf(&b, " conversation=%s step=%d thread=%s subagent=%v kind=%s compaction=%v items=%d\n", conv, r.Step,
+			r.Thread, r.Subagent, r.RequestKind, r.Compaction, len(r.Responses.Input))
 		for _, it := range r.Responses.Tail() {
 			fmt.Fprintf(&b, "  %s %s%s: %q\n", it.Type, it.Role, it.Name, clip(it.Text()+it.Input+it.Arguments, 400))
 		}
@@ -198,6 +198,19 @@ type turnMetadata struct {
 	RequestKind  string `json:"request_kind"`
 }
 
+// thread is what the server keeps of one conversation thread of Codex.
+type thread struct {
+	script *Script
+	// compacted counts the steps that compactions took out of the
+	// history: the thread's step is compacted plus the steps in the input.
+	compacted int
+}
+
+// compactionPrompt starts the user message Codex 0.169.0 asks for a
+// summary with, when it compacts a history itself (its request kind
+// "compaction").
+const compactionPrompt = "You are performing a CONTEXT CHECKPOINT COMPACTION."
+
 // responses answers POST /v1/responses from the script that claims it.
 func (s *Server) responses(w http.ResponseWriter, req *Request) {
 	var rr ResponsesRequest
@@ -208,15 +221,23 @@ func (s *Server) responses(w http.ResponseWriter, req *Request) {
 		return
 	}
 	req.Responses = &rr
-	req.Step = rr.Steps()
 	var meta turnMetadata
 	json.Unmarshal([]byte(req.Header["x-codex-turn-metadata"]), &meta)
 	req.Thread, req.RequestKind = meta.ThreadID, meta.RequestKind
 	req.Subagent = meta.ThreadSource == "subagent" || req.Header["x-codex-parent-thread-id"] != ""
+	users := rr.Messages("user")
+	req.Compaction = meta.RequestKind == "compaction" ||
+		(len(rr.Tools) == 0 && len(users) > 0 && strings.HasPrefix(users[len(users)-1], compactionPrompt))
 
-	sc, err := s.claim(req)
-	if sc != nil {
-		req.Conversation = sc.Name
+	th, err := s.claim(req)
+	if th != nil {
+		req.Conversation = th.script.Name
+		s.mu.Lock()
+		req.Step = th.compacted + rr.Steps()
+		if req.Compaction {
+			th.compacted = req.Step
+		}
+		s.mu.Unlock()
 	}
 	s.record(req)
 	var reply Reply
@@ -224,10 +245,15 @@ func (s *Server) responses(w http.ResponseWriter, req *Request) {
 	case err != nil:
 		s.problem("request #%d: %v", req.Seq, err)
 		reply = Reply{Text: "No script for this conversation."}
-	case req.Step < len(sc.Steps):
-		reply = sc.Steps[req.Step](&rr)
-	case sc.Done != nil:
-		reply = sc.Done(&rr)
+	case req.Compaction:
+		reply = Reply{Text: th.script.Summary}
+		if reply.Text == "" {
+			reply.Text = "Scripted summary of the conversation so far."
+		}
+	case req.Step < len(th.script.Steps):
+		reply = th.script.Steps[req.Step](&rr)
+	case th.script.Done != nil:
+		reply = th.script.Done(&rr)
 	default:
 		reply = Reply{Text: "Done."}
 	}
@@ -236,13 +262,14 @@ func (s *Server) responses(w http.ResponseWriter, req *Request) {
 	}
 }
 
-// claim finds the conversation's script: the one its thread already has,
-// else the one whose marker is in the earliest user message holding one.
-func (s *Server) claim(req *Request) (*Script, error) {
+// claim finds the conversation's thread: the one of its thread id, else a
+// new one for the script whose marker is in the earliest user message
+// holding one.
+func (s *Server) claim(req *Request) (*thread, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sc := s.threads[req.Thread]; sc != nil && req.Thread != "" {
-		return sc, nil
+	if th := s.threads[req.Thread]; th != nil && req.Thread != "" {
+		return th, nil
 	}
 	for _, text := range req.Responses.Messages("user") {
 		var found *Script
@@ -251,15 +278,16 @@ func (s *Server) claim(req *Request) (*Script, error) {
 				continue
 			}
 			if found != nil {
-				return found, fmt.Errorf("markers of %q and %q both in the user message %q", found.Name, sc.Name, clip(text, 200))
+				return nil, fmt.Errorf("markers of %q and %q both in the user message %q", found.Name, sc.Name, clip(text, 200))
 			}
 			found = sc
 		}
 		if found != nil {
+			th := &thread{script: found}
 			if req.Thread != "" {
-				s.threads[req.Thread] = found
+				s.threads[req.Thread] = th
 			}
-			return found, nil
+			return th, nil
 		}
 	}
 	return nil, fmt.Errorf("no script's marker in any user message (thread %q)", req.Thread)

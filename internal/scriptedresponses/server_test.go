@@ -15,10 +15,21 @@ import (
 // header, and returns the decoded event stream.
 func post(t *testing.T, srv *Server, thread, source string, input ...any) []map[string]any {
 	t.Helper()
-	b, _ := json.Marshal(map[string]any{"model": "gpt-5.5", "stream": true, "input": input,
-		"tools": []any{map[string]any{"type": "function", "name": "exec_command"}, map[string]any{"type": "web_search"}}})
+	return postKind(t, srv, thread, source, "turn", input...)
+}
+
+// postKind is post with a request kind: "turn", or "compaction" (sent
+// without tools, as Codex does).
+func postKind(t *testing.T, srv *Server, thread, source, kind string, input ...any) []map[string]any {
+	t.Helper()
+	body := map[string]any{"model": "gpt-5.5", "stream": true, "input": input,
+		"tools": []any{map[string]any{"type": "function", "name": "exec_command"}, map[string]any{"type": "web_search"}}}
+	if kind == "compaction" {
+		body["tools"] = []any{}
+	}
+	b, _ := json.Marshal(body)
 	hr, _ := http.NewRequest(http.MethodPost, srv.URL+"/responses", strings.NewReader(string(b)))
-	meta, _ := json.Marshal(map[string]any{"thread_id": thread, "thread_source": source, "request_kind": "turn"})
+	meta, _ := json.Marshal(map[string]any{"thread_id": thread, "thread_source": source, "request_kind": kind})
 	hr.Header.Set("x-codex-turn-metadata", string(meta))
 	hr.Header.Set("Authorization", "Bearer secret")
 	resp, err := http.DefaultClient.Do(hr)
@@ -234,5 +245,32 @@ func TestLargeUsageIsReported(t *testing.T) {
 	usage := evs[len(evs)-1]["response"].(map[string]any)["usage"].(map[string]any)
 	if usage["input_tokens"] != float64(900000) || usage["total_tokens"] != float64(900005) {
 		t.Errorf("usage: %v", usage)
+	}
+}
+
+// A compaction request gets the script's summary and is no step; after it
+// the history holds none of the model's outputs, and the steps go on
+// where they were.
+func TestCompactionKeepsTheStep(t *testing.T) {
+	lead := &Script{Name: "lead", Marker: "[[lead]]", Summary: "SUMMARY", Steps: []Step{
+		Calls(Exec("echo one")),
+		Say("after the compaction"),
+	}}
+	srv := New(lead)
+	defer srv.Close()
+	items := completed(t, post(t, srv, "L", "user", user("[[lead]] go")))
+	call := map[string]any{"type": "function_call", "id": items[0]["id"], "name": "exec_command", "call_id": "c1", "arguments": "{}"}
+	out := map[string]any{"type": "function_call_output", "call_id": "c1", "output": "one"}
+	items = completed(t, postKind(t, srv, "L", "user", "compaction", user("[[lead]] go"), call, out, user(compactionPrompt+" Summarize.")))
+	if text := items[0]["content"].([]any)[0].(map[string]any)["text"]; text != "SUMMARY" {
+		t.Fatalf("the compaction request got %q, want the script's summary", text)
+	}
+	items = completed(t, post(t, srv, "L", "user", user("[[lead]] go"), user("Here is the summary: SUMMARY")))
+	if text := items[0]["content"].([]any)[0].(map[string]any)["text"]; text != "after the compaction" {
+		t.Fatalf("after the compaction the script answered %q, want step 1's text", text)
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 3 || !reqs[1].Compaction || reqs[2].Compaction || reqs[2].Step != 1 {
+		t.Errorf("recorded:\n%s", srv.Dump())
 	}
 }
