@@ -318,8 +318,11 @@ func clipPatch(s string) string {
 // ShellPatches finds the apply_patch calls in a shell command (Codex's
 // exec_command, which hooks see as Bash): `apply_patch <<'EOF' ... EOF`,
 // `cd DIR && apply_patch <<'EOF' ...`, `apply_patch 'PATCH'`, spelt
-// apply_patch or applypatch. Codex intercepts the first two; the others run
-// the apply_patch that Codex puts on the shell's PATH, so they write too.
+// apply_patch or applypatch. Codex 0.169.0 intercepts and applies the first
+// two when they are the whole command (and no PostToolUse follows); it puts
+// no apply_patch on the shell's PATH, so the others write nothing today,
+// but they are listed all the same: an apply_patch of the user's, or a later
+// Codex, would apply them.
 // A call whose patch cannot be read (it comes from a file, a pipe or an
 // expansion) is an error, with the hunk headers found anywhere in the
 // command as its paths. ok is false when the command calls no apply_patch.
