@@ -28,14 +28,13 @@ bench: build
 demo: build
 	./scripts/demo $(BIN)
 
-# The real-client suite (e2e/): Claude Code and Gemini CLI themselves
-# against scripted models. scripts/install-CLIENT installs each into
-# ~/.cache/lucid when missing; where it cannot, it says why and that
-# client's tests skip.
+# The real-client suite (e2e/): Claude Code itself against a scripted model.
+# scripts/install-claude installs it into ~/.cache/lucid when missing; where
+# it cannot, it says why and the suite skips.
 e2e:
 	@claude=$$(./scripts/install-claude) || claude=unavailable; \
-	  gemini=$$(./scripts/install-gemini) || gemini=unavailable; \
-	  LUCID_E2E_CLAUDE=$$claude LUCID_E2E_GEMINI=$$gemini $(GO) test -count=1 -timeout 30m -v ./e2e
+	  gemini=$$(./scripts/install-gemini) || gemini=unavailable; export LUCID_E2E_GEMINI=$$gemini; \
+	  LUCID_E2E_CLAUDE=$$claude $(GO) test -count=1 -timeout 30m -v ./e2e
 
 clean:
 	rm -rf bin
