@@ -1,0 +1,260 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	gem "github.com/lucid-dev/lucid/internal/scriptedgemini"
+)
+
+// TestGeminiHookContract runs the real Gemini CLI with a recording hook
+// on every event and checks the parts of its hook contract that lucid's
+// Gemini adapter will stand on. Where one of these fails after an upgrade,
+// the adapter must change with it.
+func TestGeminiHookContract(t *testing.T) {
+	t.Run("deny and context", geminiDenyAndContext)
+	t.Run("tool input replaced", geminiToolInputReplaced)
+}
+
+// hookContext is a hook answer that adds context for the model.
+func hookContext(event, text string) hookAnswer {
+	return hookAnswer{Stdout: map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": event, "additionalContext": text}}}
+}
+
+// The payloads of one prompt's hooks; a deny (JSON, and exit 2) stops
+// write_file and replace and its reason reaches the model; context reaches
+// the model from SessionStart, BeforeAgent and AfterTool, not from
+// BeforeTool; an AfterAgent deny buys exactly one more turn.
+func geminiDenyAndContext(t *testing.T) {
+	w := newGeminiWorld(t)
+	w.answer(map[string]hookAnswer{
+		"SessionStart":                 hookContext("SessionStart", "CTX-SESSIONSTART"),
+		"BeforeAgent":                  hookContext("BeforeAgent", "CTX-BEFOREAGENT"),
+		"BeforeTool:run_shell_command": hookContext("BeforeTool", "CTX-BEFORETOOL"),
+		"AfterTool":                    hookContext("AfterTool", "CTX-AFTERTOOL"),
+		"BeforeTool:write_file":        {Stdout: map[string]any{"decision": "deny", "reason": "DENY-WRITE src/** is claimed"}},
+		"BeforeTool:replace":           {Stderr: "DENY-REPLACE notes.txt is claimed", Exit: 2},
+		"AfterAgent":                   {Stdout: map[string]any{"decision": "deny", "reason": "AGAIN-MARK record your notes"}, Once: true},
+	})
+	newFile, notes := w.path("src/new.go"), w.path("notes.txt")
+	lead := &gem.Script{Name: "lead", Marker: "[[contract]]", Steps: []gem.Step{
+		gem.Shell("env | sort > shell-env.txt; echo SHELL-OK"),
+		gem.WriteFile(newFile, "package src\n"),
+		gem.Replace(notes, "hello world", "goodbye world"),
+		gem.Say("FIRST-ANSWER"),
+		gem.Say("SECOND-ANSWER"),
+	}}
+	srv := gem.New(lead)
+	defer srv.Close()
+	res := w.gemini(srv, "[[contract]] do it")
+	if res.code != 0 {
+		t.Fatalf("gemini -p exited %d\nstderr:\n%s\nrequests:\n%s", res.code, clip(res.stderr, 4000), srv.Dump())
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 5 {
+		t.Fatalf("the lead sent %d requests, want 5 (three tools, the answer, the answer after the AfterAgent deny)\nhooks:\n%s\n%s",
+			len(reqs), w.hookOrder(), srv.Dump())
+	}
+
+	// Every payload carries the session and where it runs.
+	calls := w.hooks()
+	sessionID := ""
+	for _, c := range calls {
+		for _, k := range []string{"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"} {
+			if c.str(k) == "" {
+				t.Errorf("%s payload lacks %s: %s", c.Event, k, c.Raw)
+			}
+		}
+		if c.str("hook_event_name") != c.Event {
+			t.Errorf("hook for %s got hook_event_name %q", c.Event, c.str("hook_event_name"))
+		}
+		if sessionID == "" {
+			sessionID = c.str("session_id")
+		}
+		if c.str("session_id") != sessionID {
+			t.Errorf("%s has session_id %q, the session's is %q", c.Event, c.str("session_id"), sessionID)
+		}
+		// A hook process learns the session from its environment too.
+		if c.Env["GEMINI_SESSION_ID"] != sessionID || c.Env["GEMINI_PROJECT_DIR"] != w.repo {
+			t.Errorf("%s hook env: GEMINI_SESSION_ID=%q GEMINI_PROJECT_DIR=%q, want %q and %q", c.Event,
+				c.Env["GEMINI_SESSION_ID"], c.Env["GEMINI_PROJECT_DIR"], sessionID, w.repo)
+		}
+	}
+	if got := w.hooksOf("SessionStart", ""); len(got) != 1 || got[0].str("source") != "startup" {
+		t.Errorf("SessionStart calls: %d, source %q; want one, startup", len(got), firstStr(got, "source"))
+	}
+	if got := w.hooksOf("SessionEnd", ""); len(got) != 1 || got[0].str("reason") != "exit" {
+		t.Errorf("SessionEnd calls: %d, reason %q; want one, exit", len(got), firstStr(got, "reason"))
+	}
+
+	// BeforeTool: the tool's name and its arguments as the model gave them.
+	wantInputs := map[string]map[string]string{
+		"run_shell_command": {"command": "env | sort > shell-env.txt; echo SHELL-OK"},
+		"write_file":        {"file_path": newFile, "content": "package src\n"},
+		"replace":           {"file_path": notes, "old_string": "hello world", "new_string": "goodbye world"},
+	}
+	for tool, want := range wantInputs {
+		got := w.hooksOf("BeforeTool", tool)
+		if len(got) != 1 {
+			t.Errorf("BeforeTool for %s ran %d times, want once\n%s", tool, len(got), w.hookOrder())
+			continue
+		}
+		for k, v := range want {
+			if got[0].input()[k] != v {
+				t.Errorf("BeforeTool %s tool_input.%s = %v, want %q", tool, k, got[0].input()[k], v)
+			}
+		}
+	}
+
+	// The shell ran, saw no session id, and AfterTool had its result.
+	shellEnv := w.content("shell-env.txt")
+	if !strings.Contains(shellEnv, "GEMINI_CLI=1\n") || strings.Contains(shellEnv, "GEMINI_SESSION_ID=") {
+		t.Errorf("a shell command's environment should have GEMINI_CLI=1 and no GEMINI_SESSION_ID:\n%s", shellEnv)
+	}
+	after := w.hooksOf("AfterTool", "")
+	if len(after) != 1 || after[0].str("tool_name") != "run_shell_command" {
+		t.Fatalf("AfterTool ran for %d tools, want only the shell (denied tools get none):\n%s", len(after), w.hookOrder())
+	}
+	resp, _ := after[0].Payload["tool_response"].(map[string]any)
+	if llm, _ := resp["llmContent"].(string); !strings.Contains(llm, "SHELL-OK") {
+		t.Errorf("AfterTool tool_response = %v, want llmContent with the output", resp)
+	}
+
+	// A deny leaves the file alone, and its reason is the tool's result.
+	if w.content("src/new.go") != "" {
+		t.Errorf("write_file was denied, but src/new.go exists")
+	}
+	if got := w.content("notes.txt"); got != "hello world\nline two\n" {
+		t.Errorf("replace was denied by exit 2, but notes.txt is %q", got)
+	}
+	for step, want := range map[int]string{2: "DENY-WRITE src/** is claimed", 3: "DENY-REPLACE notes.txt is claimed"} {
+		r := reqs[step].Generate.LastResponse()
+		if reason, ok := r.Blocked(); !ok || !strings.Contains(reason, want) {
+			t.Errorf("request %d: the tool's result is %q, want \"Tool execution blocked: %s\"", step, r.Output(), want)
+		}
+	}
+
+	// Context: where each hook's additionalContext shows up.
+	first := gem.HookContexts(reqs[0].Generate.Contents)
+	if len(first) != 2 || first[0].Text != "CTX-SESSIONSTART" || first[1].Text != "CTX-BEFOREAGENT" {
+		t.Errorf("the first request's hook contexts are %+v, want SessionStart's, then BeforeAgent's", first)
+	}
+	if p := reqs[0].Generate.Contents[0].Text(); !strings.Contains(p, "<hook_context>CTX-SESSIONSTART</hook_context>\n\n[[contract]] do it") {
+		t.Errorf("SessionStart's context is not in front of the prompt:\n%s", p)
+	}
+	fromTool := gem.HookContexts(reqs[1].Generate.Contents)
+	if len(fromTool) != 3 || fromTool[2].Where != "function_response" || fromTool[2].Tool != "run_shell_command" || fromTool[2].Text != "CTX-AFTERTOOL" {
+		t.Errorf("after the shell, hook contexts are %+v, want AfterTool's at the end of its result", fromTool)
+	}
+	for _, r := range srv.Requests() {
+		if strings.Contains(string(r.Body), "CTX-BEFORETOOL") {
+			t.Errorf("BeforeTool's additionalContext reached the model (request #%d): lucid must not count on it, but then it could use it", r.Seq)
+		}
+	}
+
+	// AfterAgent deny: one more turn, prompted with the reason.
+	agents := w.hooksOf("AfterAgent", "")
+	if len(agents) != 2 {
+		t.Fatalf("AfterAgent ran %d times, want 2:\n%s", len(agents), w.hookOrder())
+	}
+	if agents[0].Payload["stop_hook_active"] != false || agents[1].Payload["stop_hook_active"] != true {
+		t.Errorf("stop_hook_active: %v then %v, want false then true", agents[0].Payload["stop_hook_active"], agents[1].Payload["stop_hook_active"])
+	}
+	if agents[0].str("prompt_response") != "FIRST-ANSWER" || !strings.Contains(agents[1].str("prompt_response"), "SECOND-ANSWER") {
+		t.Errorf("prompt_response: %q then %q", agents[0].str("prompt_response"), agents[1].str("prompt_response"))
+	}
+	if got := reqs[4].Generate.LastUserText(); !strings.Contains(got, "AGAIN-MARK record your notes") {
+		t.Errorf("the turn after the AfterAgent deny was prompted with %q, want the reason", got)
+	}
+	// BeforeAgent's prompt already carries SessionStart's context in
+	// front: a hook reading the prompt must look past it.
+	prompts := w.hooksOf("BeforeAgent", "")
+	if len(prompts) != 2 || prompts[0].str("prompt") != "<hook_context>CTX-SESSIONSTART</hook_context>\n\n[[contract]] do it" ||
+		prompts[1].str("prompt") != "AGAIN-MARK record your notes" {
+		t.Errorf("BeforeAgent prompts: %q, want SessionStart's context and the prompt, then the deny's reason", strs(prompts, "prompt"))
+	}
+	if !strings.Contains(res.stdout, "FIRST-ANSWER") || !strings.Contains(res.stdout, "SECOND-ANSWER") {
+		t.Errorf("stdout lacks the answers:\n%s", res.stdout)
+	}
+}
+
+// BeforeTool's hookSpecificOutput.tool_input replaces the tool's whole
+// input: with every argument it runs the new one; with some, the call
+// fails validation and nothing is written.
+func geminiToolInputReplaced(t *testing.T) {
+	w := newGeminiWorld(t, "BeforeTool", "AfterTool")
+	redirected := w.path("redirected.txt")
+	rewrite := func(in map[string]any) hookAnswer {
+		return hookAnswer{Stdout: map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "BeforeTool", "tool_input": in}}}
+	}
+	w.answer(map[string]hookAnswer{
+		"BeforeTool:write_file":        rewrite(map[string]any{"file_path": redirected, "content": "REWRITTEN\n"}),
+		"BeforeTool:run_shell_command": rewrite(map[string]any{"command": "LUCID_AGENT=gemini-agent sh -c 'echo $LUCID_AGENT' > shell.txt"}),
+		"BeforeTool:replace":           rewrite(map[string]any{"new_string": "PARTIAL"}),
+	})
+	lead := &gem.Script{Name: "lead", Marker: "[[rewrite]]", Steps: []gem.Step{
+		gem.WriteFile(w.path("original.txt"), "ORIGINAL\n"),
+		gem.Shell("echo ORIGINAL > shell.txt"),
+		gem.Replace(w.path("notes.txt"), "hello world", "goodbye world"),
+		gem.Say("done"),
+	}}
+	srv := gem.New(lead)
+	defer srv.Close()
+	if res := w.gemini(srv, "[[rewrite]] do it"); res.code != 0 {
+		t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 4000))
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 4 {
+		t.Fatalf("the lead sent %d requests, want 4\n%s", len(reqs), srv.Dump())
+	}
+	if w.content("original.txt") != "" || w.content("redirected.txt") != "REWRITTEN\n" {
+		t.Errorf("write_file with a replaced input: original.txt %q, redirected.txt %q; want only the second, REWRITTEN",
+			w.content("original.txt"), w.content("redirected.txt"))
+	}
+	if got := w.content("shell.txt"); got != "gemini-agent\n" {
+		t.Errorf("the shell ran %q, want the replaced command's output gemini-agent", got)
+	}
+	if got := w.content("notes.txt"); got != "hello world\nline two\n" {
+		t.Errorf("replace with a partial input changed notes.txt to %q", got)
+	}
+	if r := reqs[3].Generate.LastResponse(); !strings.Contains(r.Output(), "required property 'file_path'") {
+		t.Errorf("replace with a partial input answered %q, want a validation error naming file_path", r.Output())
+	}
+	for step, tool := range map[int]string{1: "write_file", 2: "run_shell_command"} {
+		if r := reqs[step].Generate.LastResponse(); r.Name != tool || !strings.Contains(r.Output(), "modified by a hook") {
+			t.Errorf("%s's result %q does not say a hook modified its input", tool, r.Output())
+		}
+	}
+	// The model's own call stays in the history as it made it.
+	if calls := reqs[3].Generate.Calls(); len(calls) != 3 || !strings.Contains(string(calls[0].Args), "original.txt") {
+		t.Errorf("the history's calls are %s, want the model's own", callArgs(calls))
+	}
+	// AfterTool sees the input that ran.
+	for _, c := range w.hooksOf("AfterTool", "write_file") {
+		if c.input()["file_path"] != redirected {
+			t.Errorf("AfterTool write_file tool_input = %v, want the replaced one", c.input())
+		}
+	}
+}
+
+func firstStr(cs []hookCall, key string) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	return cs[0].str(key)
+}
+
+func strs(cs []hookCall, key string) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.str(key))
+	}
+	return out
+}
+
+func callArgs(calls []*gem.FunctionCall) string {
+	b, _ := json.Marshal(calls)
+	return string(b)
+}
