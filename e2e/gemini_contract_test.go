@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,6 +17,9 @@ import (
 func TestGeminiHookContract(t *testing.T) {
 	t.Run("deny and context", geminiDenyAndContext)
 	t.Run("tool input replaced", geminiToolInputReplaced)
+	t.Run("subagent", geminiSubagent)
+	t.Run("timeout in milliseconds", geminiHookTimeout)
+	t.Run("workspace trust", geminiWorkspaceTrust)
 }
 
 // hookContext is a hook answer that adds context for the model.
@@ -236,6 +241,147 @@ func geminiToolInputReplaced(t *testing.T) {
 		if c.input()["file_path"] != redirected {
 			t.Errorf("AfterTool write_file tool_input = %v, want the replaced one", c.input())
 		}
+	}
+}
+
+// A subagent (invoke_agent) runs its tools through the same BeforeTool
+// and AfterTool hooks, under the lead's session id and with nothing that
+// names the subagent; it has no SessionStart, BeforeAgent or AfterAgent of
+// its own. A deny holds inside it, and its reason reaches the subagent.
+func geminiSubagent(t *testing.T) {
+	w := newGeminiWorld(t)
+	w.answer(map[string]hookAnswer{
+		"BeforeTool:write_file": {Stdout: map[string]any{"decision": "deny", "reason": "DENY-SUB src/** is claimed"}},
+	})
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Steps: []gem.Step{
+		gem.CallTool("invoke_agent", map[string]any{"agent_name": "generalist", "prompt": "[[sub]] write src/sub.go"}),
+		gem.Say("lead done"),
+	}}
+	sub := &gem.Script{Name: "sub", Marker: "[[sub]]", Steps: []gem.Step{
+		gem.WriteFile(w.path("src/sub.go"), "package src\n"),
+		// A subagent ends only by calling complete_task.
+		gem.CallTool("complete_task", map[string]any{"result": map[string]any{"response": "SUB-RESULT"}}),
+	}}
+	srv := gem.New(lead, sub)
+	defer srv.Close()
+	if res := w.gemini(srv, "[[lead]] do it"); res.code != 0 {
+		t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 4000))
+	}
+	subReqs, leadReqs := srv.Conversation("sub"), srv.Conversation("lead")
+	if len(subReqs) != 2 || len(leadReqs) != 2 {
+		t.Fatalf("requests: %d of the subagent, %d of the lead; want 2 and 2\n%s", len(subReqs), len(leadReqs), srv.Dump())
+	}
+	if _, ok := subReqs[0].Generate.Tool("invoke_agent"); ok {
+		t.Errorf("the subagent is offered invoke_agent: subagents could nest")
+	}
+	if _, ok := subReqs[0].Generate.Tool("complete_task"); !ok {
+		t.Errorf("the subagent is not offered complete_task: %v", subReqs[0].Generate.ToolNames())
+	}
+	writes := w.hooksOf("BeforeTool", "write_file")
+	invokes := w.hooksOf("BeforeTool", "invoke_agent")
+	if len(writes) != 1 || len(invokes) != 1 {
+		t.Fatalf("BeforeTool ran %d times for write_file, %d for invoke_agent; want 1 and 1\n%s", len(writes), len(invokes), w.hookOrder())
+	}
+	if writes[0].str("session_id") != invokes[0].str("session_id") || writes[0].str("transcript_path") != invokes[0].str("transcript_path") {
+		t.Errorf("the subagent's BeforeTool has session %q, transcript %q; the lead's: %q, %q", writes[0].str("session_id"),
+			writes[0].str("transcript_path"), invokes[0].str("session_id"), invokes[0].str("transcript_path"))
+	}
+	for k := range writes[0].Payload {
+		switch k {
+		case "session_id", "transcript_path", "cwd", "hook_event_name", "timestamp", "tool_name", "tool_input":
+		default:
+			t.Errorf("the subagent's BeforeTool has %s=%v: something may name the subagent after all", k, writes[0].Payload[k])
+		}
+	}
+	for _, ev := range []string{"SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"} {
+		if n := len(w.hooksOf(ev, "")); n != 1 {
+			t.Errorf("%s ran %d times, want once (the lead's)\n%s", ev, n, w.hookOrder())
+		}
+	}
+	if w.content("src/sub.go") != "" {
+		t.Errorf("the subagent's write_file was denied, but src/sub.go exists")
+	}
+	if reason, ok := subReqs[1].Generate.LastResponse().Blocked(); !ok || reason != "DENY-SUB src/** is claimed" {
+		t.Errorf("the subagent's next request has %q, want the deny", subReqs[1].Generate.LastResponse().Output())
+	}
+	if r := leadReqs[1].Generate.LastResponse(); r.Name != "invoke_agent" || !strings.Contains(r.Output(), "SUB-RESULT") {
+		t.Errorf("the lead got %q from invoke_agent, want the subagent's result", r.Output())
+	}
+}
+
+// A hook's timeout is in milliseconds, and a hook past it is ignored: the
+// tool runs as if it had allowed it. lucid's Gemini entries need a timeout
+// well above its slowest hook, or a claim stops nothing.
+func geminiHookTimeout(t *testing.T) {
+	w := newGeminiWorld(t, "BeforeTool")
+	w.setHooks([]string{"BeforeTool"}, 500)
+	deny := func(reason string, ms int) hookAnswer {
+		return hookAnswer{SleepMS: ms, Stdout: map[string]any{"decision": "deny", "reason": reason}}
+	}
+	w.answer(map[string]hookAnswer{
+		"BeforeTool:write_file": deny("SLOW-DENY", 3000),
+		"BeforeTool:replace":    deny("QUICK-DENY", 100),
+	})
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Steps: []gem.Step{
+		gem.WriteFile(w.path("slow.txt"), "SLOW\n"),
+		gem.Replace(w.path("notes.txt"), "hello world", "goodbye world"),
+		gem.Say("done"),
+	}}
+	srv := gem.New(lead)
+	defer srv.Close()
+	res := w.gemini(srv, "[[lead]] do it")
+	if res.code != 0 {
+		t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 4000))
+	}
+	if w.content("slow.txt") != "SLOW\n" || !strings.Contains(res.stderr, "Hook timed out after 500ms") {
+		t.Errorf("a hook slower than its 500 ms timeout: slow.txt is %q, stderr:\n%s\nwant the write done and the timeout named in ms",
+			w.content("slow.txt"), clip(res.stderr, 3000))
+	}
+	if w.content("notes.txt") != "hello world\nline two\n" {
+		t.Errorf("a hook inside its timeout denied replace, but notes.txt is %q", w.content("notes.txt"))
+	}
+}
+
+// Project hooks run in a workspace that ~/.gemini/trustedFolders.json
+// trusts, without GEMINI_CLI_TRUST_WORKSPACE, and not in one it does not
+// name. The first run in a trusted one records the hooks in
+// ~/.gemini/trusted_hooks.json as "NAME:COMMAND" under the workspace's
+// path: what `lucid doctor` can read.
+func geminiWorkspaceTrust(t *testing.T) {
+	w := newGeminiWorld(t, "SessionStart")
+	w.trustByEnv = false
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Done: gem.Say("done")}
+	srv := gem.New(lead)
+	defer srv.Close()
+	trustedHooks := filepath.Join(w.home, ".gemini", "trusted_hooks.json")
+
+	res := w.gemini(srv, "[[lead]] untrusted")
+	if n := len(w.hooks()); n != 0 || res.code != 0 {
+		t.Fatalf("untrusted workspace: exit %d, %d project hook calls; want 0 and none\nstderr:\n%s", res.code, n, clip(res.stderr, 3000))
+	}
+	if _, err := os.Stat(trustedHooks); err == nil {
+		t.Errorf("an untrusted workspace's hooks were recorded as trusted")
+	}
+
+	w.write(filepath.Join(w.home, ".gemini", "trustedFolders.json"), `{"`+w.repo+`": "TRUST_FOLDER"}`)
+	res = w.gemini(srv, "[[lead]] trusted")
+	if n := len(w.hooksOf("SessionStart", "")); n != 1 || res.code != 0 {
+		t.Fatalf("workspace in trustedFolders.json: exit %d, %d SessionStart calls; want 0 and one\nstderr:\n%s", res.code, n, clip(res.stderr, 3000))
+	}
+	b, err := os.ReadFile(trustedHooks)
+	if err != nil {
+		t.Fatalf("after a trusted run: %v", err)
+	}
+	var trusted map[string][]string
+	if err := json.Unmarshal(b, &trusted); err != nil {
+		t.Fatalf("trusted_hooks.json: %v\n%s", err, b)
+	}
+	want := "record-SessionStart:" + w.hookBin + " SessionStart"
+	if got := trusted[w.repo]; len(got) != 1 || got[0] != want {
+		t.Errorf("trusted_hooks.json = %s, want {%q: [%q]}", b, w.repo, want)
+	}
+	if !strings.Contains(res.stderr, "project-level hooks have been detected") {
+		t.Errorf("the first trusted run did not warn of the project hooks:\n%s", clip(res.stderr, 3000))
 	}
 }
 

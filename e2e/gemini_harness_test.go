@@ -189,6 +189,9 @@ type geminiWorld struct {
 	hookCtl string
 	netLog  string
 	netJS   string
+	// trustByEnv is GEMINI_CLI_TRUST_WORKSPACE=true on every run (the
+	// default); off, the workspace is trusted only as ~/.gemini says.
+	trustByEnv bool
 }
 
 // newGeminiWorld sets up the world with the recording hook on every event
@@ -199,7 +202,7 @@ func newGeminiWorld(t *testing.T, events ...string) *geminiWorld {
 	root := t.TempDir()
 	w := &geminiWorld{env: &env{t: t, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home")}, root: root,
 		hookBin: filepath.Join(root, "bin", hookRecorderName), hookLog: filepath.Join(root, "hooks.jsonl"),
-		hookCtl: filepath.Join(root, "hookctl.json"), netLog: filepath.Join(root, "net.log"), netJS: filepath.Join(root, "netlog.cjs")}
+		hookCtl: filepath.Join(root, "hookctl.json"), netLog: filepath.Join(root, "net.log"), netJS: filepath.Join(root, "netlog.cjs"), trustByEnv: true}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -326,18 +329,21 @@ func (w *geminiWorld) gemini(srv *gem.Server, prompt string, args ...string) gem
 	cmd := exec.CommandContext(ctx, geminiBin, append([]string{"-m", geminiModel, "--approval-mode", "yolo",
 		"--skip-trust", "-p", prompt}, args...)...)
 	cmd.Dir = w.repo
-	cmd.Env = w.environ(
-		"GEMINI_API_KEY=x",
-		"GOOGLE_GEMINI_BASE_URL="+srv.URL,
+	var trust []string
+	if w.trustByEnv {
 		// Project hooks run only in a trusted workspace; --skip-trust
 		// alone comes too late for them.
-		"GEMINI_CLI_TRUST_WORKSPACE=true",
+		trust = append(trust, "GEMINI_CLI_TRUST_WORKSPACE=true")
+	}
+	cmd.Env = w.environ(append(trust,
+		"GEMINI_API_KEY=x",
+		"GOOGLE_GEMINI_BASE_URL="+srv.URL,
 		"TERM=dumb",
 		"NODE_OPTIONS=--require "+w.netJS,
 		"LUCID_E2E_NETLOG="+w.netLog,
 		hookLogEnv+"="+w.hookLog,
 		hookCtlEnv+"="+w.hookCtl,
-	)
+	)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 10 * time.Second
