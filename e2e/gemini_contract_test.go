@@ -20,6 +20,7 @@ func TestGeminiHookContract(t *testing.T) {
 	t.Run("subagent", geminiSubagent)
 	t.Run("timeout in milliseconds", geminiHookTimeout)
 	t.Run("workspace trust", geminiWorkspaceTrust)
+	t.Run("relative paths", geminiRelativePaths)
 }
 
 // hookContext is a hook answer that adds context for the model.
@@ -382,6 +383,44 @@ func geminiWorkspaceTrust(t *testing.T) {
 	}
 	if !strings.Contains(res.stderr, "project-level hooks have been detected") {
 		t.Errorf("the first trusted run did not warn of the project hooks:\n%s", clip(res.stderr, 3000))
+	}
+}
+
+// Relative paths: BeforeTool shows them as the model gave them; write_file
+// and replace resolve them against the workspace (the payload's cwd), and
+// run_shell_command runs in dir_path, itself relative to the workspace.
+// guard.GeminiWrites follows the same rules.
+func geminiRelativePaths(t *testing.T) {
+	w := newGeminiWorld(t, "BeforeTool")
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Steps: []gem.Step{
+		gem.WriteFile("src/rel.go", "package src\n"),
+		gem.Replace("notes.txt", "hello world", "goodbye world"),
+		gem.CallTool("run_shell_command", map[string]any{"command": "pwd > here.txt", "dir_path": "src"}),
+		gem.Say("done"),
+	}}
+	srv := gem.New(lead)
+	defer srv.Close()
+	if res := w.gemini(srv, "[[lead]] do it"); res.code != 0 {
+		t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 4000))
+	}
+	calls := w.hooksOf("BeforeTool", "")
+	if len(calls) != 3 {
+		t.Fatalf("BeforeTool ran %d times, want 3\n%s\n%s", len(calls), w.hookOrder(), srv.Dump())
+	}
+	if calls[0].input()["file_path"] != "src/rel.go" || calls[1].input()["file_path"] != "notes.txt" || calls[2].input()["dir_path"] != "src" {
+		t.Errorf("BeforeTool inputs %v, %v, %v: want the relative paths as given", calls[0].input(), calls[1].input(), calls[2].input())
+	}
+	for _, c := range calls {
+		if c.str("cwd") != w.repo {
+			t.Errorf("BeforeTool cwd = %q, want the workspace %q", c.str("cwd"), w.repo)
+		}
+	}
+	if w.content("src/rel.go") != "package src\n" || w.content("notes.txt") != "goodbye world\nline two\n" {
+		t.Errorf("relative write_file/replace: src/rel.go %q, notes.txt %q; want both done in the workspace\n%s",
+			w.content("src/rel.go"), w.content("notes.txt"), srv.Dump())
+	}
+	if got := strings.TrimSpace(w.content("src/here.txt")); got != w.path("src") {
+		t.Errorf("run_shell_command with dir_path src ran in %q, want %q", got, w.path("src"))
 	}
 }
 
