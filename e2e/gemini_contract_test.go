@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	gem "github.com/lucid-dev/lucid/internal/scriptedgemini"
@@ -21,6 +23,7 @@ func TestGeminiHookContract(t *testing.T) {
 	t.Run("timeout in milliseconds", geminiHookTimeout)
 	t.Run("workspace trust", geminiWorkspaceTrust)
 	t.Run("relative paths", geminiRelativePaths)
+	t.Run("compression", geminiCompression)
 }
 
 // hookContext is a hook answer that adds context for the model.
@@ -421,6 +424,96 @@ func geminiRelativePaths(t *testing.T) {
 	}
 	if got := strings.TrimSpace(w.content("src/here.txt")); got != w.path("src") {
 		t.Errorf("run_shell_command with dir_path src ran in %q, want %q", got, w.path("src"))
+	}
+}
+
+// A real compression (the reported prompt tokens past half the model's
+// context, and a second prompt to split the history at) summarises the
+// history through two side calls without tools, and drops what
+// SessionStart added: no hook says so. PreCompress fires as before every
+// model call, the same payload; SessionStart does not fire again. What
+// shows it is BeforeModel's llm_request: the digest is gone from its
+// messages and a <state_snapshot> is there.
+func geminiCompression(t *testing.T) {
+	w := newGeminiWorld(t)
+	w.answer(map[string]hookAnswer{
+		"SessionStart": hookContext("SessionStart", "CTX-SESSIONSTART"),
+		"AfterAgent":   {Stdout: map[string]any{"decision": "deny", "reason": "AGAIN-MARK go on"}, Once: true},
+	})
+	// Compression shortens the history, and with it the step count: the
+	// steps go by the number of requests instead.
+	var mu sync.Mutex
+	n := 0
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Done: func(*gem.GenerateRequest) gem.Reply {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		switch {
+		case n == 3:
+			return gem.Reply{Text: "FIRST-ANSWER"} // the AfterAgent deny prompts again
+		case n < 7:
+			return gem.Reply{Calls: []gem.Call{{Name: "run_shell_command", Args: map[string]any{"command": fmt.Sprintf("echo STEP-%d", n)}}}}
+		}
+		return gem.Reply{Text: "SECOND-ANSWER"}
+	}}
+	srv := gem.New(lead)
+	defer srv.Close()
+	srv.SideText = func(*gem.GenerateRequest) string { return "<state_snapshot>SCRIPTED-SUMMARY [[lead]]</state_snapshot>" }
+	srv.PromptTokens = func(r *gem.Request) int {
+		if r.Conversation == "lead" && r.Seq == 5 { // the second request of the second prompt
+			return 1000000
+		}
+		return 1000
+	}
+	if res := w.gemini(srv, "[[lead]] do it"); res.code != 0 {
+		t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 4000))
+	}
+	var side, before, after []*gem.Request
+	for _, r := range srv.Requests() {
+		switch {
+		case r.Generate == nil:
+		case r.Conversation == "":
+			side = append(side, r)
+		case len(side) == 0:
+			before = append(before, r)
+		default:
+			after = append(after, r)
+		}
+	}
+	if len(side) != 2 || len(after) == 0 || side[0].Stream {
+		t.Fatalf("want two side calls (generateContent, the summary and its check) and requests after them\n%s", srv.Dump())
+	}
+	for _, r := range before {
+		if !strings.Contains(string(r.Body), "CTX-SESSIONSTART") {
+			t.Errorf("request #%d, before the compression, lacks SessionStart's context", r.Seq)
+		}
+	}
+	for _, r := range after {
+		if body := string(r.Body); strings.Contains(body, "CTX-SESSIONSTART") || !strings.Contains(body, "SCRIPTED-SUMMARY") {
+			t.Errorf("request #%d, after the compression: SessionStart's context %v, the summary %v; want gone and there",
+				r.Seq, strings.Contains(body, "CTX-SESSIONSTART"), strings.Contains(body, "SCRIPTED-SUMMARY"))
+		}
+	}
+	if got := len(w.hooksOf("SessionStart", "")); got != 1 {
+		t.Errorf("SessionStart ran %d times, want once: after a compression it does not run again", got)
+	}
+	pre := w.hooksOf("PreCompress", "")
+	if len(pre) != len(before)+len(after) {
+		t.Errorf("PreCompress ran %d times for %d model calls", len(pre), len(before)+len(after))
+	}
+	for _, c := range pre {
+		if c.str("trigger") != "auto" || len(c.Payload) != 6 {
+			t.Errorf("PreCompress payload %s: want the five common fields and trigger auto, compressed or not", c.Raw)
+		}
+	}
+	models := w.hooksOf("BeforeModel", "")
+	if len(models) != len(pre) {
+		t.Fatalf("BeforeModel ran %d times, PreCompress %d", len(models), len(pre))
+	}
+	// llm_request.messages holds the text of each turn.
+	last, _ := json.Marshal(models[len(models)-1].Payload["llm_request"])
+	if strings.Contains(string(last), "CTX-SESSIONSTART") || !strings.Contains(string(last), "state_snapshot") {
+		t.Errorf("the last BeforeModel's llm_request does not show the compression:\n%s", clip(string(last), 3000))
 	}
 }
 

@@ -9,10 +9,10 @@
 // POST /v1beta/models/MODEL:streamGenerateContent?alt=sse. Each
 // conversation (a session, each subagent) follows its own Script, told
 // apart by a marker in its first user turn; the step is the number of
-// model turns in the request. A call no script claims and that offers no
-// tools is a side request and gets plain text; a non-streamed
-// generateContent asking for JSON (the client's own checks) gets an object
-// of its schema's shape. The sibling package scriptedapi does the same
+// model turns in the request. A call that offers no tools is the client's
+// own (a side request: a check, or the summary when it compresses the
+// history) and gets SideText, or, when it asks for JSON, an object of its
+// schema's shape. The sibling package scriptedapi does the same
 // for the Anthropic Messages API.
 package scriptedgemini
 
@@ -35,6 +35,10 @@ type Server struct {
 	// SideText answers side requests; nil says "Scripted reply.". Set it
 	// before the client starts.
 	SideText func(r *GenerateRequest) string
+	// PromptTokens is the promptTokenCount reported for a request; nil
+	// says a quarter of its body's length. Gemini CLI compresses the
+	// history once a reported count passes half the model's context.
+	PromptTokens func(r *Request) int
 
 	http    *httptest.Server
 	scripts []*Script
@@ -147,35 +151,38 @@ func (s *Server) generate(w http.ResponseWriter, req *Request) {
 	}
 	req.Generate = &gr
 	req.Step = gr.Models()
-	sc, err := s.claim(&gr)
-	if sc != nil {
-		req.Conversation = sc.Name
-	}
-	s.record(req)
 	var reply Reply
-	switch {
-	case sc != nil && err != nil:
-		s.problem("request #%d: %v", req.Seq, err)
-		reply = Reply{Text: "Two scripts for this conversation."}
-	case sc != nil && req.Step < len(sc.Steps):
-		reply = sc.Steps[req.Step](&gr)
-	case sc != nil && sc.Done != nil:
-		reply = sc.Done(&gr)
-	case sc != nil:
-		reply = Reply{Text: "Done."}
-	case !req.Stream && wantsJSON(gr.GenerationConfig) != nil:
-		reply = Reply{Text: jsonAnswer(wantsJSON(gr.GenerationConfig))}
-	case len(gr.ToolNames()) > 0:
-		// A conversation with tools is an agent's: an unclaimed one is a
-		// script missing, not a side request.
-		s.problem("request #%d: %v", req.Seq, err)
-		reply = Reply{Text: "No script for this conversation."}
-	default:
-		text := "Scripted reply."
-		if s.SideText != nil {
-			text = s.SideText(&gr)
+	if len(gr.ToolNames()) == 0 {
+		// Only an agent's conversation offers tools. A call without them
+		// is the client's own (a JSON check, the summary and its check when
+		// it compresses the history), even when it quotes the prompt.
+		s.record(req)
+		if schema := wantsJSON(gr.GenerationConfig); schema != nil {
+			reply = Reply{Text: jsonAnswer(schema)}
+		} else {
+			text := "Scripted reply."
+			if s.SideText != nil {
+				text = s.SideText(&gr)
+			}
+			reply = Reply{Text: text}
 		}
-		reply = Reply{Text: text}
+	} else {
+		sc, err := s.claim(&gr)
+		if sc != nil {
+			req.Conversation = sc.Name
+		}
+		s.record(req)
+		switch {
+		case err != nil:
+			s.problem("request #%d: %v", req.Seq, err)
+			reply = Reply{Text: "No script for this conversation."}
+		case req.Step < len(sc.Steps):
+			reply = sc.Steps[req.Step](&gr)
+		case sc.Done != nil:
+			reply = sc.Done(&gr)
+		default:
+			reply = Reply{Text: "Done."}
+		}
 	}
 	parts, err := reply.parts()
 	if err != nil {
@@ -183,10 +190,14 @@ func (s *Server) generate(w http.ResponseWriter, req *Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	prompt := len(req.Body)/4 + 1
+	if s.PromptTokens != nil {
+		prompt = s.PromptTokens(req)
+	}
 	resp := map[string]any{
 		"candidates": []any{map[string]any{
 			"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
-		"usageMetadata": map[string]any{"promptTokenCount": len(req.Body)/4 + 1, "candidatesTokenCount": 5, "totalTokenCount": len(req.Body)/4 + 6},
+		"usageMetadata": map[string]any{"promptTokenCount": prompt, "candidatesTokenCount": 5, "totalTokenCount": prompt + 5},
 		"modelVersion":  req.Model,
 		"responseId":    fmt.Sprintf("scripted-%04d", req.Seq),
 	}
@@ -202,8 +213,8 @@ func (s *Server) generate(w http.ResponseWriter, req *Request) {
 	fmt.Fprintf(w, "data: %s\r\n\r\n", data)
 }
 
-// claim finds the one script whose marker is in the first user turn; nil
-// when none is. With two, it returns the first and an error.
+// claim finds the one script whose marker is in the first user turn. With
+// two, it returns the first and an error; with none, nil and an error.
 func (s *Server) claim(gr *GenerateRequest) (*Script, error) {
 	first := gr.FirstUserText()
 	var found *Script

@@ -191,6 +191,17 @@ func TestSideRequests(t *testing.T) {
 		t.Errorf("JSON check answered %v", obj)
 	}
 
+	// The summary of a compression quotes the prompt, marker and all, but
+	// offers no tools: a side request, not the lead's next step.
+	out, _ = post(t, srv, "/v1beta/models/gemini-2.5-flash:generateContent",
+		`{"contents":[{"role":"user","parts":[{"text":"[[lead]] do it"}]},{"role":"user","parts":[{"text":"generate the <state_snapshot>"}]}]}`)
+	if !strings.Contains(out, "a title") {
+		t.Errorf("a compression summary answered %s, want the side text", out)
+	}
+	if n := len(srv.Conversation("lead")); n != 0 {
+		t.Errorf("the lead's script answered %d side requests", n)
+	}
+
 	post(t, srv, "/v1beta/models/gemini-2.5-flash:countTokens", `{"contents":[]}`)
 	if p := srv.Problems(); len(p) > 0 {
 		t.Errorf("side requests made problems: %v", p)
@@ -206,11 +217,28 @@ func TestSideRequests(t *testing.T) {
 	if len(p) != 2 || !strings.Contains(p[0], "no script's marker") || !strings.Contains(p[1], "/v1/other") {
 		t.Errorf("problems = %q", p)
 	}
-	if n := len(srv.Requests()); n != 5 {
-		t.Errorf("recorded %d requests, want 5", n)
+	if n := len(srv.Requests()); n != 6 {
+		t.Errorf("recorded %d requests, want 6", n)
 	}
 	if d := srv.Dump(); !strings.Contains(d, "(side)") || !strings.Contains(d, "problem:") {
 		t.Errorf("Dump lacks the side request or the problems:\n%s", d)
+	}
+}
+
+func TestPromptTokensReported(t *testing.T) {
+	srv := New(&Script{Name: "lead", Marker: "[[lead]]"})
+	defer srv.Close()
+	srv.PromptTokens = func(r *Request) int { return 600000 + r.Step }
+	out, _ := post(t, srv, streamPath, body(modelCall, ran))
+	data, _ := strings.CutPrefix(strings.TrimSpace(out), "data: ")
+	var resp struct {
+		Usage struct {
+			Prompt int `json:"promptTokenCount"`
+			Total  int `json:"totalTokenCount"`
+		} `json:"usageMetadata"`
+	}
+	if err := json.Unmarshal([]byte(data), &resp); err != nil || resp.Usage.Prompt != 600001 || resp.Usage.Total != 600006 {
+		t.Errorf("usageMetadata of %s: %+v (%v), want promptTokenCount 600001", out, resp.Usage, err)
 	}
 }
 
