@@ -24,6 +24,7 @@ func TestGeminiHookContract(t *testing.T) {
 	t.Run("workspace trust", geminiWorkspaceTrust)
 	t.Run("relative paths", geminiRelativePaths)
 	t.Run("compression", geminiCompression)
+	t.Run("resume", geminiResume)
 }
 
 // hookContext is a hook answer that adds context for the model.
@@ -514,6 +515,42 @@ func geminiCompression(t *testing.T) {
 	last, _ := json.Marshal(models[len(models)-1].Payload["llm_request"])
 	if strings.Contains(string(last), "CTX-SESSIONSTART") || !strings.Contains(string(last), "state_snapshot") {
 		t.Errorf("the last BeforeModel's llm_request does not show the compression:\n%s", clip(string(last), 3000))
+	}
+}
+
+// --resume continues the session under the same id, with SessionStart
+// (source "resume") and its context in front of the new prompt; the
+// resumed history keeps the model's answers but not the old prompt, nor
+// the context that came with it.
+func geminiResume(t *testing.T) {
+	w := newGeminiWorld(t, "SessionStart", "BeforeAgent", "SessionEnd")
+	w.answer(map[string]hookAnswer{"SessionStart": hookContext("SessionStart", "CTX-SESSIONSTART")})
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Steps: []gem.Step{gem.Say("FIRST-ANSWER"), gem.Say("SECOND-ANSWER")}}
+	srv := gem.New(lead)
+	defer srv.Close()
+	if res := w.gemini(srv, "[[lead]] first prompt"); res.code != 0 {
+		t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 3000))
+	}
+	res := w.gemini(srv, "[[lead]] second prompt", "--resume", "latest")
+	if res.code != 0 || !strings.Contains(res.stdout, "SECOND-ANSWER") {
+		t.Fatalf("gemini --resume: exit %d, stdout %q\nstderr:\n%s", res.code, res.stdout, clip(res.stderr, 3000))
+	}
+	starts := w.hooksOf("SessionStart", "")
+	if len(starts) != 2 || starts[1].str("source") != "resume" || starts[1].str("session_id") != starts[0].str("session_id") {
+		t.Fatalf("SessionStart calls: %q sources %q; want startup then resume, one session", strs(starts, "session_id"), strs(starts, "source"))
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 2 {
+		t.Fatalf("the lead sent %d requests, want 2\n%s", len(reqs), srv.Dump())
+	}
+	resumed := reqs[1].Generate
+	if body := string(reqs[1].Body); strings.Count(body, "CTX-SESSIONSTART") != 1 || strings.Contains(body, "first prompt") ||
+		!strings.Contains(body, "FIRST-ANSWER") {
+		t.Errorf("the resumed request: SessionStart context %d times, old prompt %v, old answer %v; want once, no, yes",
+			strings.Count(body, "CTX-SESSIONSTART"), strings.Contains(body, "first prompt"), strings.Contains(body, "FIRST-ANSWER"))
+	}
+	if got := resumed.LastUserText(); got != "<hook_context>CTX-SESSIONSTART</hook_context>\n\n[[lead]] second prompt" {
+		t.Errorf("the resumed prompt is %q, want SessionStart's context in front of it", got)
 	}
 }
 

@@ -129,6 +129,20 @@ func (r *GenerateRequest) FirstUserText() string {
 	return ""
 }
 
+// UserText is the text of every user turn (function responses left
+// out), one part a line.
+func (r *GenerateRequest) UserText() string {
+	var parts []string
+	for _, c := range r.Contents {
+		if c.Role == "user" {
+			if t := c.Text(); t != "" {
+				parts = append(parts, t)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // LastUserText is the text of the last user turn, with the output of its
 // function responses.
 func (r *GenerateRequest) LastUserText() string {

@@ -5,7 +5,8 @@ import "encoding/json"
 // Script is what the model says in one conversation: a session, or a
 // subagent that invoke_agent started. The server gives a request to the
 // script whose Marker appears in the request's first user turn (the
-// session context and the prompt, or the subagent's prompt), and picks the
+// session context and the prompt, or the subagent's prompt; for a resumed
+// session, whose first turn has lost the prompt, in a later one), and picks the
 // step by counting the model turns in it: step 0 answers the first
 // request, step 1 the request after the model's first turn, and so on.
 //

@@ -8,12 +8,12 @@
 // Gemini CLI 0.61.0 sends a session's model calls as
 // POST /v1beta/models/MODEL:streamGenerateContent?alt=sse. Each
 // conversation (a session, each subagent) follows its own Script, told
-// apart by a marker in its first user turn; the step is the number of
-// model turns in the request. A call that offers no tools is the client's
-// own (a side request: a check, or the summary when it compresses the
-// history) and gets SideText, or, when it asks for JSON, an object of its
-// schema's shape. The sibling package scriptedapi does the same
-// for the Anthropic Messages API.
+// apart by a marker in its first user turn (or, resumed, a later one);
+// the step is the number of model turns in the request. A call that
+// offers no tools is the client's own (a side request: a check, or the
+// summary when it compresses the history) and gets SideText, or, when it
+// asks for JSON, an object of its schema's shape. The sibling package
+// scriptedapi does the same for the Anthropic Messages API.
 package scriptedgemini
 
 import (
@@ -213,24 +213,30 @@ func (s *Server) generate(w http.ResponseWriter, req *Request) {
 	fmt.Fprintf(w, "data: %s\r\n\r\n", data)
 }
 
-// claim finds the one script whose marker is in the first user turn. With
-// two, it returns the first and an error; with none, nil and an error.
+// claim finds the one script whose marker is in the first user turn, or,
+// when none is, in a later user text: a resumed session (--resume) keeps
+// only the session context in its first turn and drops the old prompt.
+// With two markers it returns the first and an error; with none, nil and
+// an error.
 func (s *Server) claim(gr *GenerateRequest) (*Script, error) {
 	first := gr.FirstUserText()
-	var found *Script
-	for _, sc := range s.scripts {
-		if sc.Marker == "" || !strings.Contains(first, sc.Marker) {
-			continue
+	texts := []string{first, gr.UserText()}
+	for _, text := range texts {
+		var found *Script
+		for _, sc := range s.scripts {
+			if sc.Marker == "" || !strings.Contains(text, sc.Marker) {
+				continue
+			}
+			if found != nil {
+				return found, fmt.Errorf("markers of %q and %q both in the user's text", found.Name, sc.Name)
+			}
+			found = sc
 		}
 		if found != nil {
-			return found, fmt.Errorf("markers of %q and %q both in the first user turn", found.Name, sc.Name)
+			return found, nil
 		}
-		found = sc
 	}
-	if found == nil {
-		return nil, fmt.Errorf("no script's marker in the first user turn %q", clip(first, 200))
-	}
-	return found, nil
+	return nil, fmt.Errorf("no script's marker in the user's text; the first turn is %q", clip(first, 200))
 }
 
 // wantsJSON returns the response schema of a call that asks for JSON

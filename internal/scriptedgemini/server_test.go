@@ -225,6 +225,29 @@ func TestSideRequests(t *testing.T) {
 	}
 }
 
+// A resumed session's first turn has only the session context: the
+// marker of the new prompt, later, claims it.
+func TestResumedConversationClaimedLater(t *testing.T) {
+	srv := New(&Script{Name: "lead", Marker: "[[lead]]", Steps: []Step{Say("first"), Say("second")}},
+		&Script{Name: "other", Marker: "[[other]]"})
+	defer srv.Close()
+	resumed := `{"contents":[{"role":"user","parts":[{"text":"<session_context>ctx</session_context>"}]},` +
+		`{"role":"model","parts":[{"text":"first"}]},{"role":"user","parts":[{"text":"<hook_context>D</hook_context>\n\n[[lead]] and again"}]}],` +
+		`"tools":[{"functionDeclarations":[{"name":"write_file"}]}]}`
+	out, _ := post(t, srv, streamPath, resumed)
+	if parts := streamParts(t, out); parts[0]["text"] != "second" {
+		t.Errorf("resumed conversation answered %v, want its step 1", parts)
+	}
+	// The first turn wins over a later mention of another marker.
+	post(t, srv, streamPath, strings.Replace(body(modelCall, ran), "Successfully wrote.", "[[other]] said", 1))
+	if n := len(srv.Conversation("lead")); n != 2 {
+		t.Errorf("lead answered %d requests, want 2:\n%s", n, srv.Dump())
+	}
+	if p := srv.Problems(); len(p) > 0 {
+		t.Errorf("problems: %v", p)
+	}
+}
+
 func TestPromptTokensReported(t *testing.T) {
 	srv := New(&Script{Name: "lead", Marker: "[[lead]]"})
 	defer srv.Close()
