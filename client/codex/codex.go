@@ -65,13 +65,16 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	switch {
 	case p.ToolName == "apply_patch":
 		in.Tool = hooks.ToolEdit
-		in.Paths = guard.PatchPaths(ti.Command)
+		patch, _ := guard.ParsePatch(ti.Command) // a malformed patch still names its files
+		in.Paths = patch.Paths(p.Cwd)
 	case p.ToolName == "Bash":
 		in.Tool, in.Command = hooks.ToolShell, ti.Command
 		// The model may run apply_patch through the shell; Codex applies
 		// it as the patch tool would.
-		if strings.Contains(ti.Command, "*** Begin Patch") {
-			in.Paths = guard.PatchPaths(ti.Command)
+		if patches, ok, _ := guard.ShellPatches(ti.Command); ok {
+			for _, patch := range patches {
+				in.Paths = append(in.Paths, patch.Paths(p.Cwd)...)
+			}
 		}
 	case strings.HasSuffix(p.ToolName, "wait_agent"):
 		in.Tool = hooks.ToolAgent // the lead waits for its subagent: its news comes back
