@@ -6,6 +6,7 @@ import (
 
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/gemini"
 	"github.com/lucid-dev/lucid/hooks"
 )
 
@@ -16,7 +17,7 @@ func init() {
 // clients are the coding clients whose hooks lucid handles, by the name
 // `lucid hook --client` takes. Claude Code is the default, so that the
 // hooks `lucid init` registered before there were others keep working.
-var clients = []hooks.Client{claude.Client{}, codex.Client{}}
+var clients = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}}
 
 func clientNames() []string {
 	var names []string
