@@ -1,4 +1,4 @@
-package hooks
+package installers
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -68,7 +69,7 @@ func isLucidCommand(cmd string) bool {
 		}
 	}
 	f := strings.Fields(cmd)
-	return len(f) == 3 && filepath.Base(f[0]) == "lucid" && f[1] == "hook" && knownEvent(f[2])
+	return len(f) == 3 && filepath.Base(f[0]) == "lucid" && f[1] == "hook" && slices.ContainsFunc(registrations, func(r registration) bool { return r.event == f[2] })
 }
 
 // Change is one file the installer created, changed or removed; the same
@@ -400,7 +401,7 @@ func (s *settings) register() string {
 	case !s.existed:
 		return fmt.Sprintf("created, with lucid's hooks for %d events", changed)
 	default:
-		return fmt.Sprintf("lucid's hooks registered for %d %s", changed, Plural(changed, "event", "events"))
+		return fmt.Sprintf("lucid's hooks registered for %d %s", changed, map[bool]string{true: "event", false: "events"}[changed == 1])
 	}
 }
 
