@@ -3,6 +3,7 @@ package installers
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -23,11 +24,11 @@ func Check(repo *gitstore.Repo) []Finding {
 		hooks.Detail, hooks.Fix = err.Error(), "fix the file, then run `lucid init`"
 	case len(events) == 0:
 		hooks.Detail, hooks.Fix = "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)"
-	case len(events) < len(registrations):
+	case len(events) < len(ClaudeCode.Events):
 		var missing []string
-		for _, r := range registrations {
-			if !strings.Contains(" "+strings.Join(events, " ")+" ", " "+r.event+" ") {
-				missing = append(missing, r.event)
+		for _, r := range ClaudeCode.Events {
+			if !slices.Contains(events, r.Name) {
+				missing = append(missing, r.Name)
 			}
 		}
 		hooks.Detail = fmt.Sprintf("%s lacks lucid's hooks for %s (or has another version of them)", name, strings.Join(missing, ", "))
