@@ -93,7 +93,7 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	in.Event = event
 	in.readTool()
-	out, err := handle(in)
+	out, err := handle(in, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		out = nil
@@ -127,6 +127,17 @@ type call struct {
 	agent string // gitstore.AgentID of the caller
 	now   time.Time
 	held  *gitstore.Lock
+
+	stderr io.Writer // where warn writes
+}
+
+// warn reports an error that does not stop the call (a plan entry or an
+// agent's record not saved) as one line on stderr: the hook goes on, and
+// the user can see what was lost.
+func (c *call) warn(err error) {
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lucid hook %s: %v\n", c.in.Event, err)
+	}
 }
 
 // lock takes the repository's lock unless this call holds it already, and
@@ -146,7 +157,7 @@ func (c *call) lock() (func(), error) {
 
 // handle finds the repository and runs the event's handler. Outside a
 // repository with .lucid/ it does nothing.
-func handle(in Input) (*Output, error) {
+func handle(in Input, stderr io.Writer) (*Output, error) {
 	dir := in.Cwd
 	if dir == "" {
 		dir = os.Getenv("CLAUDE_PROJECT_DIR")
@@ -161,7 +172,7 @@ func handle(in Input) (*Output, error) {
 	if in.SessionID == "" {
 		return nil, fmt.Errorf("payload has no session_id")
 	}
-	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: time.Now()}
+	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: time.Now(), stderr: stderr}
 	switch in.Event {
 	case "SessionStart", "SubagentStart":
 		return c.start()

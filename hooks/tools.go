@@ -53,10 +53,10 @@ func (ti toolInput) path() string {
 // the delta, and stamps LUCID_AGENT on the lucid commands of a Bash line.
 func (c *call) preToolUse() (*Output, error) {
 	ti := c.in.tool
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	if (editTools[c.in.ToolName] && c.isPlan(ti.path())) ||
 		(c.in.ToolName == "Bash" && strings.Contains(ti.Command, "plan.md")) {
-		c.repo.SetPlanPending(c.agent, c.now)
+		c.warn(c.repo.SetPlanPending(c.agent, c.now))
 	}
 	deny, warn, err := c.guardWrites(c.writes(ti))
 	if err != nil {
@@ -127,7 +127,7 @@ var agentTools = map[string]bool{"Agent": true, "Task": true}
 // returns at once; its news comes with the notification of its end, at
 // UserPromptSubmit.)
 func (c *call) afterSubagent() (*Output, error) {
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	text, err := c.delta()
 	if err != nil {
 		return nil, err
@@ -150,7 +150,7 @@ func (c *call) postToolUse() (*Output, error) {
 			return nil, err
 		}
 	} else {
-		c.notePlanChange("")
+		c.warn(c.notePlanChange(""))
 	}
 	if len(changed) == 0 {
 		c.touch()
