@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,7 +10,8 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
-// MaxPayload is the largest hook payload read; a larger one is ignored.
+// MaxPayload is the largest hook payload read whole; a larger one (a
+// Write of a big file) is streamed, and only what lucid reads is kept.
 const MaxPayload = 16 << 20
 
 // Events are the Claude Code events `lucid hook` handles, in Claude Code's
@@ -74,21 +74,9 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "lucid hook: unknown event %q (known: %v)\n", event, Events)
 		return 0
 	}
-	payload, err := io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
-	switch {
-	case err != nil:
-		fmt.Fprintf(stderr, "lucid hook %s: reading the payload: %v\n", event, err)
-		return 0
-	case len(payload) > MaxPayload:
-		fmt.Fprintf(stderr, "lucid hook %s: payload over 16 MiB ignored\n", event)
-		return 0
-	case len(bytes.TrimSpace(payload)) == 0:
-		fmt.Fprintf(stderr, "lucid hook %s: empty payload ignored\n", event)
-		return 0
-	}
-	var in Input
-	if err := json.Unmarshal(payload, &in); err != nil {
-		fmt.Fprintf(stderr, "lucid hook %s: payload is not a JSON object: %v\n", event, err)
+	in, err := readPayload(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0
 	}
 	in.Event = event
