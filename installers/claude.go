@@ -101,12 +101,15 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 			return nil, err
 		}
 		what := ""
-		switch n := s.register(); {
-		case n == 0:
-		case !s.existed:
-			what = fmt.Sprintf("created, with lucid's hooks for %d events", n)
-		default:
-			what = fmt.Sprintf("lucid's hooks registered for %d %s", n, map[bool]string{true: "event", false: "events"}[n == 1])
+		if n := s.register(); n > 0 {
+			events := fmt.Sprintf("%d events", n)
+			if n == 1 {
+				events = "1 event"
+			}
+			what = "lucid's hooks registered for " + events
+			if !s.existed {
+				what = "created, with lucid's hooks for " + events
+			}
 		}
 		if opt.StatusLine {
 			sl, err := s.registerStatusLine(opt.Force)
