@@ -171,9 +171,9 @@ func parseConfigValue(v string) string {
 	return b.String()
 }
 
-// ConfigValue returns the value git would take for section.key (no
+// configValue returns the value git would take for section.key (no
 // subsection) from the one config file at path: the last one.
-func ConfigValue(path, section, key string) (string, bool) {
+func configValue(path, section, key string) (string, bool) {
 	values, _ := ConfigValues(path, section, "", key)
 	if len(values) == 0 {
 		return "", false
@@ -181,10 +181,10 @@ func ConfigValue(path, section, key string) (string, bool) {
 	return values[len(values)-1], true
 }
 
-// ConfigBool reads section.key as git reads a boolean: a bare key, true,
+// configBool reads section.key as git reads a boolean: a bare key, true,
 // yes, on or a number other than 0 is true; a missing key or anything
 // else is false.
-func ConfigBool(path, section, key string) bool {
+func configBool(path, section, key string) bool {
 	v, bare, ok := "", false, false
 	readConfig(path, section, "", key, func(val string, b bool) { v, bare, ok = val, b, true })
 	if !ok {

@@ -45,15 +45,15 @@ func TestConfigValues(t *testing.T) {
 			t.Errorf("%s: %q (section %v), git says %q", name, got, has, want)
 		}
 		if c.sub == "" {
-			if v, ok := ConfigValue(path, c.section, c.key); !ok || v != want[len(want)-1] {
-				t.Errorf("ConfigValue %s = %q, %v; git says %q", name, v, ok, want[len(want)-1])
+			if v, ok := configValue(path, c.section, c.key); !ok || v != want[len(want)-1] {
+				t.Errorf("configValue %s = %q, %v; git says %q", name, v, ok, want[len(want)-1])
 			}
 		}
 	}
 	if got, has := ConfigValues(path, "merge", "nothing", "driver"); len(got) != 0 || has {
 		t.Errorf("a missing section: %q, %v", got, has)
 	}
-	if _, ok := ConfigValue(path, "lucid", "nothing"); ok {
+	if _, ok := configValue(path, "lucid", "nothing"); ok {
 		t.Error("a missing key was found")
 	}
 }
@@ -65,11 +65,11 @@ func TestConfigBool(t *testing.T) {
 		path := filepath.Join(dir, "config"+string(rune('a'+i)))
 		os.WriteFile(path, []byte("[core]\n"+v+"\n"), 0o644)
 		out, _ := gitConfig(t, path, "--type=bool", "core.bare")
-		if got := ConfigBool(path, "core", "bare"); got != (out == "true") {
-			t.Errorf("%q: ConfigBool = %v, git says %q", v, got, out)
+		if got := configBool(path, "core", "bare"); got != (out == "true") {
+			t.Errorf("%q: configBool = %v, git says %q", v, got, out)
 		}
 	}
-	if ConfigBool(filepath.Join(dir, "missing"), "core", "bare") {
+	if configBool(filepath.Join(dir, "missing"), "core", "bare") {
 		t.Error("a missing file reads as true")
 	}
 }

@@ -16,7 +16,7 @@ const RemoteConfigKey = "lucid.remote"
 // process would add a millisecond or more to every lucid claim), so a value
 // set only in a global or included config is not seen.
 func (r *Repo) ClaimsRemote() string {
-	v, _ := ConfigValue(filepath.Join(r.CommonDir, "config"), "lucid", "remote")
+	v, _ := configValue(filepath.Join(r.CommonDir, "config"), "lucid", "remote")
 	return v
 }
 

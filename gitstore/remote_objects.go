@@ -29,7 +29,7 @@ import (
 // objectFormat is the repository's hash: "sha1", or "sha256" where
 // extensions.objectFormat says so.
 func (r *Repo) objectFormat() (string, error) {
-	v, _ := ConfigValue(filepath.Join(r.CommonDir, "config"), "extensions", "objectformat")
+	v, _ := configValue(filepath.Join(r.CommonDir, "config"), "extensions", "objectformat")
 	switch f := strings.ToLower(v); f {
 	case "", "sha1":
 		return "sha1", nil

@@ -150,7 +150,7 @@ func isGitDir(d string) bool {
 // isBare reads core.bare from the config of the git dir d, itself:
 // go-git's config decoder pulls in encoding/gob, whose initialisation
 // every hook would pay for.
-func isBare(d string) bool { return ConfigBool(filepath.Join(d, "config"), "core", "bare") }
+func isBare(d string) bool { return configBool(filepath.Join(d, "config"), "core", "bare") }
 
 // Rel returns path relative to the work tree's top, with forward slashes, and
 // an error when the path lies outside the work tree or inside its .git.
