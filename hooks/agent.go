@@ -50,9 +50,11 @@ func (c *call) touch() {
 	if c.repo.TouchAgent(c.agent) {
 		return
 	}
-	if rec, created, err := c.record(); err == nil && created {
-		c.repo.SaveAgent(rec)
+	rec, created, err := c.record()
+	if err == nil && created {
+		err = c.repo.SaveAgent(rec)
 	}
+	c.warn(err)
 }
 
 // healedLine opens the digest of the session that set up the merge driver.
@@ -70,7 +72,7 @@ const healedLine = "lucid: set up the merge driver of .lucid/log.jsonl in this c
 // news rides its next tool call, and after a compaction (preCompact) the
 // digest does.
 func (c *call) start() (*Output, error) {
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	rec, created, err := c.record()
 	if err != nil {
 		return nil, err
@@ -175,7 +177,7 @@ func (c *call) takeNews(rec *gitstore.AgentRecord, created bool) ([]gitstore.Ent
 // reminds a lead whose workers hold claims to put a change of plan in
 // plan.md, where running workers will see it.
 func (c *call) userPrompt() (*Output, error) {
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	text, err := c.delta()
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,8 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
-// MaxPayload is the largest hook payload read; a larger one is ignored.
+// MaxPayload is the largest hook payload read whole; a larger one (a
+// Write of a big file) is streamed, and only what lucid reads is kept.
 const MaxPayload = 16 << 20
 
 // Events are the events lucid handles, in lucid's own names (Claude Code's
@@ -118,25 +118,21 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "lucid hook: unknown event %q of %s (known: %v)\n", event, client.Name(), client.Events())
 		return 0
 	}
-	payload, err := io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
-	switch {
-	case err != nil:
-		fmt.Fprintf(stderr, "lucid hook %s: reading the payload: %v\n", event, err)
-		return 0
-	case len(payload) > MaxPayload:
-		fmt.Fprintf(stderr, "lucid hook %s: payload over 16 MiB ignored\n", event)
-		return 0
-	case len(bytes.TrimSpace(payload)) == 0:
-		fmt.Fprintf(stderr, "lucid hook %s: empty payload ignored\n", event)
+	payload, large, err := readPayload(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0
 	}
 	in, err := client.Decode(event, payload)
+	if err == nil && large && in.Tool == ToolEdit && len(in.Paths) == 0 {
+		err = fmt.Errorf("payload over 16 MiB names no file for %s: not checked", in.ToolName)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0
 	}
 	in.Client = client.Name()
-	out, err := handle(in)
+	out, err := handle(in, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		out = nil
@@ -162,6 +158,17 @@ type call struct {
 	agent string // gitstore.AgentID of the caller
 	now   time.Time
 	held  *gitstore.Lock
+
+	stderr io.Writer // where warn writes
+}
+
+// warn reports an error that does not stop the call (a plan entry or an
+// agent's record not saved) as one line on stderr: the hook goes on, and
+// the user can see what was lost.
+func (c *call) warn(err error) {
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lucid hook %s: %v\n", c.in.Event, err)
+	}
 }
 
 // lock takes the repository's lock unless this call holds it already, and
@@ -181,7 +188,7 @@ func (c *call) lock() (func(), error) {
 
 // handle finds the repository and runs the event's handler. Outside a
 // repository with .lucid/ it does nothing.
-func handle(in Input) (*Output, error) {
+func handle(in Input, stderr io.Writer) (*Output, error) {
 	dir := in.Cwd
 	if dir == "" {
 		dir = os.Getenv("CLAUDE_PROJECT_DIR")
@@ -196,7 +203,7 @@ func handle(in Input) (*Output, error) {
 	if in.SessionID == "" {
 		return nil, fmt.Errorf("payload has no session_id")
 	}
-	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: time.Now()}
+	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: time.Now(), stderr: stderr}
 	switch in.Event {
 	case "SessionStart", "SubagentStart":
 		return c.start()

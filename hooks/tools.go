@@ -11,10 +11,10 @@ import (
 // preToolUse runs before a tool: it announces an edit of the plan, gives
 // the delta, and stamps LUCID_AGENT on the lucid commands of a shell line.
 func (c *call) preToolUse() (*Output, error) {
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	if c.in.Tool == ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
 		c.in.Tool == ToolShell && strings.Contains(c.in.Command, "plan.md") {
-		c.repo.SetPlanPending(c.agent, c.now)
+		c.warn(c.repo.SetPlanPending(c.agent, c.now))
 	}
 	deny, warn, err := c.guardWrites(c.writes())
 	if err != nil {
@@ -68,7 +68,7 @@ func (c *call) grantStamped(out *Output, st guard.Stamp) {
 // returns at once; its news comes with the notification of its end, at
 // UserPromptSubmit.)
 func (c *call) afterSubagent() (*Output, error) {
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	text, err := c.delta()
 	if err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func (c *call) postToolUse() (*Output, error) {
 			return nil, err
 		}
 	} else {
-		c.notePlanChange("")
+		c.warn(c.notePlanChange(""))
 	}
 	news := ""
 	if c.in.NewsAfter {
