@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -153,13 +154,21 @@ func checkClaims(repo *gitstore.Repo) Finding {
 
 func checkLock(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "lock"}
-	l, ok, err := repo.TryLock(2 * time.Second)
+	l, err := repo.LockWithin(2 * time.Second)
+	var busy *gitstore.LockBusyError
 	switch {
+	case errors.As(err, &busy):
+		holder := busy.Holder
+		if holder == "" {
+			holder = "a running process"
+		}
+		f.Detail = repo.LockPath() + " has been held for over 2 s by " + holder
+		f.Fix = "wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)"
+		if busy.Holder == "" {
+			f.Fix = "find it with `lsof " + repo.LockPath() + "` (or `fuser`); " + f.Fix
+		}
 	case err != nil:
 		f.Detail, f.Fix = err.Error(), "check the permissions of "+repo.LockPath()
-	case !ok:
-		f.Detail = repo.LockPath() + " has been held for over 2 s by a running process"
-		f.Fix = "find it with `fuser " + repo.LockPath() + "`; the lock frees itself when its holder ends"
 	default:
 		l.Unlock()
 		f.OK, f.Detail = true, "free"

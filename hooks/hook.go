@@ -127,6 +127,24 @@ type call struct {
 	agent string // gitstore.AgentID of the caller
 	now   time.Time
 	held  *gitstore.Lock
+	// lockBy is when the call stops waiting for the repository's lock, all
+	// its waits together (lockBudget): past it, what needs the lock fails
+	// open, and what can be decided without it (a claim's denial) still is.
+	lockBy time.Time
+}
+
+// lockBudget is how long one hook call may wait for the repository's lock,
+// well inside the timeout lucid registers for its event (hooks/install.go):
+// the agent waits for a tool call's and a prompt's hooks, and all
+// SessionEnd hooks share about 1.5 s.
+func lockBudget(event string) time.Duration {
+	switch event {
+	case "SessionStart", "SubagentStart":
+		return 3 * time.Second // registered with 15 s
+	case "SessionEnd":
+		return 500 * time.Millisecond
+	}
+	return time.Second // registered with 10 s
 }
 
 // lock takes the repository's lock unless this call holds it already, and
@@ -136,7 +154,7 @@ func (c *call) lock() (func(), error) {
 	if c.held != nil {
 		return func() {}, nil
 	}
-	l, err := c.repo.Lock()
+	l, err := c.repo.LockWithin(max(time.Until(c.lockBy), 0))
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +179,9 @@ func handle(in Input) (*Output, error) {
 	if in.SessionID == "" {
 		return nil, fmt.Errorf("payload has no session_id")
 	}
-	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: time.Now()}
+	now := time.Now()
+	repo.LockWait = lockBudget(in.Event)
+	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, lockBy: now.Add(repo.LockWait)}
 	switch in.Event {
 	case "SessionStart", "SubagentStart":
 		return c.start()
