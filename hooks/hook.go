@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // MaxPayload is the largest hook payload read; a larger one is ignored.
@@ -60,6 +62,18 @@ type Specific struct {
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 }
 
+// escape escapes the control characters of every text the model or the
+// user reads (internal/escape): whatever a handler took from the log, a
+// claim or a payload reaches them printable. UpdatedInput is the tool's
+// input, and stays byte for byte.
+func (o *Output) escape() {
+	o.Reason = escape.Text(o.Reason)
+	if s := o.Specific; s != nil {
+		s.AdditionalContext = escape.Text(s.AdditionalContext)
+		s.PermissionDecisionReason = escape.Text(s.PermissionDecisionReason)
+	}
+}
+
 // Run handles one hook call: the payload on stdin, at most one JSON object
 // on stdout. It is fail-open: any trouble of lucid's own is one line on
 // stderr, nothing on stdout, and exit 0, so the agent's work goes on.
@@ -102,6 +116,7 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if out == nil {
 		return 0
 	}
+	out.escape()
 	b, err := json.Marshal(out)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
