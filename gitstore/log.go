@@ -118,8 +118,8 @@ func ScanBackward(path string, fn func(Entry) bool) (invalid int, err error) {
 // fn's answer: false stops the reading.
 func entries(invalid *int, fn func(Entry) bool) func(line []byte) bool {
 	return func(line []byte) bool {
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		if len(bytes.TrimSpace(line)) == 0 {
+		line = trimLine(line)
+		if len(line) == 0 {
 			return true
 		}
 		e, err := DecodeEntry(line)
@@ -131,6 +131,15 @@ func entries(invalid *int, fn func(Entry) bool) func(line []byte) bool {
 	}
 }
 
+// trimLine drops a CR before the newline; a blank line becomes empty.
+func trimLine(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	return line
+}
+
 // forwardLines calls fn with each whole line of f from byte off on, without
 // its newline, until fn returns false; the line is valid only during the
 // call. It returns the offset just past the last line it handed over: a
@@ -139,7 +148,12 @@ func forwardLines(f *os.File, off int64, fn func(line []byte) bool) (end int64, 
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		return off, err
 	}
-	r := bufio.NewReaderSize(f, 256<<10)
+	return readLines(f, off, fn)
+}
+
+// readLines is forwardLines on a reader positioned at byte off.
+func readLines(rd io.Reader, off int64, fn func(line []byte) bool) (end int64, err error) {
+	r := bufio.NewReaderSize(rd, 256<<10)
 	end = off
 	for {
 		line, err := r.ReadSlice('\n')

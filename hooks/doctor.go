@@ -113,11 +113,11 @@ func checkHooks(repo *gitstore.Repo) []Finding {
 	return []Finding{hooks, dream}
 }
 
-// checkLog reads the whole log, as the merge driver and lucid dream do.
+// checkLog reads the whole log, as the merge driver and lucid dream do,
+// though only the head of each line (gitstore.CountLog).
 func checkLog(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "log"}
-	n := 0
-	invalid, err := gitstore.Scan(repo.LogPath(), func(gitstore.Entry) bool { n++; return true })
+	n, invalid, err := gitstore.CountLog(repo.LogPath())
 	switch {
 	case err != nil:
 		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), "check the file's permissions"
