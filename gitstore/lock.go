@@ -49,7 +49,7 @@ func (e *LockBusyError) Error() string {
 	if holder == "" {
 		holder = "another process (find it with `lsof " + e.Path + "`)"
 	}
-	msg := fmt.Sprintf("the repository lock %s was held for over %v by %s: wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)",
+	msg := fmt.Sprintf("the lock on %s was held for over %v by %s: wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)",
 		e.Path, e.Wait, holder)
 	if e.knob {
 		msg += "; LUCID_LOCK_WAIT=SECONDS waits longer"
@@ -97,26 +97,39 @@ func (r *Repo) TryLock(wait time.Duration) (l *Lock, ok bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("lucid lock: %w", err)
 	}
+	return LockFile(path, wait)
+}
+
+// LockFile takes an exclusive lock on the file at path (created if need
+// be) if it comes free within wait; ok is false when another process held
+// it all that time.
+func LockFile(path string, wait time.Duration) (l *Lock, ok bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, false, fmt.Errorf("lucid lock: %w", err)
 	}
+	got, err := lockWithin(f, wait)
+	if err != nil || !got {
+		f.Close()
+		if err != nil {
+			return nil, false, fmt.Errorf("lucid lock %s: %w", path, err)
+		}
+		return nil, false, nil
+	}
+	return &Lock{f: f}, true, nil
+}
+
+// lockWithin takes an exclusive lock on f if it comes free within wait.
+// It polls, since a blocking lock cannot be given a deadline; the step
+// grows to 10 ms, and a lock is held for microseconds to milliseconds, so
+// the first retries come quickly.
+func lockWithin(f *os.File, wait time.Duration) (bool, error) {
 	deadline := time.Now().Add(wait)
-	// Polling, not a blocking lock: a blocking flock cannot be given a
-	// deadline. The step grows to 10 ms; a lock is held for microseconds
-	// to milliseconds, so the first retries come quickly.
 	step := time.Millisecond
 	for {
 		got, err := tryLockFile(f)
-		switch {
-		case err != nil:
-			f.Close()
-			return nil, false, fmt.Errorf("lucid lock %s: %w", path, err)
-		case got:
-			return &Lock{f: f}, true, nil
-		case !time.Now().Before(deadline):
-			f.Close()
-			return nil, false, nil
+		if err != nil || got || !time.Now().Before(deadline) {
+			return got, err
 		}
 		time.Sleep(min(step, time.Until(deadline)))
 		step = min(step*2, 10*time.Millisecond)

@@ -23,13 +23,3 @@ func tryLockFile(f *os.File) (bool, error) {
 		return false, err
 	}
 }
-
-// flock takes an exclusive flock on f, waiting for it; closing f releases it.
-func flock(f *os.File) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
-}

@@ -28,6 +28,3 @@ func tryLockFile(f *os.File) (bool, error) {
 	}
 	return err == nil, err
 }
-
-// flock takes an exclusive lock on f, waiting for it; closing f releases it.
-func flock(f *os.File) error { return lockFile(f, 0) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
 // The log is append-only: Append is one write(2) of one whole line with
@@ -37,8 +38,12 @@ func Append(path string, e Entry) error {
 	// appending straight after it would glue this entry onto it, so such a
 	// line gets its newline first. The flock on the log keeps this check
 	// from seeing another writer's line half-copied (which would add a
-	// needless blank line); it costs microseconds and dies with its holder.
-	if err := flock(f); err != nil {
+	// needless blank line); it costs microseconds and dies with its holder,
+	// and a holder that was stopped holds no writer for long.
+	if got, err := lockWithin(f, appendLockWait); err != nil || !got {
+		if err == nil {
+			err = &LockBusyError{Path: path, Wait: appendLockWait, Holder: LockHolder(path)}
+		}
 		return fmt.Errorf("locking %s: %w", path, err)
 	}
 	if endsTorn(f) {
@@ -53,6 +58,10 @@ func Append(path string, e Entry) error {
 	}
 	return f.Close()
 }
+
+// appendLockWait bounds the wait for the log's own lock, which a writer
+// holds for one write.
+const appendLockWait = 2 * time.Second
 
 func dirOf(path string) string {
 	for i := len(path) - 1; i >= 0; i-- {

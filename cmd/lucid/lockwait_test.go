@@ -14,14 +14,21 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
-// holdLockMain is lucid-holdlock (see TestMain).
+// holdLockMain is lucid-holdlock [FILE] (see TestMain): the repository's
+// lock, or FILE's.
 func holdLockMain() {
 	repo, err := gitstore.Find(".")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	l, ok, err := repo.TryLock(5 * time.Second)
+	var l *gitstore.Lock
+	var ok bool
+	if len(os.Args) > 1 {
+		l, ok, err = gitstore.LockFile(os.Args[1], 5*time.Second)
+	} else {
+		l, ok, err = repo.TryLock(5 * time.Second)
+	}
 	if err != nil || !ok {
 		fmt.Fprintln(os.Stderr, "lucid-holdlock: could not take the lock", err)
 		os.Exit(2)
@@ -32,11 +39,11 @@ func holdLockMain() {
 	os.Exit(0)
 }
 
-// holdLock starts a child process that holds the repository's lock until
-// the test ends, and returns its pid.
-func holdLock(t *testing.T, repo *gitstore.Repo) int {
+// holdLock starts a child process that holds the repository's lock (or
+// the lock of the file named) until the test ends, and returns its pid.
+func holdLock(t *testing.T, repo *gitstore.Repo, file ...string) int {
 	t.Helper()
-	cmd := exec.Command("lucid-holdlock")
+	cmd := exec.Command("lucid-holdlock", file...)
 	cmd.Dir = repo.Top
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -171,5 +178,21 @@ func TestCommandsLockHeld(t *testing.T) {
 	b, _ := cmd.CombinedOutput()
 	if !strings.Contains(string(b), "no entry has the id") || time.Since(start) > hookWithin {
 		t.Errorf("supersede of an unknown id with the lock held: %q after %v, want the unknown id refused at once", b, time.Since(start))
+	}
+}
+
+// TestAppendLockHeld: a writer stopped while it holds the log's own lock
+// (held for one write) keeps lucid fact waiting two seconds, not for ever:
+// then it fails, naming the holder, and writes nothing.
+func TestAppendLockHeld(t *testing.T) {
+	repo := newLucidRepo(t)
+	pid := holdLock(t, repo, repo.LogPath())
+	start := time.Now()
+	out, err := lucidCmd(repo, "", "fact", "waits").CombinedOutput()
+	if err == nil || time.Since(start) > hookWithin || !strings.Contains(string(out), "by process "+strconv.Itoa(pid)) {
+		t.Errorf("lucid fact with the log locked: %v after %v: %s", err, time.Since(start), out)
+	}
+	if b, _ := os.ReadFile(repo.LogPath()); len(b) != 0 {
+		t.Errorf("the log holds %q after a failed fact", b)
 	}
 }
