@@ -3,8 +3,8 @@ package gitstore
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,14 +33,10 @@ func (r *Repo) Cite(cwd, spec string) (Evidence, error) {
 	switch {
 	case os.IsNotExist(err):
 		return Evidence{}, fmt.Errorf("evidence %s: no such file", spec)
-	case err != nil:
-		return Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
-	case fi.IsDir():
+	case err == nil && fi.IsDir():
 		return Evidence{}, fmt.Errorf("evidence %s: is a folder; cite a file", spec)
-	case !fi.Mode().IsRegular():
-		return Evidence{}, fmt.Errorf("evidence %s: not a regular file", spec)
 	}
-	content, err := os.ReadFile(path)
+	content, err := ReadFile(path, MaxEvidence)
 	if err != nil {
 		return Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
 	}
@@ -119,11 +115,16 @@ type Stale struct {
 	// NowLine is where the cited line's text is now (the nearest occurrence
 	// to Line), 0 when it is found nowhere or no line was cited.
 	NowLine int `json:"now_line,omitempty"`
+	// Refused says why the cited path was not read: it is outside the
+	// work tree, not a regular file, or over MaxEvidence.
+	Refused string `json:"refused,omitempty"`
 }
 
 // String is the stale mark as people and agents read it.
 func (s Stale) String() string {
 	switch {
+	case s.Refused != "":
+		return fmt.Sprintf("⚠stale: %s not checked: %s", s.Path, s.Refused)
 	case s.Gone:
 		return fmt.Sprintf("⚠stale: %s is gone", s.Path)
 	case s.Line == 0:
@@ -146,6 +147,7 @@ type Checker struct {
 
 type fileNow struct {
 	gone    bool
+	refused string
 	hash    string
 	content []byte
 }
@@ -161,12 +163,12 @@ func (c *Checker) Check(evidence []Evidence) []Stale {
 	var out []Stale
 	for i, ev := range evidence {
 		f := c.file(ev.Path)
-		if !f.gone && f.hash == ev.Blake3 {
+		if !f.gone && f.refused == "" && f.hash == ev.Blake3 {
 			continue
 		}
-		s := Stale{Index: i, Path: ev.Path, Gone: f.gone}
+		s := Stale{Index: i, Path: ev.Path, Gone: f.gone, Refused: f.refused}
 		// A blank cited line cannot be found again: say only that the file changed.
-		if !f.gone && ev.Line > 0 && ev.Text != "" {
+		if !f.gone && f.refused == "" && ev.Line > 0 && ev.Text != "" {
 			s.Line = ev.Line
 			s.NowLine = nearestLine(splitLines(f.content), ev.Text, ev.Line)
 		}
@@ -180,19 +182,31 @@ func (c *Checker) file(rel string) *fileNow {
 		return f
 	}
 	f := &fileNow{}
-	fh, err := os.Open(c.repo.Abs(rel))
-	if err != nil {
-		f.gone = true
-	} else {
-		content, err := io.ReadAll(fh)
-		fh.Close()
-		if err != nil {
-			f.gone = true
-		} else {
-			f.content, f.hash = content, hashHex(content)
-		}
-	}
 	c.files[rel] = f
+	// The path comes from the log, which a pull can fill with anything:
+	// it must name a file in the work tree, through whatever links.
+	path := c.repo.Abs(rel)
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		f.refused = "the path leaves the work tree"
+		return f
+	}
+	if _, err := c.repo.Rel(path); err != nil {
+		f.refused = "it resolves outside the work tree"
+		return f
+	}
+	content, err := ReadFile(path, MaxEvidence)
+	var bad *BadFileError
+	var big *TooLargeError
+	switch {
+	case errors.As(err, &bad):
+		f.refused = "it " + bad.Problem
+	case errors.As(err, &big):
+		f.refused = "it is over " + sizeText(MaxEvidence)
+	case err != nil:
+		f.gone = true
+	default:
+		f.content, f.hash = content, hashHex(content)
+	}
 	return f
 }
 

@@ -170,7 +170,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		changes = append(changes, Change{Path: name, What: what})
 	}
 	path := repo.Abs(DreamCommandName)
-	switch b, err := os.ReadFile(path); {
+	switch b, err := gitstore.ReadFile(path, gitstore.MaxSettings); {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return nil, err
@@ -228,7 +228,7 @@ type settings struct {
 
 func readSettings(repo *gitstore.Repo, name string) (*settings, error) {
 	s := &settings{name: name, path: repo.Abs(name), root: newObject(), indent: "  "}
-	raw, err := os.ReadFile(s.path)
+	raw, err := gitstore.ReadFile(s.path, gitstore.MaxSettings)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
