@@ -192,6 +192,9 @@ func (c *Checker) file(rel string) *fileNow {
 	}
 	if _, err := c.repo.Rel(path); err != nil {
 		f.refused = "it resolves outside the work tree"
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			f.refused = "it resolves to " + target + ", outside the work tree"
+		}
 		return f
 	}
 	content, err := ReadFile(path, MaxEvidence)

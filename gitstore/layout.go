@@ -56,6 +56,9 @@ type InitResult struct {
 func (r *Repo) Init() (InitResult, error) {
 	var res InitResult
 	dir := r.Abs(LucidDirName)
+	if err := CheckFolder(dir); err != nil {
+		return res, err
+	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return res, fmt.Errorf("%s exists and is not a folder: move it away, then run `lucid init` again", dir)
 	}
@@ -104,6 +107,9 @@ func createExclusive(path string, content []byte) (bool, error) {
 // file behind. There is no fsync: what lucid keeps must survive a killed
 // process, which the rename gives, not a power cut.
 func WriteFileAtomic(path string, content []byte, perm os.FileMode) error {
+	if err := CheckFolder(filepath.Dir(path)); err != nil {
+		return err
+	}
 	tmp, err := writeTemp(filepath.Dir(path), content, perm)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w (the file was left as it was)", path, err)

@@ -26,9 +26,11 @@ import (
 //     refused with its size, and no more than the limit is ever read, so a
 //     file that grows while it is read cannot eat memory either.
 //
-// Folders on the way to a file are trusted as they are, but for cited
-// evidence, whose path comes from the log (pulled content), and which
-// Checker resolves whole before it reads anything.
+//   - The folder that holds the file (.lucid, .claude, the git dir's lucid)
+//     is held to the same rule: a link is followed only inside the
+//     repository. That costs one Lstat; folders further up are trusted,
+//     but for cited evidence, whose path comes from the log (pulled
+//     content), which Checker resolves whole before it reads anything.
 
 // Size limits by role. A file over its limit is refused, not cut.
 const (
@@ -53,7 +55,7 @@ type BadFileError struct {
 }
 
 func (e *BadFileError) Error() string {
-	return fmt.Sprintf("%s %s: lucid reads and writes only regular files inside the repository; replace it with a regular file (git checkout -- FILE, or remove it)", e.Path, e.Problem)
+	return e.Path + " " + e.Problem + ": lucid reads and writes only regular files inside the repository; restore it (git checkout) or remove it"
 }
 
 // TooLargeError says that a file is over the limit of its role.
@@ -140,8 +142,9 @@ func ReadFileIfExists(path string, limit int64) ([]byte, error) {
 
 // CheckFile reports why lucid would refuse to read or write path, or nil
 // when it is a regular file it may use (or is missing, which each caller
-// treats in its own way). lucid doctor and the writers ask it.
-func CheckFile(path string) error {
+// treats in its own way), within limit bytes (0: any size). lucid doctor
+// asks it of every StateFile.
+func CheckFile(path string, limit int64) error {
 	target, err := checkPath(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -159,13 +162,55 @@ func CheckFile(path string) error {
 	if !fi.Mode().IsRegular() {
 		return &BadFileError{Path: path, Problem: kindText(fi.Mode())}
 	}
+	if limit > 0 && fi.Size() > limit {
+		return &TooLargeError{Path: path, Size: fi.Size(), Limit: limit}
+	}
 	return nil
+}
+
+// StateFile is a file lucid reads, with the size limit of its role.
+type StateFile struct {
+	Path  string
+	Limit int64 // 0: read as a stream, of any size
+}
+
+// StateFiles lists the files of this work tree and its git dirs that lucid
+// reads, those that exist now, folders of records file by file: what lucid
+// doctor checks. Cited evidence is not among them; lucid status marks a
+// cited file it refuses.
+func (r *Repo) StateFiles() []StateFile {
+	out := []StateFile{
+		{r.LogPath(), 0},
+		{r.PlanPath(), MaxPlan},
+		{r.DigestPath(), MaxDigest},
+		{r.planSeenPath(), MaxPlan},
+		{r.planPendingPath(), MaxRecord},
+		{r.ClaimsPath(), MaxClaims},
+		{r.RemoteClaimsPath(), MaxClaims},
+		{r.machinePath(), MaxRecord},
+	}
+	for _, dir := range []string{r.AgentsDir(), filepath.Join(r.GitDir, LichEditsDir), r.lichNewsDir()} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			out = append(out, StateFile{filepath.Join(dir, e.Name()), MaxRecord})
+		}
+	}
+	kept := out[:0]
+	for _, f := range out {
+		if _, err := os.Lstat(f.Path); err == nil {
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }
 
 // checkPath returns the path to open for path: itself when it is a regular
 // file, the resolved target of a symbolic link that stays inside its
 // repository, or an error saying why neither holds.
 func checkPath(path string) (string, error) {
+	if err := CheckFolder(filepath.Dir(path)); err != nil {
+		return "", err
+	}
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return "", err
@@ -196,6 +241,26 @@ func checkPath(path string) (string, error) {
 		return "", &BadFileError{Path: path, Problem: "is a symbolic link to " + target + ", which " + kindText(tfi.Mode())}
 	}
 	return target, nil
+}
+
+// CheckFolder reports an error when dir is a symbolic link that leaves the
+// repository.
+func CheckFolder(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil || fi.IsDir():
+		return nil
+	case fi.Mode()&fs.ModeSymlink == 0:
+		return nil // not a folder: opening what is below it fails on its own
+	}
+	target, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return &BadFileError{Path: dir, Problem: "is a symbolic link that cannot be resolved (" + err.Error() + ")"}
+	}
+	if !insideRepoOf(dir, target) {
+		return &BadFileError{Path: dir, Problem: "is a symbolic link to " + target + ", outside the repository"}
+	}
+	return nil
 }
 
 // insideRepoOf reports whether target lies in the work tree, the git dir or

@@ -387,3 +387,44 @@ func TestFindClaimsRefusesSpecialStore(t *testing.T) {
 		}
 	})
 }
+
+// A .lucid folder that is a link out of the repository is neither read
+// nor written, and lucid init does not fill it.
+func TestLucidFolderLinkedOutside(t *testing.T) {
+	r := initRepo(t)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "plan.md"), []byte("secret plan"), 0o644)
+	os.WriteFile(filepath.Join(outside, "log.jsonl"), nil, 0o644)
+	os.RemoveAll(r.Abs(LucidDirName))
+	if err := os.Symlink(outside, r.Abs(LucidDirName)); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile(r.PlanPath(), MaxPlan); err == nil {
+		t.Fatalf("read %q through a linked .lucid", b)
+	}
+	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "out")); err == nil {
+		t.Fatal("appended through a linked .lucid")
+	}
+	if err := WriteFileAtomic(r.Abs(".lucid/x"), []byte("x"), 0o644); err == nil {
+		t.Fatal("wrote through a linked .lucid")
+	}
+	if _, err := r.Init(); err == nil {
+		t.Fatal("init accepted a linked .lucid")
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "log.jsonl")); len(b) != 0 {
+		t.Fatalf("the outside log got %q", b)
+	}
+	// A link to a folder inside the work tree is fine.
+	os.Remove(r.Abs(LucidDirName))
+	os.Mkdir(r.Abs("state"), 0o755)
+	os.Symlink("state", r.Abs(LucidDirName))
+	if _, err := r.Init(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "in")); err != nil {
+		t.Fatal(err)
+	}
+	if got := logValid(t, r.Abs("state/log.jsonl")); len(got) != 1 {
+		t.Fatalf("state/log.jsonl holds %v", got)
+	}
+}
