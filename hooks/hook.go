@@ -86,13 +86,11 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "lucid hook %s: empty payload ignored\n", event)
 		return 0
 	}
-	var in Input
-	if err := json.Unmarshal(payload, &in); err != nil {
-		fmt.Fprintf(stderr, "lucid hook %s: payload is not a JSON object: %v\n", event, err)
+	in, err := decodeInput(event, payload)
+	if err != nil {
+		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0
 	}
-	in.Event = event
-	in.readTool()
 	out, err := handle(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
@@ -109,6 +107,18 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	stdout.Write(append(b, '\n'))
 	return 0
+}
+
+// decodeInput decodes a hook payload for event: the fields lucid reads, and
+// the tool's input and changed files.
+func decodeInput(event string, payload []byte) (Input, error) {
+	var in Input
+	if err := json.Unmarshal(payload, &in); err != nil {
+		return Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	in.Event = event
+	in.readTool()
+	return in, nil
 }
 
 func knownEvent(e string) bool {
