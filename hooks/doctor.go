@@ -19,8 +19,8 @@ type Finding = merge.Finding
 
 // Doctor checks that lucid is set up to work in the repository, as the
 // hooks and git will meet it: the binary the hooks run, the hooks, the
-// /lucid:dream command, the merge driver (merge.Check), the log, the
-// claims and the lock. version is this binary's `lucid version` line.
+// /lucid:dream command, the merge driver (merge.Check), the files lucid
+// reads (checkFiles), the log, the claims and the lock. version is this binary's `lucid version` line.
 func Doctor(repo *gitstore.Repo, version string) []Finding {
 	fs := []Finding{checkBinary(version), checkSetUp(repo)}
 	fs = append(fs, checkHooks(repo)...)
