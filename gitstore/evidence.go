@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -145,11 +146,13 @@ type Checker struct {
 	files map[string]*fileNow
 }
 
+// fileNow is what a Checker learned of one cited file. It keeps the hash,
+// not the content: a listing may cite many large files, and the content is
+// needed again only to find a cited line in a file that changed.
 type fileNow struct {
 	gone    bool
 	refused string
 	hash    string
-	content []byte
 }
 
 // NewChecker returns a Checker for the work tree.
@@ -170,7 +173,9 @@ func (c *Checker) Check(evidence []Evidence) []Stale {
 		// A blank cited line cannot be found again: say only that the file changed.
 		if !f.gone && f.refused == "" && ev.Line > 0 && ev.Text != "" {
 			s.Line = ev.Line
-			s.NowLine = nearestLine(splitLines(f.content), ev.Text, ev.Line)
+			if content, err := ReadFile(c.repo.Abs(ev.Path), MaxEvidence); err == nil {
+				s.NowLine = nearestLine(splitLines(content), ev.Text, ev.Line)
+			}
 		}
 		out = append(out, s)
 	}
@@ -197,7 +202,7 @@ func (c *Checker) file(rel string) *fileNow {
 		}
 		return f
 	}
-	content, err := ReadFile(path, MaxEvidence)
+	hash, err := hashFile(path)
 	var bad *BadFileError
 	var big *TooLargeError
 	switch {
@@ -208,9 +213,31 @@ func (c *Checker) file(rel string) *fileNow {
 	case err != nil:
 		f.gone = true
 	default:
-		f.content, f.hash = content, hashHex(content)
+		f.hash = hash
 	}
 	return f
+}
+
+// hashFile hashes the file at path as it streams by, under OpenFile's
+// rules and within MaxEvidence.
+func hashFile(path string) (string, error) {
+	fh, fi, err := OpenFile(path)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	if fi.Size() > MaxEvidence {
+		return "", &TooLargeError{Path: path, Size: fi.Size(), Limit: MaxEvidence}
+	}
+	h := blake3.New()
+	n, err := io.Copy(h, io.LimitReader(fh, MaxEvidence+1))
+	if err != nil {
+		return "", err
+	}
+	if n > MaxEvidence {
+		return "", &TooLargeError{Path: path, Size: n, Limit: MaxEvidence}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // nearestLine returns the line number of the occurrence of text closest to

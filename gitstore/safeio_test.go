@@ -428,3 +428,25 @@ func TestLucidFolderLinkedOutside(t *testing.T) {
 		t.Fatalf("state/log.jsonl holds %v", got)
 	}
 }
+
+// A cited file over MaxEvidence cannot be cited, and one that grew past it
+// reads as not checked, without being read.
+func TestEvidenceSizeLimit(t *testing.T) {
+	r := initRepo(t)
+	path := r.Abs("big.bin")
+	os.WriteFile(path, []byte("small\n"), 0o644)
+	ev, err := r.Cite(r.Top, "big.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, MaxEvidence+1); err != nil { // sparse: nothing to write
+		t.Fatal(err)
+	}
+	if _, err := r.Cite(r.Top, "big.bin"); err == nil || !strings.Contains(err.Error(), "over the 64.0 MiB") {
+		t.Fatalf("citing a file over 64 MiB: %v", err)
+	}
+	stale := r.NewChecker().Check([]Evidence{ev})
+	if len(stale) != 1 || !strings.Contains(stale[0].String(), "big.bin not checked: it is over 64.0 MiB") {
+		t.Fatalf("stale %v", stale)
+	}
+}
