@@ -21,28 +21,43 @@ import (
 // It is all or nothing: the log must be a regular file inside the
 // repository (OpenFile's rules), and a write cut short (a full disk) is cut
 // back off, under the log's lock, so that no half line stays behind to
-// become a permanent invalid line.
+// become a permanent invalid line. A log replaced while the line was
+// written (a checkout or a merge renames a new file into place) is
+// appended to again, so the entry is in the file that now has the name;
+// readers dedupe by id.
 func Append(path string, e Entry) error {
 	line, err := EncodeEntry(e)
 	if err != nil {
 		return err
 	}
+	for range 3 {
+		replaced, err := appendLine(path, line)
+		if err != nil || !replaced {
+			return err
+		}
+	}
+	return fmt.Errorf("appending to %s: the file was replaced three times while lucid wrote to it; run the command again when git is done", path)
+}
+
+// appendLine is one attempt of Append; replaced reports that the line went
+// into a file that no longer has the name.
+func appendLine(path string, line []byte) (replaced bool, err error) {
 	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
 	target, err := checkPath(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, statErr := os.Stat(dirOf(path)); statErr != nil {
-			return ErrNotInitialised
+			return false, ErrNotInitialised
 		}
 		target, flags = path, flags|os.O_CREATE|os.O_EXCL
 	} else if err != nil {
-		return fmt.Errorf("not appended to the log: %w", err)
+		return false, fmt.Errorf("not appended to the log: %w", err)
 	}
 	f, err := os.OpenFile(target, flags, 0o644)
 	if errors.Is(err, os.ErrExist) { // another writer created it first
 		f, err = os.OpenFile(target, flags&^(os.O_CREATE|os.O_EXCL), 0)
 	}
 	if err != nil {
-		return fmt.Errorf("not appended to the log: %w", err)
+		return false, fmt.Errorf("not appended to the log: %w", err)
 	}
 	defer f.Close()
 	// A writer that died mid-line leaves a last line without its newline;
@@ -53,14 +68,14 @@ func Append(path string, e Entry) error {
 	// cutting another writer's line; it costs microseconds and dies with
 	// its holder.
 	if err := flock(f); err != nil {
-		return fmt.Errorf("locking %s: %w", path, err)
+		return false, fmt.Errorf("locking %s: %w", path, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("not appended to the log: %w", err)
+		return false, fmt.Errorf("not appended to the log: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("not appended to the log: %w", &BadFileError{Path: path, Problem: kindText(fi.Mode())})
+		return false, fmt.Errorf("not appended to the log: %w", &BadFileError{Path: path, Problem: kindText(fi.Mode())})
 	}
 	if endsTorn(f, fi.Size()) {
 		line = append([]byte{'\n'}, line...)
@@ -72,12 +87,15 @@ func Append(path string, e Entry) error {
 	if err != nil {
 		if n > 0 {
 			if terr := f.Truncate(fi.Size()); terr != nil {
-				return fmt.Errorf("appending to %s: %w; cutting off the %d bytes written also failed (%v): run lucid doctor", path, err, n, terr)
+				return false, fmt.Errorf("appending to %s: %w; cutting off the %d bytes written also failed (%v): run lucid doctor", path, err, n, terr)
 			}
 		}
-		return fmt.Errorf("appending to %s: %w (nothing was written)", path, err)
+		return false, fmt.Errorf("appending to %s: %w (nothing was written)", path, err)
 	}
-	return f.Close()
+	if now, err := os.Stat(target); err != nil || !os.SameFile(now, fi) {
+		return true, nil
+	}
+	return false, f.Close()
 }
 
 // writeFile is the one write of an append or a temp file; tests replace it

@@ -450,3 +450,33 @@ func TestEvidenceSizeLimit(t *testing.T) {
 		t.Fatalf("stale %v", stale)
 	}
 }
+
+// A log replaced while an entry is written (git renames a checked-out or
+// merged file into place) gets the entry again: it is in the file that has
+// the name.
+func TestAppendToReplacedLog(t *testing.T) {
+	r := initRepo(t)
+	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "first")); err != nil {
+		t.Fatal(err)
+	}
+	copyOf, _ := os.ReadFile(r.LogPath())
+	old := writeFile
+	t.Cleanup(func() { writeFile = old })
+	replaced := false
+	writeFile = func(f *os.File, b []byte) (int, error) {
+		n, err := f.Write(b)
+		if !replaced { // as git does: a new file renamed over the name
+			replaced = true
+			tmp := r.LogPath() + ".new"
+			os.WriteFile(tmp, copyOf, 0o644)
+			os.Rename(tmp, r.LogPath())
+		}
+		return n, err
+	}
+	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "second")); err != nil {
+		t.Fatal(err)
+	}
+	if got := logValid(t, r.LogPath()); strings.Join(got, ",") != "first,second" {
+		t.Fatalf("the log holds %v, want first,second", got)
+	}
+}
