@@ -77,6 +77,9 @@ type codexEnvT struct {
 	codex   string // CODEX_HOME
 	hookDir string // the recording hook's rules.json and calls.jsonl
 	hookBin string // the recording hook
+	// lucid: lucid's own hooks run, not the recording hook, with the
+	// shim first on PATH (codex_lucid_test.go).
+	lucid bool
 }
 
 // newCodexEnv makes a git repository with a.txt and src/claimed.go
@@ -134,17 +137,27 @@ func (e *codexEnvT) git(args ...string) {
 // environ is the environment of the processes a Codex test starts: the
 // scratch HOME, no OPENAI_*, CODEX_* or LUCID_* of the caller's.
 func (e *codexEnvT) environ(extra ...string) []string {
+	base := os.Environ()
+	if e.lucid {
+		base = e.env.environ()
+	}
 	var out []string
-	for _, kv := range os.Environ() {
+	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
+		case e.lucid && (strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_")):
+			continue
+		case e.lucid:
 		case k == "HOME", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "CODEX_"),
 			strings.HasPrefix(k, "GIT_"):
 			continue
 		}
 		out = append(out, kv)
 	}
-	out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1", "CODEX_HOME="+e.codex, codexHookDir+"="+e.hookDir, "LOCAL_KEY=x")
+	if !e.lucid {
+		out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1")
+	}
+	out = append(out, "CODEX_HOME="+e.codex, codexHookDir+"="+e.hookDir, "LOCAL_KEY=x")
 	return append(out, extra...)
 }
 
