@@ -327,15 +327,23 @@ func clipPatch(s string) string {
 // expansion) is an error, with the hunk headers found anywhere in the
 // command as its paths. ok is false when the command calls no apply_patch.
 func ShellPatches(command string) (patches []Patch, ok bool, err error) {
+	if !mentionsApplyPatch(command) { // most commands: no parse
+		return nil, false, nil
+	}
 	file, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if perr != nil {
-		if !mentionsApplyPatch(command) {
-			return nil, false, nil
-		}
 		p, _ := ParsePatch(command) // the shell cannot be parsed: its hunk headers, at least
 		return []Patch{{Files: sweepHeaders(patchLines(command), 1, p.Files)}}, true,
 			fmt.Errorf("a shell command that calls apply_patch does not parse (%v); its patch cannot be read", perr)
 	}
+	return PatchesInShell(file, command)
+}
+
+// PatchesInShell is ShellPatches for a command the caller has parsed
+// already (with syntax.LangBash, from src), so that a hook parses each
+// command once.
+func PatchesInShell(file *syntax.File, src string) (patches []Patch, ok bool, err error) {
+	command := src
 	var errs []error
 	var dir string // of the last `cd DIR &&` before a call
 	syntax.Walk(file, func(n syntax.Node) bool {
