@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/guard"
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
 )
 
@@ -118,6 +119,12 @@ func TestCodexHookContract(t *testing.T) {
 	patches := toolCalls(e, "PreToolUse", "apply_patch")
 	if len(patches) != 2 || patches[0].command() != okPatch || patches[1].command() != claimedPatch {
 		t.Fatalf("PreToolUse(apply_patch): want the two patches as the model wrote them:\n%s", e.hooksText())
+	}
+	for i, want := range []string{"a.txt", "src/claimed.go"} {
+		p, err := guard.ParsePatch(patches[i].command())
+		if got := p.Paths(patches[i].str("cwd")); err != nil || len(got) != 1 || got[0] != e.path(want) {
+			t.Errorf("the guard reads %q (%v) from the patch that writes %s", got, err, want)
+		}
 	}
 	if got := e.read("a.txt"); got != "hello patched\n" {
 		t.Errorf("a.txt = %q: the allowed patch was not applied", got)
