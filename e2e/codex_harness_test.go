@@ -158,6 +158,11 @@ func (e *codexEnvT) environ(extra ...string) []string {
 		out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1")
 	}
 	out = append(out, "CODEX_HOME="+e.codex, codexHookDir+"="+e.hookDir, "LOCAL_KEY=x")
+	if os.Getenv("GORACE") == "" {
+		// The recording hook is this test binary: under -race it would
+		// sleep a second at each exit (see gittest.QuickRaceExit).
+		out = append(out, "GORACE=atexit_sleep_ms=0")
+	}
 	return append(out, extra...)
 }
 
