@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 )
 
 // bulky are the members of a tool's input that carry a file's content or
@@ -20,8 +22,8 @@ func bulky(key string) bool {
 }
 
 // readLarge reads a payload larger than MaxPayload (a Write of a big
-// file) as a stream: it keeps every member but the bulky ones of
-// tool_input and, of tool_response, only bashEditDiff (what readTool
+// file) as a stream: it keeps the members Input reads, every member but
+// the bulky ones of tool_input and, of tool_response, only bashEditDiff (what readTool
 // takes from it), so that the claim check still sees the tool and its
 // path, and what it skips is never held in memory. A Write past the limit
 // must be checked like any other: failing open there would let a big
@@ -29,7 +31,7 @@ func bulky(key string) bool {
 func readLarge(r io.Reader) (Input, error) {
 	s := &stream{r: bufio.NewReaderSize(r, 64<<10)}
 	var in Input
-	top := map[string]json.RawMessage{}
+	top, known := map[string]json.RawMessage{}, inputKeys()
 	keep := func(into map[string]json.RawMessage, key string) error {
 		v, err := s.value(true)
 		into[key] = v
@@ -66,6 +68,10 @@ func readLarge(r io.Reader) (Input, error) {
 			in.ToolResponse = b
 			return err
 		}
+		if !known[key] {
+			_, err := s.value(false) // a prompt, a message: Input has no field for it
+			return err
+		}
 		return keep(top, key)
 	})
 	if err != nil {
@@ -81,6 +87,18 @@ func readLarge(r io.Reader) (Input, error) {
 	}
 	in.ToolInput, in.ToolResponse = ti, tr
 	return in, nil
+}
+
+// inputKeys are the members of a payload that Input has a field for.
+func inputKeys() map[string]bool {
+	keys := map[string]bool{}
+	t := reflect.TypeFor[Input]()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			keys[name] = true
+		}
+	}
+	return keys
 }
 
 // stream reads JSON from a reader one byte at a time, keeping only the

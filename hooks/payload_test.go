@@ -19,6 +19,7 @@ func TestReadLarge(t *testing.T) {
 		{"session_id": "s", "agent_id": "a1", "cwd": "/r", "hook_event_name": "PostToolUse", "tool_name": "Bash",
 			"tool_input":    map[string]any{"command": "echo '" + content + "' > out", "description": "write"},
 			"tool_response": map[string]any{"stdout": content, "bashEditDiff": map[string]any{"changedFiles": []string{"/r/out"}, "shared": true}}},
+		{"session_id": "s", "cwd": "/r", "hook_event_name": "UserPromptSubmit", "prompt": content, "permission_mode": "default"},
 		{"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Edit",
 			"tool_input": map[string]any{"old_string": content, "new_string": content, "file_path": "/r/e"}},
 	}
@@ -35,7 +36,7 @@ func TestReadLarge(t *testing.T) {
 			t.Fatalf("%s: %v", p["tool_name"], err)
 		}
 		got.readTool()
-		if got.SessionID != want.SessionID || got.AgentID != want.AgentID || got.ToolName != want.ToolName || got.Cwd != want.Cwd ||
+		if got.SessionID != want.SessionID || got.PermissionMode != want.PermissionMode || got.AgentID != want.AgentID || got.ToolName != want.ToolName || got.Cwd != want.Cwd ||
 			got.tool != want.tool || strings.Join(got.changed, ",") != strings.Join(want.changed, ",") {
 			t.Errorf("%s: read\n%+v %v\nwant\n%+v %v", p["tool_name"], got.tool, got.changed, want.tool, want.changed)
 		}
@@ -43,7 +44,7 @@ func TestReadLarge(t *testing.T) {
 			t.Errorf("%s: a bulky member was kept: %.200s %.200s", p["tool_name"], got.ToolInput, got.ToolResponse)
 		}
 	}
-	for _, bad := range []string{`{"tool_name": "Write", "tool_input": {"content": "cut`, `[1]`, `{"a" 1}`, `{"a": tru}`} {
+	for _, bad := range []string{`{"tool_name": "Write", "tool_input": {"content": "cut`, `[1]`, `{"a" 1}`, `{"cwd": tru}`} {
 		if _, err := readLarge(strings.NewReader(bad)); err == nil {
 			t.Errorf("%q read without an error", bad)
 		}
