@@ -127,6 +127,9 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 			if _, err := Uninstall(repo); err != nil {
 				t.Fatal(err)
 			}
+			if tc.text == "{}\n" && !strings.HasPrefix(after, "{\n  \"hooks\": {\n") {
+				t.Errorf("an empty object is not laid out like a new file:\n%s", after)
+			}
 			if tc.text == "{}\n" {
 				if _, err := os.Stat(repo.Abs(SettingsName)); !os.IsNotExist(err) {
 					t.Errorf("a settings file that held only lucid's hooks is still there: %v", err)

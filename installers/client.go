@@ -75,7 +75,7 @@ type settings struct {
 	name, path string
 	doc        []byte // "{}" for a file that is missing or empty
 	existed    bool
-	fresh      bool // the file held nothing: lucid lays all of it out
+	fresh      bool // the file held no settings: lucid lays all of it out
 }
 
 func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
@@ -93,6 +93,9 @@ func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
 	}
 	if err := checkObject(raw); err != nil {
 		return nil, s.invalid(raw, err)
+	}
+	if len(children(raw, root(raw))) == 0 {
+		return s, nil // "{}": nothing of the user's to keep, so lucid lays it out
 	}
 	s.doc, s.fresh = raw, false
 	// Check the shapes lucid edits before changing anything.
