@@ -22,7 +22,6 @@ import (
 // the events and the unit of the timeout; adding a client is one more
 // table like ClaudeCode's.
 type Client struct {
-	Name          string // as its users know it
 	Settings      string // the shared settings file, relative to the work tree's top
 	LocalSettings string // the personal one, "" when the client has none
 	Events        []Event
@@ -66,6 +65,29 @@ func (c *Client) isLucidCommand(cmd string) bool {
 		}
 	}
 	return false
+}
+
+// files are the client's settings files, the shared one first.
+func (c *Client) files() []string {
+	if c.LocalSettings == "" {
+		return []string{c.Settings}
+	}
+	return []string{c.Settings, c.LocalSettings}
+}
+
+// Registered returns the settings file that holds lucid's hooks and the
+// events registered there ("" when none does).
+func (c *Client) Registered(repo *gitstore.Repo) (string, []string, error) {
+	for _, name := range c.files() {
+		s, err := c.read(repo, name)
+		if err != nil {
+			return "", nil, err
+		}
+		if events := s.registered(); len(events) > 0 {
+			return name, events, nil
+		}
+	}
+	return "", nil, nil
 }
 
 // settings is one settings file of a client, as read: doc holds its
