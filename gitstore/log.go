@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
 // The log is append-only: Append is one write(2) of one whole line with
@@ -37,8 +38,12 @@ func Append(path string, e Entry) error {
 	// appending straight after it would glue this entry onto it, so such a
 	// line gets its newline first. The flock on the log keeps this check
 	// from seeing another writer's line half-copied (which would add a
-	// needless blank line); it costs microseconds and dies with its holder.
-	if err := flock(f); err != nil {
+	// needless blank line); it costs microseconds and dies with its holder,
+	// and a holder that was stopped holds no writer for long.
+	if got, err := lockWithin(f, appendLockWait); err != nil || !got {
+		if err == nil {
+			err = &LockBusyError{Path: path, Wait: appendLockWait, Holder: LockHolder(path)}
+		}
 		return fmt.Errorf("locking %s: %w", path, err)
 	}
 	if endsTorn(f) {
@@ -53,6 +58,10 @@ func Append(path string, e Entry) error {
 	}
 	return f.Close()
 }
+
+// appendLockWait bounds the wait for the log's own lock, which a writer
+// holds for one write.
+const appendLockWait = 2 * time.Second
 
 func dirOf(path string) string {
 	for i := len(path) - 1; i >= 0; i-- {
@@ -95,37 +104,8 @@ func Scan(path string, fn func(Entry) bool) (invalid int, err error) {
 		return 0, err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 256<<10)
-	for {
-		line, err := r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: gather it whole.
-			long := append([]byte(nil), line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = r.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if err == io.EOF {
-			return invalid, nil // no newline: a torn or unfinished last line
-		}
-		if err != nil {
-			return invalid, err
-		}
-		line = bytes.TrimSuffix(line[:len(line)-1], []byte{'\r'})
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		e, derr := DecodeEntry(line)
-		if derr != nil {
-			invalid++
-			continue
-		}
-		if !fn(e) {
-			return invalid, nil
-		}
-	}
+	_, err = forwardLines(f, 0, entries(&invalid, fn))
+	return invalid, err
 }
 
 // ScanBackward calls fn for each valid entry of the log, newest first, until
@@ -138,9 +118,83 @@ func ScanBackward(path string, fn func(Entry) bool) (invalid int, err error) {
 		return 0, err
 	}
 	defer f.Close()
+	return invalid, backwardLines(f, entries(&invalid, fn))
+}
+
+// entries is the one place where a line of the log becomes an entry, for
+// every reader: a CR before the newline is dropped, a blank line skipped,
+// and a line that is not a valid entry counted in *invalid. It returns
+// fn's answer: false stops the reading.
+func entries(invalid *int, fn func(Entry) bool) func(line []byte) bool {
+	return func(line []byte) bool {
+		line = trimLine(line)
+		if len(line) == 0 {
+			return true
+		}
+		e, err := DecodeEntry(line)
+		if err != nil {
+			*invalid++
+			return true
+		}
+		return fn(e)
+	}
+}
+
+// trimLine drops a CR before the newline; a blank line becomes empty.
+func trimLine(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	return line
+}
+
+// forwardLines calls fn with each whole line of f from byte off on, without
+// its newline, until fn returns false; the line is valid only during the
+// call. It returns the offset just past the last line it handed over: a
+// last line with no newline yet is left for the next reader.
+func forwardLines(f *os.File, off int64, fn func(line []byte) bool) (end int64, err error) {
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return off, err
+	}
+	return readLines(f, off, fn)
+}
+
+// readLines is forwardLines on a reader positioned at byte off.
+func readLines(rd io.Reader, off int64, fn func(line []byte) bool) (end int64, err error) {
+	r := bufio.NewReaderSize(rd, 256<<10)
+	end = off
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: gather it whole.
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err == io.EOF {
+			return end, nil // no newline: a torn or unfinished last line
+		}
+		if err != nil {
+			return end, err
+		}
+		end += int64(len(line))
+		if !fn(line[:len(line)-1]) {
+			return end, nil
+		}
+	}
+}
+
+// backwardLines calls fn with each whole line of f, newest first, without
+// its newline, until fn returns false, reading f from its end in blocks.
+// Whatever follows the last newline is an unfinished line, and skipped.
+func backwardLines(f *os.File, fn func(line []byte) bool) error {
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	const block = 64 << 10
 	end := fi.Size()
@@ -151,14 +205,13 @@ func ScanBackward(path string, fn func(Entry) bool) (invalid int, err error) {
 		start := max(end-block, 0)
 		chunk := buf[:end-start]
 		if _, err := f.ReadAt(chunk, start); err != nil && err != io.EOF {
-			return invalid, err
+			return err
 		}
 		data := chunk
 		if len(carry) > 0 {
 			data = append(append([]byte(nil), chunk...), carry...)
 		}
 		if first {
-			// Whatever follows the last newline is an unfinished line.
 			// A torn line may span blocks: trim until a newline shows.
 			i := bytes.LastIndexByte(data, '\n')
 			if i < 0 {
@@ -170,32 +223,19 @@ func ScanBackward(path string, fn func(Entry) bool) (invalid int, err error) {
 		}
 		// data ends with '\n' (or is empty); lines are complete except the
 		// first, which may begin in the previous block.
-		for {
-			if len(data) == 0 {
-				break
-			}
+		for len(data) > 0 {
 			body := data[:len(data)-1]
 			i := bytes.LastIndexByte(body, '\n')
 			if i < 0 && start > 0 {
 				break
 			}
-			line := body[i+1:]
 			data = data[:i+1]
-			line = bytes.TrimSuffix(line, []byte{'\r'})
-			if len(bytes.TrimSpace(line)) == 0 {
-				continue
-			}
-			e, derr := DecodeEntry(line)
-			if derr != nil {
-				invalid++
-				continue
-			}
-			if !fn(e) {
-				return invalid, nil
+			if !fn(body[i+1:]) {
+				return nil
 			}
 		}
 		carry = append(carry[:0:0], data...)
 		end = start
 	}
-	return invalid, nil
+	return nil
 }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -82,11 +83,11 @@ func checkSetUp(repo *gitstore.Repo) Finding {
 	return f
 }
 
-// checkLog reads the whole log, as the merge driver and lucid dream do.
+// checkLog reads the whole log, as the merge driver and lucid dream do,
+// though only the head of each line (gitstore.CountLog).
 func checkLog(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "log"}
-	n := 0
-	invalid, err := gitstore.Scan(repo.LogPath(), func(gitstore.Entry) bool { n++; return true })
+	n, invalid, err := gitstore.CountLog(repo.LogPath())
 	switch {
 	case err != nil:
 		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), "check the file's permissions"
@@ -123,13 +124,21 @@ func checkClaims(repo *gitstore.Repo) Finding {
 
 func checkLock(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "lock"}
-	l, ok, err := repo.TryLock(2 * time.Second)
+	l, err := repo.LockWithin(2 * time.Second)
+	var busy *gitstore.LockBusyError
 	switch {
+	case errors.As(err, &busy):
+		holder := busy.Holder
+		if holder == "" {
+			holder = "a running process"
+		}
+		f.Detail = repo.LockPath() + " has been held for over 2 s by " + holder
+		f.Fix = "wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)"
+		if busy.Holder == "" {
+			f.Fix = "find it with `lsof " + repo.LockPath() + "` (or `fuser`); " + f.Fix
+		}
 	case err != nil:
 		f.Detail, f.Fix = err.Error(), "check the permissions of "+repo.LockPath()
-	case !ok:
-		f.Detail = repo.LockPath() + " has been held for over 2 s by a running process"
-		f.Fix = "find it with `fuser " + repo.LockPath() + "`; the lock frees itself when its holder ends"
 	default:
 		l.Unlock()
 		f.OK, f.Detail = true, "free"

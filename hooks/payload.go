@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
-	"strings"
 )
 
 // bulky are the members of a tool's input that carry a file's content or
@@ -22,16 +20,15 @@ func bulky(key string) bool {
 }
 
 // readLarge reads a payload larger than MaxPayload (a Write of a big
-// file) as a stream: it keeps the members Input reads, every member but
-// the bulky ones of tool_input and, of tool_response, only bashEditDiff (what readTool
-// takes from it), so that the claim check still sees the tool and its
+// file) as a stream and returns it without the bulky members of
+// tool_input and with only bashEditDiff of tool_response (what the
+// adapters read), so that the claim check still sees the tool and its
 // path, and what it skips is never held in memory. A Write past the limit
 // must be checked like any other: failing open there would let a big
 // enough file through every claim.
-func readLarge(r io.Reader) (Input, error) {
+func readLarge(r io.Reader) ([]byte, error) {
 	s := &stream{r: bufio.NewReaderSize(r, 64<<10)}
-	var in Input
-	top, known := map[string]json.RawMessage{}, inputKeys()
+	top := map[string]json.RawMessage{}
 	keep := func(into map[string]json.RawMessage, key string) error {
 		v, err := s.value(true)
 		into[key] = v
@@ -51,7 +48,7 @@ func readLarge(r io.Reader) (Input, error) {
 				return fmt.Errorf("tool_input: %w", err)
 			}
 			b, err := json.Marshal(input)
-			in.ToolInput = b
+			top[key] = b
 			return err
 		case "tool_response":
 			resp := map[string]json.RawMessage{}
@@ -65,40 +62,15 @@ func readLarge(r io.Reader) (Input, error) {
 				return fmt.Errorf("tool_response: %w", err)
 			}
 			b, err := json.Marshal(resp)
-			in.ToolResponse = b
-			return err
-		}
-		if !known[key] {
-			_, err := s.value(false) // a prompt, a message: Input has no field for it
+			top[key] = b
 			return err
 		}
 		return keep(top, key)
 	})
 	if err != nil {
-		return Input{}, err
+		return nil, err
 	}
-	b, err := json.Marshal(top) // checks each kept value, too
-	if err != nil {
-		return Input{}, err
-	}
-	ti, tr := in.ToolInput, in.ToolResponse
-	if err := json.Unmarshal(b, &in); err != nil {
-		return Input{}, err
-	}
-	in.ToolInput, in.ToolResponse = ti, tr
-	return in, nil
-}
-
-// inputKeys are the members of a payload that Input has a field for.
-func inputKeys() map[string]bool {
-	keys := map[string]bool{}
-	t := reflect.TypeFor[Input]()
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
-			keys[name] = true
-		}
-	}
-	return keys
+	return json.Marshal(top) // checks each kept value, too
 }
 
 // stream reads JSON from a reader one byte at a time, keeping only the
@@ -282,31 +254,21 @@ func (s *stream) rest(out *bytes.Buffer, open byte) error {
 	}
 }
 
-// readPayload reads a hook's stdin: whole up to MaxPayload, streamed past
-// it. A large payload of an edit tool whose path cannot be found is an
-// error, so the hook fails open saying so.
-func readPayload(stdin io.Reader) (Input, error) {
-	payload, err := io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
+// readPayload reads a hook's payload: whole up to MaxPayload, streamed
+// and stripped of what lucid never reads past it (large reports which).
+func readPayload(stdin io.Reader) (payload []byte, large bool, err error) {
+	payload, err = io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
 	switch {
 	case err != nil:
-		return Input{}, fmt.Errorf("reading the payload: %v", err)
+		return nil, false, fmt.Errorf("reading the payload: %v", err)
 	case len(payload) > MaxPayload:
-		in, err := readLarge(io.MultiReader(bytes.NewReader(payload), stdin))
+		payload, err = readLarge(io.MultiReader(bytes.NewReader(payload), stdin))
 		if err != nil {
-			return Input{}, fmt.Errorf("payload over 16 MiB is not a JSON object: %v", err)
+			return nil, true, fmt.Errorf("payload over 16 MiB is not a JSON object: %v", err)
 		}
-		var ti toolInput
-		json.Unmarshal(in.ToolInput, &ti)
-		if editTools[in.ToolName] && ti.path() == "" {
-			return Input{}, fmt.Errorf("payload over 16 MiB names no file for %s: not checked", in.ToolName)
-		}
-		return in, nil
+		return payload, true, nil
 	case len(bytes.TrimSpace(payload)) == 0:
-		return Input{}, fmt.Errorf("empty payload ignored")
+		return nil, false, fmt.Errorf("empty payload ignored")
 	}
-	var in Input
-	if err := json.Unmarshal(payload, &in); err != nil {
-		return Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
-	}
-	return in, nil
+	return payload, false, nil
 }

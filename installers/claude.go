@@ -40,6 +40,7 @@ var claudeEvents = []Event{
 	{"Stop", "", 10 * time.Second},
 	{"SubagentStop", "", 10 * time.Second},
 	{"TaskCompleted", "", 10 * time.Second},
+	{"PreCompact", "", 10 * time.Second},
 	{"SessionEnd", "", 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
 }
 

@@ -150,7 +150,7 @@ func TestInstallCreatesIndentedSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(changes) != 2 || changes[0].What != "created, with lucid's hooks for 9 events" {
+	if len(changes) != 2 || changes[0].What != "created, with lucid's hooks for 10 events" {
 		t.Errorf("changes = %v", changes)
 	}
 	text := readFile(t, repo, SettingsName)
