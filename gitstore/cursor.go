@@ -67,7 +67,7 @@ func tailHash(f *os.File, off int64) (string, error) {
 // Grown reports whether the log at path is the state of cursor c with lines
 // appended: the bytes before c.Size are still the ones c saw.
 func Grown(path string, c LogCursor) bool {
-	f, err := os.Open(path)
+	f, _, err := OpenFile(path)
 	if err != nil {
 		return false
 	}

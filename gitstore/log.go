@@ -12,56 +12,108 @@ import (
 
 // The log is append-only: Append is one write(2) of one whole line with
 // O_APPEND, which concurrent writers on a local disk cannot interleave.
-// Nothing here rewrites or truncates the file. Readers skip a last line that
+// Nothing here rewrites the file; the one truncation takes back the part
+// of a line that a full disk cut short. Readers skip a last line that
 // has no newline yet (a write in progress, or one cut short) and skip, and
 // count, lines that are not valid entries.
 
 // Append writes e as one line at the end of the log at path. The log must
 // already exist (lucid init creates it); its folder is never created here.
+// It is all or nothing: the log must be a regular file inside the
+// repository (OpenFile's rules), and a write cut short (a full disk) is cut
+// back off, under the log's lock, so that no half line stays behind to
+// become a permanent invalid line. A log replaced while the line was
+// written (a checkout or a merge renames a new file into place) is
+// appended to again, so the entry is in the file that now has the name;
+// readers dedupe by id.
 func Append(path string, e Entry) error {
 	line, err := EncodeEntry(e)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	for range 3 {
+		replaced, err := appendLine(path, line)
+		if err != nil || !replaced {
+			return err
+		}
+	}
+	return fmt.Errorf("appending to %s: the file was replaced three times while lucid wrote to it; run the command again when git is done", path)
+}
+
+// appendLine is one attempt of Append; replaced reports that the line went
+// into a file that no longer has the name.
+func appendLine(path string, line []byte) (replaced bool, err error) {
+	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
+	target, err := checkPath(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, statErr := os.Stat(dirOf(path)); statErr != nil {
-			return ErrNotInitialised
+			return false, ErrNotInitialised
 		}
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+		target, flags = path, flags|os.O_CREATE|os.O_EXCL
+	} else if err != nil {
+		return false, fmt.Errorf("not appended to the log: %w", err)
+	}
+	f, err := os.OpenFile(target, flags, 0o644)
+	if errors.Is(err, os.ErrExist) { // another writer created it first
+		f, err = os.OpenFile(target, flags&^(os.O_CREATE|os.O_EXCL), 0)
 	}
 	if err != nil {
-		return err
+		return false, fmt.Errorf("not appended to the log: %w", err)
 	}
 	defer f.Close()
 	// A writer that died mid-line leaves a last line without its newline;
 	// appending straight after it would glue this entry onto it, so such a
 	// line gets its newline first. The flock on the log keeps this check
 	// from seeing another writer's line half-copied (which would add a
-	// needless blank line); it costs microseconds and dies with its holder,
-	// and a holder that was stopped holds no writer for long.
+	// needless blank line), and lets a short write be cut back off without
+	// cutting another writer's line; it costs microseconds and dies with
+	// its holder, and a holder that was stopped holds no writer for long.
 	if got, err := lockWithin(f, appendLockWait); err != nil || !got {
 		if err == nil {
 			err = &LockBusyError{Path: path, Wait: appendLockWait, Holder: LockHolder(path)}
 		}
-		return fmt.Errorf("locking %s: %w", path, err)
+		return false, fmt.Errorf("locking %s: %w", path, err)
 	}
-	if endsTorn(f) {
+	fi, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("not appended to the log: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("not appended to the log: %w", &BadFileError{Path: path, Problem: kindText(fi.Mode())})
+	}
+	if endsTorn(f, fi.Size()) {
 		line = append([]byte{'\n'}, line...)
 	}
-	n, err := f.Write(line)
+	n, err := writeFile(f, line)
 	if err == nil && n != len(line) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return fmt.Errorf("appending to %s: %w", path, err)
+		if n > 0 {
+			if terr := f.Truncate(fi.Size()); terr != nil {
+				return false, fmt.Errorf("appending to %s: %w; cutting off the %d bytes written also failed (%v): run lucid doctor", path, err, n, terr)
+			}
+		}
+		return false, fmt.Errorf("appending to %s: %w (nothing was written)", path, err)
 	}
-	return f.Close()
+	if now, err := os.Stat(target); err != nil || !os.SameFile(now, fi) {
+		return true, nil
+	}
+	return false, f.Close()
 }
 
 // appendLockWait bounds the wait for the log's own lock, which a writer
 // holds for one write.
 const appendLockWait = 2 * time.Second
+
+// writeFile is the one write of an append or a temp file; tests replace it
+// to stand for a full disk.
+var writeFile = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+
+// fileWriter writes through writeFile, for a temp file filled in pieces.
+type fileWriter struct{ f *os.File }
+
+func (w fileWriter) Write(b []byte) (int, error) { return writeFile(w.f, b) }
 
 func dirOf(path string) string {
 	for i := len(path) - 1; i >= 0; i-- {
@@ -72,14 +124,14 @@ func dirOf(path string) string {
 	return "."
 }
 
-// endsTorn reports whether the file's last byte is not a newline.
-func endsTorn(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
+// endsTorn reports whether the last byte of f, size bytes long, is not a
+// newline.
+func endsTorn(f *os.File, size int64) bool {
+	if size == 0 {
 		return false
 	}
 	var b [1]byte
-	if _, err := f.ReadAt(b[:], fi.Size()-1); err != nil {
+	if _, err := f.ReadAt(b[:], size-1); err != nil {
 		return false
 	}
 	return b[0] != '\n'
@@ -88,7 +140,7 @@ func endsTorn(f *os.File) bool {
 // openLog opens the log for reading; a missing log gives a nil file and no
 // error, and reads as empty.
 func openLog(path string) (*os.File, error) {
-	f, err := os.Open(path)
+	f, _, err := OpenFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

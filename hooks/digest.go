@@ -1,8 +1,6 @@
 package hooks
 
 import (
-	"errors"
-	"os"
 	"strings"
 	"time"
 
@@ -85,12 +83,12 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		}
 		d.Claims = claimLines(repo, set)
 	}
-	plan, err := readOptional(repo.PlanPath())
+	plan, err := readOptional(repo.PlanPath(), gitstore.MaxPlan)
 	if err != nil {
 		return d, err
 	}
 	d.Plan = strings.TrimSpace(stripComments(plan))
-	summary, err := readOptional(repo.DigestPath())
+	summary, err := readOptional(repo.DigestPath(), gitstore.MaxDigest)
 	if err != nil {
 		return d, err
 	}
@@ -162,11 +160,8 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	return d, nil
 }
 
-func readOptional(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
+func readOptional(path string, limit int64) (string, error) {
+	b, err := gitstore.ReadFileIfExists(path, limit)
 	return string(b), err
 }
 

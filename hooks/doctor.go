@@ -21,13 +21,13 @@ type Finding = merge.Finding
 
 // Doctor checks that lucid is set up to work in the repository, as the
 // hooks and git will meet it: the binary the hooks run, the hooks, the
-// /lucid:dream command, the merge driver (merge.Check), the log, the
-// claims and the lock. version is this binary's `lucid version` line.
+// /lucid:dream command, the merge driver (merge.Check), the files lucid
+// reads (checkFiles), the log, the claims and the lock. version is this binary's `lucid version` line.
 func Doctor(repo *gitstore.Repo, version string) []Finding {
 	fs := []Finding{checkBinary(version), checkSetUp(repo)}
 	fs = append(fs, installers.Check(repo)...)
 	fs = append(fs, merge.Check(repo)...)
-	return append(fs, checkLog(repo), checkClaims(repo), checkLock(repo))
+	return append(fs, checkFiles(repo), checkLog(repo), checkClaims(repo), checkLock(repo))
 }
 
 // checkBinary finds the lucid the hooks will run (the first on PATH: the
@@ -90,7 +90,7 @@ func checkLog(repo *gitstore.Repo) Finding {
 	n, invalid, err := gitstore.CountLog(repo.LogPath())
 	switch {
 	case err != nil:
-		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), "check the file's permissions"
+		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), readFix(err)
 	case invalid > 0:
 		f.Detail = fmt.Sprintf("%d %s, and %d %s that are not valid entries (every reader skips them)", n, Plural(n, "entry", "entries"), invalid, Plural(invalid, "line", "lines"))
 		f.Fix = "find them with `grep -vn '^{\"id\"' " + gitstore.LogName + "` (a merge without lucid's driver leaves conflict markers) and delete them by hand"
@@ -104,7 +104,7 @@ func checkClaims(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "claims"}
 	_, bad, err := repo.LoadClaims()
 	if err != nil {
-		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), "check the file's permissions"
+		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
 		return f
 	}
 	set, err := guard.LoadClaims(repo, time.Now())

@@ -121,6 +121,9 @@ func (o *Output) escape() {
 // on stdout. It is fail-open: any trouble of lucid's own is one line on
 // stderr, nothing on stdout, and exit 0, so the agent's work goes on.
 func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// A bad file can fail a handler twice over (the plan check, then the
+	// digest): the user reads the line once.
+	stderr = &onceWriter{w: stderr}
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "lucid hook %s: internal error: %v\n", event, p)
@@ -163,6 +166,23 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		stdout.Write(b)
 	}
 	return code
+}
+
+// onceWriter passes each distinct write on once.
+type onceWriter struct {
+	w    io.Writer
+	seen map[string]bool
+}
+
+func (o *onceWriter) Write(b []byte) (int, error) {
+	if o.seen[string(b)] {
+		return len(b), nil
+	}
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	o.seen[string(b)] = true
+	return o.w.Write(b)
 }
 
 // call is one hook call in a repository that uses lucid.
