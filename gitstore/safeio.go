@@ -186,10 +186,10 @@ func (r *Repo) StateFiles() []StateFile {
 		{r.planSeenPath(), MaxPlan},
 		{r.planPendingPath(), MaxRecord},
 		{r.ClaimsPath(), MaxClaims},
-		{r.RemoteClaimsPath(), MaxClaims},
+		{r.remoteClaimsPath(), MaxClaims},
 		{r.machinePath(), MaxRecord},
 	}
-	for _, dir := range []string{r.AgentsDir(), filepath.Join(r.GitDir, LichEditsDir), r.lichNewsDir()} {
+	for _, dir := range []string{r.agentsDir(), filepath.Join(r.GitDir, LichEditsDir), r.lichNewsDir()} {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			out = append(out, StateFile{filepath.Join(dir, e.Name()), MaxRecord})
