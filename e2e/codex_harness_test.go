@@ -198,6 +198,19 @@ const codexRunTimeout = 3 * time.Minute
 // request log and the hook calls.
 func (e *codexEnvT) exec(srv *rs.Server, prompt string, args ...string) codexRun {
 	e.t.Helper()
+	res, err := e.execRun(srv, prompt, args...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if p := srv.Problems(); len(p) > 0 {
+		e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), srv.Dump())
+	}
+	return res
+}
+
+// execRun is exec for a goroutine of its own (beside another client's
+// run): it returns what went wrong as an error.
+func (e *codexEnvT) execRun(srv *rs.Server, prompt string, args ...string) (codexRun, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), codexRunTimeout)
 	defer cancel()
 	argv := append([]string{"exec", "--skip-git-repo-check", "-s", "danger-full-access"}, args...)
@@ -213,15 +226,12 @@ func (e *codexEnvT) exec(srv *rs.Server, prompt string, args ...string) codexRun
 	e.t.Logf("codex exec ran %s, %d requests, %d hook calls", res.took.Round(time.Millisecond), len(srv.Requests()), len(e.hookCalls("")))
 	e.dump(srv, res)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		e.t.Fatalf("codex exec did not finish in %s\nrequests:\n%s\nhooks:\n%s\nstderr:\n%s", codexRunTimeout, srv.Dump(), e.hooksText(), clip(res.stderr, 4000))
+		return res, fmt.Errorf("codex exec did not finish in %s\nrequests:\n%s\nhooks:\n%s\nstderr:\n%s", codexRunTimeout, srv.Dump(), e.hooksText(), clip(res.stderr, 4000))
 	}
 	if err != nil {
-		e.t.Fatalf("codex exec: %v\nstderr:\n%s\nrequests:\n%s\nhooks:\n%s", err, clip(res.stderr, 4000), srv.Dump(), e.hooksText())
+		return res, fmt.Errorf("codex exec: %v\nstderr:\n%s\nrequests:\n%s\nhooks:\n%s", err, clip(res.stderr, 4000), srv.Dump(), e.hooksText())
 	}
-	if p := srv.Problems(); len(p) > 0 {
-		e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), srv.Dump())
-	}
-	return res
+	return res, nil
 }
 
 // dump writes every request body, the run's output and the hook calls
