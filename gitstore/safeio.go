@@ -55,7 +55,7 @@ type BadFileError struct {
 }
 
 func (e *BadFileError) Error() string {
-	return e.Path + " " + e.Problem + ": lucid reads and writes only regular files inside the repository; restore it (git checkout) or remove it"
+	return e.Path + " " + e.Problem + ": lucid reads and writes only regular files inside the repository; remove it, or restore a tracked file with git checkout"
 }
 
 // TooLargeError says that a file is over the limit of its role.
