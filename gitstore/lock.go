@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,8 +34,8 @@ func LockWaitFromEnv() time.Duration {
 // LockPath is the lock file of the repository.
 func (r *Repo) LockPath() string { return filepath.Join(r.CommonDir, "lucid", "lock") }
 
-// LockBusyError says that another process held the repository's lock for
-// the whole wait.
+// LockBusyError says that another process held a lock of lucid's (the
+// repository's, or the log's own) for the whole wait.
 type LockBusyError struct {
 	Path   string
 	Wait   time.Duration
@@ -56,11 +55,6 @@ func (e *LockBusyError) Error() string {
 	}
 	return msg
 }
-
-// ErrLockBusy matches a *LockBusyError with errors.Is.
-var ErrLockBusy = errors.New("the repository lock is busy")
-
-func (e *LockBusyError) Is(target error) bool { return target == ErrLockBusy }
 
 // Lock takes the repository's lock, waiting for it at most r.LockWait
 // (LockWaitFromEnv when zero); past that it returns a *LockBusyError that
