@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -45,7 +46,11 @@ type LockBusyError struct {
 
 func (e *LockBusyError) Error() string {
 	holder := e.Holder
-	if holder == "" {
+	switch {
+	case holder != "":
+	case runtime.GOOS == "windows":
+		holder = "another process (Resource Monitor finds it: CPU, Associated Handles, search for the file's name)"
+	default:
 		holder = "another process (find it with `lsof " + e.Path + "`)"
 	}
 	msg := fmt.Sprintf("the lock on %s was held for over %v by %s: wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)",
