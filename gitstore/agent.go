@@ -23,12 +23,17 @@ func AgentID(sessionID, agentID string) string {
 }
 
 // Label is the short name of an agent shown to people and models: "lead·1bd236"
-// for a lead, "TYPE·a2adb9" for a subagent of type TYPE ("agent" when the type
-// is not known), and other writers as they are.
+// for a lead, "NAME·29065e" for a teammate of an agent team (its team name,
+// then six characters of the hex after it), "TYPE·a2adb9" for a subagent of
+// type TYPE ("agent" when the type is not known), and other writers as
+// they are.
 func Label(agent, agentType string) string {
 	session, sub, isSub := strings.Cut(agent, "/")
 	switch {
 	case isSub:
+		if name, hex, ok := TeammateName(sub); ok {
+			return name + "·" + short(hex)
+		}
 		if agentType == "" {
 			agentType = "agent"
 		}
@@ -38,6 +43,34 @@ func Label(agent, agentType string) string {
 	default:
 		return agent
 	}
+}
+
+// TeammateName reads a teammate's team name from its agent id: Claude Code
+// names an in-process teammate "a<name>-<16 hex>" (aalpha-29065eaa7bbaa962),
+// where a plain subagent is "a<17 hex>". It returns the name and the hex.
+func TeammateName(agentID string) (name, hex string, ok bool) {
+	i := strings.LastIndexByte(agentID, '-')
+	if i < 2 || agentID[0] != 'a' || len(agentID)-i-1 != 16 {
+		return "", "", false
+	}
+	hex = agentID[i+1:]
+	for _, c := range hex {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return "", "", false
+		}
+	}
+	return agentID[1:i], hex, true
+}
+
+// IsTeammate reports whether agent (an AgentID) is a teammate of an agent
+// team.
+func IsTeammate(agent string) bool {
+	_, sub, ok := strings.Cut(agent, "/")
+	if !ok {
+		return false
+	}
+	_, _, ok = TeammateName(sub)
+	return ok
 }
 
 func short(id string) string {
@@ -64,7 +97,7 @@ func (r *Repo) NewLabeler() *Labeler { return &Labeler{repo: r, types: map[strin
 
 // Label returns the label of agent, as Label does, with its type as known.
 func (l *Labeler) Label(agent string) string {
-	if !strings.Contains(agent, "/") {
+	if !strings.Contains(agent, "/") || IsTeammate(agent) {
 		return Label(agent, "")
 	}
 	t, ok := l.types[agent]

@@ -33,6 +33,9 @@ type AgentRecord struct {
 	Edits   int  `json:"edits,omitempty"`   // files edited (PostToolUse)
 	Entries int  `json:"entries,omitempty"` // entries and plan changes it wrote
 	Asked   bool `json:"asked,omitempty"`   // asked once at its stop to record notes
+	// Compacted: the agent's conversation was compacted since its last
+	// start, so its next start gets the digest again.
+	Compacted bool `json:"compacted,omitempty"`
 }
 
 // LogCursor identifies a state of the log file: its size, inode and

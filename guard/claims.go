@@ -204,6 +204,22 @@ func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 	})
 }
 
+// Owns reports whether an active claim of agent in the work tree top
+// matches rel.
+func (s *ClaimSet) Owns(agent, top, rel string) bool {
+	for _, c := range s.Claims {
+		if c.Owner != agent || c.Worktree != top || !s.Active(c) {
+			continue
+		}
+		if _, ok := matching(c.Globs, func(g string) bool {
+			return strings.HasPrefix(rel, literalPrefix(g)) && GlobMatch(g, rel)
+		}); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckTree is Check for a folder that a command writes as a whole
 // (rm -rf dir, cp -r a dir): a claim hits when it can match anything
 // under the folder, or the folder itself.
@@ -294,13 +310,18 @@ func (s *ClaimSet) Describe(c gitstore.Claim, labels *gitstore.Labeler) string {
 		strings.Join(c.Globs, ", "), gitstore.Ago(c.Created, s.now))
 }
 
-// who is a claim's owner, and its machine when that is another:
+// who is a claim's owner, said as a teammate where it is one, and its
+// machine when that is another: "teammate tester·a3f9c1",
 // "lead·1bd236 on laptop (4f2a9c)".
 func (s *ClaimSet) who(c gitstore.Claim, labels *gitstore.Labeler) string {
-	if s.Foreign(c) {
-		return labels.Label(c.Owner) + " on " + gitstore.MachineLabel(c.Machine)
+	who := labels.Label(c.Owner)
+	if gitstore.IsTeammate(c.Owner) {
+		who = "teammate " + who
 	}
-	return labels.Label(c.Owner)
+	if s.Foreign(c) {
+		return who + " on " + gitstore.MachineLabel(c.Machine)
+	}
+	return who
 }
 
 // ClaimRequest is a claim to make.
@@ -536,6 +557,11 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 // wait (a claim through a slow remote holds it), the claims are left to
 // expire with their owners, and the error says so.
 func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error) {
+	// Most stops own no claim: a look without the lock (the store is
+	// replaced whole, so a read is never torn) spares them the lock.
+	if claims, _, err := repo.LoadClaims(); err == nil && !slices.ContainsFunc(claims, func(c gitstore.Claim) bool { return owner(c.Owner) }) {
+		return 0, nil
+	}
 	n := 0
 	err := updateWithin(repo, wait, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
 		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return owner(c.Owner) })

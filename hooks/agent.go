@@ -60,12 +60,21 @@ const healedLine = "lucid: set up the merge driver of .lucid/log.jsonl in this c
 // start gives a starting agent (SessionStart of any source, SubagentStart)
 // the digest and moves its cursor to the log's end: the digest covers what
 // came before.
+//
+// A teammate of an agent team gets SubagentStart each time it is woken for
+// new work: only its first start gets the digest, and later ones the delta,
+// unless its conversation was compacted since (preCompact).
 func (c *call) start() (*Output, error) {
 	c.notePlanChange("")
-	rec, _, err := c.record()
+	rec, created, err := c.record()
 	if err != nil {
 		return nil, err
 	}
+	if c.in.Event == "SubagentStart" && !created && !rec.Compacted {
+		text, err := c.delta()
+		return c.context(text), err
+	}
+	rec.Compacted = false
 	if c.in.AgentType != "" {
 		rec.Type = c.in.AgentType
 	}
@@ -98,16 +107,33 @@ func (c *call) delta() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	entries, changed, err := c.newEntries(&rec)
+	if !created && c.logUnchanged(rec) {
+		c.repo.TouchAgent(c.agent)
+		return "", nil
+	}
+	entries, err := c.takeNews(&rec, created)
 	if err != nil {
 		return "", err
 	}
-	if changed || created {
-		err = c.repo.SaveAgent(rec)
-	} else {
-		c.repo.TouchAgent(c.agent)
+	return c.formatDelta(entries, BudgetFromEnv()), nil
+}
+
+// takeNews reads the caller's new entries, moves its cursor past them and
+// saves its record, all under the lock (see newEntries).
+func (c *call) takeNews(rec *gitstore.AgentRecord, created bool) ([]gitstore.Entry, error) {
+	unlock, err := c.lock()
+	if err != nil {
+		return nil, err
 	}
-	return c.formatDelta(entries, BudgetFromEnv()), err
+	defer unlock()
+	entries, changed, err := c.newEntries(rec)
+	if err != nil {
+		return nil, err
+	}
+	if changed || created {
+		err = c.repo.SaveAgent(*rec)
+	}
+	return entries, err
 }
 
 // userPrompt gives the delta before the model reads the user's prompt, and

@@ -103,6 +103,9 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 			if c.in.AgentID == "" {
 				what = "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
 			}
+			if name, ok := c.sameTeam(h.Claim.Owner); ok {
+				what = fmt.Sprintf("wait until it is released (a teammate's claims end when it goes idle), message it (SendMessage to %q), or work on other files", name)
+			}
 			if h.Claim.Owner == gitstore.AgentHuman {
 				what = "ask the user, or work on other files"
 			}
@@ -112,6 +115,17 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 		}
 	}
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
+}
+
+// sameTeam reports whether owner is a teammate in the caller's session,
+// which SendMessage reaches by its name.
+func (c *call) sameTeam(owner string) (string, bool) {
+	sub, ok := strings.CutPrefix(owner, c.in.SessionID+"/")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := gitstore.TeammateName(sub)
+	return name, ok
 }
 
 // claimsFor reads the claims that could concern the targets.

@@ -18,7 +18,8 @@ const MaxPayload = 16 << 20
 // spelling.
 var Events = []string{
 	"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse",
-	"PostToolUse", "Stop", "SubagentStop", "TaskCompleted", "SessionEnd",
+	"PostToolUse", "Stop", "SubagentStop", "TaskCompleted", "TeammateIdle",
+	"PreCompact", "SessionEnd",
 }
 
 // Input is the part of a hook payload lucid reads. Unknown fields are
@@ -35,11 +36,17 @@ type Input struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	StopHookActive bool            `json:"stop_hook_active"`
+	TeammateName   string          `json:"teammate_name"` // TaskCompleted, TeammateIdle
 
 	// Read from ToolInput and ToolResponse once, by readTool, for
 	// lucid's handlers and the lich mode alike.
 	tool    toolInput
 	changed []string // what the tool call changed (PostToolUse)
+	// unnamed holds, for a Bash command whose bashEditDiff is shared with
+	// other commands that ran at the same time, the changed files that its
+	// own command does not name: maybe its, maybe another agent's
+	// (see ownShellChanges).
+	unnamed []string
 }
 
 // Output is the one JSON object a hook prints, in the form Claude Code
@@ -49,6 +56,11 @@ type Output struct {
 	Specific *Specific `json:"hookSpecificOutput,omitempty"`
 	Decision string    `json:"decision,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
+
+	// blockReason, for events that honour no JSON decision
+	// (TaskCompleted), is said on stderr with exit 2, which keeps the task
+	// open and shows the model the reason.
+	blockReason string
 }
 
 // Specific is hookSpecificOutput.
@@ -101,6 +113,10 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	out = lichMode(in, out, stderr)
 	if out == nil {
 		return 0
+	}
+	if out.blockReason != "" {
+		fmt.Fprintln(stderr, out.blockReason)
+		return 2
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -171,8 +187,14 @@ func handle(in Input) (*Output, error) {
 		return c.preToolUse()
 	case "PostToolUse":
 		return c.postToolUse()
-	case "SubagentStop", "TaskCompleted":
-		return c.stopGate()
+	case "SubagentStop":
+		return c.subagentStop()
+	case "TaskCompleted":
+		return c.taskCompleted()
+	case "TeammateIdle":
+		return c.teammateIdle()
+	case "PreCompact":
+		return c.preCompact()
 	case "Stop":
 		return c.stop()
 	default: // SessionEnd

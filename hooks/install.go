@@ -48,6 +48,8 @@ var registrations = []registration{
 	{"Stop", "", 10},
 	{"SubagentStop", "", 10},
 	{"TaskCompleted", "", 10},
+	{"TeammateIdle", "", 10},
+	{"PreCompact", "", 10},
 	{"SessionEnd", "", 2}, // all SessionEnd hooks share about 1.5 s
 }
 

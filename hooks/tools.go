@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -36,7 +37,33 @@ func (in *Input) readTool() {
 		var br bashResponse
 		json.Unmarshal(in.ToolResponse, &br)
 		in.changed = br.BashEditDiff.ChangedFiles
+		if br.BashEditDiff.Shared {
+			in.changed, in.unnamed = splitNamed(in.changed, guard.ShellWrites(in.tool.Command, in.Cwd))
+		}
 	}
+}
+
+// splitNamed splits a shared diff's changed files into those the command
+// names as written (a path, or a file under a folder it writes whole) and
+// the rest.
+func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []string) {
+	for _, p := range changed {
+		p = filepath.Clean(p)
+		ok := false
+		for _, w := range writes {
+			wp := filepath.Clean(w.Path)
+			if p == wp || strings.HasPrefix(p, wp+string(filepath.Separator)) {
+				ok = true
+				break
+			}
+		}
+		if ok {
+			named = append(named, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return named, rest
 }
 
 // editTools are the tools that write one file named in their input.
@@ -112,9 +139,14 @@ func (c *call) grantStamped(s *Specific, st guard.Stamp) {
 
 // bashResponse is the part of a Bash tool_response lucid reads: Claude
 // Code's own record of the files the command changed.
+//
+// Shared marks a diff that Claude Code took while other commands ran too
+// (two agents' Bash calls that overlap in time): it then lists the files
+// of all of them, with nothing saying which was whose.
 type bashResponse struct {
 	BashEditDiff struct {
 		ChangedFiles []string `json:"changedFiles"`
+		Shared       bool     `json:"shared"`
 	} `json:"bashEditDiff"`
 }
 
@@ -136,11 +168,15 @@ func (c *call) afterSubagent() (*Output, error) {
 }
 
 // postToolUse counts the agent's edits and records its edits of the plan.
+// Only the files the agent's own call changed count: see ownShellChanges.
 func (c *call) postToolUse() (*Output, error) {
 	if agentTools[c.in.ToolName] {
 		return c.afterSubagent()
 	}
-	changed := c.in.changed
+	changed, err := c.ownShellChanges()
+	if err != nil {
+		return nil, err
+	}
 	editedPlan := false
 	for _, p := range changed {
 		editedPlan = editedPlan || c.isPlan(p)
@@ -156,7 +192,7 @@ func (c *call) postToolUse() (*Output, error) {
 		c.touch()
 		return nil, nil
 	}
-	err := c.update(func(rec *gitstore.AgentRecord) {
+	err = c.update(func(rec *gitstore.AgentRecord) {
 		rec.Edits += len(changed)
 		if editedPlan {
 			rec.Entries++ // a plan change counts as reporting
@@ -167,6 +203,41 @@ func (c *call) postToolUse() (*Output, error) {
 	}
 	line, err := c.violations(changed)
 	return c.context(line), err
+}
+
+// ownShellChanges returns the files the call changed that are the
+// caller's own. An edit tool's file is; so is every file of a Bash
+// command's diff, unless Claude Code marked the diff shared (other
+// commands ran at the same time and their files are in it too). Of a shared
+// diff, a file counts as the caller's only where lucid can tell: its own
+// command names the file, or the file is claimed by the caller and nobody
+// else. The rest is left out, at the price of missing a write lucid cannot
+// pin on anyone: no agent is charged with, or told to revert, another's
+// change.
+func (c *call) ownShellChanges() ([]string, error) {
+	own := c.in.changed
+	if len(c.in.unnamed) == 0 {
+		return own, nil
+	}
+	var targets []target
+	for _, p := range c.in.unnamed {
+		if t, ok := c.locate(p); ok && t.top == c.repo.Top {
+			targets = append(targets, t)
+		}
+	}
+	if len(targets) == 0 {
+		return own, nil
+	}
+	set, err := c.claimsFor(targets)
+	if err != nil {
+		return own, err
+	}
+	for _, t := range targets {
+		if set.Owns(c.agent, t.top, t.rel) && len(set.Check(c.agent, t.top, t.rel)) == 0 {
+			own = append(own, t.path)
+		}
+	}
+	return own, nil
 }
 
 // joinLines joins the non-empty texts, one after the other.
