@@ -2,52 +2,53 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"testing"
-	"time"
 
 	api "github.com/lucid-dev/lucid/internal/scriptedapi"
 )
 
-func TestProbeIdle(t *testing.T) {
+func TestProbeWake(t *testing.T) {
 	if os.Getenv("LUCID_E2E_PROBE") == "" {
 		t.Skip("probe")
 	}
 	e := newEnv(t)
+	ctx := func(s string) string {
+		return `{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"` + s + `"}}`
+	}
 	e.installProbes(map[string][]probeReply{
-		"TaskCompleted/beta":  {{Code: 2, Stderr: "PROBE-IDLE-EXIT2"}},
-		"TaskCompleted/alpha": {{Stdout: `{"decision":"block","reason":"PROBE-IDLE-JSON"}`}},
+		"SubagentStart/alpha": {{Stdout: ctx("PROBE-FIRST-START")}, {Stdout: ctx("PROBE-WAKE-START"), Delay: 1500}},
 	})
-	lead := &api.Script{Name: "lead", Marker: "[[lead]]", Steps: []api.Step{
-		api.Call("TaskCreate", map[string]any{"subject": "alpha task", "description": "alpha does A"}),
-		api.Call("TaskCreate", map[string]any{"subject": "beta task", "description": "beta does B"}),
-		api.Call("TaskUpdate", map[string]any{"taskId": "1", "owner": "alpha"}),
-		api.Call("TaskUpdate", map[string]any{"taskId": "2", "owner": "beta"}),
-		api.Call("Agent", map[string]any{"description": "alpha work", "prompt": "[[alpha]] do task 1", "name": "alpha"}),
-		api.Call("Agent", map[string]any{"description": "beta work", "prompt": "[[beta]] do task 2", "name": "beta"}),
-		api.Say("Team started."),
-	}, Done: api.Say("Lead idle.")}
-	alpha := &api.Script{Name: "alpha", Marker: "[[alpha]]", Steps: []api.Step{
-		api.Call("TaskUpdate", map[string]any{"taskId": "1", "status": "in_progress"}),
-		api.Say("alpha idle"),
-		api.Say("alpha idle 2"),
-		api.Say("alpha idle 3"),
-	}, Done: api.Say("alpha done again")}
-	beta := &api.Script{Name: "beta", Marker: "[[beta]]", Steps: []api.Step{
-		api.Call("TaskUpdate", map[string]any{"taskId": "2", "status": "in_progress"}),
-		api.Say("beta idle"),
-		api.Say("beta idle 2"),
-		api.Say("beta idle 3"),
-	}, Done: api.Say("beta done again")}
-	srv := api.New(lead, alpha, beta)
-	defer srv.Close()
-	c := e.interactive(srv, []string{"--teammate-mode", "in-process"}, teamEnv...)
-	c.send("[[lead]] run a team")
-	c.waitCalls("both idle", func() bool { return len(e.probeCalls("TeammateIdle")) >= 2 })
-	time.Sleep(2 * time.Second)
-	out, _ := exec.Command("find", e.home, "-path", "*tasks*").CombinedOutput()
-	t.Logf("home tasks:\n%s", out)
-	out, _ = exec.Command("sh", "-c", "find "+e.home+"/.claude -name '*.json' -path '*task*' | head -5 | xargs -r cat").CombinedOutput()
-	t.Logf("task files:\n%s", out)
+	var srv *api.Server
+	alpha := newMate("alpha", "a", api.Say("alpha idle"), api.Call("Bash", bash("echo woken")), api.Say("alpha idle again"))
+	wake := func(*api.MessagesRequest) api.Reply {
+		until(t, "alpha idle", func() bool { return len(e.probeCalls("TeammateIdle")) >= 1 })
+		return api.Reply{Tools: []api.ToolCall{{Name: "SendMessage", Input: map[string]any{"to": "alpha", "summary": "more", "message": "wake up"}}}}
+	}
+	var c *tty
+	srv, c = e.team([]mate{alpha}, wake, api.Say("sent"))
+	c.waitCalls("alpha idle twice", func() bool { return len(e.probeCalls("TeammateIdle")) >= 2 })
 	c.exit()
+	for _, r := range srv.Conversation("alpha") {
+		t.Logf("alpha step %d at %s: first=%v wake=%v", r.Step, r.At.Format("15:04:05.000"),
+			countIn(r, "PROBE-FIRST-START"), countIn(r, "PROBE-WAKE-START"))
+	}
+	for _, cl := range e.probeCalls("SubagentStart") {
+		t.Logf("SubagentStart probe at %s took %.0f ms", cl.Start.Format("15:04:05.000"), cl.Millis)
+	}
+}
+
+func countIn(r *api.Request, s string) int {
+	n := 0
+	for _, m := range r.Messages.Messages {
+		for _, b := range m.Blocks() {
+			if b.Type == "text" && len(b.Text) > 0 {
+				for i := 0; i+len(s) <= len(b.Text); i++ {
+					if b.Text[i:i+len(s)] == s {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
 }

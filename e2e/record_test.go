@@ -16,7 +16,7 @@ import (
 // event the client sends, those lucid does not install included, and try
 // what the client honours in a hook's answer.
 const (
-	probeArg        = "probe"
+	probeArg = "probe"
 )
 
 // probeReply is one scripted answer of a probe. The answers are listed
@@ -27,6 +27,7 @@ type probeReply struct {
 	Code   int    `json:"code"`
 	Stdout string `json:"stdout,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	Delay  int    `json:"delay_ms,omitempty"` // before answering
 }
 
 // probeEvents are the events a probe is installed for: all that Claude
@@ -70,6 +71,7 @@ func probe() int {
 			r = all[key][n]
 		}
 	}
+	time.Sleep(time.Duration(r.Delay) * time.Millisecond)
 	os.Stdout.WriteString(r.Stdout)
 	os.Stderr.WriteString(r.Stderr)
 	line, _ := json.Marshal(call{Args: os.Args[1:], Stdin: string(stdin), Stdout: r.Stdout, Stderr: r.Stderr,
@@ -128,4 +130,49 @@ func readCalls(path string) []call {
 		}
 	}
 	return out
+}
+
+// recordEnv, when set, makes the team and compaction scenarios install the
+// probes and write the first payload of each event, tool and kind of agent
+// that testdata/payloads/claude-code-2.1.332/ lacks, with the scratch
+// paths moved to /home/dev/repo as in the other recorded payloads.
+const recordEnv = "LUCID_E2E_RECORD"
+
+func recording() bool { return os.Getenv(recordEnv) != "" }
+
+// record writes what the probes saw, when recording.
+func (e *env) record() {
+	e.t.Helper()
+	if !recording() {
+		return
+	}
+	dir := filepath.Join("..", "testdata", "payloads", "claude-code-2.1.332")
+	mangle := func(p string) string { return strings.ReplaceAll(p, "/", "-") }
+	moved := strings.NewReplacer(e.repo, "/home/dev/repo", mangle(e.repo), "-home-dev-repo", e.home, "/home/dev")
+	for _, c := range e.probeCalls("") {
+		name := c.Args[1]
+		if tool := c.str("tool_name"); tool != "" {
+			name += "-" + tool
+		}
+		switch id := c.str("agent_id"); {
+		case id == "":
+			name += "-lead"
+		case strings.Contains(id, "-"):
+			name += "-teammate"
+		default:
+			name += "-subagent"
+		}
+		path := filepath.Join(dir, name+".json")
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		var v any
+		if json.Unmarshal([]byte(c.Stdin), &v) != nil {
+			continue
+		}
+		b, _ := json.MarshalIndent(v, "", "  ")
+		if err := os.WriteFile(path, []byte(moved.Replace(string(b))+"\n"), 0o644); err != nil {
+			e.t.Error(err)
+		}
+	}
 }
