@@ -216,7 +216,9 @@ func (t *tty) waitCalls(what string, cond func() bool) {
 }
 
 // exit ends the session as a user does, with /exit, and waits for the
-// process; SessionEnd runs.
+// process; SessionEnd runs. Teammates count as background work that
+// would stop: the client asks first, and the default, "Exit and stop
+// tasks", is confirmed.
 func (t *tty) exit() {
 	t.e.t.Helper()
 	select {
@@ -224,11 +226,27 @@ func (t *tty) exit() {
 		return
 	default:
 	}
+	from := len(squeeze(t.text()))
 	t.send("/exit")
-	select {
-	case <-t.exited:
-	case <-time.After(30 * time.Second):
-		t.fail("claude did not exit 30 s after /exit")
+	deadline := time.After(30 * time.Second)
+	confirmed := false
+	for {
+		t.mu.Lock()
+		ch := t.notify
+		t.mu.Unlock()
+		if s := squeeze(t.text()); !confirmed && len(s) > from && strings.Contains(s[from:], squeeze("Exit and stop tasks")) {
+			if _, err := t.pty.WriteString("\r"); err != nil {
+				t.fail("confirming /exit: %v", err)
+			}
+			confirmed = true
+		}
+		select {
+		case <-ch:
+		case <-t.exited:
+			return
+		case <-deadline:
+			t.fail("claude did not exit 30 s after /exit")
+		}
 	}
 }
 
