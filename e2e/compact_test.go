@@ -177,13 +177,13 @@ func TestCompactDigestOnce(t *testing.T) {
 	defer srv.Close()
 	if recording() {
 		e.installProbes(nil)
+		t.Cleanup(e.record)
 	}
 	s := e.stream(srv)
 	s.say("[[lead]] Record the decision.")
 	s.say("/compact")
 	s.say("What now?")
 	s.end()
-	e.record()
 
 	var id string
 	for _, en := range e.log() {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -150,29 +151,44 @@ func (e *env) record() {
 	mangle := func(p string) string { return strings.ReplaceAll(p, "/", "-") }
 	moved := strings.NewReplacer(e.repo, "/home/dev/repo", mangle(e.repo), "-home-dev-repo", e.home, "/home/dev")
 	for _, c := range e.probeCalls("") {
-		name := c.Args[1]
-		if tool := c.str("tool_name"); tool != "" {
-			name += "-" + tool
-		}
-		switch id := c.str("agent_id"); {
-		case id == "":
-			name += "-lead"
-		case strings.Contains(id, "-"):
-			name += "-teammate"
-		default:
-			name += "-subagent"
-		}
-		path := filepath.Join(dir, name+".json")
+		path := filepath.Join(dir, payloadName(c)+".json")
 		if _, err := os.Stat(path); err == nil {
 			continue
 		}
-		var v any
-		if json.Unmarshal([]byte(c.Stdin), &v) != nil {
+		var b bytes.Buffer
+		if json.Indent(&b, []byte(c.Stdin), "", "  ") != nil {
 			continue
 		}
-		b, _ := json.MarshalIndent(v, "", "  ")
-		if err := os.WriteFile(path, []byte(moved.Replace(string(b))+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(moved.Replace(b.String())+"\n"), 0o644); err != nil {
 			e.t.Error(err)
 		}
+	}
+}
+
+// payloadName names a recorded payload as the others are: the event, the
+// tool, a variant where the event comes in several forms, and who sent it
+// (lead, teammate, subagent).
+func payloadName(c call) string {
+	name := c.Args[1]
+	if tool := c.str("tool_name"); tool != "" {
+		name += "-" + tool
+	}
+	switch {
+	case name == "SessionStart" && c.str("source") != "startup":
+		name += "-" + c.str("source")
+	case name == "PostToolUse-Bash" && strings.Contains(c.Stdin, `"shared":true`):
+		name += "-shared"
+	case name == "TaskCompleted" && c.str("permission_mode") != "":
+		name += "-idle" // the one fired as its owner goes idle
+	case name == "SubagentStop" && c.str("agent_id") != "" && c.str("agent_type") == "":
+		return name + "-compaction"
+	}
+	switch id := c.str("agent_id"); {
+	case id == "":
+		return name + "-lead"
+	case strings.Contains(id, "-"):
+		return name + "-teammate"
+	default:
+		return name + "-subagent"
 	}
 }

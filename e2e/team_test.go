@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -59,7 +60,10 @@ func (e *env) team(mates []mate, lead ...api.Step) (*api.Server, *tty) {
 	srv := api.New(scripts...)
 	e.t.Cleanup(srv.Close)
 	if recording() {
-		e.installProbes(nil)
+		if _, err := os.Stat(e.path(".claude/settings.local.json")); err != nil {
+			e.installProbes(nil) // unless the test has its own
+		}
+		e.t.Cleanup(e.record)
 	}
 	c := e.interactive(srv, []string{"--teammate-mode", "in-process"}, teamEnv...)
 	c.send("[[lead]] Run the team on the tasks.")
@@ -221,7 +225,6 @@ func TestTeamClaimDeniesTeammate(t *testing.T) {
 			t.Errorf("the log holds a violation: %+v", en)
 		}
 	}
-	e.record()
 }
 
 // alpha marks its task completed and goes on editing src/: its claim holds
@@ -291,7 +294,6 @@ func TestTeamClaimOutlivesTaskCompleted(t *testing.T) {
 	if cl := e.claims(); len(cl) != 0 {
 		t.Errorf("claims after the team went idle: %+v, want none", cl)
 	}
-	e.record()
 }
 
 // alpha and beta run Bash commands at the same time, each writing its own
@@ -369,7 +371,6 @@ func TestTeamConcurrentBashChargesEachItsOwn(t *testing.T) {
 			t.Errorf("%s was asked to record %d times, want %d\nrequests:\n%s", conv, n, want, srv.Dump())
 		}
 	}
-	e.record()
 }
 
 // alpha records a fact: beta's next request carries it, once. alpha, woken
@@ -455,7 +456,6 @@ func TestTeamNewsOnceAndWokenTeammateDelta(t *testing.T) {
 			}
 		}
 	}
-	e.record()
 }
 
 // A teammate that edited and recorded nothing is asked once, when it marks
@@ -501,5 +501,4 @@ func TestTeamStopGateAsksOnceAtTaskCompleted(t *testing.T) {
 			}
 		}
 	}
-	e.record()
 }
