@@ -218,3 +218,57 @@ func TestCompactDigestOnce(t *testing.T) {
 		}
 	}
 }
+
+// A teammate's conversation is compacted (the server reports a prompt near
+// the context window): Claude Code starts it again with SessionStart
+// (source compact) under the teammate's agent_id, and its next request
+// carries the digest once, with the decision it recorded before.
+func TestCompactTeammateDigestOnce(t *testing.T) {
+	e := newEnv(t)
+	const decision = "Parse the config once, at start-up"
+	alpha := newMate("alpha", "config",
+		api.Call("Bash", bash(`lucid decision "`+decision+`"`)),
+		func(r *api.MessagesRequest) api.Reply {
+			if compacting(r) {
+				return api.Reply{Text: "<summary>[[alpha-after]] alpha recorded a decision.</summary>"}
+			}
+			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: bash("echo much")}}, InputTokens: 990000}
+		})
+	alpha.after = &api.Script{Name: "alpha-after", Marker: "[[alpha-after]]", Steps: []api.Step{
+		api.Call("Bash", bash("echo after")),
+		api.Say("alpha is done."),
+	}}
+	srv, c := e.team([]mate{alpha})
+	c.waitCalls("alpha idle", func() bool { return e.idle("alpha", 1) })
+	c.exit()
+
+	id := e.agentOf("alpha")
+	var starts []call
+	for _, c := range e.hookCalls("SessionStart") {
+		if c.str("agent_id") == id && c.str("source") == "compact" {
+			starts = append(starts, c)
+		}
+	}
+	if id == "" || len(starts) != 1 {
+		t.Fatalf("alpha (%q) had %d SessionStart with source compact, want 1\ncalls:\n%s", id, len(starts), e.callsText())
+	}
+	var decID string
+	for _, en := range e.log() {
+		if en.Text == decision {
+			decID = en.ID
+		}
+	}
+	reqs := srv.Conversation("alpha-after")
+	if decID == "" || len(reqs) == 0 {
+		t.Fatalf("no decision in the log (%q) or no request after the compaction\n%s", decID, srv.Dump())
+	}
+	for _, r := range reqs {
+		text := r.Messages.AllText()
+		if n := strings.Count(text, digestHeader); n != 1 {
+			t.Errorf("alpha's request after the compaction (step %d) carries the digest %d times, want once", r.Step, n)
+		}
+		if n := strings.Count(text, decID); n != 1 {
+			t.Errorf("alpha's request after the compaction (step %d) carries its decision %d times, want once\n%s", r.Step, n, text)
+		}
+	}
+}

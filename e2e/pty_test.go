@@ -243,6 +243,9 @@ func (t *tty) exit() {
 		select {
 		case <-ch:
 		case <-t.exited:
+			if p := t.srv.Problems(); len(p) > 0 {
+				t.e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), t.srv.Dump())
+			}
 			return
 		case <-deadline:
 			t.fail("claude did not exit 30 s after /exit")

@@ -22,6 +22,7 @@ import (
 type mate struct {
 	name, task string
 	script     *api.Script
+	after      *api.Script // its conversation after a compaction, if any
 }
 
 // newMate makes a teammate whose conversation follows steps; past them it
@@ -56,6 +57,9 @@ func (e *env) team(mates []mate, lead ...api.Step) (*api.Server, *tty) {
 	scripts := []*api.Script{{Name: "lead", Marker: "[[lead]]", Steps: leadSteps(mates, lead...), Done: api.Say("The lead waits.")}}
 	for _, m := range mates {
 		scripts = append(scripts, m.script)
+		if m.after != nil {
+			scripts = append(scripts, m.after)
+		}
 	}
 	srv := api.New(scripts...)
 	e.t.Cleanup(srv.Close)
