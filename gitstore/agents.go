@@ -16,7 +16,8 @@ import (
 // the content is rewritten only when something in it changes.
 type AgentRecord struct {
 	ID       string `json:"id"`
-	Type     string `json:"type,omitempty"` // the subagent's agent_type
+	Type     string `json:"type,omitempty"`   // the subagent's agent_type
+	Client   string `json:"client,omitempty"` // the coding client it runs in ("" for Claude Code)
 	Worktree string `json:"worktree"`
 	Started  string `json:"started"`
 

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,11 +18,7 @@ const DefaultClaimTTL = 1200 * time.Second
 // ClaimTTL reads LUCID_CLAIM_TTL (seconds); a value that is not a positive
 // number gives the default.
 func ClaimTTL() time.Duration {
-	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_CLAIM_TTL")))
-	if err != nil || n <= 0 {
-		return DefaultClaimTTL
-	}
-	return time.Duration(n) * time.Second
+	return gitstore.EnvSeconds("LUCID_CLAIM_TTL", DefaultClaimTTL)
 }
 
 // ClaimSet is the claims of a repository as one hook call or command sees

@@ -44,15 +44,16 @@ func (c *call) locate(path string) (target, bool) {
 }
 
 // writes returns the paths the tool call is about to write.
-func (c *call) writes(ti toolInput) []target {
+func (c *call) writes() []target {
 	var out []target
-	switch {
-	case editTools[c.in.ToolName]:
-		if t, ok := c.locate(ti.path()); ok {
+	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
+		if t, ok := c.locate(p); ok {
 			out = append(out, t)
 		}
-	case c.in.ToolName == "Bash":
-		for _, w := range guard.ShellWrites(ti.Command, c.in.Cwd) {
+	}
+	switch c.in.Tool {
+	case ToolShell:
+		for _, w := range guard.ShellWrites(c.in.Command, c.in.Cwd) {
 			if t, ok := c.locate(w.Path); ok {
 				fi, err := os.Stat(w.Path)
 				t.tree = err == nil && fi.IsDir()
@@ -100,7 +101,9 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 		who := set.Describe(h.Claim, labels)
 		if h.Here {
 			what := "wait until it is released, ask that agent (through your lead or the user), or work on other files"
-			if c.in.AgentID == "" {
+			if c.in.Client != "claude" {
+				what = "wait until it is released, ask that agent (through the user), or work on other files"
+			} else if c.in.AgentID == "" {
 				what = "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
 			}
 			if name, ok := c.sameTeam(h.Claim.Owner); ok {
@@ -139,7 +142,7 @@ func (c *call) claimsFor(targets []target) (*guard.ClaimSet, error) {
 
 // deny is the output that stops the tool call with reason.
 func (c *call) deny(reason string) *Output {
-	return &Output{Specific: &Specific{HookEventName: c.in.Event, PermissionDecision: "deny", PermissionDecisionReason: reason}}
+	return &Output{Deny: reason}
 }
 
 // violations records, after a shell command, the files it changed that

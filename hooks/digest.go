@@ -3,7 +3,6 @@ package hooks
 import (
 	"errors"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,11 +21,7 @@ const (
 // BudgetFromEnv reads LUCID_BUDGET; a value that is not a positive number
 // gives the default.
 func BudgetFromEnv() int {
-	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_BUDGET")))
-	if err != nil || n <= 0 {
-		return DefaultBudget
-	}
-	return min(n, MaxBudget)
+	return min(gitstore.EnvInt("LUCID_BUDGET", DefaultBudget), MaxBudget)
 }
 
 // DigestOptions says what goes into a digest beside what is on disk.

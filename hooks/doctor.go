@@ -10,6 +10,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -23,7 +24,7 @@ type Finding = merge.Finding
 // claims and the lock. version is this binary's `lucid version` line.
 func Doctor(repo *gitstore.Repo, version string) []Finding {
 	fs := []Finding{checkBinary(version), checkSetUp(repo)}
-	fs = append(fs, checkHooks(repo)...)
+	fs = append(fs, installers.Check(repo)...)
 	fs = append(fs, merge.Check(repo)...)
 	return append(fs, checkLog(repo), checkClaims(repo), checkLock(repo))
 }
@@ -79,37 +80,6 @@ func checkSetUp(repo *gitstore.Repo) Finding {
 	}
 	f.OK, f.Detail = true, ".lucid/ at "+repo.Top
 	return f
-}
-
-// checkHooks checks that every event is registered, in one settings file,
-// and that the /lucid:dream command is there.
-func checkHooks(repo *gitstore.Repo) []Finding {
-	hooks := Finding{Check: "hooks"}
-	name, events, err := Registered(repo)
-	switch {
-	case err != nil:
-		hooks.Detail, hooks.Fix = err.Error(), "fix the file, then run `lucid init`"
-	case len(events) == 0:
-		hooks.Detail, hooks.Fix = "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)"
-	case len(events) < len(registrations):
-		var missing []string
-		for _, r := range registrations {
-			if !strings.Contains(" "+strings.Join(events, " ")+" ", " "+r.event+" ") {
-				missing = append(missing, r.event)
-			}
-		}
-		hooks.Detail = fmt.Sprintf("%s lacks lucid's hooks for %s (or has another version of them)", name, strings.Join(missing, ", "))
-		hooks.Fix = "run `lucid init` to register them again"
-	default:
-		hooks.OK, hooks.Detail = true, fmt.Sprintf("registered in %s for all %d events", name, len(events))
-	}
-	dream := Finding{Check: "/lucid:dream"}
-	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
-		dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
-	} else {
-		dream.OK, dream.Detail = true, DreamCommandName
-	}
-	return []Finding{hooks, dream}
 }
 
 // checkLog reads the whole log, as the merge driver and lucid dream do.

@@ -69,7 +69,7 @@ func (c *call) subagentStop() (*Output, error) {
 		return nil, err
 	}
 	if ask {
-		return &Output{Decision: "block", Reason: reportReason}, nil
+		return &Output{Block: reportReason}, nil
 	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
 }
@@ -90,14 +90,7 @@ func (c *call) taskCompleted() (*Output, error) {
 	if doer != c.agent {
 		reason = fmt.Sprintf(teammateReason, "teammate "+gitstore.Label(doer, ""))
 	}
-	return &Output{blockReason: reason}, nil
-}
-
-// teammateIdle ends the claims of a teammate that went idle: its turn is
-// over (SubagentStop said so first; this holds when that hook could not).
-func (c *call) teammateIdle() (*Output, error) {
-	doer := c.teammate()
-	return nil, c.releaseClaims(func(owner string) bool { return owner == doer }, stopWait)
+	return &Output{Block: reason}, nil
 }
 
 // teammate is the agent a team event is about: the teammate the payload
@@ -125,10 +118,10 @@ func (c *call) teammate() string {
 	return c.agent
 }
 
-// preCompact notes that an agent's conversation is being compacted: what
-// it was told is gone from its context, so its next start (a teammate
-// woken again) gets the whole digest, not the delta. A lead gets the
-// digest at SessionStart after every compaction anyway.
+// preCompact notes that a subagent's or teammate's conversation is being
+// compacted: what it was told is gone from its context, so its next tool
+// call gets the whole digest, not the delta. A lead gets the digest at
+// SessionStart after every compaction anyway.
 func (c *call) preCompact() (*Output, error) {
 	if c.in.AgentID == "" {
 		return nil, nil
@@ -155,8 +148,21 @@ const (
 
 // stop ends the lead's turn: its own claims end, not its subagents', which
 // may still be running in the background.
+//
+// Where the client's agents are leads of their own (Codex CLI, Gemini CLI:
+// no subagents of Claude Code's kind to ask at their stops), the lead's
+// stop runs the stop gate first.
 func (c *call) stop() (*Output, error) {
 	c.touch()
+	if c.in.GateLead {
+		ask, err := c.shouldAsk(c.agent, c.in.StopHookActive)
+		if err != nil {
+			return nil, err
+		}
+		if ask {
+			return &Output{Block: reportReason}, nil
+		}
+	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
 }
 

@@ -39,7 +39,7 @@ func newLucidRepo(t *testing.T) *gitstore.Repo {
 func lucidCmd(repo *gitstore.Repo, agent string, args ...string) *exec.Cmd {
 	cmd := exec.Command("lucid", args...)
 	cmd.Dir = repo.Top
-	cmd.Env = append(os.Environ(), "LUCID_AGENT="+agent)
+	cmd.Env = append(os.Environ(), "LUCID_AGENT="+agent, "CODEX_SESSION_ID=", "CODEX_THREAD_ID=")
 	return cmd
 }
 

@@ -53,6 +53,8 @@ func scriptParams(dir string) testscript.Params {
 				"GIT_COMMITTER_NAME":  "Test",
 				"GIT_COMMITTER_EMAIL": "test@example.com",
 				"LUCID_AGENT":         "",
+				"CODEX_SESSION_ID":    "",
+				"CODEX_THREAD_ID":     "",
 				"LUCID_BUDGET":        "",
 			} {
 				env.Setenv(k, v)
