@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // Writers that are not agents.
@@ -28,6 +30,10 @@ func AgentID(sessionID, agentID string) string {
 // type TYPE ("agent" when the type is not known), and other writers as
 // they are.
 func Label(agent, agentType string) string {
+	return escape.Line(label(agent, agentType))
+}
+
+func label(agent, agentType string) string {
 	session, sub, isSub := strings.Cut(agent, "/")
 	switch {
 	case isSub:

@@ -72,7 +72,7 @@ func (r *Repo) agentPath(id string) string {
 // (or it cannot be read, which the hooks treat the same way).
 func (r *Repo) LoadAgent(id string) (rec AgentRecord, lastSeen time.Time, ok bool) {
 	path := r.agentPath(id)
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path, MaxRecord)
 	if err != nil {
 		return AgentRecord{}, time.Time{}, false
 	}
@@ -120,7 +120,7 @@ func (r *Repo) Agents() ([]AgentRecord, []time.Time, error) {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(r.AgentsDir(), e.Name()))
+		b, err := ReadFile(filepath.Join(r.AgentsDir(), e.Name()), MaxRecord)
 		if err != nil {
 			continue
 		}

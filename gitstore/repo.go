@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Repo is one work tree of a git repository.
@@ -22,6 +23,9 @@ type Repo struct {
 	GitDir string
 	// CommonDir is the git dir shared by every linked work tree.
 	CommonDir string
+	// LockWait bounds how long Lock waits for the repository's lock; zero
+	// is LockWaitFromEnv. A hook sets it well inside its own timeout.
+	LockWait time.Duration
 }
 
 // NotRepoError says that a path is not inside any git work tree.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // DefaultClaimTTL is how long an agent's claims outlive its last hook call.
@@ -301,8 +303,8 @@ func literalPrefix(glob string) string {
 // for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
 // claimed 4 min ago)`.
 func (s *ClaimSet) Describe(c gitstore.Claim, labels *gitstore.Labeler) string {
-	return fmt.Sprintf("%s for %q (%s, claimed %s)", s.who(c, labels), c.Task,
-		strings.Join(c.Globs, ", "), gitstore.Ago(c.Created, s.now))
+	return fmt.Sprintf("%s for %s (%s, claimed %s)", s.who(c, labels), escape.Quote(c.Task),
+		escape.Line(strings.Join(c.Globs, ", ")), gitstore.Ago(c.Created, s.now))
 }
 
 // who is a claim's owner, said as a teammate where it is one, and its
@@ -314,7 +316,7 @@ func (s *ClaimSet) who(c gitstore.Claim, labels *gitstore.Labeler) string {
 		who = "teammate " + who
 	}
 	if s.Foreign(c) {
-		return who + " on " + gitstore.MachineLabel(c.Machine)
+		return who + " on " + escape.Line(gitstore.MachineLabel(c.Machine))
 	}
 	return who
 }
@@ -348,7 +350,7 @@ func (e *ConflictError) Error() string {
 	if e.Owner == gitstore.AgentHuman {
 		what = "ask the person who claimed it, or work on other files"
 	}
-	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", e.Glob, e.Theirs, e.Path, e.Other, what)
+	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", escape.Line(e.Glob), escape.Line(e.Theirs), escape.Line(e.Path), e.Other, what)
 }
 
 // conflict is the ConflictError of a claim whose glob mine overlaps
@@ -629,9 +631,9 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstor
 // with the work tree named when it is not top, and the machine when it is
 // another.
 func (s *ClaimSet) ClaimLine(c gitstore.Claim, labels *gitstore.Labeler, top string) string {
-	line := fmt.Sprintf("%s: %s for %q (%s)", strings.Join(c.Globs, ", "), s.who(c, labels), c.Task, gitstore.Ago(c.Created, s.now))
+	line := fmt.Sprintf("%s: %s for %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), escape.Quote(c.Task), gitstore.Ago(c.Created, s.now))
 	if c.Worktree != top && !s.Foreign(c) {
-		line += " in the work tree " + c.Worktree
+		line += " in the work tree " + escape.Line(c.Worktree)
 	}
 	return line
 }

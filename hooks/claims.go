@@ -9,6 +9,8 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // target is a path a tool call writes, placed in its work tree.
@@ -112,9 +114,9 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 			if h.Claim.Owner == gitstore.AgentHuman {
 				what = "ask the user, or work on other files"
 			}
-			denials = append(denials, fmt.Sprintf("lucid: %s is claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", t.rel, who, what))
+			denials = append(denials, fmt.Sprintf("lucid: %s is claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", escape.Line(t.rel), who, what))
 		} else {
-			warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", t.rel, h.Claim.Worktree, who))
+			warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", escape.Line(t.rel), escape.Line(h.Claim.Worktree), who))
 		}
 	}
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
@@ -168,7 +170,7 @@ func (c *call) violations(changed []string) (string, error) {
 	for _, t := range targets {
 		for _, h := range set.Check(c.agent, t.top, t.rel) {
 			if h.Here {
-				parts = append(parts, fmt.Sprintf("%s, claimed by %s", t.rel, set.Describe(h.Claim, labels)))
+				parts = append(parts, fmt.Sprintf("%s, claimed by %s", escape.Line(t.rel), set.Describe(h.Claim, labels)))
 				break
 			}
 		}

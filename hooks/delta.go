@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // How the delta knows what an agent has not seen yet.
@@ -114,7 +115,7 @@ func (c *call) formatDelta(entries []gitstore.Entry, budget int) string {
 		if e.Kind == gitstore.KindPlan {
 			s += "  " + planOverrides + "\n"
 			if e.Diff != "" {
-				s += "  ```diff\n" + indent(clip(e.Diff, budget/2, "see .lucid/plan.md"), "  ") + "\n  ```\n"
+				s += "  ```diff\n" + indent(clip(escape.Text(e.Diff), budget/2, "see .lucid/plan.md"), "  ") + "\n  ```\n"
 			}
 		}
 		more := fmt.Sprintf("%d more: `lucid log`\n", len(entries)-i)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // MaxPayload is the largest hook payload read whole; a larger one (a
@@ -104,10 +106,24 @@ type Output struct {
 	PermissionReason string
 }
 
+// escape escapes the control characters of every text the model or the
+// user reads (internal/escape): whatever a handler took from the log, a
+// claim or a payload reaches them printable. Command replaces the tool's
+// input, and stays byte for byte.
+func (o *Output) escape() {
+	o.Context = escape.Text(o.Context)
+	o.Deny = escape.Text(o.Deny)
+	o.Block = escape.Text(o.Block)
+	o.PermissionReason = escape.Text(o.PermissionReason)
+}
+
 // Run handles one hook call of client: the payload on stdin, the answer
 // on stdout. It is fail-open: any trouble of lucid's own is one line on
 // stderr, nothing on stdout, and exit 0, so the agent's work goes on.
 func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// A bad file can fail a handler twice over (the plan check, then the
+	// digest): the user reads the line once.
+	stderr = &onceWriter{w: stderr}
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "lucid hook %s: internal error: %v\n", event, p)
@@ -141,6 +157,7 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 	if out == nil {
 		return 0
 	}
+	out.escape()
 	b, line, code := client.Encode(in, out)
 	if line != "" {
 		fmt.Fprintln(stderr, line)
@@ -149,6 +166,23 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		stdout.Write(b)
 	}
 	return code
+}
+
+// onceWriter passes each distinct write on once.
+type onceWriter struct {
+	w    io.Writer
+	seen map[string]bool
+}
+
+func (o *onceWriter) Write(b []byte) (int, error) {
+	if o.seen[string(b)] {
+		return len(b), nil
+	}
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	o.seen[string(b)] = true
+	return o.w.Write(b)
 }
 
 // call is one hook call in a repository that uses lucid.
@@ -160,6 +194,11 @@ type call struct {
 	held  *gitstore.Lock
 
 	stderr io.Writer // where warn writes
+
+	// lockBy is when the call stops waiting for the repository's lock, all
+	// its waits together (lockBudget): past it, what needs the lock fails
+	// open, and what can be decided without it (a claim's denial) still is.
+	lockBy time.Time
 }
 
 // warn reports an error that does not stop the call (a plan entry or an
@@ -171,6 +210,20 @@ func (c *call) warn(err error) {
 	}
 }
 
+// lockBudget is how long one hook call may wait for the repository's lock,
+// well inside the timeout lucid registers for its event (installers/claude.go):
+// the agent waits for a tool call's and a prompt's hooks, and all
+// SessionEnd hooks share about 1.5 s.
+func lockBudget(event string) time.Duration {
+	switch event {
+	case "SessionStart", "SubagentStart":
+		return 3 * time.Second // registered with 15 s
+	case "SessionEnd":
+		return 500 * time.Millisecond
+	}
+	return time.Second // registered with 10 s
+}
+
 // lock takes the repository's lock unless this call holds it already, and
 // returns what releases it: a handler that holds the lock can call helpers
 // that take it too.
@@ -178,7 +231,7 @@ func (c *call) lock() (func(), error) {
 	if c.held != nil {
 		return func() {}, nil
 	}
-	l, err := c.repo.Lock()
+	l, err := c.repo.LockWithin(max(time.Until(c.lockBy), 0))
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +256,9 @@ func handle(in Input, stderr io.Writer) (*Output, error) {
 	if in.SessionID == "" {
 		return nil, fmt.Errorf("payload has no session_id")
 	}
-	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: time.Now(), stderr: stderr}
+	now := time.Now()
+	repo.LockWait = lockBudget(in.Event)
+	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, lockBy: now.Add(repo.LockWait), stderr: stderr}
 	switch in.Event {
 	case "SessionStart", "SubagentStart":
 		return c.start()

@@ -171,7 +171,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		changes = append(changes, Change{Path: name, What: what})
 	}
 	path := repo.Abs(DreamCommandName)
-	switch b, err := os.ReadFile(path); {
+	switch b, err := gitstore.ReadFile(path, gitstore.MaxSettings); {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return nil, err

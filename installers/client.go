@@ -80,7 +80,7 @@ type settings struct {
 
 func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
 	s := &settings{client: c, name: name, path: repo.Abs(name), doc: []byte("{}"), fresh: true}
-	raw, err := os.ReadFile(s.path)
+	raw, err := gitstore.ReadFile(s.path, gitstore.MaxSettings)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
