@@ -518,3 +518,38 @@ func TestTeamStopGateAsksOnceAtTaskCompleted(t *testing.T) {
 		}
 	}
 }
+
+// The lead marks beta's task completed while beta, which edited and
+// recorded nothing, still works: TaskCompleted names no agent then, yet
+// the stop gate is beta's, so the lead's TaskUpdate is held with a reason
+// that names beta and tells the lead to ask it.
+func TestTeamLeadClosingTaskAsksItsOwner(t *testing.T) {
+	e := newEnv(t)
+	var srv *api.Server
+	alpha := newMate("alpha", "stand by", api.Say("alpha has nothing to do."))
+	beta := newMate("beta", "write docs",
+		api.Call("TaskUpdate", map[string]any{"taskId": "2", "status": "in_progress"}),
+		api.Call("Write", map[string]any{"file_path": e.path("docs/b.md"), "content": "# beta's docs\n"}),
+		func(*api.MessagesRequest) api.Reply {
+			until(t, "the lead's close of beta's task", func() bool { return at(srv, "lead", 8) })
+			return api.Reply{Text: "beta is done."}
+		},
+		api.Call("Bash", bash(`lucid note "docs/b.md started"`)))
+	// Woken by alpha's idle message, the lead closes beta's task once beta
+	// has written.
+	closeBeta := func(*api.MessagesRequest) api.Reply {
+		until(t, "beta's Write", func() bool { return at(srv, "beta", 2) })
+		return api.Reply{Tools: []api.ToolCall{{Name: "TaskUpdate", Input: map[string]any{"taskId": "2", "status": "completed"}}}}
+	}
+	var c *tty
+	srv, c = e.team([]mate{alpha, beta}, closeBeta, api.Say("Asked."))
+	c.waitCalls("beta idle", func() bool { return e.idle("beta", 1) && at(srv, "lead", 8) })
+	c.exit()
+
+	r := resultOf(t, step(t, srv, "lead", 8), "TaskUpdate")
+	for _, want := range []string{"teammate " + labelOf(e.agentOf("beta")), "edited files but recorded nothing", "SendMessage"} {
+		if !strings.Contains(r.ResultText(), want) {
+			t.Errorf("the lead's TaskUpdate closing beta's task: %q; want it held with %q\ncalls:\n%s", r.ResultText(), want, e.callsText())
+		}
+	}
+}
