@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -243,6 +242,12 @@ func (t *tty) exit() {
 		select {
 		case <-ch:
 		case <-t.exited:
+			t.mu.Lock()
+			err := t.err
+			t.mu.Unlock()
+			if err != nil {
+				t.e.t.Errorf("claude ended with %v after /exit\nscreen (last 3000 bytes):\n%s", err, tailOf(t.text(), 3000))
+			}
 			if p := t.srv.Problems(); len(p) > 0 {
 				t.e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), t.srv.Dump())
 			}
@@ -283,16 +288,4 @@ func tailOf(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n:]
-}
-
-// exitErr is the client's exit status once it has exited.
-func (t *tty) exitErr() error {
-	select {
-	case <-t.exited:
-	default:
-		return errors.New("still running")
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err
 }
