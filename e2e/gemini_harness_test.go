@@ -182,7 +182,7 @@ func recordHook() int {
 // own (API-key auth, no telemetry, no update checks), and a preload that
 // logs every connection the client opens.
 type geminiWorld struct {
-	*env    // the repository and HOME; its lucid, when the suite built one
+	*env    // the repository and HOME (and env's helpers: path, write)
 	root    string
 	hookBin string // the recording hook
 	hookLog string
@@ -207,7 +207,9 @@ func newGeminiWorld(t *testing.T, events ...string) *geminiWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.write(filepath.Join(root, "bin", ".keep"), "")
+	if err := os.MkdirAll(filepath.Dir(w.hookBin), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink(self, w.hookBin); err != nil {
 		t.Fatal(err)
 	}
