@@ -25,6 +25,7 @@ func TestGeminiHookContract(t *testing.T) {
 	t.Run("relative paths", geminiRelativePaths)
 	t.Run("compression", geminiCompression)
 	t.Run("resume", geminiResume)
+	t.Run("hooks disabled", geminiHooksDisabled)
 }
 
 // hookContext is a hook answer that adds context for the model.
@@ -551,6 +552,54 @@ func geminiResume(t *testing.T) {
 	}
 	if got := resumed.LastUserText(); got != "<hook_context>CTX-SESSIONSTART</hook_context>\n\n[[lead]] second prompt" {
 		t.Errorf("the resumed prompt is %q, want SessionStart's context in front of it", got)
+	}
+}
+
+// What `lucid doctor` must check besides trust: hooksConfig.disabled
+// turns off hooks by their name (not their command), and
+// hooksConfig.enabled false in the user's settings turns off every hook,
+// the project's too.
+func geminiHooksDisabled(t *testing.T) {
+	w := newGeminiWorld(t, "SessionStart", "SessionEnd")
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Done: gem.Say("done")}
+	srv := gem.New(lead)
+	defer srv.Close()
+	edit := func(path string, change func(map[string]any)) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		change(m)
+		b, _ = json.MarshalIndent(m, "", "  ")
+		w.write(path, string(b))
+	}
+	events := func(prompt string) []string {
+		before := len(w.hooks())
+		if res := w.gemini(srv, prompt); res.code != 0 {
+			t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 3000))
+		}
+		var out []string
+		for _, c := range w.hooks()[before:] {
+			out = append(out, c.Event)
+		}
+		return out
+	}
+	project, user := w.path(".gemini/settings.json"), filepath.Join(w.home, ".gemini", "settings.json")
+
+	edit(project, func(m map[string]any) {
+		m["hooksConfig"] = map[string]any{"disabled": []string{"record-SessionStart", w.hookBin + " SessionEnd"}}
+	})
+	if got := events("[[lead]] by name"); strings.Join(got, " ") != "SessionEnd" {
+		t.Errorf("with record-SessionStart and SessionEnd's command disabled, the hooks that ran: %q; want SessionEnd alone", got)
+	}
+	edit(project, func(m map[string]any) { delete(m, "hooksConfig") })
+	edit(user, func(m map[string]any) { m["hooksConfig"] = map[string]any{"enabled": false} })
+	if got := events("[[lead]] all off"); len(got) != 0 {
+		t.Errorf("with hooksConfig.enabled false in the user's settings, hooks ran: %q", got)
 	}
 }
 
