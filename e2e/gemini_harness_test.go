@@ -91,13 +91,17 @@ func needGemini(t *testing.T) {
 
 // hookAnswer is what the recording hook does for one event (or one
 // event and tool): print Stdout as JSON, write Stderr, exit with Exit.
-// Once answers only the first call; later calls get no answer.
+// Once answers only the first call; later calls get no answer. With
+// Match, only a payload holding that string gets this answer, the others
+// get Otherwise (none when nil).
 type hookAnswer struct {
-	Stdout  any    `json:"stdout,omitempty"`
-	Stderr  string `json:"stderr,omitempty"`
-	Exit    int    `json:"exit,omitempty"`
-	Once    bool   `json:"once,omitempty"`
-	SleepMS int    `json:"sleep_ms,omitempty"` // before answering, to see the hook timeout
+	Stdout    any         `json:"stdout,omitempty"`
+	Stderr    string      `json:"stderr,omitempty"`
+	Exit      int         `json:"exit,omitempty"`
+	Once      bool        `json:"once,omitempty"`
+	SleepMS   int         `json:"sleep_ms,omitempty"` // before answering, to see the hook timeout
+	Match     string      `json:"match,omitempty"`
+	Otherwise *hookAnswer `json:"otherwise,omitempty"`
 }
 
 // hookCall is one run of the recording hook.
@@ -150,6 +154,9 @@ func recordHook() int {
 	a := ctl[key]
 	if a == nil {
 		key, a = event, ctl[event]
+	}
+	for a != nil && a.Match != "" && !strings.Contains(string(raw), a.Match) {
+		a = a.Otherwise
 	}
 	if a != nil && a.Once {
 		// The first call creates the marker; the others find it.
