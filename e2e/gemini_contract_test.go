@@ -616,14 +616,14 @@ func geminiHooksDisabled(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-func firstStr(cs []hookCall, key string) string {
+func firstStr(cs []geminiHookCall, key string) string {
 	if len(cs) == 0 {
 		return ""
 	}
 	return cs[0].str(key)
 }
 
-func strs(cs []hookCall, key string) []string {
+func strs(cs []geminiHookCall, key string) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.str(key))

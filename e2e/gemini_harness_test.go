@@ -104,8 +104,8 @@ type hookAnswer struct {
 	Otherwise *hookAnswer `json:"otherwise,omitempty"`
 }
 
-// hookCall is one run of the recording hook.
-type hookCall struct {
+// geminiHookCall is one run of the recording hook.
+type geminiHookCall struct {
 	Event   string            `json:"event"` // from the command line
 	Raw     string            `json:"raw"`   // stdin as given
 	Env     map[string]string `json:"env"`
@@ -114,13 +114,13 @@ type hookCall struct {
 	Payload map[string]any    `json:"-"`
 }
 
-func (c hookCall) str(key string) string {
+func (c geminiHookCall) str(key string) string {
 	s, _ := c.Payload[key].(string)
 	return s
 }
 
 // input is the call's tool_input.
-func (c hookCall) input() map[string]any {
+func (c geminiHookCall) input() map[string]any {
 	m, _ := c.Payload["tool_input"].(map[string]any)
 	return m
 }
@@ -137,7 +137,7 @@ func recordHook() int {
 	var payload map[string]any
 	json.Unmarshal(raw, &payload)
 	tool, _ := payload["tool_name"].(string)
-	c := hookCall{Event: event, Raw: string(raw), Env: map[string]string{}, Start: time.Now()}
+	c := geminiHookCall{Event: event, Raw: string(raw), Env: map[string]string{}, Start: time.Now()}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
 		c.Env[k] = v
@@ -409,7 +409,7 @@ func (w *geminiWorld) offHost() []string {
 }
 
 // hooks reads the recording hook's log, in the order the calls started.
-func (w *geminiWorld) hooks() []hookCall {
+func (w *geminiWorld) hooks() []geminiHookCall {
 	w.t.Helper()
 	f, err := os.Open(w.hookLog)
 	if errors.Is(err, os.ErrNotExist) {
@@ -419,11 +419,11 @@ func (w *geminiWorld) hooks() []hookCall {
 		w.t.Fatal(err)
 	}
 	defer f.Close()
-	var out []hookCall
+	var out []geminiHookCall
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	for sc.Scan() {
-		var c hookCall
+		var c geminiHookCall
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			w.t.Fatalf("hook log: %v", err)
 		}
@@ -435,8 +435,8 @@ func (w *geminiWorld) hooks() []hookCall {
 }
 
 // hooksOf returns the calls of one event, for one tool when tool is set.
-func (w *geminiWorld) hooksOf(event, tool string) []hookCall {
-	var out []hookCall
+func (w *geminiWorld) hooksOf(event, tool string) []geminiHookCall {
+	var out []geminiHookCall
 	for _, c := range w.hooks() {
 		if c.Event == event && (tool == "" || c.str("tool_name") == tool) {
 			out = append(out, c)

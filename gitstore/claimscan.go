@@ -28,11 +28,8 @@ func (r *Repo) FindRemoteClaims(want func(glob []byte) bool) ([]Claim, error) {
 }
 
 func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := openClaims(path)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -104,7 +101,7 @@ func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
-	w := bufio.NewWriterSize(tmp, 16<<10)
+	w := bufio.NewWriterSize(fileWriter{tmp}, 16<<10)
 	if err := copyClaims(path, w, drop); err != nil {
 		tmp.Close()
 		return err
@@ -127,16 +124,13 @@ func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 // copyClaims copies the lines of the store at path to w, but those of the
 // claims drop names.
 func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	f, err := openClaims(path)
+	if f == nil {
 		return err
 	}
 	defer f.Close()
 	if len(drop) == 0 {
-		_, err := w.ReadFrom(f)
+		_, err := w.ReadFrom(io.LimitReader(f, MaxClaims))
 		return err
 	}
 	br := bufio.NewReaderSize(f, 16<<10)
@@ -155,4 +149,21 @@ func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
 			return err
 		}
 	}
+}
+
+// openClaims opens a claims store for streaming, within MaxClaims; a
+// missing store gives a nil file and no error.
+func openClaims(path string) (*os.File, error) {
+	f, fi, err := OpenFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > MaxClaims {
+		f.Close()
+		return nil, &TooLargeError{Path: path, Size: fi.Size(), Limit: MaxClaims}
+	}
+	return f, nil
 }
