@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 )
@@ -115,12 +116,12 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 }
 
 // claimsFor reads the claims that could concern the targets.
-func (c *call) claimsFor(targets []target) (*guard.ClaimSet, error) {
+func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 	paths, trees := make([]string, len(targets)), make([]bool, len(targets))
 	for i, t := range targets {
 		paths[i], trees[i] = t.rel, t.tree
 	}
-	return guard.LoadClaimsFor(c.repo, c.now, paths, trees)
+	return claims.LoadClaimsFor(c.repo, c.now, paths, trees)
 }
 
 // deny is the output that stops the tool call with reason.
@@ -170,14 +171,14 @@ func (c *call) violations(changed []string) (string, error) {
 // stops or a session ends, waiting for the lock no longer than wait, so
 // that the hook ends within its time.
 func (c *call) releaseClaims(owner func(string) bool, wait time.Duration) error {
-	_, err := guard.ReleaseWhere(c.repo, owner, wait)
+	_, err := claims.ReleaseWhere(c.repo, owner, wait)
 	return err
 }
 
 // claimLines are the active claims, one line each, for the digest; when
 // other machines' claims are among them, a last line says how old the copy
 // they come from is.
-func claimLines(repo *gitstore.Repo, set *guard.ClaimSet) []string {
+func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
 	var lines []string
 	labels := repo.NewLabeler()
 	foreign := 0
@@ -196,7 +197,7 @@ func claimLines(repo *gitstore.Repo, set *guard.ClaimSet) []string {
 // othersClaim reports whether agents other than the caller hold active
 // claims.
 func (c *call) othersClaim() bool {
-	set, err := guard.LoadClaims(c.repo, c.now)
+	set, err := claims.LoadClaims(c.repo, c.now)
 	if err != nil {
 		return false
 	}

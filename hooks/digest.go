@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 )
 
 // The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never
@@ -82,7 +82,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	}
 	d := Digest{Claims: opt.Claims}
 	if d.Claims == nil {
-		set, err := guard.LoadClaims(repo, now)
+		set, err := claims.LoadClaims(repo, now)
 		if err != nil {
 			return d, err
 		}

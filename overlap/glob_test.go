@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"strconv"
@@ -59,7 +59,7 @@ func TestGlobsOverlap(t *testing.T) {
 		{"{\xdd}\x87", "*", false}, // not UTF-8: matches nothing
 	} {
 		for _, p := range [][2]string{{tc.a, tc.b}, {tc.b, tc.a}} {
-			w, got := overlapWitness(p[0], p[1])
+			w, got := OverlapWitness(p[0], p[1])
 			if got != tc.want {
 				t.Errorf("GlobsOverlap(%q, %q) = %v, want %v", p[0], p[1], got, tc.want)
 			}
@@ -83,7 +83,7 @@ func TestGlobsOverlapPathsOnly(t *testing.T) {
 		{"a/**", "a/"},
 		{"*//*", "**"},
 	} {
-		if w, ok := overlapWitness(tc.a, tc.b); ok {
+		if w, ok := OverlapWitness(tc.a, tc.b); ok {
 			t.Errorf("GlobsOverlap(%q, %q) = true with witness %q, want false", tc.a, tc.b, w)
 		}
 	}

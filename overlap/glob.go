@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func validGlob(glob string) bool {
 // one. An invalid glob overlaps nothing. It takes a few microseconds for
 // globs like the ones agents write.
 func GlobsOverlap(a, b string) bool {
-	_, ok := overlapWitness(a, b)
+	_, ok := OverlapWitness(a, b)
 	return ok
 }
 

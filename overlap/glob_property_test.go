@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"math/rand"
@@ -111,7 +111,7 @@ func TestGlobsOverlapAgainstBruteForce(t *testing.T) {
 				}
 			}
 		}
-		w, got := overlapWitness(a.glob, b.glob)
+		w, got := OverlapWitness(a.glob, b.glob)
 		if shortest != "" && !got {
 			t.Errorf("GlobsOverlap(%q, %q) = false, but both match %q", a.glob, b.glob, shortest)
 			continue

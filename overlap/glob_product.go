@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 // The paths a claim can cover are relative paths as git and the guard see
 // them: one or more non-empty segments joined by '/', none of them "." or
@@ -42,7 +42,7 @@ var runeClasses = [3]runeSet{slashOnly, dotOnly, nonSlashDot}
 // The search goes by length: it takes every empty transition (of either
 // automaton) from the states found at one length before it takes a rune,
 // so the first accepting state found ends a shortest name.
-func overlapWitness(a, b string) (string, bool) {
+func OverlapWitness(a, b string) (string, bool) {
 	na, nb := compileGlob(a), compileGlob(b)
 	if na == nil || nb == nil {
 		return "", false

@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import "testing"
 
@@ -26,7 +26,7 @@ func FuzzGlobsOverlap(f *testing.F) {
 		f.Add(s[0], s[1], s[2])
 	}
 	f.Fuzz(func(t *testing.T, a, b, path string) {
-		w, ok := overlapWitness(a, b)
+		w, ok := OverlapWitness(a, b)
 		if ok != GlobsOverlap(b, a) {
 			t.Errorf("GlobsOverlap(%q, %q) is not symmetric", a, b)
 		}

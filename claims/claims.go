@@ -1,4 +1,4 @@
-package guard
+package claims
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/overlap"
 )
 
 // DefaultClaimTTL is how long an agent's claims outlive its last hook call.
@@ -200,7 +201,7 @@ type Hit struct {
 // to the same relative paths in every work tree here.
 func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 	return s.hits(agent, top, rel, func(g string) bool {
-		return strings.HasPrefix(rel, literalPrefix(g)) && GlobMatch(g, rel)
+		return strings.HasPrefix(rel, literalPrefix(g)) && overlap.GlobMatch(g, rel)
 	})
 }
 
@@ -209,7 +210,7 @@ func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 // under the folder, or the folder itself.
 func (s *ClaimSet) CheckTree(agent, top, rel string) []Hit {
 	tree := escapeGlob(rel) + "/**"
-	return s.hits(agent, top, rel, func(g string) bool { return GlobsOverlap(tree, g) })
+	return s.hits(agent, top, rel, func(g string) bool { return overlap.GlobsOverlap(tree, g) })
 }
 
 // hits is the active claims with a glob that matches, as Check returns them.
@@ -364,7 +365,7 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 	}
 	var globs []string
 	for _, g := range req.Globs {
-		clean, err := CleanGlob(g)
+		clean, err := overlap.CleanGlob(g)
 		if err != nil {
 			return gitstore.Claim{}, nil, err
 		}
@@ -470,7 +471,7 @@ func overlapping(mine, theirs []string) (string, string, string, bool) {
 			if !strings.HasPrefix(pm, pt) && !strings.HasPrefix(pt, pm) {
 				continue
 			}
-			if path, ok := overlapWitness(m, t); ok {
+			if path, ok := overlap.OverlapWitness(m, t); ok {
 				return m, t, path, true
 			}
 		}
@@ -486,7 +487,7 @@ func overlapping(mine, theirs []string) (string, string, string, bool) {
 func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool, error) {
 	want := map[string]bool{}
 	for _, g := range globs {
-		clean, err := CleanGlob(g)
+		clean, err := overlap.CleanGlob(g)
 		if err != nil {
 			return nil, false, err
 		}
@@ -518,7 +519,7 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 			}
 		}
 		for _, g := range globs {
-			if g, _ := CleanGlob(g); !held[g] {
+			if g, _ := overlap.CleanGlob(g); !held[g] {
 				return nil, false, fmt.Errorf("you hold no claim on %s: `lucid claims` lists the claims", g)
 			}
 		}
