@@ -13,7 +13,7 @@ func BenchmarkGlobsOverlap(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				GlobsOverlap(bc.a, bc.c)
+				Globs(bc.a, bc.c)
 			}
 		})
 	}

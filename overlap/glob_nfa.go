@@ -33,7 +33,7 @@ import "unicode/utf8"
 //   - all: after a final "**".
 //
 // Empty transitions go through alternatives and past what may take nothing
-// (a star, "**/"); the search in overlapWitness follows them as it goes,
+// (a star, "**/"); the search in Witness follows them as it goes,
 // which keeps the automaton linear in the pattern's length.
 
 // globEdge is a transition on any rune of set.
@@ -83,7 +83,7 @@ type globBuilder struct {
 }
 
 // compileGlob returns nil for a pattern that is not valid (validGlob): such
-// a glob matches nothing here, as in GlobMatch.
+// a glob matches nothing here, as in Match.
 func compileGlob(pat string) *globNFA {
 	if !validGlob(pat) {
 		return nil
@@ -185,7 +185,7 @@ func (b *globBuilder) expand(s int32, slot int) {
 // read adds the transitions of at(p, seg), those of the element the scan
 // reads next from p, to the state being expanded: the states that stand at
 // p (fresh, star, dsHead) take them directly rather than through an empty
-// transition, which halves the search in overlapWitness.
+// transition, which halves the search in Witness.
 func (b *globBuilder) read(p int, seg bool) {
 	pat := b.pat
 	p = b.follow(p)
