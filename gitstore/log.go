@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // The log is append-only: Append is one write(2) of one whole line with
@@ -24,7 +25,7 @@ func Append(path string, e Entry) error {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if errors.Is(err, os.ErrNotExist) {
-		if _, statErr := os.Stat(dirOf(path)); statErr != nil {
+		if _, statErr := os.Stat(filepath.Dir(path)); statErr != nil {
 			return ErrNotInitialised
 		}
 		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
@@ -52,15 +53,6 @@ func Append(path string, e Entry) error {
 		return fmt.Errorf("appending to %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			return path[:i]
-		}
-	}
-	return "."
 }
 
 // endsTorn reports whether the file's last byte is not a newline.

@@ -1,6 +1,9 @@
 package overlap
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // A glob compiles to a nondeterministic automaton over runes that accepts
 // the names doublestar.Match accepts: exactly those for a glob exactGlob
@@ -251,7 +254,7 @@ func (b *globBuilder) star(p int, seg bool) {
 				}
 			}
 		}
-		if next < 0 || contains(plain[:nplain], next) {
+		if next < 0 || slices.Contains(plain[:nplain], next) {
 			continue
 		}
 		if nplain < len(plain) {
@@ -263,15 +266,6 @@ func (b *globBuilder) star(p int, seg bool) {
 		b.edge(nonSlash, b.state(next*kindSlots+kindStar))
 		b.epsTo(b.at(next, false))
 	}
-}
-
-func contains(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // lookahead appends the offsets the scan may read next after offset i: the
