@@ -109,6 +109,10 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.goTool(c.args, c.st) }
 	case "curl", "wget", "sort":
 		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
+	case "node", "nodejs":
+		return func(w *shellWalker, c shCall) { w.node(c.args, c.redirs, c.st) }
+	case "ruby":
+		return func(w *shellWalker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
 	}
 	if isPython(name) {
 		return func(w *shellWalker, c shCall) { w.python(c.args, c.redirs, c.st) }
