@@ -81,7 +81,10 @@ func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []b
 	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
 	for i, p := range paths {
 		files[i] = []byte(p)
-		if trees[i] {
+		switch {
+		case trees[i] && p == ".":
+			folders[i] = []byte{} // the top: every glob lies under it
+		case trees[i]:
 			folders[i] = []byte(p + "/")
 		}
 	}
@@ -211,6 +214,24 @@ func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 func (s *ClaimSet) CheckTree(agent, top, rel string) []Hit {
 	tree := escapeGlob(rel) + "/**"
 	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(tree, g) })
+}
+
+// CheckUnder is Check for the paths under the folder rel that the
+// doublestar glob under matches, written without being known one by one
+// (find rel -name '*.o' -delete: "**/*.o"): a claim hits when it can match
+// one of them.
+func (s *ClaimSet) CheckUnder(agent, top, rel, under string) []Hit {
+	glob := UnderGlob(rel, under)
+	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(glob, g) })
+}
+
+// UnderGlob is the glob, relative to the work tree's top, of the paths
+// under the folder rel (relative to the top too) that under matches.
+func UnderGlob(rel, under string) string {
+	if rel == "." || rel == "" {
+		return under
+	}
+	return escapeGlob(rel) + "/" + under
 }
 
 // hits is the active claims with a glob that matches, as Check returns them.

@@ -18,11 +18,16 @@ type shArg struct {
 	// words: an unquoted expansion, a glob, a brace expansion.
 	multi bool
 	pos   uint // offset of the word in the source
+	// under, when not "", makes the argument the files under the folder s
+	// (absolute) that the doublestar glob under matches: what find hands
+	// to -exec and xargs. Only write reads it; to everything else it is
+	// not a known word.
+	under string
 }
 
 // lit is the argument's text when it is exactly one known word.
 func (a shArg) lit() (string, bool) {
-	if a.multi || strings.Contains(a.s, shUnknown) {
+	if a.multi || a.under != "" || strings.Contains(a.s, shUnknown) {
 		return "", false
 	}
 	return a.s, true

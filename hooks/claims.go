@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/overlap"
 )
 
 // target is a path a tool call writes, placed in its work tree.
@@ -18,6 +19,9 @@ type target struct {
 	top  string // the top of its work tree
 	rel  string // relative to top
 	tree bool   // a folder written as a whole (rm -rf dir)
+	// under, when not "", is the glob of the paths under the folder rel
+	// that are written (guard.ShellWrite.Under).
+	under string
 }
 
 // locate places path in a work tree of this repository; ok is false for a
@@ -56,7 +60,8 @@ func (c *call) writes(ti toolInput) []target {
 		for _, w := range guard.ShellWrites(ti.Command, c.in.Cwd) {
 			if t, ok := c.locate(w.Path); ok {
 				fi, err := os.Stat(w.Path)
-				t.tree = err == nil && fi.IsDir()
+				t.tree = w.Under == "" && err == nil && fi.IsDir()
+				t.under = w.Under
 				out = append(out, t)
 			}
 		}
@@ -76,7 +81,8 @@ const appendOnly = "lucid: " + gitstore.LogName + " is append-only, for every ag
 func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 	var denials, warnings []string
 	for _, t := range targets {
-		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) {
+		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
+			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
 	}
@@ -90,7 +96,10 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 	labels := c.repo.NewLabeler()
 	for _, t := range targets {
 		check := set.Check
-		if t.tree {
+		switch {
+		case t.under != "":
+			check = func(agent, top, rel string) []claims.Hit { return set.CheckUnder(agent, top, rel, t.under) }
+		case t.tree:
 			check = set.CheckTree
 		}
 		hits := check(c.agent, t.top, t.rel)
@@ -119,7 +128,7 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 	paths, trees := make([]string, len(targets)), make([]bool, len(targets))
 	for i, t := range targets {
-		paths[i], trees[i] = t.rel, t.tree
+		paths[i], trees[i] = t.rel, t.tree || t.under != "" // what lies under the folder
 	}
 	return claims.LoadClaimsFor(c.repo, c.now, paths, trees)
 }
