@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strings"
 
 	"github.com/lucid-dev/lucid/hooks"
@@ -8,6 +9,16 @@ import (
 
 func init() {
 	register(&command{name: "hook", summary: "handle a Claude Code hook event (run by Claude Code)", run: runHook})
+}
+
+// fastHook runs `lucid hook EVENT`, the call every tool call of every agent
+// makes, without building a flag set for it; anything else (--help, a
+// missing or extra word) goes the ordinary way, through runHook.
+func fastHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
+	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
+		return 0, false
+	}
+	return hooks.Run(args[1], stdin, stdout, stderr), true
 }
 
 func runHook(c *cli, args []string) error {
