@@ -24,9 +24,13 @@ build:
 install:
 	CGO_ENABLED=0 $(GO) install -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' ./cmd/lucid
 
+# The suite runs here (Linux); darwin and windows are cross-compiled and
+# vetted, tests included, so that neither stops building unnoticed.
 test:
 	$(GO) vet ./...
 	$(GO) vet -tags $(TAGS) ./gitstore ./cmd/lucid
+	GOOS=darwin $(GO) vet ./...
+	GOOS=windows $(GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) test -race ./...
@@ -37,12 +41,16 @@ bench: build
 demo: build
 	./scripts/demo $(BIN)
 
-# The real-client suite (e2e/): Claude Code itself against a scripted model.
-# scripts/install-claude installs it into ~/.cache/lucid when missing; where
-# it cannot, it says why and the suite skips.
+# The real-client suite (e2e/): Claude Code, Codex CLI and Gemini CLI
+# themselves against scripted models. scripts/install-{claude,codex,gemini}
+# install them into ~/.cache/lucid when missing; where one cannot be had, its
+# installer says why and that client's tests skip.
 e2e:
 	@claude=$$(./scripts/install-claude) || claude=unavailable; \
-	  LUCID_E2E_CLAUDE=$$claude $(GO) test -count=1 -timeout 30m -v ./e2e
+	  codex=$$(./scripts/install-codex) || codex=unavailable; \
+	  gemini=$$(./scripts/install-gemini) || gemini=unavailable; \
+	  LUCID_E2E_CLAUDE=$$claude LUCID_E2E_CODEX=$$codex LUCID_E2E_GEMINI=$$gemini \
+	  $(GO) test -count=1 -timeout 30m -v ./e2e
 
 clean:
 	rm -rf bin

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/overlap"
 )
 
@@ -20,11 +20,7 @@ const DefaultClaimTTL = 1200 * time.Second
 // ClaimTTL reads LUCID_CLAIM_TTL (seconds); a value that is not a positive
 // number gives the default.
 func ClaimTTL() time.Duration {
-	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_CLAIM_TTL")))
-	if err != nil || n <= 0 {
-		return DefaultClaimTTL
-	}
-	return time.Duration(n) * time.Second
+	return gitstore.EnvSeconds("LUCID_CLAIM_TTL", DefaultClaimTTL)
 }
 
 // ClaimSet is the claims of a repository as one hook call or command sees
@@ -208,6 +204,22 @@ func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 	})
 }
 
+// Owns reports whether an active claim of agent in the work tree top
+// matches rel.
+func (s *ClaimSet) Owns(agent, top, rel string) bool {
+	for _, c := range s.Claims {
+		if c.Owner != agent || c.Worktree != top || !s.Active(c) {
+			continue
+		}
+		if _, ok := matching(c.Globs, func(g string) bool {
+			return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
+		}); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckTree is Check for a folder that a command writes as a whole
 // (rm -rf dir, cp -r a dir): a claim hits when it can match anything
 // under the folder, or the folder itself.
@@ -312,17 +324,22 @@ func literalPrefix(glob string) string {
 // for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
 // claimed 4 min ago)`.
 func (s *ClaimSet) Describe(c gitstore.Claim, labels *gitstore.Labeler) string {
-	return fmt.Sprintf("%s for %q (%s, claimed %s)", s.who(c, labels), c.Task,
-		strings.Join(c.Globs, ", "), gitstore.Ago(c.Created, s.now))
+	return fmt.Sprintf("%s for %s (%s, claimed %s)", s.who(c, labels), escape.Quote(c.Task),
+		escape.Line(strings.Join(c.Globs, ", ")), gitstore.Ago(c.Created, s.now))
 }
 
-// who is a claim's owner, and its machine when that is another:
+// who is a claim's owner, said as a teammate where it is one, and its
+// machine when that is another: "teammate tester·a3f9c1",
 // "lead·1bd236 on laptop (4f2a9c)".
 func (s *ClaimSet) who(c gitstore.Claim, labels *gitstore.Labeler) string {
-	if s.Foreign(c) {
-		return labels.Label(c.Owner) + " on " + gitstore.MachineLabel(c.Machine)
+	who := labels.Label(c.Owner)
+	if gitstore.IsTeammate(c.Owner) {
+		who = "teammate " + who
 	}
-	return labels.Label(c.Owner)
+	if s.Foreign(c) {
+		return who + " on " + escape.Line(gitstore.MachineLabel(c.Machine))
+	}
+	return who
 }
 
 // ClaimRequest is a claim to make.
@@ -354,7 +371,7 @@ func (e *ConflictError) Error() string {
 	if e.Owner == gitstore.AgentHuman {
 		what = "ask the person who claimed it, or work on other files"
 	}
-	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", e.Glob, e.Theirs, e.Path, e.Other, what)
+	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", escape.Line(e.Glob), escape.Line(e.Theirs), escape.Line(e.Path), e.Other, what)
 }
 
 // conflict is the ConflictError of a claim whose glob mine overlaps
@@ -588,6 +605,11 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 // wait (a claim through a slow remote holds it), the claims are left to
 // expire with their owners, and the error says so.
 func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error) {
+	// Most stops own no claim: a look without the lock (the store is
+	// replaced whole, so a read is never torn) spares them the lock.
+	if claims, _, err := repo.LoadClaims(); err == nil && !slices.ContainsFunc(claims, func(c gitstore.Claim) bool { return owner(c.Owner) }) {
+		return 0, nil
+	}
 	n := 0
 	err := updateWithin(repo, wait, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
 		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return owner(c.Owner) })
@@ -660,9 +682,9 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstor
 // with the work tree named when it is not top, and the machine when it is
 // another.
 func (s *ClaimSet) ClaimLine(c gitstore.Claim, labels *gitstore.Labeler, top string) string {
-	line := fmt.Sprintf("%s: %s for %q (%s)", strings.Join(c.Globs, ", "), s.who(c, labels), c.Task, gitstore.Ago(c.Created, s.now))
+	line := fmt.Sprintf("%s: %s for %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), escape.Quote(c.Task), gitstore.Ago(c.Created, s.now))
 	if c.Worktree != top && !s.Foreign(c) {
-		line += " in the work tree " + c.Worktree
+		line += " in the work tree " + escape.Line(c.Worktree)
 	}
 	return line
 }

@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "lucid" && os.Getenv(realLucidEnv) != "" {
 		os.Exit(shim())
 	}
+	if filepath.Base(os.Args[0]) == codexHookName {
+		os.Exit(codexHook())
+	}
 	os.Exit(setup(m))
 }
 

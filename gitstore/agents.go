@@ -16,7 +16,8 @@ import (
 // the content is rewritten only when something in it changes.
 type AgentRecord struct {
 	ID       string `json:"id"`
-	Type     string `json:"type,omitempty"` // the subagent's agent_type
+	Type     string `json:"type,omitempty"`   // the subagent's agent_type
+	Client   string `json:"client,omitempty"` // the coding client it runs in ("" for Claude Code)
 	Worktree string `json:"worktree"`
 	Started  string `json:"started"`
 
@@ -33,6 +34,9 @@ type AgentRecord struct {
 	Edits   int  `json:"edits,omitempty"`   // files edited (PostToolUse)
 	Entries int  `json:"entries,omitempty"` // entries and plan changes it wrote
 	Asked   bool `json:"asked,omitempty"`   // asked once at its stop to record notes
+	// Compacted: the agent's conversation was compacted since its last
+	// start, so its next start gets the digest again.
+	Compacted bool `json:"compacted,omitempty"`
 }
 
 // LogCursor identifies a state of the log file: its size, inode and
@@ -68,7 +72,7 @@ func (r *Repo) agentPath(id string) string {
 // (or it cannot be read, which the hooks treat the same way).
 func (r *Repo) LoadAgent(id string) (rec AgentRecord, lastSeen time.Time, ok bool) {
 	path := r.agentPath(id)
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path, MaxRecord)
 	if err != nil {
 		return AgentRecord{}, time.Time{}, false
 	}
@@ -116,7 +120,7 @@ func (r *Repo) Agents() ([]AgentRecord, []time.Time, error) {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(r.AgentsDir(), e.Name()))
+		b, err := ReadFile(filepath.Join(r.AgentsDir(), e.Name()), MaxRecord)
 		if err != nil {
 			continue
 		}

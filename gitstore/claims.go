@@ -53,7 +53,7 @@ func (r *Repo) LoadClaims() ([]Claim, int, error) { return readClaims(r.ClaimsPa
 func (r *Repo) SaveClaims(claims []Claim) error { return writeClaims(r.ClaimsPath(), claims) }
 
 func readClaims(path string) ([]Claim, int, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path, MaxClaims)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
 	}

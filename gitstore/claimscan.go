@@ -29,11 +29,8 @@ func (r *Repo) FindRemoteClaims(want func(glob []byte) bool) ([]Claim, error) {
 }
 
 func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := openClaims(path)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -117,7 +114,7 @@ func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
-	w := bufio.NewWriterSize(tmp, 16<<10)
+	w := bufio.NewWriterSize(fileWriter{tmp}, 16<<10)
 	if err := copyClaims(path, w, drop); err != nil {
 		tmp.Close()
 		return err
@@ -139,17 +136,28 @@ func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 
 // appendClaims appends lines to the store at path in one write. It does
 // nothing and reports false when the store does not end in a newline (a
-// store that an older lucid or a crash left so): the caller rewrites it,
-// which drops that tail.
+// store that an older lucid or a crash left so), would grow past
+// MaxClaims, or is not a plain file: the caller rewrites it, which drops
+// such a tail or says what is wrong.
 func appendClaims(path string, lines []byte) (bool, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
+	target, err := checkPath(path)
+	if errors.Is(err, os.ErrNotExist) {
+		target, flags = path, flags|os.O_CREATE|os.O_EXCL // the lock is ours: nobody else creates it
+	} else if err != nil {
+		return false, nil // not a plain file: the rewrite says what is wrong
+	}
+	f, err := os.OpenFile(target, flags, 0o644)
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return false, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size()+int64(len(lines)) > MaxClaims {
+		return false, nil // the rewrite says what is wrong
 	}
 	if size := fi.Size(); size > 0 {
 		last := make([]byte, 1)
@@ -160,7 +168,7 @@ func appendClaims(path string, lines []byte) (bool, error) {
 			return false, nil
 		}
 	}
-	if _, err := f.Write(lines); err != nil {
+	if _, err := writeFile(f, lines); err != nil {
 		// All or nothing: the lock is ours, so the store was fi.Size() long.
 		if terr := f.Truncate(fi.Size()); terr != nil {
 			return true, fmt.Errorf("adding to %s: %v; cutting it back: %v: remove its last line by hand", path, err, terr)
@@ -173,11 +181,8 @@ func appendClaims(path string, lines []byte) (bool, error) {
 // copyClaims copies the whole lines of the store at path to w, but those
 // of the claims drop names.
 func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	f, err := openClaims(path)
+	if f == nil {
 		return err
 	}
 	defer f.Close()
@@ -197,4 +202,21 @@ func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
 			return err
 		}
 	}
+}
+
+// openClaims opens a claims store for streaming, within MaxClaims; a
+// missing store gives a nil file and no error.
+func openClaims(path string) (*os.File, error) {
+	f, fi, err := OpenFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > MaxClaims {
+		f.Close()
+		return nil, &TooLargeError{Path: path, Size: fi.Size(), Limit: MaxClaims}
+	}
+	return f, nil
 }

@@ -1,13 +1,11 @@
 package gitstore
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"errors"
 	"io"
 	"os"
-	"syscall"
 
 	"github.com/zeebo/blake3"
 )
@@ -32,11 +30,7 @@ func StatLog(path string) (LogCursor, error) {
 
 // cursorOf is the cursor of a file's size, inode and time, before Tail.
 func cursorOf(fi os.FileInfo) LogCursor {
-	c := LogCursor{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		c.Inode = st.Ino
-	}
-	return c
+	return LogCursor{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Inode: inode(fi)}
 }
 
 // openLogCursor opens the log and returns it with its cursor; a missing
@@ -73,7 +67,7 @@ func tailHash(f *os.File, off int64) (string, error) {
 // Grown reports whether the log at path is the state of cursor c with lines
 // appended: the bytes before c.Size are still the ones c saw.
 func Grown(path string, c LogCursor) bool {
-	f, err := os.Open(path)
+	f, _, err := OpenFile(path)
 	if err != nil {
 		return false
 	}
@@ -91,35 +85,35 @@ func Grown(path string, c LogCursor) bool {
 // unfinished last line is left for the next reader) and the number of
 // invalid lines read.
 func ScanFrom(path string, off int64, fn func(Entry)) (LogCursor, int, error) {
+	return scanFrom(path, off, "", fn)
+}
+
+// ScanFromMatching is ScanFrom of only the lines that contain needle: a
+// search for one id decodes the few lines that name it, not the whole log.
+// The invalid lines are counted only among those.
+func ScanFromMatching(path string, off int64, needle string, fn func(Entry)) (LogCursor, int, error) {
+	return scanFrom(path, off, needle, fn)
+}
+
+func scanFrom(path string, off int64, needle string, fn func(Entry)) (LogCursor, int, error) {
 	f, cur, err := openLogCursor(path)
 	if f == nil {
 		return LogCursor{}, 0, err
 	}
 	defer f.Close()
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return LogCursor{}, 0, err
+	invalid := 0
+	decode := entries(&invalid, func(e Entry) bool { fn(e); return true })
+	lines := decode
+	if needle != "" {
+		n := []byte(needle)
+		lines = func(line []byte) bool { return !bytes.Contains(line, n) || decode(line) }
 	}
-	r := bufio.NewReaderSize(f, 64<<10)
-	pos, invalid := off, 0
-	for {
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			break // io.EOF: what is left has no newline yet
-		}
-		pos += int64(len(line))
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		e, derr := DecodeEntry(line)
-		if derr != nil {
-			invalid++
-			continue
-		}
-		fn(e)
+	end, err := forwardLines(f, off, lines)
+	if err != nil {
+		return LogCursor{}, invalid, err
 	}
-	cur.Size = pos
-	if cur.Tail, err = tailHash(f, pos); err != nil {
+	cur.Size = end
+	if cur.Tail, err = tailHash(f, end); err != nil {
 		return LogCursor{}, invalid, err
 	}
 	return cur, invalid, nil

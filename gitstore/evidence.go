@@ -3,6 +3,7 @@ package gitstore
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,14 +34,10 @@ func (r *Repo) Cite(cwd, spec string) (Evidence, error) {
 	switch {
 	case os.IsNotExist(err):
 		return Evidence{}, fmt.Errorf("evidence %s: no such file", spec)
-	case err != nil:
-		return Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
-	case fi.IsDir():
+	case err == nil && fi.IsDir():
 		return Evidence{}, fmt.Errorf("evidence %s: is a folder; cite a file", spec)
-	case !fi.Mode().IsRegular():
-		return Evidence{}, fmt.Errorf("evidence %s: not a regular file", spec)
 	}
-	content, err := os.ReadFile(path)
+	content, err := ReadFile(path, MaxEvidence)
 	if err != nil {
 		return Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
 	}
@@ -119,11 +116,16 @@ type Stale struct {
 	// NowLine is where the cited line's text is now (the nearest occurrence
 	// to Line), 0 when it is found nowhere or no line was cited.
 	NowLine int `json:"now_line,omitempty"`
+	// Refused says why the cited path was not read: it is outside the
+	// work tree, not a regular file, or over MaxEvidence.
+	Refused string `json:"refused,omitempty"`
 }
 
 // String is the stale mark as people and agents read it.
 func (s Stale) String() string {
 	switch {
+	case s.Refused != "":
+		return fmt.Sprintf("⚠stale: %s not checked: %s", s.Path, s.Refused)
 	case s.Gone:
 		return fmt.Sprintf("⚠stale: %s is gone", s.Path)
 	case s.Line == 0:
@@ -144,10 +146,13 @@ type Checker struct {
 	files map[string]*fileNow
 }
 
+// fileNow is what a Checker learned of one cited file. It keeps the hash,
+// not the content: a listing may cite many large files, and the content is
+// needed again only to find a cited line in a file that changed.
 type fileNow struct {
 	gone    bool
+	refused string
 	hash    string
-	content []byte
 }
 
 // NewChecker returns a Checker for the work tree.
@@ -161,14 +166,16 @@ func (c *Checker) Check(evidence []Evidence) []Stale {
 	var out []Stale
 	for i, ev := range evidence {
 		f := c.file(ev.Path)
-		if !f.gone && f.hash == ev.Blake3 {
+		if !f.gone && f.refused == "" && f.hash == ev.Blake3 {
 			continue
 		}
-		s := Stale{Index: i, Path: ev.Path, Gone: f.gone}
+		s := Stale{Index: i, Path: ev.Path, Gone: f.gone, Refused: f.refused}
 		// A blank cited line cannot be found again: say only that the file changed.
-		if !f.gone && ev.Line > 0 && ev.Text != "" {
+		if !f.gone && f.refused == "" && ev.Line > 0 && ev.Text != "" {
 			s.Line = ev.Line
-			s.NowLine = nearestLine(splitLines(f.content), ev.Text, ev.Line)
+			if content, err := ReadFile(c.repo.Abs(ev.Path), MaxEvidence); err == nil {
+				s.NowLine = nearestLine(splitLines(content), ev.Text, ev.Line)
+			}
 		}
 		out = append(out, s)
 	}
@@ -180,20 +187,57 @@ func (c *Checker) file(rel string) *fileNow {
 		return f
 	}
 	f := &fileNow{}
-	fh, err := os.Open(c.repo.Abs(rel))
-	if err != nil {
-		f.gone = true
-	} else {
-		content, err := io.ReadAll(fh)
-		fh.Close()
-		if err != nil {
-			f.gone = true
-		} else {
-			f.content, f.hash = content, hashHex(content)
-		}
-	}
 	c.files[rel] = f
+	// The path comes from the log, which a pull can fill with anything:
+	// it must name a file in the work tree, through whatever links.
+	path := c.repo.Abs(rel)
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		f.refused = "the path leaves the work tree"
+		return f
+	}
+	if _, err := c.repo.Rel(path); err != nil {
+		f.refused = "it resolves outside the work tree"
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			f.refused = "it resolves to " + target + ", outside the work tree"
+		}
+		return f
+	}
+	hash, err := hashFile(path)
+	var bad *BadFileError
+	var big *TooLargeError
+	switch {
+	case errors.As(err, &bad):
+		f.refused = "it " + bad.Problem
+	case errors.As(err, &big):
+		f.refused = "it is over " + sizeText(MaxEvidence)
+	case err != nil:
+		f.gone = true
+	default:
+		f.hash = hash
+	}
 	return f
+}
+
+// hashFile hashes the file at path as it streams by, under OpenFile's
+// rules and within MaxEvidence.
+func hashFile(path string) (string, error) {
+	fh, fi, err := OpenFile(path)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	if fi.Size() > MaxEvidence {
+		return "", &TooLargeError{Path: path, Size: fi.Size(), Limit: MaxEvidence}
+	}
+	h := blake3.New()
+	n, err := io.Copy(h, io.LimitReader(fh, MaxEvidence+1))
+	if err != nil {
+		return "", err
+	}
+	if n > MaxEvidence {
+		return "", &TooLargeError{Path: path, Size: n, Limit: MaxEvidence}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // nearestLine returns the line number of the occurrence of text closest to

@@ -3,6 +3,7 @@ package gitstore
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -55,6 +56,9 @@ type InitResult struct {
 func (r *Repo) Init() (InitResult, error) {
 	var res InitResult
 	dir := r.Abs(LucidDirName)
+	if err := CheckFolder(dir); err != nil {
+		return res, err
+	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return res, fmt.Errorf("%s exists and is not a folder: move it away, then run `lucid init` again", dir)
 	}
@@ -98,11 +102,17 @@ func createExclusive(path string, content []byte) (bool, error) {
 }
 
 // WriteFileAtomic replaces path with content through a temp file in the same
-// folder and a rename.
+// folder and a rename: the file is whole before or after, never half
+// written, and a failed write (a full disk) leaves the old file and no temp
+// file behind. There is no fsync: what lucid keeps must survive a killed
+// process, which the rename gives, not a power cut.
 func WriteFileAtomic(path string, content []byte, perm os.FileMode) error {
+	if err := CheckFolder(filepath.Dir(path)); err != nil {
+		return err
+	}
 	tmp, err := writeTemp(filepath.Dir(path), content, perm)
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w (the file was left as it was)", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
@@ -121,9 +131,12 @@ func writeTemp(dir string, content []byte, perm os.FileMode) (string, error) {
 		os.Remove(f.Name())
 		return "", err
 	}
-	if _, err := f.Write(content); err != nil {
+	if n, err := writeFile(f, content); err != nil || n != len(content) {
 		f.Close()
 		os.Remove(f.Name())
+		if err == nil {
+			err = io.ErrShortWrite
+		}
 		return "", err
 	}
 	if err := f.Close(); err != nil {

@@ -232,7 +232,7 @@ func appendJSString(b []byte, s string) []byte {
 
 // readIfExists reads file, and returns nil and no error when it is missing.
 func readIfExists(file string) ([]byte, error) {
-	b, err := os.ReadFile(file)
+	b, err := ReadFile(file, MaxRecord)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -248,7 +248,7 @@ func lichAge(file string, fi os.FileInfo) time.Time {
 	if strings.HasPrefix(fi.Name(), ".") {
 		return fi.ModTime() // a temp file left by a crash
 	}
-	b, err := os.ReadFile(file)
+	b, err := ReadFile(file, MaxRecord)
 	if err == nil {
 		var j struct {
 			At *float64 `json:"at"`

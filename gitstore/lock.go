@@ -1,36 +1,93 @@
 package gitstore
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
+	"strconv"
+	"strings"
 	"time"
 )
 
-// Lock is the exclusive flock on <common git dir>/lucid/lock that makes a
+// Lock is the exclusive lock on <common git dir>/lucid/lock that makes a
 // read-decide-write transaction on shared state atomic across processes and
-// linked work trees. The kernel releases it when its holder dies.
+// linked work trees: an flock on Unix, LockFileEx on Windows. The kernel
+// releases it when its holder dies.
 type Lock struct{ f *os.File }
+
+// DefaultLockWait is how long a command waits for the repository's lock
+// before it gives up and names the holder; LUCID_LOCK_WAIT (seconds)
+// changes it. The hooks wait less (Repo.LockWait), well inside the timeout
+// their client gives them.
+const DefaultLockWait = 10 * time.Second
+
+// LockWaitFromEnv is LUCID_LOCK_WAIT in seconds (fractions allowed), or
+// DefaultLockWait when it is unset or not a positive number.
+func LockWaitFromEnv() time.Duration {
+	s, err := strconv.ParseFloat(strings.TrimSpace(os.Getenv("LUCID_LOCK_WAIT")), 64)
+	if err != nil || s <= 0 || s > 86400 {
+		return DefaultLockWait
+	}
+	return time.Duration(s * float64(time.Second))
+}
 
 // LockPath is the lock file of the repository.
 func (r *Repo) LockPath() string { return filepath.Join(r.CommonDir, "lucid", "lock") }
 
-// Lock waits for the repository's lock and takes it.
+// LockBusyError says that another process held the repository's lock for
+// the whole wait.
+type LockBusyError struct {
+	Path   string
+	Wait   time.Duration
+	Holder string // "process 1234 (lucid supersede ...)", or "" where the system does not say
+	knob   bool   // the wait was LUCID_LOCK_WAIT's: say how to change it
+}
+
+func (e *LockBusyError) Error() string {
+	holder := e.Holder
+	if holder == "" {
+		holder = "another process (find it with `lsof " + e.Path + "`)"
+	}
+	msg := fmt.Sprintf("the lock on %s was held for over %v by %s: wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)",
+		e.Path, e.Wait, holder)
+	if e.knob {
+		msg += "; LUCID_LOCK_WAIT=SECONDS waits longer"
+	}
+	return msg
+}
+
+// ErrLockBusy matches a *LockBusyError with errors.Is.
+var ErrLockBusy = errors.New("the repository lock is busy")
+
+func (e *LockBusyError) Is(target error) bool { return target == ErrLockBusy }
+
+// Lock takes the repository's lock, waiting for it at most r.LockWait
+// (LockWaitFromEnv when zero); past that it returns a *LockBusyError that
+// names the holder, so that nothing of lucid's waits without end behind a
+// stuck process.
 func (r *Repo) Lock() (*Lock, error) {
-	path := r.LockPath()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("lucid lock: %w", err)
+	if r.LockWait > 0 {
+		return r.LockWithin(r.LockWait)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	l, err := r.LockWithin(LockWaitFromEnv())
+	if busy, ok := err.(*LockBusyError); ok {
+		busy.knob = true
+	}
+	return l, err
+}
+
+// LockWithin takes the repository's lock if it comes free within wait, and
+// otherwise returns a *LockBusyError that names the holder.
+func (r *Repo) LockWithin(wait time.Duration) (*Lock, error) {
+	l, ok, err := r.TryLock(wait)
 	if err != nil {
-		return nil, fmt.Errorf("lucid lock: %w", err)
+		return nil, err
 	}
-	if err := flock(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lucid lock %s: %w", path, err)
+	if !ok {
+		return nil, &LockBusyError{Path: r.LockPath(), Wait: wait, Holder: LockHolder(r.LockPath())}
 	}
-	return &Lock{f: f}, nil
+	return l, nil
 }
 
 // TryLock takes the repository's lock if it comes free within wait;
@@ -40,41 +97,49 @@ func (r *Repo) TryLock(wait time.Duration) (l *Lock, ok bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("lucid lock: %w", err)
 	}
+	return LockFile(path, wait)
+}
+
+// LockFile takes an exclusive lock on the file at path (created if need
+// be) if it comes free within wait; ok is false when another process held
+// it all that time.
+func LockFile(path string, wait time.Duration) (l *Lock, ok bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, false, fmt.Errorf("lucid lock: %w", err)
 	}
-	deadline := time.Now().Add(wait)
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		switch {
-		case err == nil:
-			return &Lock{f: f}, true, nil
-		case err != syscall.EWOULDBLOCK && err != syscall.EINTR:
-			f.Close()
+	got, err := lockWithin(f, wait)
+	if err != nil || !got {
+		f.Close()
+		if err != nil {
 			return nil, false, fmt.Errorf("lucid lock %s: %w", path, err)
-		case time.Now().After(deadline):
-			f.Close()
-			return nil, false, nil
 		}
-		time.Sleep(10 * time.Millisecond)
+		return nil, false, nil
+	}
+	return &Lock{f: f}, true, nil
+}
+
+// lockWithin takes an exclusive lock on f if it comes free within wait.
+// It polls, since a blocking lock cannot be given a deadline; the step
+// grows to 10 ms, and a lock is held for microseconds to milliseconds, so
+// the first retries come quickly.
+func lockWithin(f *os.File, wait time.Duration) (bool, error) {
+	deadline := time.Now().Add(wait)
+	step := time.Millisecond
+	for {
+		got, err := tryLockFile(f)
+		if err != nil || got || !time.Now().Before(deadline) {
+			return got, err
+		}
+		time.Sleep(min(step, time.Until(deadline)))
+		step = min(step*2, 10*time.Millisecond)
 	}
 }
 
 // Unlock releases the lock.
 func (l *Lock) Unlock() {
 	if l != nil && l.f != nil {
-		l.f.Close() // closing the last descriptor releases the flock
+		l.f.Close() // closing the last descriptor releases the lock
 		l.f = nil
-	}
-}
-
-// flock takes an exclusive flock on f, waiting for it; closing f releases it.
-func flock(f *os.File) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			return err
-		}
 	}
 }

@@ -8,61 +8,122 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // The log is append-only: Append is one write(2) of one whole line with
 // O_APPEND, which concurrent writers on a local disk cannot interleave.
-// Nothing here rewrites or truncates the file. Readers skip a last line that
+// Nothing here rewrites the file; the one truncation takes back the part
+// of a line that a full disk cut short. Readers skip a last line that
 // has no newline yet (a write in progress, or one cut short) and skip, and
 // count, lines that are not valid entries.
 
 // Append writes e as one line at the end of the log at path. The log must
 // already exist (lucid init creates it); its folder is never created here.
+// It is all or nothing: the log must be a regular file inside the
+// repository (OpenFile's rules), and a write cut short (a full disk) is cut
+// back off, under the log's lock, so that no half line stays behind to
+// become a permanent invalid line. A log replaced while the line was
+// written (a checkout or a merge renames a new file into place) is
+// appended to again, so the entry is in the file that now has the name;
+// readers dedupe by id.
 func Append(path string, e Entry) error {
 	line, err := EncodeEntry(e)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	for range 3 {
+		replaced, err := appendLine(path, line)
+		if err != nil || !replaced {
+			return err
+		}
+	}
+	return fmt.Errorf("appending to %s: the file was replaced three times while lucid wrote to it; run the command again when git is done", path)
+}
+
+// appendLine is one attempt of Append; replaced reports that the line went
+// into a file that no longer has the name.
+func appendLine(path string, line []byte) (replaced bool, err error) {
+	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
+	target, err := checkPath(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, statErr := os.Stat(filepath.Dir(path)); statErr != nil {
-			return ErrNotInitialised
+			return false, ErrNotInitialised
 		}
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+		target, flags = path, flags|os.O_CREATE|os.O_EXCL
+	} else if err != nil {
+		return false, fmt.Errorf("not appended to the log: %w", err)
+	}
+	f, err := os.OpenFile(target, flags, 0o644)
+	if errors.Is(err, os.ErrExist) { // another writer created it first
+		f, err = os.OpenFile(target, flags&^(os.O_CREATE|os.O_EXCL), 0)
 	}
 	if err != nil {
-		return err
+		return false, fmt.Errorf("not appended to the log: %w", err)
 	}
 	defer f.Close()
 	// A writer that died mid-line leaves a last line without its newline;
 	// appending straight after it would glue this entry onto it, so such a
 	// line gets its newline first. The flock on the log keeps this check
 	// from seeing another writer's line half-copied (which would add a
-	// needless blank line); it costs microseconds and dies with its holder.
-	if err := flock(f); err != nil {
-		return fmt.Errorf("locking %s: %w", path, err)
+	// needless blank line), and lets a short write be cut back off without
+	// cutting another writer's line; it costs microseconds and dies with
+	// its holder, and a holder that was stopped holds no writer for long.
+	if got, err := lockWithin(f, appendLockWait); err != nil || !got {
+		if err == nil {
+			err = &LockBusyError{Path: path, Wait: appendLockWait, Holder: LockHolder(path)}
+		}
+		return false, fmt.Errorf("locking %s: %w", path, err)
 	}
-	if endsTorn(f) {
+	fi, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("not appended to the log: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("not appended to the log: %w", &BadFileError{Path: path, Problem: kindText(fi.Mode())})
+	}
+	if endsTorn(f, fi.Size()) {
 		line = append([]byte{'\n'}, line...)
 	}
-	n, err := f.Write(line)
+	n, err := writeFile(f, line)
 	if err == nil && n != len(line) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return fmt.Errorf("appending to %s: %w", path, err)
+		if n > 0 {
+			if terr := f.Truncate(fi.Size()); terr != nil {
+				return false, fmt.Errorf("appending to %s: %w; cutting off the %d bytes written also failed (%v): run lucid doctor", path, err, n, terr)
+			}
+		}
+		return false, fmt.Errorf("appending to %s: %w (nothing was written)", path, err)
 	}
-	return f.Close()
+	if now, err := os.Stat(target); err != nil || !os.SameFile(now, fi) {
+		return true, nil
+	}
+	return false, f.Close()
 }
 
-// endsTorn reports whether the file's last byte is not a newline.
-func endsTorn(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
+// appendLockWait bounds the wait for the log's own lock, which a writer
+// holds for one write.
+const appendLockWait = 2 * time.Second
+
+// writeFile is the one write of an append or a temp file; tests replace it
+// to stand for a full disk.
+var writeFile = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+
+// fileWriter writes through writeFile, for a temp file filled in pieces.
+type fileWriter struct{ f *os.File }
+
+func (w fileWriter) Write(b []byte) (int, error) { return writeFile(w.f, b) }
+
+// endsTorn reports whether the last byte of f, size bytes long, is not a
+// newline.
+func endsTorn(f *os.File, size int64) bool {
+	if size == 0 {
 		return false
 	}
 	var b [1]byte
-	if _, err := f.ReadAt(b[:], fi.Size()-1); err != nil {
+	if _, err := f.ReadAt(b[:], size-1); err != nil {
 		return false
 	}
 	return b[0] != '\n'
@@ -71,7 +132,7 @@ func endsTorn(f *os.File) bool {
 // openLog opens the log for reading; a missing log gives a nil file and no
 // error, and reads as empty.
 func openLog(path string) (*os.File, error) {
-	f, err := os.Open(path)
+	f, _, err := OpenFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -87,37 +148,8 @@ func Scan(path string, fn func(Entry) bool) (invalid int, err error) {
 		return 0, err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 256<<10)
-	for {
-		line, err := r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: gather it whole.
-			long := append([]byte(nil), line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = r.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if err == io.EOF {
-			return invalid, nil // no newline: a torn or unfinished last line
-		}
-		if err != nil {
-			return invalid, err
-		}
-		line = bytes.TrimSuffix(line[:len(line)-1], []byte{'\r'})
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		e, derr := DecodeEntry(line)
-		if derr != nil {
-			invalid++
-			continue
-		}
-		if !fn(e) {
-			return invalid, nil
-		}
-	}
+	_, err = forwardLines(f, 0, entries(&invalid, fn))
+	return invalid, err
 }
 
 // ScanBackward calls fn for each valid entry of the log, newest first, until
@@ -130,9 +162,83 @@ func ScanBackward(path string, fn func(Entry) bool) (invalid int, err error) {
 		return 0, err
 	}
 	defer f.Close()
+	return invalid, backwardLines(f, entries(&invalid, fn))
+}
+
+// entries is the one place where a line of the log becomes an entry, for
+// every reader: a CR before the newline is dropped, a blank line skipped,
+// and a line that is not a valid entry counted in *invalid. It returns
+// fn's answer: false stops the reading.
+func entries(invalid *int, fn func(Entry) bool) func(line []byte) bool {
+	return func(line []byte) bool {
+		line = trimLine(line)
+		if len(line) == 0 {
+			return true
+		}
+		e, err := DecodeEntry(line)
+		if err != nil {
+			*invalid++
+			return true
+		}
+		return fn(e)
+	}
+}
+
+// trimLine drops a CR before the newline; a blank line becomes empty.
+func trimLine(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	return line
+}
+
+// forwardLines calls fn with each whole line of f from byte off on, without
+// its newline, until fn returns false; the line is valid only during the
+// call. It returns the offset just past the last line it handed over: a
+// last line with no newline yet is left for the next reader.
+func forwardLines(f *os.File, off int64, fn func(line []byte) bool) (end int64, err error) {
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return off, err
+	}
+	return readLines(f, off, fn)
+}
+
+// readLines is forwardLines on a reader positioned at byte off.
+func readLines(rd io.Reader, off int64, fn func(line []byte) bool) (end int64, err error) {
+	r := bufio.NewReaderSize(rd, 256<<10)
+	end = off
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: gather it whole.
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err == io.EOF {
+			return end, nil // no newline: a torn or unfinished last line
+		}
+		if err != nil {
+			return end, err
+		}
+		end += int64(len(line))
+		if !fn(line[:len(line)-1]) {
+			return end, nil
+		}
+	}
+}
+
+// backwardLines calls fn with each whole line of f, newest first, without
+// its newline, until fn returns false, reading f from its end in blocks.
+// Whatever follows the last newline is an unfinished line, and skipped.
+func backwardLines(f *os.File, fn func(line []byte) bool) error {
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	const block = 64 << 10
 	end := fi.Size()
@@ -143,14 +249,13 @@ func ScanBackward(path string, fn func(Entry) bool) (invalid int, err error) {
 		start := max(end-block, 0)
 		chunk := buf[:end-start]
 		if _, err := f.ReadAt(chunk, start); err != nil && err != io.EOF {
-			return invalid, err
+			return err
 		}
 		data := chunk
 		if len(carry) > 0 {
 			data = append(append([]byte(nil), chunk...), carry...)
 		}
 		if first {
-			// Whatever follows the last newline is an unfinished line.
 			// A torn line may span blocks: trim until a newline shows.
 			i := bytes.LastIndexByte(data, '\n')
 			if i < 0 {
@@ -162,32 +267,19 @@ func ScanBackward(path string, fn func(Entry) bool) (invalid int, err error) {
 		}
 		// data ends with '\n' (or is empty); lines are complete except the
 		// first, which may begin in the previous block.
-		for {
-			if len(data) == 0 {
-				break
-			}
+		for len(data) > 0 {
 			body := data[:len(data)-1]
 			i := bytes.LastIndexByte(body, '\n')
 			if i < 0 && start > 0 {
 				break
 			}
-			line := body[i+1:]
 			data = data[:i+1]
-			line = bytes.TrimSuffix(line, []byte{'\r'})
-			if len(bytes.TrimSpace(line)) == 0 {
-				continue
-			}
-			e, derr := DecodeEntry(line)
-			if derr != nil {
-				invalid++
-				continue
-			}
-			if !fn(e) {
-				return invalid, nil
+			if !fn(body[i+1:]) {
+				return nil
 			}
 		}
 		carry = append(carry[:0:0], data...)
 		end = start
 	}
-	return invalid, nil
+	return nil
 }

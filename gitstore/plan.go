@@ -33,14 +33,11 @@ func (r *Repo) PlanMaybeChanged() bool {
 // PlanVersions returns the plan as last recorded and as it is now; recorded
 // is false when lucid has recorded none yet. A missing plan.md reads empty.
 func (r *Repo) PlanVersions() (seen, now []byte, recorded bool, err error) {
-	now, err = os.ReadFile(r.PlanPath())
-	if errors.Is(err, os.ErrNotExist) {
-		now, err = nil, nil
-	}
+	now, err = ReadFileIfExists(r.PlanPath(), MaxPlan)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	seen, err = os.ReadFile(r.planSeenPath())
+	seen, err = ReadFile(r.planSeenPath(), MaxPlan)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, now, false, nil
 	}
@@ -54,7 +51,7 @@ func (r *Repo) MarkPlanSeen(content []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, content) {
+	if old, err := ReadFile(path, MaxPlan); err != nil || !bytes.Equal(old, content) {
 		if err := WriteFileAtomic(path, content, 0o644); err != nil {
 			return err
 		}
@@ -85,7 +82,7 @@ func (r *Repo) SetPlanPending(agent string, at time.Time) error {
 
 // PendingPlanEdit returns the announced edit, if any.
 func (r *Repo) PendingPlanEdit() (PlanPending, bool) {
-	b, err := os.ReadFile(r.planPendingPath())
+	b, err := ReadFile(r.planPendingPath(), MaxRecord)
 	if err != nil {
 		return PlanPending{}, false
 	}

@@ -41,8 +41,13 @@ func (r *Repo) write(e Entry, cwd string, specs []string) (Entry, error) {
 // Supersede appends an entry that replaces the entry id with text, or, with
 // retire, retires it for the reason text. An unknown id, an entry already
 // superseded (the error names what replaced it) and a retirement are refused.
-// The check and the append hold the repository's lock, so two agents cannot
-// both replace one entry.
+//
+// The lock makes the check and the append one step, so two agents cannot
+// both replace one entry; but nothing holds the lock while it reads the
+// whole log. The log is read first, decoding only the lines that name id;
+// then, under the lock, only what was appended since is checked again (the
+// whole log only when it was rewritten meanwhile, by a checkout), and the
+// entry written.
 func (r *Repo) Supersede(agent, id, text string, retire bool, cwd string, specs []string) (Entry, error) {
 	id = strings.ToUpper(strings.TrimSpace(id))
 	if strings.TrimSpace(text) == "" {
@@ -57,41 +62,65 @@ func (r *Repo) Supersede(agent, id, text string, retire bool, cwd string, specs 
 	if !r.Initialised() {
 		return Entry{}, ErrNotInitialised
 	}
+	var s supersession
+	cur, err := s.find(r.LogPath(), 0, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	if err := s.refusal(id); err != nil {
+		return Entry{}, err
+	}
 	lock, err := r.Lock()
 	if err != nil {
 		return Entry{}, err
 	}
 	defer lock.Unlock()
-
-	var target *Entry
-	var by *Entry
-	if _, err := Scan(r.LogPath(), func(e Entry) bool {
-		switch {
-		case e.ID == id && target == nil:
-			t := e
-			target = &t
-		case e.Kind == KindSupersede && e.Supersedes == id && by == nil:
-			b := e
-			by = &b
-		}
-		return true
-	}); err != nil {
+	if !Grown(r.LogPath(), cur) {
+		s, cur = supersession{}, LogCursor{}
+	}
+	if _, err := s.find(r.LogPath(), cur.Size, id); err != nil {
 		return Entry{}, err
 	}
-	switch {
-	case target == nil:
-		return Entry{}, fmt.Errorf("no entry has the id %s: see `lucid log --all`", id)
-	case by != nil && by.Retired:
-		return Entry{}, fmt.Errorf("entry %s was already retired by %s", id, by.ID)
-	case by != nil:
-		return Entry{}, fmt.Errorf("entry %s was already superseded by %s: supersede that one instead", id, by.ID)
-	case target.Kind == KindSupersede && target.Retired:
-		return Entry{}, fmt.Errorf("entry %s is a retirement, not something to supersede", id)
+	if err := s.refusal(id); err != nil {
+		return Entry{}, err
 	}
 	e := NewEntry(time.Now(), agent, KindSupersede, text)
 	e.Supersedes = id
 	e.Retired = retire
 	return r.write(e, cwd, specs)
+}
+
+// supersession is what the log says of one id: the entry, and what
+// superseded or retired it.
+type supersession struct{ target, by *Entry }
+
+// find reads the log from byte off for the entry id and its supersession,
+// and returns the cursor past the last line read.
+func (s *supersession) find(path string, off int64, id string) (LogCursor, error) {
+	cur, _, err := ScanFromMatching(path, off, id, func(e Entry) {
+		switch {
+		case e.ID == id && s.target == nil:
+			s.target = &e
+		case e.Kind == KindSupersede && e.Supersedes == id && s.by == nil:
+			s.by = &e
+		}
+	})
+	return cur, err
+}
+
+// refusal is why id cannot be superseded, or nil.
+func (s *supersession) refusal(id string) error {
+	switch {
+	case s.target == nil:
+		return fmt.Errorf("no entry has the id %s: see `lucid log --all`", id)
+	case s.by != nil && s.by.Retired:
+		return fmt.Errorf("entry %s was already retired by %s", id, s.by.ID)
+	case s.by != nil:
+		return fmt.Errorf("entry %s was already superseded by %s: supersede that one instead", id, s.by.ID)
+	case s.target.Kind == KindSupersede && s.target.Retired:
+		return fmt.Errorf("entry %s is a retirement, not something to supersede", id)
+	}
+	return nil
 }
 
 // Dream appends a dream entry: .lucid/digest.md now covers the log up to

@@ -1,10 +1,7 @@
 package gitstore
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -68,74 +65,4 @@ func (r *Repo) UnsetClaimsRemote() (bool, error) {
 		return true, err
 	}
 	return true, nil
-}
-
-// configValue reads the last value of section.key (no subsection) from one
-// git config file: what git itself would take from that file alone.
-// Section and key compare without case; a value may be quoted.
-func configValue(path, section, key string) (string, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	var val string
-	found := false
-	in := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				in = false
-				continue
-			}
-			in = strings.EqualFold(strings.TrimSpace(line[1:end]), section)
-			line = strings.TrimSpace(line[end+1:])
-		}
-		if !in || line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), key) {
-			continue
-		}
-		if v, err := unquoteConfig(strings.TrimSpace(v)); err == nil {
-			val, found = v, true
-		}
-	}
-	return val, found
-}
-
-// unquoteConfig reads a git config value: double quotes group, a backslash
-// escapes, an unquoted # or ; starts a comment.
-func unquoteConfig(v string) (string, error) {
-	var b strings.Builder
-	quoted := false
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case c == '\\' && i+1 < len(v):
-			i++
-			switch v[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				b.WriteByte(v[i])
-			}
-		case !quoted && (c == '#' || c == ';'):
-			return strings.TrimSpace(b.String()), nil
-		default:
-			b.WriteByte(c)
-		}
-	}
-	if quoted {
-		return "", errors.New("unterminated quote")
-	}
-	return strings.TrimSpace(b.String()), nil
 }

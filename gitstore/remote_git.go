@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -17,11 +15,7 @@ import (
 const DefaultRemoteTimeout = 30 * time.Second
 
 func remoteTimeout() time.Duration {
-	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_REMOTE_TIMEOUT")))
-	if err != nil || n <= 0 {
-		return DefaultRemoteTimeout
-	}
-	return time.Duration(n) * time.Second
+	return EnvSeconds("LUCID_REMOTE_TIMEOUT", DefaultRemoteTimeout)
 }
 
 // git runs a local git command (no network) in the work tree and returns its

@@ -21,7 +21,7 @@ func (r *Repo) machinePath() string { return filepath.Join(r.CommonDir, "lucid",
 // KnownMachine is this clone's identity, "" when none was made yet. It only
 // reads, for the hooks.
 func (r *Repo) KnownMachine() string {
-	b, err := os.ReadFile(r.machinePath())
+	b, err := ReadFile(r.machinePath(), MaxRecord)
 	if err != nil {
 		return ""
 	}

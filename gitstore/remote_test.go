@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -172,28 +171,5 @@ func TestMachine(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(repo.CommonDir, "lucid", "*"))
 	if len(matches) != 1 {
 		t.Errorf("files left: %v", matches)
-	}
-}
-
-func TestConfigValue(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "config")
-	os.WriteFile(path, []byte(`[core]
-	bare = false
-[Lucid]
-	Remote = first
-[remote "origin"]
-	remote = not-this
-[lucid] remote = "up stream" ; a comment
-[extensions]
-	objectFormat = sha256
-`), 0o644)
-	if v, ok := configValue(path, "lucid", "remote"); !ok || v != "up stream" {
-		t.Errorf("lucid.remote = %q, %v", v, ok)
-	}
-	if v, _ := configValue(path, "extensions", "objectformat"); v != "sha256" {
-		t.Errorf("extensions.objectformat = %q", v)
-	}
-	if _, ok := configValue(path, "lucid", "nothing"); ok {
-		t.Error("a missing key was found")
 	}
 }

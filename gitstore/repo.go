@@ -6,12 +6,12 @@
 package gitstore
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Repo is one work tree of a git repository.
@@ -23,6 +23,9 @@ type Repo struct {
 	GitDir string
 	// CommonDir is the git dir shared by every linked work tree.
 	CommonDir string
+	// LockWait bounds how long Lock waits for the repository's lock; zero
+	// is LockWaitFromEnv. A hook sets it well inside its own timeout.
+	LockWait time.Duration
 }
 
 // NotRepoError says that a path is not inside any git work tree.
@@ -148,37 +151,10 @@ func isGitDir(d string) bool {
 	return false
 }
 
-// isBare reads core.bare from the config of the git dir d. It reads the
-// few lines it needs itself: go-git's config decoder pulls in encoding/gob,
-// whose initialisation every hook would pay for.
-func isBare(d string) bool {
-	f, err := os.Open(filepath.Join(d, "config"))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	section := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			name, _, _ := strings.Cut(strings.Trim(line, "[]"), " ")
-			section = strings.ToLower(name)
-			continue
-		}
-		key, val, ok := strings.Cut(line, "=")
-		if section == "core" && ok && strings.EqualFold(strings.TrimSpace(key), "bare") {
-			val, _, _ = strings.Cut(val, "#")
-			val, _, _ = strings.Cut(val, ";")
-			switch strings.ToLower(strings.TrimSpace(val)) {
-			case "true", "yes", "on", "1":
-				return true
-			}
-			return false
-		}
-	}
-	return false
-}
+// isBare reads core.bare from the config of the git dir d, itself:
+// go-git's config decoder pulls in encoding/gob, whose initialisation
+// every hook would pay for.
+func isBare(d string) bool { return configBool(filepath.Join(d, "config"), "core", "bare") }
 
 // Rel returns path relative to the work tree's top, with forward slashes, and
 // an error when the path lies outside the work tree or inside its .git.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // LichWindow is how long another session's edit stays news: long enough to
@@ -159,7 +161,7 @@ func LichStatus(workTree, session string, now time.Time) string {
 	if err != nil || n == nil || now.Sub(n.Time()) >= LichWindow {
 		return ""
 	}
-	return fileName(n.Path) + " also edited by " + n.By
+	return escape.Line(fileName(n.Path) + " also edited by " + n.By)
 }
 
 // fileName is the last part of a path with / or \ separators, as lich cuts it.
@@ -172,18 +174,18 @@ func lichNote(path string, news []gitstore.LichEdit, who []string, now time.Time
 	var b strings.Builder
 	if len(news) == 1 {
 		fmt.Fprintf(&b, "lucid (lich): %s was also edited by the lich session %s at %s (%s). ",
-			path, who[0], isoMillis(news[0].Time()), gitstore.Ago(news[0].Time(), now))
+			escape.Line(path), escape.Line(who[0]), isoMillis(news[0].Time()), gitstore.Ago(news[0].Time(), now))
 		b.WriteString("That session shares this checkout and may still be working on the file. " +
 			"Read the file again before building on it; send_to_session or lich send reaches that session, " +
 			"to agree on the change rather than undo it.")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "lucid (lich): %s was also edited by %d other lich sessions: ", path, len(news))
+	fmt.Fprintf(&b, "lucid (lich): %s was also edited by %d other lich sessions: ", escape.Line(path), len(news))
 	for i, e := range news {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s at %s (%s)", who[i], isoMillis(e.Time()), gitstore.Ago(e.Time(), now))
+		fmt.Fprintf(&b, "%s at %s (%s)", escape.Line(who[i]), isoMillis(e.Time()), gitstore.Ago(e.Time(), now))
 	}
 	b.WriteString(". They share this checkout and may still be working on the file. " +
 		"Read the file again before building on it; send_to_session or lich send reaches each of them, " +

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"syscall"
 	"time"
 )
 
@@ -33,10 +32,7 @@ func (l *Lich) labels() (map[string]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, l.Bin, "sessions", "--json")
-	// Its own process group, so that a timeout kills what it started too,
-	// and a grandchild holding stdout cannot keep the edit waiting.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	killTreeOnCancel(cmd)
 	cmd.WaitDelay = 100 * time.Millisecond
 	var out bytes.Buffer
 	cmd.Stdout = &out

@@ -19,6 +19,7 @@ func (c *call) record() (gitstore.AgentRecord, bool, error) {
 	rec := gitstore.AgentRecord{
 		ID:          c.agent,
 		Type:        c.in.AgentType,
+		Client:      c.in.Client,
 		Worktree:    c.repo.Top,
 		Started:     c.now.UTC().Format(gitstore.TimeFormat),
 		Cursor:      cur,
@@ -49,9 +50,11 @@ func (c *call) touch() {
 	if c.repo.TouchAgent(c.agent) {
 		return
 	}
-	if rec, created, err := c.record(); err == nil && created {
-		c.repo.SaveAgent(rec)
+	rec, created, err := c.record()
+	if err == nil && created {
+		err = c.repo.SaveAgent(rec)
 	}
+	c.warn(err)
 }
 
 // healedLine opens the digest of the session that set up the merge driver.
@@ -60,18 +63,37 @@ const healedLine = "lucid: set up the merge driver of .lucid/log.jsonl in this c
 // start gives a starting agent (SessionStart of any source, SubagentStart)
 // the digest and moves its cursor to the log's end: the digest covers what
 // came before.
+//
+// A teammate of an agent team gets SubagentStart each time it is woken for
+// new work, with the same agent id, and Claude Code 2.1.332 shows the model
+// what that hook says only at the agent's first start (seen with the real
+// client: its conversation goes on, the first digest still in it). So a
+// known agent's later start says nothing and leaves its cursor alone: its
+// news rides its next tool call, and after a compaction (preCompact) the
+// digest does.
 func (c *call) start() (*Output, error) {
-	c.notePlanChange("")
-	rec, _, err := c.record()
+	c.warn(c.notePlanChange(""))
+	rec, created, err := c.record()
 	if err != nil {
 		return nil, err
+	}
+	if c.in.Event == "SubagentStart" && !created {
+		c.touch()
+		return nil, nil
 	}
 	if c.in.AgentType != "" {
 		rec.Type = c.in.AgentType
 	}
+	text, err := c.giveDigest(rec)
+	return c.context(text), err
+}
+
+// giveDigest returns the digest for the agent of rec, and saves rec with
+// its cursor at the log's end and its compaction forgotten.
+func (c *call) giveDigest(rec gitstore.AgentRecord) (string, error) {
 	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now})
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	// A fresh clone has the committed .gitattributes but not the driver,
 	// which lives in the git config: set it up once, and say so.
@@ -86,35 +108,76 @@ func (c *call) start() (*Output, error) {
 		rec.KnownBefore = c.now.UnixMilli()
 		rec.Seen = nil
 	}
+	rec.Compacted = false
 	if err := c.repo.SaveAgent(rec); err != nil {
-		return nil, err
+		return "", err
 	}
-	return c.context(d.Text), nil
+	return d.Text, nil
 }
 
-// delta returns the news for the caller as text, and saves its record.
+// delta returns the news for the caller as text, and saves its record. An
+// agent whose conversation was compacted since it last looked gets the
+// digest instead: what it was told is gone from its context.
 func (c *call) delta() (string, error) {
 	rec, created, err := c.record()
 	if err != nil {
 		return "", err
 	}
-	entries, changed, err := c.newEntries(&rec)
+	if rec.Compacted {
+		if text, ok, err := c.digestOnce(); ok || err != nil {
+			return text, err
+		}
+	}
+	if !created && c.logUnchanged(rec) {
+		c.repo.TouchAgent(c.agent)
+		return "", nil
+	}
+	entries, err := c.takeNews(&rec, created)
 	if err != nil {
 		return "", err
 	}
-	if changed || created {
-		err = c.repo.SaveAgent(rec)
-	} else {
-		c.repo.TouchAgent(c.agent)
+	return c.formatDelta(entries, BudgetFromEnv()), nil
+}
+
+// digestOnce gives the caller the digest if its record still asks for one
+// under the lock: of two hooks of the agent at once, one gives it.
+func (c *call) digestOnce() (string, bool, error) {
+	unlock, err := c.lock()
+	if err != nil {
+		return "", false, err
 	}
-	return c.formatDelta(entries, BudgetFromEnv()), err
+	defer unlock()
+	rec, _, ok := c.repo.LoadAgent(c.agent)
+	if !ok || !rec.Compacted {
+		return "", false, nil
+	}
+	text, err := c.giveDigest(rec)
+	return text, true, err
+}
+
+// takeNews reads the caller's new entries, moves its cursor past them and
+// saves its record, all under the lock (see newEntries).
+func (c *call) takeNews(rec *gitstore.AgentRecord, created bool) ([]gitstore.Entry, error) {
+	unlock, err := c.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	entries, changed, err := c.newEntries(rec)
+	if err != nil {
+		return nil, err
+	}
+	if changed || created {
+		err = c.repo.SaveAgent(*rec)
+	}
+	return entries, err
 }
 
 // userPrompt gives the delta before the model reads the user's prompt, and
 // reminds a lead whose workers hold claims to put a change of plan in
 // plan.md, where running workers will see it.
 func (c *call) userPrompt() (*Output, error) {
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	text, err := c.delta()
 	if err != nil {
 		return nil, err

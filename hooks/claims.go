@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/overlap"
 )
 
@@ -49,15 +50,16 @@ func (c *call) locate(path string) (target, bool) {
 }
 
 // writes returns the paths the tool call is about to write.
-func (c *call) writes(ti toolInput) []target {
+func (c *call) writes() []target {
 	var out []target
-	switch {
-	case editTools[c.in.ToolName]:
-		if t, ok := c.locate(ti.path()); ok {
+	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
+		if t, ok := c.locate(p); ok {
 			out = append(out, t)
 		}
-	case c.in.ToolName == "Bash":
-		for _, w := range guard.ShellWrites(ti.Command, c.in.Cwd) {
+	}
+	switch c.in.Tool {
+	case ToolShell:
+		for _, w := range guard.ShellWrites(c.in.Command, c.in.Cwd) {
 			if t, ok := c.locate(w.Path); ok {
 				fi, err := os.Stat(w.Path)
 				t.tree = w.Under == "" && err == nil && fi.IsDir()
@@ -110,18 +112,34 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 		who := set.Describe(h.Claim, labels)
 		if h.Here {
 			what := "wait until it is released, ask that agent (through your lead or the user), or work on other files"
-			if c.in.AgentID == "" {
+			if c.in.Client != "claude" {
+				what = "wait until it is released, ask that agent (through the user), or work on other files"
+			} else if c.in.AgentID == "" {
 				what = "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
+			}
+			if name, ok := c.sameTeam(h.Claim.Owner); ok {
+				what = fmt.Sprintf("wait until it is released (a teammate's claims end when it goes idle), message it (SendMessage to %q), or work on other files", name)
 			}
 			if h.Claim.Owner == gitstore.AgentHuman {
 				what = "ask the user, or work on other files"
 			}
-			denials = append(denials, fmt.Sprintf("lucid: %s is claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", t.rel, who, what))
+			denials = append(denials, fmt.Sprintf("lucid: %s is claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", escape.Line(t.rel), who, what))
 		} else {
-			warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", t.rel, h.Claim.Worktree, who))
+			warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", escape.Line(t.rel), escape.Line(h.Claim.Worktree), who))
 		}
 	}
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
+}
+
+// sameTeam reports whether owner is a teammate in the caller's session,
+// which SendMessage reaches by its name.
+func (c *call) sameTeam(owner string) (string, bool) {
+	sub, ok := strings.CutPrefix(owner, c.in.SessionID+"/")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := gitstore.TeammateName(sub)
+	return name, ok
 }
 
 // claimsFor reads the claims that could concern the targets.
@@ -135,7 +153,7 @@ func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 
 // deny is the output that stops the tool call with reason.
 func (c *call) deny(reason string) *Output {
-	return &Output{Specific: &Specific{HookEventName: c.in.Event, PermissionDecision: "deny", PermissionDecisionReason: reason}}
+	return &Output{Deny: reason}
 }
 
 // violations records, after a shell command, the files it changed that
@@ -161,7 +179,7 @@ func (c *call) violations(changed []string) (string, error) {
 	for _, t := range targets {
 		for _, h := range set.Check(c.agent, t.top, t.rel) {
 			if h.Here {
-				parts = append(parts, fmt.Sprintf("%s, claimed by %s", t.rel, set.Describe(h.Claim, labels)))
+				parts = append(parts, fmt.Sprintf("%s, claimed by %s", escape.Line(t.rel), set.Describe(h.Claim, labels)))
 				break
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // How the delta knows what an agent has not seen yet.
@@ -29,47 +30,60 @@ import (
 // a checkout back and forth. The list is bounded (gitstore.MaxSeen); what
 // falls off it moves KnownBefore up, so it still counts as seen. The read
 // and the cursor's move hold the repository's lock, so two hooks of one
-// agent running at once (parallel tool calls) do not both deliver an entry.
+// agent running at once (parallel tool calls) do not both deliver an entry;
+// so does the save of the record that says so.
 
-// newEntries returns the entries new to the caller, oldest first, and
-// advances its cursor. It reports whether the record changed.
-func (c *call) newEntries(rec *gitstore.AgentRecord) ([]gitstore.Entry, bool, error) {
+// logUnchanged reports whether the log is as the agent last read it: the
+// hot path, one stat and no read.
+func (c *call) logUnchanged(rec gitstore.AgentRecord) bool {
+	now, err := gitstore.StatLog(c.repo.LogPath())
+	return err == nil && now.SameFile(rec.Cursor) && rec.Worktree == c.repo.Top
+}
+
+// unread returns the entries of the log that the agent of rec has not seen,
+// its own among them, oldest first, and the cursor at the end of what it
+// read. It changes nothing.
+func (c *call) unread(rec gitstore.AgentRecord) ([]gitstore.Entry, gitstore.LogCursor, error) {
 	path := c.repo.LogPath()
-	now, err := gitstore.StatLog(path)
-	if err != nil {
-		return nil, false, err
-	}
-	if now.SameFile(rec.Cursor) && rec.Worktree == c.repo.Top {
-		return nil, false, nil
-	}
-	unlock, err := c.lock()
-	if err != nil {
-		return nil, false, err
-	}
-	defer unlock()
-	// Another hook of this agent may have moved the cursor meanwhile.
-	if fresh, _, ok := c.repo.LoadAgent(c.agent); ok {
-		*rec = fresh
-	}
 	var fresh []gitstore.Entry
 	var cur gitstore.LogCursor
+	var err error
 	if rec.Worktree == c.repo.Top && gitstore.Grown(path, rec.Cursor) {
 		cur, _, err = gitstore.ScanFrom(path, rec.Cursor.Size, func(e gitstore.Entry) {
-			fresh = append(fresh, e)
+			if !rec.HasSeen(e.ID) {
+				fresh = append(fresh, e)
+			}
 		})
 	} else {
 		cur, _, err = gitstore.ScanFrom(path, 0, func(e gitstore.Entry) {
-			if gitstore.IDTime(e.ID).UnixMilli() >= rec.KnownBefore {
+			if gitstore.IDTime(e.ID).UnixMilli() >= rec.KnownBefore && !rec.HasSeen(e.ID) {
 				fresh = append(fresh, e)
 			}
 		})
 	}
+	return fresh, cur, err
+}
+
+// newEntries returns the entries new to the caller, oldest first, and
+// advances its cursor past them. It reports whether the record changed. The
+// caller holds the lock and saves the record before it lets go: then two
+// hooks of one agent running at once (parallel tool calls) cannot both
+// deliver an entry.
+func (c *call) newEntries(rec *gitstore.AgentRecord) ([]gitstore.Entry, bool, error) {
+	if c.logUnchanged(*rec) {
+		return nil, false, nil
+	}
+	// Another hook of this agent may have moved the cursor meanwhile.
+	if fresh, _, ok := c.repo.LoadAgent(c.agent); ok {
+		*rec = fresh
+	}
+	fresh, cur, err := c.unread(*rec)
 	if err != nil {
 		return nil, false, err
 	}
 	var out []gitstore.Entry
 	for _, e := range fresh {
-		if rec.HasSeen(e.ID) {
+		if rec.HasSeen(e.ID) { // a line twice in the log (a union merge)
 			continue
 		}
 		rec.AddSeen(e.ID)
@@ -101,7 +115,7 @@ func (c *call) formatDelta(entries []gitstore.Entry, budget int) string {
 		if e.Kind == gitstore.KindPlan {
 			s += "  " + planOverrides + "\n"
 			if e.Diff != "" {
-				s += "  ```diff\n" + indent(clip(e.Diff, budget/2, "see .lucid/plan.md"), "  ") + "\n  ```\n"
+				s += "  ```diff\n" + indent(clip(escape.Text(e.Diff), budget/2, "see .lucid/plan.md"), "  ") + "\n  ```\n"
 			}
 		}
 		more := fmt.Sprintf("%d more: `lucid log`\n", len(entries)-i)

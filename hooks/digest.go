@@ -1,14 +1,12 @@
 package hooks
 
 import (
-	"errors"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never
@@ -22,11 +20,7 @@ const (
 // BudgetFromEnv reads LUCID_BUDGET; a value that is not a positive number
 // gives the default.
 func BudgetFromEnv() int {
-	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("LUCID_BUDGET")))
-	if err != nil || n <= 0 {
-		return DefaultBudget
-	}
-	return min(n, MaxBudget)
+	return min(gitstore.EnvInt("LUCID_BUDGET", DefaultBudget), MaxBudget)
 }
 
 // DigestOptions says what goes into a digest beside what is on disk.
@@ -70,7 +64,8 @@ const digestHowTo = `## Using lucid
 
 // BuildDigest composes the digest of the work tree. It reads the log from
 // its end and stops when the budget is full, so its cost does not grow with
-// the length of the log.
+// the length of the log. Text has every control character escaped
+// (internal/escape), before the budget is counted.
 func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	budget := opt.Budget
 	if budget <= 0 {
@@ -88,12 +83,12 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		}
 		d.Claims = claimLines(repo, set)
 	}
-	plan, err := readOptional(repo.PlanPath())
+	plan, err := readOptional(repo.PlanPath(), gitstore.MaxPlan)
 	if err != nil {
 		return d, err
 	}
 	d.Plan = strings.TrimSpace(stripComments(plan))
-	summary, err := readOptional(repo.DigestPath())
+	summary, err := readOptional(repo.DigestPath(), gitstore.MaxDigest)
 	if err != nil {
 		return d, err
 	}
@@ -104,17 +99,17 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	if d.Plan == "" {
 		head.WriteString("(no plan written yet)\n")
 	} else {
-		head.WriteString(clip(d.Plan, budget*45/100, "read .lucid/plan.md for the rest") + "\n")
+		head.WriteString(clip(escape.Text(d.Plan), budget*45/100, "read .lucid/plan.md for the rest") + "\n")
 	}
 	if d.Summary != "" {
 		head.WriteString("\n## Consolidated digest (.lucid/digest.md)\n")
-		head.WriteString(clip(d.Summary, budget*25/100, "read .lucid/digest.md for the rest") + "\n")
+		head.WriteString(clip(escape.Text(d.Summary), budget*25/100, "read .lucid/digest.md for the rest") + "\n")
 	}
 	head.WriteString("\n## Active claims\n")
 	if len(d.Claims) == 0 {
 		head.WriteString("none\n")
 	} else {
-		head.WriteString(clip(strings.Join(d.Claims, "\n"), budget*10/100, "`lucid claims` lists them all") + "\n")
+		head.WriteString(clip(escape.Text(strings.Join(d.Claims, "\n")), budget*10/100, "`lucid claims` lists them all") + "\n")
 	}
 	logHead := "\n## Log, newest first\n"
 	const moreLine = "(older entries: `lucid log`)\n"
@@ -165,11 +160,8 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	return d, nil
 }
 
-func readOptional(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
+func readOptional(path string, limit int64) (string, error) {
+	b, err := gitstore.ReadFileIfExists(path, limit)
 	return string(b), err
 }
 

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -19,13 +21,13 @@ type Finding = merge.Finding
 
 // Doctor checks that lucid is set up to work in the repository, as the
 // hooks and git will meet it: the binary the hooks run, the hooks, the
-// /lucid:dream command, the merge driver (merge.Check), the log, the
-// claims and the lock. version is this binary's `lucid version` line.
+// /lucid:dream command, the merge driver (merge.Check), the files lucid
+// reads (checkFiles), the log, the claims and the lock. version is this binary's `lucid version` line.
 func Doctor(repo *gitstore.Repo, version string) []Finding {
 	fs := []Finding{checkBinary(version), checkSetUp(repo)}
-	fs = append(fs, checkHooks(repo)...)
+	fs = append(fs, installers.Check(repo)...)
 	fs = append(fs, merge.Check(repo)...)
-	return append(fs, checkLog(repo), checkClaims(repo), checkLock(repo))
+	return append(fs, checkFiles(repo), checkLog(repo), checkClaims(repo), checkLock(repo))
 }
 
 // checkBinary finds the lucid the hooks will run (the first on PATH: the
@@ -81,45 +83,14 @@ func checkSetUp(repo *gitstore.Repo) Finding {
 	return f
 }
 
-// checkHooks checks that every event is registered, in one settings file,
-// and that the /lucid:dream command is there.
-func checkHooks(repo *gitstore.Repo) []Finding {
-	hooks := Finding{Check: "hooks"}
-	name, events, err := Registered(repo)
-	switch {
-	case err != nil:
-		hooks.Detail, hooks.Fix = err.Error(), "fix the file, then run `lucid init`"
-	case len(events) == 0:
-		hooks.Detail, hooks.Fix = "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)"
-	case len(events) < len(registrations):
-		var missing []string
-		for _, r := range registrations {
-			if !strings.Contains(" "+strings.Join(events, " ")+" ", " "+r.event+" ") {
-				missing = append(missing, r.event)
-			}
-		}
-		hooks.Detail = fmt.Sprintf("%s lacks lucid's hooks for %s (or has another version of them)", name, strings.Join(missing, ", "))
-		hooks.Fix = "run `lucid init` to register them again"
-	default:
-		hooks.OK, hooks.Detail = true, fmt.Sprintf("registered in %s for all %d events", name, len(events))
-	}
-	dream := Finding{Check: "/lucid:dream"}
-	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
-		dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
-	} else {
-		dream.OK, dream.Detail = true, DreamCommandName
-	}
-	return []Finding{hooks, dream}
-}
-
-// checkLog reads the whole log, as the merge driver and lucid dream do.
+// checkLog reads the whole log, as the merge driver and lucid dream do,
+// though only the head of each line (gitstore.CountLog).
 func checkLog(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "log"}
-	n := 0
-	invalid, err := gitstore.Scan(repo.LogPath(), func(gitstore.Entry) bool { n++; return true })
+	n, invalid, err := gitstore.CountLog(repo.LogPath())
 	switch {
 	case err != nil:
-		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), "check the file's permissions"
+		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), readFix(err)
 	case invalid > 0:
 		f.Detail = fmt.Sprintf("%d %s, and %d %s that are not valid entries (every reader skips them)", n, Plural(n, "entry", "entries"), invalid, Plural(invalid, "line", "lines"))
 		f.Fix = "find them with `grep -vn '^{\"id\"' " + gitstore.LogName + "` (a merge without lucid's driver leaves conflict markers) and delete them by hand"
@@ -133,7 +104,7 @@ func checkClaims(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "claims"}
 	_, bad, err := repo.LoadClaims()
 	if err != nil {
-		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), "check the file's permissions"
+		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
 		return f
 	}
 	set, err := claims.LoadClaims(repo, time.Now())
@@ -153,13 +124,21 @@ func checkClaims(repo *gitstore.Repo) Finding {
 
 func checkLock(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "lock"}
-	l, ok, err := repo.TryLock(2 * time.Second)
+	l, err := repo.LockWithin(2 * time.Second)
+	var busy *gitstore.LockBusyError
 	switch {
+	case errors.As(err, &busy):
+		holder := busy.Holder
+		if holder == "" {
+			holder = "a running process"
+		}
+		f.Detail = repo.LockPath() + " has been held for over 2 s by " + holder
+		f.Fix = "wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)"
+		if busy.Holder == "" {
+			f.Fix = "find it with `lsof " + repo.LockPath() + "` (or `fuser`); " + f.Fix
+		}
 	case err != nil:
 		f.Detail, f.Fix = err.Error(), "check the permissions of "+repo.LockPath()
-	case !ok:
-		f.Detail = repo.LockPath() + " has been held for over 2 s by a running process"
-		f.Fix = "find it with `fuser " + repo.LockPath() + "`; the lock frees itself when its holder ends"
 	default:
 		l.Unlock()
 		f.OK, f.Detail = true, "free"

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // maxEntryText bounds one entry's text in the digest and the delta, so that
@@ -33,19 +35,19 @@ func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, label string, now tim
 	if len(text) > maxEntryText {
 		text = text[:maxEntryText] + "… (`lucid log` has it all)"
 	}
-	text = strings.ReplaceAll(text, "\n", "\n  ")
-	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", kind, text, label, gitstore.Ago(e.Time(), now), e.ID)
+	text = strings.ReplaceAll(escape.Text(text), "\n", "\n  ")
+	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(label), gitstore.Ago(e.Time(), now), e.ID)
 	marks := map[int]string{}
 	for _, s := range stale {
 		marks[s.Index] = s.String()
 	}
 	for i, ev := range e.Evidence {
-		cite := ev.Path
+		cite := escape.Line(ev.Path)
 		if ev.Line > 0 {
-			cite = fmt.Sprintf("%s:%d", ev.Path, ev.Line)
+			cite = fmt.Sprintf("%s:%d", cite, ev.Line)
 		}
 		if m := marks[i]; m != "" {
-			fmt.Fprintf(&b, "  evidence: %s %s\n", cite, m)
+			fmt.Fprintf(&b, "  evidence: %s %s\n", cite, escape.Line(m))
 		} else {
 			fmt.Fprintf(&b, "  evidence: %s\n", cite)
 		}

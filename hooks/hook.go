@@ -1,99 +1,154 @@
 package hooks
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
-// MaxPayload is the largest hook payload read; a larger one is ignored.
+// MaxPayload is the largest hook payload read whole; a larger one (a
+// Write of a big file) is streamed, and only what lucid reads is kept.
 const MaxPayload = 16 << 20
 
-// Events are the Claude Code events `lucid hook` handles, in Claude Code's
-// spelling.
+// Events are the events lucid handles, in lucid's own names (Claude Code's
+// spelling). A client's adapter maps its own events onto these.
 var Events = []string{
 	"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse",
-	"PostToolUse", "Stop", "SubagentStop", "TaskCompleted", "SessionEnd",
+	"PostToolUse", "Stop", "SubagentStop", "TaskCompleted", "PreCompact",
+	"SessionEnd",
 }
 
-// Input is the part of a hook payload lucid reads. Unknown fields are
-// ignored and missing ones are zero.
+// Client is what differs between the coding clients whose hooks call lucid
+// (Claude Code, Codex CLI, Gemini CLI): the names of their events and
+// tools, the shape of their payloads, and how they take an answer. An
+// adapter decodes a payload into lucid's Input and encodes lucid's Output
+// in the client's form; everything between is the same for every client.
+type Client interface {
+	// Name is the client's name on the command line (lucid hook --client).
+	Name() string
+	// Events are the client's own names of the events it registers.
+	Events() []string
+	// Decode reads one payload of the client's event into lucid's Input.
+	Decode(event string, payload []byte) (Input, error)
+	// Encode writes out, the answer to in, as the client honours it: what
+	// goes on stdout, a line for stderr, and the exit code.
+	Encode(in Input, out *Output) (stdout []byte, stderr string, code int)
+}
+
+// Tool is what lucid makes of a tool call.
+type Tool int
+
+const (
+	ToolOther Tool = iota // nothing lucid looks at (Read, Grep, ...)
+	ToolEdit              // writes the files named in Input.Paths (Write, Edit, apply_patch, ...)
+	ToolShell             // runs Input.Command in a shell
+	ToolAgent             // runs a subagent in the foreground and hands back its result
+)
+
+// Input is one hook call as lucid sees it, whichever client made it.
+// Unknown fields of a payload are ignored and missing ones are zero.
 type Input struct {
-	SessionID      string          `json:"session_id"`
-	Cwd            string          `json:"cwd"`
-	Event          string          `json:"hook_event_name"`
-	PermissionMode string          `json:"permission_mode"`
-	AgentID        string          `json:"agent_id"`
-	AgentType      string          `json:"agent_type"`
-	Source         string          `json:"source"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolResponse   json.RawMessage `json:"tool_response"`
-	StopHookActive bool            `json:"stop_hook_active"`
+	Client         string // the adapter's Name
+	Event          string // lucid's name of the event (see Events)
+	SessionID      string
+	AgentID        string // a subagent's or teammate's own id; empty for a lead
+	AgentType      string
+	TeammateName   string // TaskCompleted: the teammate whose task it is
+	Cwd            string
+	PermissionMode string
+	Source         string // SessionStart: startup, resume, clear, compact
+	StopHookActive bool   // a stop hook already kept the agent going once
 
-	// Read from ToolInput and ToolResponse once, by readTool, for
-	// lucid's handlers and the lich mode alike.
-	tool    toolInput
-	changed []string // what the tool call changed (PostToolUse)
+	ToolName string // the client's own name of the tool, for messages
+	Tool     Tool
+	Paths    []string // ToolEdit: the files written, absolute or relative to Cwd
+	Command  string   // ToolShell: the command line
+	// ToolInput is the client's own tool input, for the adapter that
+	// encodes a replacement of it (Output.Command).
+	ToolInput []byte
+
+	// PostToolUse: what the call changed that is the caller's own, and,
+	// where the client's record of it is shared with other agents'
+	// calls that ran at the same time, the changed files that may be
+	// another agent's (see ownShellChanges).
+	Changed []string
+	Unsure  []string
+
+	// What the client lets through at this event, as its adapter knows.
+	//   Mute: the model is shown no context from it (Gemini's BeforeTool),
+	//   so the news waits for the next event that can carry it.
+	//   NewsAfter: PostToolUse carries the delta (a client whose
+	//   PreToolUse is mute).
+	//   GateLead: the lead's Stop runs the stop gate (a client whose
+	//   agents are leads, with no subagents to ask).
+	Mute, NewsAfter, GateLead bool
 }
 
-// Output is the one JSON object a hook prints, in the form Claude Code
-// honours: what carries meaning goes inside hookSpecificOutput, except a
-// stop hook's decision and reason.
+// Output is lucid's answer to one hook call, before the client's adapter
+// encodes it. A nil Output prints nothing at all.
 type Output struct {
-	Specific *Specific `json:"hookSpecificOutput,omitempty"`
-	Decision string    `json:"decision,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
+	Context string // text for the model
+	Deny    string // the tool call is refused, with this reason
+	// Block keeps the agent going (a stop) or its task open
+	// (TaskCompleted), with this reason as its next instruction.
+	Block string
+	// Command, when set, replaces a shell tool's command (lucid commands
+	// signed with LUCID_AGENT); Permission ("allow" or "ask") and its
+	// reason go with it.
+	Command          string
+	Permission       string
+	PermissionReason string
 }
 
-// Specific is hookSpecificOutput.
-type Specific struct {
-	HookEventName            string          `json:"hookEventName"`
-	AdditionalContext        string          `json:"additionalContext,omitempty"`
-	PermissionDecision       string          `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
-	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+// escape escapes the control characters of every text the model or the
+// user reads (internal/escape): whatever a handler took from the log, a
+// claim or a payload reaches them printable. Command replaces the tool's
+// input, and stays byte for byte.
+func (o *Output) escape() {
+	o.Context = escape.Text(o.Context)
+	o.Deny = escape.Text(o.Deny)
+	o.Block = escape.Text(o.Block)
+	o.PermissionReason = escape.Text(o.PermissionReason)
 }
 
-// Run handles one hook call: the payload on stdin, at most one JSON object
+// Run handles one hook call of client: the payload on stdin, the answer
 // on stdout. It is fail-open: any trouble of lucid's own is one line on
 // stderr, nothing on stdout, and exit 0, so the agent's work goes on.
-func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// A bad file can fail a handler twice over (the plan check, then the
+	// digest): the user reads the line once.
+	stderr = &onceWriter{w: stderr}
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "lucid hook %s: internal error: %v\n", event, p)
 			code = 0
 		}
 	}()
-	if !knownEvent(event) {
-		fmt.Fprintf(stderr, "lucid hook: unknown event %q (known: %v)\n", event, Events)
+	if !slices.Contains(client.Events(), event) {
+		fmt.Fprintf(stderr, "lucid hook: unknown event %q of %s (known: %v)\n", event, client.Name(), client.Events())
 		return 0
 	}
-	payload, err := io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
-	switch {
-	case err != nil:
-		fmt.Fprintf(stderr, "lucid hook %s: reading the payload: %v\n", event, err)
-		return 0
-	case len(payload) > MaxPayload:
-		fmt.Fprintf(stderr, "lucid hook %s: payload over 16 MiB ignored\n", event)
-		return 0
-	case len(bytes.TrimSpace(payload)) == 0:
-		fmt.Fprintf(stderr, "lucid hook %s: empty payload ignored\n", event)
+	payload, large, err := readPayload(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0
 	}
-	var in Input
-	if err := json.Unmarshal(payload, &in); err != nil {
-		fmt.Fprintf(stderr, "lucid hook %s: payload is not a JSON object: %v\n", event, err)
+	in, err := client.Decode(event, payload)
+	if err == nil && large && in.Tool == ToolEdit && len(in.Paths) == 0 {
+		err = fmt.Errorf("payload over 16 MiB names no file for %s: not checked", in.ToolName)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0
 	}
-	in.Event = event
-	in.readTool()
-	out, err := handle(in)
+	in.Client = client.Name()
+	out, err := handle(in, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		out = nil
@@ -102,22 +157,32 @@ func Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if out == nil {
 		return 0
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
-		return 0
+	out.escape()
+	b, line, code := client.Encode(in, out)
+	if line != "" {
+		fmt.Fprintln(stderr, line)
 	}
-	stdout.Write(append(b, '\n'))
-	return 0
+	if len(b) > 0 {
+		stdout.Write(b)
+	}
+	return code
 }
 
-func knownEvent(e string) bool {
-	for _, k := range Events {
-		if k == e {
-			return true
-		}
+// onceWriter passes each distinct write on once.
+type onceWriter struct {
+	w    io.Writer
+	seen map[string]bool
+}
+
+func (o *onceWriter) Write(b []byte) (int, error) {
+	if o.seen[string(b)] {
+		return len(b), nil
 	}
-	return false
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	o.seen[string(b)] = true
+	return o.w.Write(b)
 }
 
 // call is one hook call in a repository that uses lucid.
@@ -127,6 +192,36 @@ type call struct {
 	agent string // gitstore.AgentID of the caller
 	now   time.Time
 	held  *gitstore.Lock
+
+	stderr io.Writer // where warn writes
+
+	// lockBy is when the call stops waiting for the repository's lock, all
+	// its waits together (lockBudget): past it, what needs the lock fails
+	// open, and what can be decided without it (a claim's denial) still is.
+	lockBy time.Time
+}
+
+// warn reports an error that does not stop the call (a plan entry or an
+// agent's record not saved) as one line on stderr: the hook goes on, and
+// the user can see what was lost.
+func (c *call) warn(err error) {
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lucid hook %s: %v\n", c.in.Event, err)
+	}
+}
+
+// lockBudget is how long one hook call may wait for the repository's lock,
+// well inside the timeout lucid registers for its event (installers/claude.go):
+// the agent waits for a tool call's and a prompt's hooks, and all
+// SessionEnd hooks share about 1.5 s.
+func lockBudget(event string) time.Duration {
+	switch event {
+	case "SessionStart", "SubagentStart":
+		return 3 * time.Second // registered with 15 s
+	case "SessionEnd":
+		return 500 * time.Millisecond
+	}
+	return time.Second // registered with 10 s
 }
 
 // lock takes the repository's lock unless this call holds it already, and
@@ -136,7 +231,7 @@ func (c *call) lock() (func(), error) {
 	if c.held != nil {
 		return func() {}, nil
 	}
-	l, err := c.repo.Lock()
+	l, err := c.repo.LockWithin(max(time.Until(c.lockBy), 0))
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +241,7 @@ func (c *call) lock() (func(), error) {
 
 // handle finds the repository and runs the event's handler. Outside a
 // repository with .lucid/ it does nothing.
-func handle(in Input) (*Output, error) {
+func handle(in Input, stderr io.Writer) (*Output, error) {
 	dir := in.Cwd
 	if dir == "" {
 		dir = os.Getenv("CLAUDE_PROJECT_DIR")
@@ -161,7 +256,9 @@ func handle(in Input) (*Output, error) {
 	if in.SessionID == "" {
 		return nil, fmt.Errorf("payload has no session_id")
 	}
-	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: time.Now()}
+	now := time.Now()
+	repo.LockWait = lockBudget(in.Event)
+	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, lockBy: now.Add(repo.LockWait), stderr: stderr}
 	switch in.Event {
 	case "SessionStart", "SubagentStart":
 		return c.start()
@@ -171,8 +268,12 @@ func handle(in Input) (*Output, error) {
 		return c.preToolUse()
 	case "PostToolUse":
 		return c.postToolUse()
-	case "SubagentStop", "TaskCompleted":
-		return c.stopGate()
+	case "SubagentStop":
+		return c.subagentStop()
+	case "TaskCompleted":
+		return c.taskCompleted()
+	case "PreCompact":
+		return c.preCompact()
 	case "Stop":
 		return c.stop()
 	default: // SessionEnd
@@ -180,11 +281,11 @@ func handle(in Input) (*Output, error) {
 	}
 }
 
-// context wraps text as additionalContext for the call's event; nil for
-// no text, so that nothing at all is printed.
+// context is text for the model as the call's answer; nil for no text,
+// so that nothing at all is printed.
 func (c *call) context(text string) *Output {
 	if text == "" {
 		return nil
 	}
-	return &Output{Specific: &Specific{HookEventName: c.in.Event, AdditionalContext: text}}
+	return &Output{Context: text}
 }

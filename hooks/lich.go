@@ -8,9 +8,6 @@ import (
 	"github.com/lucid-dev/lucid/guard"
 )
 
-// lichTools are the tools whose edits lich's own guard watches.
-var lichTools = map[string]bool{"Edit": true, "Write": true, "NotebookEdit": true}
-
 // lichMode is the lich mode of a hook call, run after lucid's own handler
 // and whether or not the repository uses lucid: inside lich
 // (LICH_SESSION_ID set), PreToolUse on an edit adds the note about other
@@ -25,11 +22,14 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 	}
 	now := time.Now()
 	switch {
-	case in.Event == "PreToolUse" && lichTools[in.ToolName]:
-		if out != nil && out.Specific != nil && out.Specific.PermissionDecision == "deny" {
+	case in.Event == "PreToolUse" && in.Tool == ToolEdit:
+		if out != nil && out.Deny != "" {
 			return out
 		}
-		note, warn := l.Before(in.tool.path(), now)
+		note, warn := "", error(nil)
+		if len(in.Paths) > 0 {
+			note, warn = l.Before(in.Paths[0], now)
+		}
 		if warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}
@@ -37,11 +37,11 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 			return out
 		}
 		if out == nil {
-			out = &Output{Specific: &Specific{HookEventName: in.Event}}
+			out = &Output{}
 		}
-		out.Specific.AdditionalContext = joinLines(out.Specific.AdditionalContext, note)
-	case in.Event == "PostToolUse" && (lichTools[in.ToolName] || in.ToolName == "Bash"):
-		if warn := l.After(in.changed, now); warn != nil {
+		out.Context = joinLines(out.Context, note)
+	case in.Event == "PostToolUse" && (in.Tool == ToolEdit || in.Tool == ToolShell):
+		if warn := l.After(in.Changed, now); warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}
 	}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -9,36 +10,133 @@ import (
 
 // reportReason is what an agent that edited files but recorded nothing is
 // asked, once, before it stops.
-const reportReason = `Before you stop: you edited files but recorded nothing in lucid's shared log, so the other agents cannot learn from your work. Record, with the lucid commands through Bash:
+const reportReason = "Before you stop: " + reportAsk + "; then stop."
+
+// taskReason is the same, asked of a teammate that marks its task
+// completed.
+const taskReason = "Before this task is closed: " + reportAsk + "; then mark the task completed again."
+
+const reportAsk = `you edited files but recorded nothing in lucid's shared log, so the other agents cannot learn from your work. Record, with the lucid commands through Bash:
 - decisions you made and why: lucid decision "TEXT"
 - approaches that failed: lucid dead-end "TEXT"
 - non-obvious facts you found, citing the file: lucid fact "TEXT" -e FILE:LINE
-(lucid note "TEXT" for anything else.) Record only what is worth knowing; then stop.`
+(lucid note "TEXT" for anything else.) Record only what is worth knowing`
 
-// stopGate runs at SubagentStop and TaskCompleted: an agent that edited
-// files and wrote no entry and no plan change is asked once to report. It
-// never blocks twice for one agent, and never when Claude Code says a stop
-// hook already kept the agent going (stop_hook_active).
-func (c *call) stopGate() (*Output, error) {
-	var block bool
-	err := c.update(func(rec *gitstore.AgentRecord) {
-		// Count the agent's own entries written since its last look.
-		if _, _, err := c.newEntries(rec); err != nil {
-			return
+// teammateReason is said to a lead that closes the task of a teammate
+// which edited files and recorded nothing: the teammate is the one to ask.
+const teammateReason = `Before this task is closed: %s edited files but recorded nothing in lucid's shared log, so the other agents cannot learn from its work. Ask it (SendMessage) to record its decisions (lucid decision "TEXT"), failed approaches (lucid dead-end "TEXT") and non-obvious facts (lucid fact "TEXT" -e FILE:LINE) through Bash, then close the task.`
+
+// shouldAsk is the stop gate: it reports whether agent, about to stop or to
+// close its task, is to be asked to record what it learned. That is once
+// per agent, when it edited files and wrote no entry and no plan change,
+// and never when Claude Code says a stop hook already kept it going
+// (active). Asking marks the agent's record; nothing else changes: the
+// cursor stays, so an agent that goes on working still gets its news.
+func (c *call) shouldAsk(agent string, active bool) (bool, error) {
+	if active {
+		return false, nil
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	rec, _, ok := c.repo.LoadAgent(agent)
+	if !ok || rec.Edits == 0 || rec.Entries > 0 || rec.Asked {
+		// No record: the agent made no hook call (the fork that compacts
+		// a conversation): nothing to ask, and no record is made for it.
+		return false, nil
+	}
+	// Its own entries since its last look are not counted yet.
+	unread, _, err := c.unread(rec)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range unread {
+		if e.Agent == agent {
+			return false, nil
 		}
-		if rec.Edits > 0 && rec.Entries == 0 && !rec.Asked && !c.in.StopHookActive {
-			block = true
-			rec.Asked = true
-		}
-	})
+	}
+	rec.Asked = true
+	return true, c.repo.SaveAgent(rec)
+}
+
+// subagentStop ends a subagent's run, or a teammate's turn (it goes idle):
+// the stop gate asks once; then the agent's claims end.
+func (c *call) subagentStop() (*Output, error) {
+	ask, err := c.shouldAsk(c.agent, c.in.StopHookActive)
 	if err != nil {
 		return nil, err
 	}
-	if block {
-		return &Output{Decision: "block", Reason: reportReason}, nil
+	if ask {
+		return &Output{Block: reportReason}, nil
 	}
-	// The agent stops: its claims end with it.
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
+}
+
+// taskCompleted runs the stop gate for the agent that did the task, when a
+// task of an agent team is marked completed. It keeps the task open (exit
+// 2, the reason on stderr) until that agent has recorded what it learned,
+// once. It never ends a claim: the agent is still working, and its claims
+// end when it goes idle.
+func (c *call) taskCompleted() (*Output, error) {
+	c.touch()
+	doer := c.teammate()
+	ask, err := c.shouldAsk(doer, false)
+	if err != nil || !ask {
+		return nil, err
+	}
+	reason := taskReason
+	if doer != c.agent {
+		reason = fmt.Sprintf(teammateReason, "teammate "+gitstore.Label(doer, ""))
+	}
+	return &Output{Block: reason}, nil
+}
+
+// teammate is the agent a team event is about: the teammate the payload
+// names (teammate_name), which is not the caller when the lead marks a
+// teammate's task completed; else the caller.
+func (c *call) teammate() string {
+	name := c.in.TeammateName
+	if name == "" {
+		return c.agent
+	}
+	if n, _, ok := gitstore.TeammateName(c.in.AgentID); ok && n == name {
+		return c.agent
+	}
+	recs, _, err := c.repo.Agents()
+	if err != nil {
+		return c.agent
+	}
+	prefix := c.in.SessionID + "/"
+	for _, r := range recs {
+		sub, ok := strings.CutPrefix(r.ID, prefix)
+		if n, _, isMate := gitstore.TeammateName(sub); ok && isMate && n == name {
+			return r.ID
+		}
+	}
+	return c.agent
+}
+
+// preCompact notes that a subagent's or teammate's conversation is being
+// compacted: what it was told is gone from its context, so its next tool
+// call gets the whole digest, not the delta. A lead gets the digest at
+// SessionStart after every compaction anyway.
+func (c *call) preCompact() (*Output, error) {
+	if c.in.AgentID == "" {
+		return nil, nil
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	rec, _, ok := c.repo.LoadAgent(c.agent)
+	if !ok || rec.Compacted {
+		return nil, nil
+	}
+	rec.Compacted = true
+	return nil, c.repo.SaveAgent(rec)
 }
 
 // The longest a stop waits for the lock to release claims: well inside
@@ -50,8 +148,21 @@ const (
 
 // stop ends the lead's turn: its own claims end, not its subagents', which
 // may still be running in the background.
+//
+// Where the client's agents are leads of their own (Codex CLI, Gemini CLI:
+// no subagents of Claude Code's kind to ask at their stops), the lead's
+// stop runs the stop gate first.
 func (c *call) stop() (*Output, error) {
 	c.touch()
+	if c.in.GateLead {
+		ask, err := c.shouldAsk(c.agent, c.in.StopHookActive)
+		if err != nil {
+			return nil, err
+		}
+		if ask {
+			return &Output{Block: reportReason}, nil
+		}
+	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
 }
 

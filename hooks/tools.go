@@ -1,64 +1,22 @@
 package hooks
 
 import (
-	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 )
 
-// toolInput is the part of a tool's input lucid reads.
-type toolInput struct {
-	FilePath     string `json:"file_path"`     // Edit, Write, MultiEdit
-	NotebookPath string `json:"notebook_path"` // NotebookEdit
-	Command      string `json:"command"`       // Bash
-}
-
-// readTool reads the tool's input and, after the call, the files it
-// changed: an edit tool's path, or what Claude Code recorded of a Bash
-// command (bashEditDiff.changedFiles). Input that is not what lucid
-// expects reads as empty.
-func (in *Input) readTool() {
-	if in.ToolName == "" {
-		return
-	}
-	json.Unmarshal(in.ToolInput, &in.tool)
-	if in.Event != "PostToolUse" {
-		return
-	}
-	switch {
-	case editTools[in.ToolName]:
-		if p := in.tool.path(); p != "" {
-			in.changed = []string{p}
-		}
-	case in.ToolName == "Bash":
-		var br bashResponse
-		json.Unmarshal(in.ToolResponse, &br)
-		in.changed = br.BashEditDiff.ChangedFiles
-	}
-}
-
-// editTools are the tools that write one file named in their input.
-var editTools = map[string]bool{"Edit": true, "Write": true, "NotebookEdit": true, "MultiEdit": true}
-
-func (ti toolInput) path() string {
-	if ti.FilePath != "" {
-		return ti.FilePath
-	}
-	return ti.NotebookPath
-}
-
 // preToolUse runs before a tool: it announces an edit of the plan, gives
-// the delta, and stamps LUCID_AGENT on the lucid commands of a Bash line.
+// the delta, and stamps LUCID_AGENT on the lucid commands of a shell line.
 func (c *call) preToolUse() (*Output, error) {
-	ti := c.in.tool
-	c.notePlanChange("")
-	if (editTools[c.in.ToolName] && c.isPlan(ti.path())) ||
-		(c.in.ToolName == "Bash" && strings.Contains(ti.Command, "plan.md")) {
-		c.repo.SetPlanPending(c.agent, c.now)
+	c.warn(c.notePlanChange(""))
+	if c.in.Tool == ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
+		c.in.Tool == ToolShell && strings.Contains(c.in.Command, "plan.md") {
+		c.warn(c.repo.SetPlanPending(c.agent, c.now))
 	}
-	deny, warn, err := c.guardWrites(c.writes(ti))
+	deny, warn, err := c.guardWrites(c.writes())
 	if err != nil {
 		return nil, err
 	}
@@ -68,58 +26,41 @@ func (c *call) preToolUse() (*Output, error) {
 		c.touch()
 		return c.deny(deny), nil
 	}
-	text, err := c.delta()
-	if err != nil {
-		return nil, err
+	text := ""
+	if !c.in.Mute {
+		if text, err = c.delta(); err != nil {
+			return nil, err
+		}
+	} else {
+		c.touch()
 	}
 	out := c.context(joinLines(warn, text))
-	if c.in.ToolName == "Bash" {
-		if st := guard.StampLucid(ti.Command, c.agent); st.Found {
+	if c.in.Tool == ToolShell {
+		if st := guard.StampLucid(c.in.Command, c.agent); st.Found {
 			if out == nil {
-				out = &Output{Specific: &Specific{HookEventName: c.in.Event}}
+				out = &Output{}
 			}
-			c.grantStamped(out.Specific, st)
+			c.grantStamped(out, st)
 		}
 	}
 	return out, nil
 }
 
-// grantStamped returns the stamped command as the tool's new input. An
-// updated input needs a decision; "allow" skips the user's permission
+// grantStamped gives the stamped command as the tool's new command. A
+// replaced input needs a decision; "allow" skips the user's permission
 // prompt, so it is given only where that widens nothing: every command is
 // lucid, or the session already bypasses permissions. Otherwise "ask" keeps
 // the user's say.
-func (c *call) grantStamped(s *Specific, st guard.Stamp) {
-	var input map[string]json.RawMessage
-	if err := json.Unmarshal(c.in.ToolInput, &input); err != nil || input == nil {
-		return
-	}
-	cmd, _ := json.Marshal(st.Command)
-	input["command"] = cmd
-	updated, err := json.Marshal(input)
-	if err != nil {
-		return
-	}
-	s.UpdatedInput = updated
+func (c *call) grantStamped(out *Output, st guard.Stamp) {
+	out.Command = st.Command
 	if st.OnlyLucid || c.in.PermissionMode == "bypassPermissions" {
-		s.PermissionDecision = "allow"
-		s.PermissionDecisionReason = "lucid: a lucid command, signed with the agent's id"
+		out.Permission = "allow"
+		out.PermissionReason = "lucid: a lucid command, signed with the agent's id"
 	} else {
-		s.PermissionDecision = "ask"
-		s.PermissionDecisionReason = "lucid signed its commands in this line with LUCID_AGENT; the rest needs your usual approval"
+		out.Permission = "ask"
+		out.PermissionReason = "lucid signed its commands in this line with LUCID_AGENT; the rest needs your usual approval"
 	}
 }
-
-// bashResponse is the part of a Bash tool_response lucid reads: Claude
-// Code's own record of the files the command changed.
-type bashResponse struct {
-	BashEditDiff struct {
-		ChangedFiles []string `json:"changedFiles"`
-	} `json:"bashEditDiff"`
-}
-
-// agentTools run a subagent: "Agent", called "Task" by older clients.
-var agentTools = map[string]bool{"Agent": true, "Task": true}
 
 // afterSubagent gives the lead the delta when a subagent it ran in the
 // foreground hands back: what the subagent recorded reaches the lead with
@@ -127,7 +68,7 @@ var agentTools = map[string]bool{"Agent": true, "Task": true}
 // returns at once; its news comes with the notification of its end, at
 // UserPromptSubmit.)
 func (c *call) afterSubagent() (*Output, error) {
-	c.notePlanChange("")
+	c.warn(c.notePlanChange(""))
 	text, err := c.delta()
 	if err != nil {
 		return nil, err
@@ -136,11 +77,15 @@ func (c *call) afterSubagent() (*Output, error) {
 }
 
 // postToolUse counts the agent's edits and records its edits of the plan.
+// Only the files the agent's own call changed count: see ownShellChanges.
 func (c *call) postToolUse() (*Output, error) {
-	if agentTools[c.in.ToolName] {
+	if c.in.Tool == ToolAgent {
 		return c.afterSubagent()
 	}
-	changed := c.in.changed
+	changed, err := c.ownShellChanges()
+	if err != nil {
+		return nil, err
+	}
 	editedPlan := false
 	for _, p := range changed {
 		editedPlan = editedPlan || c.isPlan(p)
@@ -150,23 +95,74 @@ func (c *call) postToolUse() (*Output, error) {
 			return nil, err
 		}
 	} else {
-		c.notePlanChange("")
+		c.warn(c.notePlanChange(""))
+	}
+	news := ""
+	if c.in.NewsAfter {
+		if news, err = c.delta(); err != nil {
+			return nil, err
+		}
 	}
 	if len(changed) == 0 {
 		c.touch()
-		return nil, nil
+		return c.context(news), nil
 	}
-	err := c.update(func(rec *gitstore.AgentRecord) {
+	err = c.update(func(rec *gitstore.AgentRecord) {
 		rec.Edits += len(changed)
 		if editedPlan {
 			rec.Entries++ // a plan change counts as reporting
 		}
 	})
-	if err != nil || c.in.ToolName != "Bash" {
+	if err != nil {
 		return nil, err
 	}
-	line, err := c.violations(changed)
-	return c.context(line), err
+	line := ""
+	if c.in.Tool == ToolShell {
+		line, err = c.violations(changed)
+	}
+	return c.context(joinLines(line, news)), err
+}
+
+// ownShellChanges returns the files the call changed that are the
+// caller's own. An edit tool's file is; so is every file of a Bash
+// command's diff, unless Claude Code marked the diff shared (other
+// commands ran at the same time and their files are in it too). Of a shared
+// diff, a file counts as the caller's only where lucid can tell: its own
+// command names the file, or the file is claimed by the caller and nobody
+// else. The rest is left out, at the price of missing a write lucid cannot
+// pin on anyone: no agent is charged with, or told to revert, another's
+// change.
+func (c *call) ownShellChanges() ([]string, error) {
+	// Only files of this repository's work trees count as edits (a shell
+	// command's temp files do not).
+	var own []string
+	for _, p := range c.in.Changed {
+		if _, ok := c.locate(p); ok {
+			own = append(own, p)
+		}
+	}
+	if len(c.in.Unsure) == 0 {
+		return own, nil
+	}
+	var targets []target
+	for _, p := range c.in.Unsure {
+		if t, ok := c.locate(p); ok && t.top == c.repo.Top {
+			targets = append(targets, t)
+		}
+	}
+	if len(targets) == 0 {
+		return own, nil
+	}
+	set, err := c.claimsFor(targets)
+	if err != nil {
+		return own, err
+	}
+	for _, t := range targets {
+		if set.Owns(c.agent, t.top, t.rel) && len(set.Check(c.agent, t.top, t.rel)) == 0 {
+			own = append(own, t.path)
+		}
+	}
+	return own, nil
 }
 
 // joinLines joins the non-empty texts, one after the other.

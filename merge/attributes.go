@@ -50,7 +50,7 @@ func readAttributes(path string) (string, os.FileMode, bool, error) {
 	if err != nil {
 		return "", 0, false, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := gitstore.ReadFile(path, gitstore.MaxSettings)
 	if err != nil {
 		return "", 0, false, err
 	}

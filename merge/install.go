@@ -67,7 +67,7 @@ func commonConfig(repo *gitstore.Repo) string {
 // there still gets the repository's own copy, once) nor follow include
 // directives.
 func ConfigInstalled(repo *gitstore.Repo) bool {
-	values, _ := configValues(commonConfig(repo), "merge", "lucid", "driver")
+	values, _ := gitstore.ConfigValues(commonConfig(repo), "merge", "lucid", "driver")
 	return len(values) > 0 && values[len(values)-1] == DriverCommand
 }
 
@@ -143,8 +143,8 @@ func installConfig(repo *gitstore.Repo, force bool) (bool, error) {
 		return false, err
 	}
 	path := commonConfig(repo)
-	drivers, _ := configValues(path, "merge", "lucid", "driver")
-	names, _ := configValues(path, "merge", "lucid", "name")
+	drivers, _ := gitstore.ConfigValues(path, "merge", "lucid", "driver")
+	names, _ := gitstore.ConfigValues(path, "merge", "lucid", "name")
 	if len(drivers) == 1 && drivers[0] == DriverCommand && len(names) == 1 && names[0] == DriverName {
 		return false, nil
 	}
@@ -181,7 +181,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		changes = append(changes, Change{Path: attributesName, What: what})
 	}
 	path := commonConfig(repo)
-	drivers, _ := configValues(path, "merge", "lucid", "driver")
+	drivers, _ := gitstore.ConfigValues(path, "merge", "lucid", "driver")
 	if len(drivers) == 0 || !isOurs(drivers[len(drivers)-1]) {
 		return changes, nil
 	}
@@ -192,7 +192,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		}
 	}
 	// git 2.39 drops the emptied section itself; older ones leave it.
-	if _, has := configValues(path, "merge", "lucid", ""); has && !sectionHasKeys(path) {
+	if _, has := gitstore.ConfigValues(path, "merge", "lucid", ""); has && !sectionHasKeys(path) {
 		if _, err := git(repo.Top, "config", "--file", path, "--remove-section", "merge.lucid"); err != nil {
 			return changes, err
 		}

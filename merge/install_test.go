@@ -2,7 +2,6 @@ package merge
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -308,37 +307,5 @@ func TestCheck(t *testing.T) {
 	s.git("r", "config", "--unset", "merge.lucid.driver")
 	if f := byName()["merge driver config"]; f.OK || !strings.Contains(f.Fix, "lucid init") {
 		t.Errorf("no driver: %+v", f)
-	}
-}
-
-// TestConfigValues checks the config reader against git itself.
-func TestConfigValues(t *testing.T) {
-	s := newSandbox(t, false)
-	path := filepath.Join(s.dir, "config")
-	content := "[core]\n\tbare = false\n" +
-		"[merge \"lucid\"]\n\tname = first ; a comment\n\tDriver = \"quoted  # not a comment\" tail  \n" +
-		"[Merge \"Lucid\"]\n\tdriver = other case: another subsection\n" +
-		"[merge \"lucid\"] driver = on the header line\n" +
-		"[merge.lucid]\n\tdriver = old form, continued \\\n  here\n" +
-		"[merge \"lucid\"]\n\tdriver = esc\\ttab\\\\ \\\"q\\\"\n\tflag\n" +
-		"[merge \"with]bracket\"]\n\tdriver = bracket\n"
-	os.WriteFile(path, []byte(content), 0o644)
-	for _, c := range []struct{ section, sub, key string }{
-		{"merge", "lucid", "driver"}, {"merge", "lucid", "name"}, {"merge", "lucid", "flag"},
-		{"merge", "Lucid", "driver"}, {"merge", "with]bracket", "driver"}, {"core", "", "bare"},
-	} {
-		name := c.section + "." + c.sub + "." + c.key
-		if c.sub == "" {
-			name = c.section + "." + c.key
-		}
-		out, _ := s.try("", "config", "--file", path, "--get-all", name)
-		want := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		got, has := configValues(path, c.section, c.sub, c.key)
-		if !equalLists(got, want) || !has {
-			t.Errorf("%s: %q (section %v), git says %q", name, got, has, want)
-		}
-	}
-	if got, has := configValues(path, "merge", "nothing", "driver"); len(got) != 0 || has {
-		t.Errorf("a missing section: %q, %v", got, has)
 	}
 }

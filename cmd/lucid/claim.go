@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 func init() {
@@ -70,15 +71,15 @@ expire after --ttl unless lucid remote sync renews them.`)
 	if len(claim.Globs) == 0 {
 		fmt.Fprintln(c.stdout, "you hold these already; nothing changed")
 	} else if req.Remote != "" {
-		fmt.Fprintf(c.stdout, "claimed %s for %q, shared through %s until %s\n", strings.Join(claim.Globs, ", "), claim.Task,
+		fmt.Fprintf(c.stdout, "claimed %s for %s, shared through %s until %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Quote(claim.Task),
 			req.Remote, claim.Expires.Local().Format("15:04"))
 	} else {
-		fmt.Fprintf(c.stdout, "claimed %s for %q\n", strings.Join(claim.Globs, ", "), claim.Task)
+		fmt.Fprintf(c.stdout, "claimed %s for %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Quote(claim.Task))
 	}
 	labels := repo.NewLabeler()
 	for _, o := range elsewhere {
-		fmt.Fprintf(c.stderr, "lucid: warning: %s claimed %s for %q in the work tree %s: work on the same files in both may conflict when the branches merge\n",
-			labels.Label(o.Owner), strings.Join(o.Globs, ", "), o.Task, o.Worktree)
+		fmt.Fprintf(c.stderr, "lucid: warning: %s claimed %s for %s in the work tree %s: work on the same files in both may conflict when the branches merge\n",
+			labels.Label(o.Owner), escape.Line(strings.Join(o.Globs, ", ")), escape.Quote(o.Task), escape.Line(o.Worktree))
 	}
 	return nil
 }

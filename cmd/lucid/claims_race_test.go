@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -39,7 +39,7 @@ func newLucidRepo(t *testing.T) *gitstore.Repo {
 func lucidCmd(repo *gitstore.Repo, agent string, args ...string) *exec.Cmd {
 	cmd := exec.Command("lucid", args...)
 	cmd.Dir = repo.Top
-	cmd.Env = append(os.Environ(), "LUCID_AGENT="+agent)
+	cmd.Env = append(os.Environ(), "LUCID_AGENT="+agent, "CODEX_SESSION_ID=", "CODEX_THREAD_ID=")
 	return cmd
 }
 
@@ -123,18 +123,14 @@ func TestClaimKilled(t *testing.T) {
 	if err := repo.SaveClaims(claims); err != nil {
 		t.Fatal(err)
 	}
-	lockFile, err := os.OpenFile(repo.LockPath(), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lockFile.Close()
 	// free reports whether the lock is free, taking and dropping it.
 	free := func() bool {
-		if syscall.Flock(int(lockFile.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-			return false
+		l, ok, err := repo.TryLock(0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		syscall.Flock(int(lockFile.Fd()), syscall.LOCK_UN)
-		return true
+		l.Unlock()
+		return ok
 	}
 
 	// holdLock starts a claim and returns once it holds the lock; held is
@@ -247,7 +243,7 @@ func TestSessionEndLockBusy(t *testing.T) {
 }
 
 // TestDoctorLockHeld: doctor reports a lock held by a running process,
-// with the way to find it, and exits 1.
+// naming it, and exits 1.
 func TestDoctorLockHeld(t *testing.T) {
 	repo := newLucidRepo(t)
 	lock, err := repo.Lock()
@@ -259,7 +255,7 @@ func TestDoctorLockHeld(t *testing.T) {
 	if err == nil {
 		t.Errorf("doctor exited 0 with the lock held")
 	}
-	if !strings.Contains(string(out), "FAIL  lock: "+repo.LockPath()+" has been held for over 2 s") || !strings.Contains(string(out), "fix: find it with `fuser ") {
+	if !strings.Contains(string(out), "FAIL  lock: "+repo.LockPath()+" has been held for over 2 s by process "+strconv.Itoa(os.Getpid())+" (") || !strings.Contains(string(out), "fix: wait for it to finish") {
 		t.Errorf("doctor did not report the held lock:\n%s", out)
 	}
 }

@@ -18,8 +18,9 @@ func runDoctor(c *cli, args []string) error {
 Checks that lucid works in this repository as the hooks and git will meet
 it: that the lucid on PATH is this binary, that the hooks and /lucid:dream
 are installed, that git gives the log lucid's merge driver and that the
-driver runs, that the log reads (and how many lines are not valid entries),
-and that the claims and the lock are healthy. One line per check, with a
+driver runs, that every file lucid reads is a regular file inside the
+repository within its size limit, that the log reads (and how many lines
+are not valid entries), and that the claims and the lock are healthy. One line per check, with a
 fix under each failure; exit 1 when any fails.`)
 	asJSON := f.Bool("json", false, "print the checks as JSON")
 	if err := f.parse(c, args); err != nil {

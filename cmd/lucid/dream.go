@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -44,45 +46,61 @@ gives digest.md and only the entries newer than that point.`)
 		fmt.Fprintln(c.stdout, e.ID)
 		return nil
 	}
-	live, invalid, err := repo.Live()
+	live, err := repo.OpenLive()
 	if err != nil {
 		return err
 	}
-	warnInvalid(c, invalid)
+	defer live.Close()
+	warnInvalid(c, live.Invalid)
+	// The entries are streamed from the log, not held: a long log is
+	// consolidated in little memory (gitstore.LiveLog).
+	out := bufio.NewWriterSize(c.stdout, 64<<10)
+	defer out.Flush()
 	checker := repo.NewChecker()
 	if *asJSON {
 		type item struct {
 			gitstore.LiveEntry
 			Stale []gitstore.Stale `json:"stale,omitempty"`
 		}
-		out := []item{}
-		for _, e := range live {
-			out = append(out, item{e, checker.Check(e.Evidence)})
+		arr := newJSONArray(out)
+		err := live.Each(func(string) bool { return true }, func(e gitstore.LiveEntry) bool {
+			return arr.add(item{e, checker.Check(e.Evidence)}) == nil
+		})
+		if err != nil {
+			return err
 		}
-		return c.printJSON(out)
+		return arr.close()
 	}
 	now, labels := time.Now(), repo.NewLabeler()
-	stale := 0
-	for _, kind := range dreamGroups {
-		var group []gitstore.LiveEntry
-		for _, e := range live {
-			if e.StandsFor == kind || (kind == gitstore.KindSupersede && !gitstore.KnownKind(e.StandsFor)) {
-				group = append(group, e)
+	total, stale := 0, 0
+	for _, group := range dreamGroups {
+		inGroup := func(kind string) bool {
+			return kind == group || (group == gitstore.KindSupersede && !gitstore.KnownKind(kind))
+		}
+		n := 0
+		for _, k := range live.Kinds() {
+			if inGroup(k) {
+				n += live.Counts[k]
 			}
 		}
-		if len(group) == 0 {
+		if n == 0 {
 			continue
 		}
-		fmt.Fprintf(c.stdout, "## %s (%d)\n", kind, len(group))
-		for _, e := range group {
+		total += n
+		fmt.Fprintf(out, "## %s (%d)\n", group, n)
+		err := live.Each(inGroup, func(e gitstore.LiveEntry) bool {
 			marks := checker.Check(e.Evidence)
 			if len(marks) > 0 {
 				stale++
 			}
-			fmt.Fprint(c.stdout, hooks.FormatEntry(e.Entry, marks, labels.Label(e.Agent), now))
+			_, err := io.WriteString(out, hooks.FormatEntry(e.Entry, marks, labels.Label(e.Agent), now))
+			return err == nil
+		})
+		if err != nil {
+			return err
 		}
-		fmt.Fprintln(c.stdout)
+		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(c.stdout, "%d live %s, %d stale.\n", len(live), hooks.Plural(len(live), "entry", "entries"), stale)
-	return nil
+	fmt.Fprintf(out, "%d live %s, %d stale.\n", total, hooks.Plural(total, "entry", "entries"), stale)
+	return out.Flush()
 }

@@ -46,10 +46,20 @@ func usageErr(format string, a ...any) error {
 }
 
 // agent is who runs the command: $LUCID_AGENT, stamped by the hooks on an
-// agent's shell commands, else a person.
+// agent's shell commands; else the Codex agent whose shell this is (Codex
+// gives every command it runs CODEX_SESSION_ID, the root session, and
+// CODEX_THREAD_ID, the agent's own thread: a subagent's id inside one);
+// else a person.
 func agent() string {
 	if a := strings.TrimSpace(os.Getenv("LUCID_AGENT")); a != "" {
 		return a
+	}
+	if session := strings.TrimSpace(os.Getenv("CODEX_SESSION_ID")); session != "" {
+		thread := strings.TrimSpace(os.Getenv("CODEX_THREAD_ID"))
+		if thread == session {
+			thread = ""
+		}
+		return gitstore.AgentID(session, thread)
 	}
 	return gitstore.AgentHuman
 }

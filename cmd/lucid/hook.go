@@ -2,37 +2,60 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/client/claude"
+	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/gemini"
 	"github.com/lucid-dev/lucid/hooks"
 )
 
 func init() {
-	register(&command{name: "hook", summary: "handle a Claude Code hook event (run by Claude Code)", run: runHook})
+	register(&command{name: "hook", summary: "handle a hook event of a coding client (run by the client)", run: runHook})
 }
 
-// fastHook runs `lucid hook EVENT`, the call every tool call of every agent
-// makes, without building a flag set for it; anything else (--help, a
-// missing or extra word) goes the ordinary way, through runHook.
+// clients are the coding clients whose hooks lucid handles, by the name
+// `lucid hook --client` takes. Claude Code is the default, so that the
+// hooks `lucid init` registered before there were others keep working.
+var clients = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}}
+
+func clientNames() []string {
+	var names []string
+	for _, c := range clients {
+		names = append(names, c.Name())
+	}
+	return names
+}
+
+// fastHook runs `lucid hook EVENT`, Claude Code's call on every tool call
+// of every agent, without building a flag set for it; anything else
+// (--client, --help, a missing or extra word) goes through runHook.
 func fastHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
 	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
 		return 0, false
 	}
-	return hooks.Run(args[1], stdin, stdout, stderr), true
+	return hooks.Run(claude.Client{}, args[1], stdin, stdout, stderr), true
 }
 
 func runHook(c *cli, args []string) error {
-	f := newFlags("hook", `lucid hook EVENT
+	f := newFlags("hook", `lucid hook [--client NAME] EVENT
 
-Handles one Claude Code hook call: reads the payload on stdin and prints at
-most one JSON object. `+"`lucid init`"+` registers it for each event:
-`+strings.Join(hooks.Events, ", ")+`.
+Handles one hook call of a coding client: reads the payload on stdin and
+prints at most one answer. `+"`lucid init`"+` registers it for each event
+(Claude Code's: `+strings.Join(hooks.Events, ", ")+`).
 It never fails the agent's work: trouble is one line on stderr and exit 0.`)
+	name := f.String("client", "claude", "the client that calls: "+strings.Join(clientNames(), ", "))
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
-	if f.NArg() != 1 {
-		return usageErr("name the event: lucid hook EVENT (one of %s)", strings.Join(hooks.Events, ", "))
+	i := slices.IndexFunc(clients, func(cl hooks.Client) bool { return cl.Name() == *name })
+	if i < 0 {
+		return usageErr("unknown client %q: lucid hook --client takes %s", *name, strings.Join(clientNames(), ", "))
 	}
-	return &exitError{code: hooks.Run(f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
+	cl := clients[i]
+	if f.NArg() != 1 {
+		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(cl.Events(), ", "))
+	}
+	return &exitError{code: hooks.Run(cl, f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 }

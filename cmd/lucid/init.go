@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -45,7 +45,7 @@ other lich session that just edited your file, or lucid's active claims.`)
 	for _, p := range res.Created {
 		fmt.Fprintf(c.stdout, "created %s\n", p)
 	}
-	changes, err := hooks.Install(repo, hooks.InstallOptions{Local: *local, StatusLine: *statusLine, Force: *force})
+	changes, err := installers.Install(repo, installers.InstallOptions{Local: *local, StatusLine: *statusLine, Force: *force})
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ other lich session that just edited your file, or lucid's active claims.`)
 	return nil
 }
 
-func printChanges(c *cli, changes []hooks.Change) {
+func printChanges(c *cli, changes []installers.Change) {
 	for _, ch := range changes {
 		fmt.Fprintf(c.stdout, "%s: %s\n", ch.Path, ch.What)
 	}

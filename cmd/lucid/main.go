@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // command is one subcommand of lucid.
@@ -46,6 +48,18 @@ var errQuiet = errors.New("")
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Whatever lucid prints for a person goes out with its control
+	// characters escaped (internal/escape), so that text from the log, a
+	// claim or a file name cannot drive the terminal. A hook's stdout is
+	// JSON for the client, whose strings the handlers escape themselves.
+	errOut := escape.NewWriter(stderr)
+	defer errOut.Flush()
+	if len(args) == 0 || args[0] != "hook" {
+		out := escape.NewWriter(stdout)
+		defer out.Flush()
+		stdout = out
+	}
+	stderr = errOut
 	c := &cli{stdout: stdout, stderr: stderr, stdin: stdin}
 	if len(args) == 0 {
 		printUsage(stderr)

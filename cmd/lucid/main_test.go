@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	gittest.QuickRaceExit()
 	testscript.Main(m, map[string]func(){
 		"lucid": main,
+		// lucid-holdlock takes the lock of the repository in its folder,
+		// prints "held", and keeps it until its stdin closes.
+		"lucid-holdlock": holdLockMain,
 		// lucid-id runs lucid with an id read from a file: the first
 		// argument after the subcommand names the file.
 		"lucid-id": func() {
@@ -53,6 +56,8 @@ func scriptParams(dir string) testscript.Params {
 				"GIT_COMMITTER_NAME":  "Test",
 				"GIT_COMMITTER_EMAIL": "test@example.com",
 				"LUCID_AGENT":         "",
+				"CODEX_SESSION_ID":    "",
+				"CODEX_THREAD_ID":     "",
 				"LUCID_BUDGET":        "",
 			} {
 				env.Setenv(k, v)

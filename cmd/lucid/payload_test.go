@@ -21,7 +21,8 @@ var payloadDir, _ = filepath.Abs(filepath.Join("..", "..", "testdata", "payloads
 //
 //	payload NAME DEST [KEY=VALUE]...
 //
-// which writes the recorded payload NAME to DEST with /home/dev/repo moved
+// which writes the recorded payload NAME (of Claude Code, or CLIENT/NAME of
+// another client: codex-0.169.0/Stop.json) to DEST with /home/dev/repo moved
 // to $REPO (default $WORK/repo) and each dotted KEY set to VALUE (JSON when
 // it parses as JSON, else a string; @REPO in it stands for the repository).
 // "KEY=" with nothing after deletes KEY.
@@ -29,7 +30,11 @@ func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: payload NAME DEST [KEY=VALUE]...")
 	}
-	raw, err := os.ReadFile(filepath.Join(payloadDir, args[0]))
+	name := filepath.Join(payloadDir, args[0])
+	if strings.Contains(args[0], "/") { // another client's: codex-0.169.0/Stop.json
+		name = filepath.Join(payloadDir, "..", args[0])
+	}
+	raw, err := os.ReadFile(name)
 	ts.Check(err)
 	repo := ts.Getenv("REPO")
 	if repo == "" {

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -29,7 +29,7 @@ stay as they are, and so does .lucid/ with the plan and the log.`)
 	if err != nil {
 		return err
 	}
-	changes, err := hooks.Uninstall(repo)
+	changes, err := installers.Uninstall(repo)
 	if err != nil {
 		return err
 	}

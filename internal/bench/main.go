@@ -27,6 +27,8 @@
 //	merge lucid merge-driver on two sides of 500k entries, base 250k.
 //	remote lucid claim through a bare repository on disk as the remote,
 //	      alone and 16 at once, beside git ls-remote and git push.
+//	whole lucid dream, doctor and supersede of an unknown id, which read
+//	      the whole log, on the largest of -sizes, with their peak memory.
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -65,8 +67,10 @@ var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
+	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
 	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
+	{"whole", "lucid dream, doctor and supersede, which read the whole log, on the largest log", wholeSection},
 }
 
 // bench is what every section runs with.

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -63,9 +62,7 @@ func mergeSection(b *bench) error {
 			}
 			times = append(times, d)
 			cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-				peak = max(peak, ru.Maxrss*1024) // kilobytes on Linux
-			}
+			peak = max(peak, peakRSS(cmd.ProcessState))
 		}
 		if err := checkMerged(filepath.Join(s.dir, names.ours), total); err != nil {
 			return err

@@ -1,24 +1,29 @@
-package merge
+package gitstore
 
 import (
-	"context"
 	"os"
 	"strings"
-
-	"github.com/lucid-dev/lucid/gitstore"
 )
 
-// configValues returns every value of section.subsection.key in the git
+// ConfigValues returns every value of section.subsection.key in the git
 // config file at path, in order (git uses the last), and whether the file
 // has a [section "subsection"] header at all. It reads the file itself,
 // so that the SessionStart hook can check the driver without running git.
 // It follows git's syntax (case-insensitive section and key names, quoted
 // values, escapes, comments, continued lines, the old [section.sub] form)
 // but not include directives. A file that cannot be read has nothing.
-func configValues(path, section, subsection, key string) (values []string, hasSection bool) {
+func ConfigValues(path, section, subsection, key string) (values []string, hasSection bool) {
+	hasSection = readConfig(path, section, subsection, key, func(v string, _ bool) { values = append(values, v) })
+	return values, hasSection
+}
+
+// readConfig calls each for every value of section.subsection.key in the
+// file at path, in order; bare is a key without "=" (true as a boolean,
+// empty as git prints it). It reports whether the section is there.
+func readConfig(path, section, subsection, key string, each func(v string, bare bool)) (hasSection bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, false
+		return false
 	}
 	in := false
 	for rest := string(data); rest != ""; {
@@ -44,12 +49,12 @@ func configValues(path, section, subsection, key string) (values []string, hasSe
 			continue
 		}
 		if !found {
-			values = append(values, "") // a bare key: true as a boolean, empty as git prints it
+			each("", true)
 			continue
 		}
-		values = append(values, configValue(v))
+		each(parseConfigValue(v), false)
 	}
-	return values, hasSection
+	return hasSection
 }
 
 // configLine returns the first logical line of s, with continued lines (a
@@ -128,10 +133,10 @@ func configHeader(line string) (name, sub, after string, ok bool) {
 	return name, "", after, true
 }
 
-// configValue reads a value as git's parse_value does: whitespace outside
+// parseConfigValue reads a value as git's parse_value does: whitespace outside
 // quotes is trimmed at the ends and kept (as spaces) inside, quotes are
 // removed, and \n, \t, \b, \\ and \" are read.
-func configValue(v string) string {
+func parseConfigValue(v string) string {
 	var b strings.Builder
 	quoted := false
 	space := 0
@@ -166,15 +171,38 @@ func configValue(v string) string {
 	return b.String()
 }
 
-// git runs git in dir and returns its standard output, trimmed of its
-// last newline; the error (a *gitstore.GitError) carries git's line of
-// complaint and its exit code.
-func git(dir string, args ...string) (string, error) {
-	out, err := gitstore.RunGit(context.Background(), dir, nil, args...)
-	return strings.TrimSuffix(string(out), "\n"), err
+// configValue returns the value git would take for section.key (no
+// subsection) from the one config file at path: the last one.
+func configValue(path, section, key string) (string, bool) {
+	values, _ := ConfigValues(path, section, "", key)
+	if len(values) == 0 {
+		return "", false
+	}
+	return values[len(values)-1], true
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(line)
+// configBool reads section.key as git reads a boolean: a bare key, true,
+// yes, on or a number other than 0 is true; a missing key or anything
+// else is false.
+func configBool(path, section, key string) bool {
+	v, bare, ok := "", false, false
+	readConfig(path, section, "", key, func(val string, b bool) { v, bare, ok = val, b, true })
+	if !ok {
+		return false
+	}
+	if bare {
+		return true
+	}
+	switch strings.ToLower(v) {
+	case "true", "yes", "on":
+		return true
+	}
+	nonzero := false // a number: true unless 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+		nonzero = nonzero || c != '0'
+	}
+	return nonzero
 }

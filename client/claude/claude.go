@@ -1,0 +1,247 @@
+// Package claude is lucid's adapter for Claude Code's hooks: a payload as
+// Claude Code 2.1.332 sends it decoded into lucid's hooks.Input, and lucid's
+// answer encoded in the form Claude Code honours (FACTS.md; the payloads
+// in testdata/payloads/claude-code-2.1.332).
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+// Client is Claude Code. Its event names are lucid's own.
+type Client struct{}
+
+func (Client) Name() string     { return "claude" }
+func (Client) Events() []string { return hooks.Events }
+
+// payload is the part of a hook payload lucid reads.
+type payload struct {
+	SessionID      string          `json:"session_id"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode"`
+	AgentID        string          `json:"agent_id"`
+	AgentType      string          `json:"agent_type"`
+	TeammateName   string          `json:"teammate_name"`
+	TaskID         string          `json:"task_id"`
+	Source         string          `json:"source"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolResponse   json.RawMessage `json:"tool_response"`
+	StopHookActive bool            `json:"stop_hook_active"`
+}
+
+// toolInput is the part of a tool's input lucid reads.
+type toolInput struct {
+	FilePath     string `json:"file_path"`     // Edit, Write, MultiEdit
+	NotebookPath string `json:"notebook_path"` // NotebookEdit
+	Command      string `json:"command"`       // Bash
+}
+
+// Claude Code's tools, as lucid reads them: the edit tools write the one
+// file their input names; Agent (Task in older clients) runs a subagent.
+var (
+	editTools  = map[string]bool{"Edit": true, "Write": true, "NotebookEdit": true, "MultiEdit": true}
+	agentTools = map[string]bool{"Agent": true, "Task": true}
+)
+
+// bashResponse is the part of a Bash tool_response lucid reads: Claude
+// Code's own record of the files the command changed.
+//
+// Shared marks a diff that Claude Code took while other commands ran too
+// (two agents' Bash calls that overlap in time): it then lists the files
+// of all of them, with nothing saying which was whose.
+type bashResponse struct {
+	BashEditDiff struct {
+		ChangedFiles []string `json:"changedFiles"`
+		Shared       bool     `json:"shared"`
+	} `json:"bashEditDiff"`
+}
+
+// Decode reads the payload. Tool input that is not what lucid expects
+// reads as empty.
+func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+	var p payload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	in := hooks.Input{
+		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
+		TeammateName: p.TeammateName, Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source,
+		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
+	}
+	if event == "TaskCompleted" && p.AgentID == "" && p.TeammateName == "" && p.TaskID != "" {
+		// The lead closed the task: the payload names nobody, but the
+		// task list Claude Code keeps on disk names its owner.
+		in.TeammateName = taskOwner(p.SessionID, p.TaskID)
+	}
+	if p.ToolName == "" {
+		return in, nil
+	}
+	var ti toolInput
+	json.Unmarshal(p.ToolInput, &ti)
+	switch {
+	case editTools[p.ToolName]:
+		in.Tool = hooks.ToolEdit
+		if path := ti.path(); path != "" {
+			in.Paths = []string{path}
+		}
+	case p.ToolName == "Bash":
+		in.Tool, in.Command = hooks.ToolShell, ti.Command
+	case agentTools[p.ToolName]:
+		in.Tool = hooks.ToolAgent
+	}
+	if event != "PostToolUse" {
+		return in, nil
+	}
+	switch in.Tool {
+	case hooks.ToolEdit:
+		in.Changed = in.Paths
+	case hooks.ToolShell:
+		var br bashResponse
+		json.Unmarshal(p.ToolResponse, &br)
+		in.Changed = br.BashEditDiff.ChangedFiles
+		if br.BashEditDiff.Shared {
+			// Another command's diff may hold this one's files and this
+			// one's none of them (two teammates' commands at once: one
+			// got both files, the other an empty diff): what the command
+			// names as written counts as its own, whichever diff has it.
+			writes := guard.ShellWrites(in.Command, in.Cwd)
+			_, in.Unsure = splitNamed(in.Changed, writes)
+			in.Changed = nil
+			for _, w := range writes {
+				in.Changed = append(in.Changed, w.Path)
+			}
+		}
+	}
+	return in, nil
+}
+
+func (ti toolInput) path() string {
+	if ti.FilePath != "" {
+		return ti.FilePath
+	}
+	return ti.NotebookPath
+}
+
+// splitNamed splits a shared diff's changed files into those the command
+// names as written (a path, or a file under a folder it writes whole) and
+// the rest.
+func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []string) {
+	for _, p := range changed {
+		p = filepath.Clean(p)
+		ok := false
+		for _, w := range writes {
+			wp := filepath.Clean(w.Path)
+			if p == wp || strings.HasPrefix(p, wp+string(filepath.Separator)) {
+				ok = true
+				break
+			}
+		}
+		if ok {
+			named = append(named, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return named, rest
+}
+
+// taskOwner is the owner (a teammate's name) of task id, as Claude Code
+// keeps it in its task list: $CLAUDE_CONFIG_DIR (default ~/.claude)
+// /tasks/session-<first 8 of the session id>/<id>.json, the team's file of
+// the task. "" when it cannot be read.
+func taskOwner(session, id string) string {
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".claude")
+	}
+	if len(session) < 8 || strings.ContainsAny(id, "/\\") || id == ".." {
+		return ""
+	}
+	f, err := os.Open(filepath.Join(dir, "tasks", "session-"+session[:8], id+".json"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var task struct {
+		Owner string `json:"owner"`
+	}
+	if json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&task) != nil {
+		return ""
+	}
+	return task.Owner
+}
+
+// output is the one JSON object a hook prints, in the form Claude Code
+// honours: what carries meaning goes inside hookSpecificOutput, except a
+// stop hook's decision and reason.
+type output struct {
+	Specific *specific `json:"hookSpecificOutput,omitempty"`
+	Decision string    `json:"decision,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+}
+
+// specific is hookSpecificOutput.
+type specific struct {
+	HookEventName            string          `json:"hookEventName"`
+	AdditionalContext        string          `json:"additionalContext,omitempty"`
+	PermissionDecision       string          `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+}
+
+// Encode writes lucid's answer. A block is the JSON decision at every stop
+// and at TaskCompleted too, where it keeps the task open: there the model
+// reads "TaskCompleted hook feedback:" and the reason, where exit 2 would
+// show it the whole hook command as well (seen with 2.1.332).
+func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	var o output
+	switch {
+	case out.Block != "":
+		o = output{Decision: "block", Reason: out.Block}
+	case out.Deny != "":
+		o.Specific = &specific{HookEventName: in.Event, PermissionDecision: "deny", PermissionDecisionReason: out.Deny}
+	default:
+		s := &specific{HookEventName: in.Event, AdditionalContext: out.Context}
+		if out.Command != "" {
+			if updated, ok := replaceCommand(in.ToolInput, out.Command); ok {
+				s.UpdatedInput = updated
+				s.PermissionDecision, s.PermissionDecisionReason = out.Permission, out.PermissionReason
+			}
+		}
+		if s.AdditionalContext == "" && s.UpdatedInput == nil {
+			return nil, "", 0
+		}
+		o.Specific = s
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err.Error(), 0
+	}
+	return append(b, '\n'), "", 0
+}
+
+// replaceCommand returns the tool input with its command replaced, every
+// other field as it was: an updated input replaces the whole input.
+func replaceCommand(toolInput []byte, command string) ([]byte, bool) {
+	var input map[string]json.RawMessage
+	if err := json.Unmarshal(toolInput, &input); err != nil || input == nil {
+		return nil, false
+	}
+	cmd, _ := json.Marshal(command)
+	input["command"] = cmd
+	b, err := json.Marshal(input)
+	return b, err == nil
+}

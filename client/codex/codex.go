@@ -1,0 +1,131 @@
+// Package codex is lucid's adapter for the hooks of Codex CLI (0.169.0): a
+// payload as Codex sends it decoded into lucid's hooks.Input, and lucid's
+// answer encoded as Codex honours it (FACTS.md; the payloads in
+// testdata/payloads/codex-0.169.0).
+//
+// Codex's hooks have Claude Code's shape, with these differences that the
+// adapter absorbs: the shell tool (exec_command) reaches hooks as "Bash"
+// and apply_patch as "apply_patch", both with the whole command or patch
+// text in tool_input.command; PostToolUse's tool_response is the tool's
+// output as a string, with no record of the files a command changed; a
+// subagent's hooks carry agent_id with the root session's id; its agents
+// are leads in their own terminal, so the lead's Stop runs the stop gate.
+package codex
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+// Client is Codex CLI.
+type Client struct{}
+
+func (Client) Name() string { return "codex" }
+
+// Events are the Codex events lucid registers; their names are lucid's.
+func (Client) Events() []string {
+	return []string{"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+		"Stop", "SubagentStop", "PreCompact", "SessionEnd"}
+}
+
+// payload is the part of a Codex hook payload lucid reads.
+type payload struct {
+	SessionID      string          `json:"session_id"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode"`
+	AgentID        string          `json:"agent_id"`
+	AgentType      string          `json:"agent_type"`
+	Source         string          `json:"source"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	StopHookActive bool            `json:"stop_hook_active"`
+}
+
+// Decode reads the payload. A patch that cannot be read whole still gives
+// every path that could be read: a malformed patch is no reason to let a
+// write to a claimed path through.
+func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+	var p payload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	in := hooks.Input{
+		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
+		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
+		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true,
+	}
+	var ti struct {
+		Command string `json:"command"`
+	}
+	json.Unmarshal(p.ToolInput, &ti)
+	switch {
+	case p.ToolName == "apply_patch":
+		in.Tool = hooks.ToolEdit
+		patch, _ := guard.ParsePatch(ti.Command) // a malformed patch still names its files
+		in.Paths = patch.Paths(p.Cwd)
+	case p.ToolName == "Bash":
+		in.Tool, in.Command = hooks.ToolShell, ti.Command
+		// The model may run apply_patch through the shell; Codex applies
+		// it as the patch tool would.
+		if patches, ok, _ := guard.ShellPatches(ti.Command); ok {
+			for _, patch := range patches {
+				in.Paths = append(in.Paths, patch.Paths(p.Cwd)...)
+			}
+		}
+	case strings.HasSuffix(p.ToolName, "wait_agent"):
+		in.Tool = hooks.ToolAgent // the lead waits for its subagent: its news comes back
+	}
+	if event == "PostToolUse" {
+		// Codex says nothing of what a command changed: what the command
+		// names is what it wrote, as far as lucid can tell.
+		in.Changed = append(in.Changed, in.Paths...)
+		if in.Tool == hooks.ToolShell {
+			for _, w := range guard.ShellWrites(in.Command, in.Cwd) {
+				in.Changed = append(in.Changed, w.Path)
+			}
+		}
+	}
+	return in, nil
+}
+
+// output is Codex's hook answer: Claude Code's shape.
+type output struct {
+	Specific *specific `json:"hookSpecificOutput,omitempty"`
+	Decision string    `json:"decision,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+}
+
+type specific struct {
+	HookEventName            string `json:"hookEventName"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+}
+
+// Encode writes lucid's answer. A replaced command (lucid's LUCID_AGENT
+// stamp) is left out: Codex gives the commands it runs the agent's ids in
+// CODEX_SESSION_ID and CODEX_THREAD_ID, which lucid reads, so nothing needs
+// rewriting (and Codex takes a new input only with "allow", which would
+// skip the user's approval).
+func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	var o output
+	switch {
+	case out.Block != "":
+		o = output{Decision: "block", Reason: out.Block}
+	case out.Deny != "":
+		o.Specific = &specific{HookEventName: in.Event, PermissionDecision: "deny", PermissionDecisionReason: out.Deny}
+	case out.Context != "":
+		o.Specific = &specific{HookEventName: in.Event, AdditionalContext: out.Context}
+	default:
+		return nil, "", 0
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err.Error(), 0
+	}
+	return append(b, '\n'), "", 0
+}

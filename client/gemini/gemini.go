@@ -1,0 +1,182 @@
+// Package gemini is lucid's adapter for the hooks of Gemini CLI (0.61.0):
+// a payload as Gemini sends it decoded into lucid's hooks.Input, and
+// lucid's answer encoded as Gemini honours it (FACTS.md; the payloads in
+// testdata/payloads/gemini-0.61.0).
+//
+// What differs from Claude Code: the events have other names (BeforeAgent
+// before each prompt, BeforeTool/AfterTool around each tool, AfterAgent at
+// the end of a turn); the write tools are write_file and replace, the shell
+// run_shell_command (which may run in dir_path); a deny is
+// {"decision":"deny"}; context reaches the model from SessionStart,
+// BeforeAgent and AfterTool but not from BeforeTool, so the news waits for
+// AfterTool; AfterAgent's deny runs one more turn, which is the stop gate;
+// the shell's commands see no session id, so lucid signs its commands by
+// replacing the tool's whole input (Gemini replaces, it does not merge); a
+// subagent's tools run under the lead's session id, so lucid sees one agent.
+package gemini
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+// Client is Gemini CLI.
+type Client struct{}
+
+func (Client) Name() string { return "gemini" }
+
+// events maps the Gemini events lucid registers to lucid's own.
+// PreCompress is not among them: 0.61.0 fires it before every model call,
+// whether or not anything is compressed.
+var events = []struct{ gemini, lucid string }{
+	{"SessionStart", "SessionStart"},
+	{"BeforeAgent", "UserPromptSubmit"},
+	{"BeforeTool", "PreToolUse"},
+	{"AfterTool", "PostToolUse"},
+	{"AfterAgent", "Stop"},
+	{"SessionEnd", "SessionEnd"},
+}
+
+func (Client) Events() []string {
+	var out []string
+	for _, e := range events {
+		out = append(out, e.gemini)
+	}
+	return out
+}
+
+func lucidEvent(gemini string) string {
+	for _, e := range events {
+		if e.gemini == gemini {
+			return e.lucid
+		}
+	}
+	return ""
+}
+
+func geminiEvent(lucid string) string {
+	for _, e := range events {
+		if e.lucid == lucid {
+			return e.gemini
+		}
+	}
+	return lucid
+}
+
+// payload is the part of a Gemini hook payload lucid reads.
+type payload struct {
+	SessionID      string          `json:"session_id"`
+	Cwd            string          `json:"cwd"`
+	Source         string          `json:"source"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	StopHookActive bool            `json:"stop_hook_active"`
+}
+
+// Decode reads the payload.
+func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+	var p payload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	in := hooks.Input{
+		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
+		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
+		Mute: event == "BeforeTool", NewsAfter: true, GateLead: true,
+	}
+	switch p.ToolName {
+	case guard.GeminiWriteFile, guard.GeminiReplace:
+		in.Tool = hooks.ToolEdit
+		for _, w := range guard.GeminiWrites(p.ToolName, p.ToolInput, p.Cwd) {
+			in.Paths = append(in.Paths, w.Path)
+		}
+	case guard.GeminiShell:
+		var ti struct {
+			Command string `json:"command"`
+			DirPath string `json:"dir_path"`
+		}
+		json.Unmarshal(p.ToolInput, &ti)
+		in.Tool, in.Command = hooks.ToolShell, ti.Command
+		if ti.DirPath != "" { // the command runs there
+			if !filepath.IsAbs(ti.DirPath) {
+				ti.DirPath = filepath.Join(p.Cwd, ti.DirPath)
+			}
+			in.Cwd = filepath.Clean(ti.DirPath)
+		}
+	}
+	if in.Event == "PostToolUse" {
+		// Gemini says nothing of what a command changed: what the call
+		// names is what it wrote, as far as lucid can tell.
+		in.Changed = append(in.Changed, in.Paths...)
+		if in.Tool == hooks.ToolShell {
+			for _, w := range guard.ShellWrites(in.Command, in.Cwd) {
+				in.Changed = append(in.Changed, w.Path)
+			}
+		}
+	}
+	return in, nil
+}
+
+type output struct {
+	Decision string    `json:"decision,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Specific *specific `json:"hookSpecificOutput,omitempty"`
+}
+
+type specific struct {
+	HookEventName     string          `json:"hookEventName"`
+	AdditionalContext string          `json:"additionalContext,omitempty"`
+	ToolInput         json.RawMessage `json:"tool_input,omitempty"`
+}
+
+// Encode writes lucid's answer. A deny before a tool, and a block at the
+// end of a turn (AfterAgent: one more turn, the reason its prompt), are
+// both Gemini's "deny". A signed command is the tool's whole input with
+// its command replaced; Gemini asks for approval as it would have (the
+// hook grants nothing).
+func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	var o output
+	switch {
+	case out.Block != "":
+		o = output{Decision: "deny", Reason: out.Block}
+	case out.Deny != "":
+		o = output{Decision: "deny", Reason: out.Deny}
+	default:
+		s := &specific{HookEventName: geminiEvent(in.Event)}
+		if !in.Mute {
+			s.AdditionalContext = out.Context
+		}
+		if out.Command != "" {
+			s.ToolInput = replaceCommand(in.ToolInput, out.Command)
+		}
+		if s.AdditionalContext == "" && s.ToolInput == nil {
+			return nil, "", 0
+		}
+		o.Specific = s
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err.Error(), 0
+	}
+	return append(b, '\n'), "", 0
+}
+
+// replaceCommand returns the tool input with its command replaced and
+// every other field as it was, or nil.
+func replaceCommand(toolInput []byte, command string) json.RawMessage {
+	var input map[string]json.RawMessage
+	if err := json.Unmarshal(toolInput, &input); err != nil || input == nil {
+		return nil
+	}
+	cmd, _ := json.Marshal(command)
+	input["command"] = cmd
+	b, err := json.Marshal(input)
+	if err != nil {
+		return nil
+	}
+	return b
+}

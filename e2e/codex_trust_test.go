@@ -1,0 +1,351 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+)
+
+// How Codex 0.169.0 decides that a hook is trusted, read from its source
+// (codex-rs/hooks/src/engine/discovery.rs, config/src/fingerprint.rs) and
+// checked here against the binary. A hook runs, without
+// --dangerously-bypass-hook-trust, only when $CODEX_HOME/config.toml has
+//
+//	[hooks.state."<hooks file>:<event_snake>:<group index>:<handler index>"]
+//	trusted_hash = "sha256:<hex>"
+//
+// whose hash is that of the handler's normalized identity: the JSON object
+// {"event_name": <event_snake>, "matcher": <matcher>, "hooks": [{"type":
+// "command", "command": ..., "timeout": <seconds>, "async": <bool>,
+// "statusMessage": ...}]}, with "matcher" left out for the events that
+// ignore it (or when the group has none) and "statusMessage" when unset,
+// the timeout defaulted (600 s; 1 s for SessionEnd and Interrupt; at
+// least 1), every object's keys sorted, written without spaces; sha256 of
+// that text. A hash that does not match (the entry was edited) is
+// "modified", and skipped like an untrusted one, without a word.
+
+// codexEventKey is an event's label in keys and hashes.
+var codexEventKey = map[string]string{
+	"SessionStart": "session_start", "UserPromptSubmit": "user_prompt_submit", "PreModelRequest": "pre_model_request",
+	"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use",
+	"PreCompact": "pre_compact", "PostCompact": "post_compact", "SubagentStart": "subagent_start",
+	"SubagentStop": "subagent_stop", "Stop": "stop", "SessionEnd": "session_end", "Interrupt": "interrupt",
+}
+
+// codexNoMatcher are the events whose matcher Codex ignores (hooks/list
+// shows it null).
+var codexNoMatcher = map[string]bool{"UserPromptSubmit": true, "PreModelRequest": true, "Stop": true, "Interrupt": true}
+
+// codexHandler is one command hook as a hooks file spells it.
+type codexHandler struct {
+	Event, Matcher, Command, StatusMessage string
+	Timeout                                *int // seconds; nil for the default
+	Async                                  bool
+}
+
+// codexHookKey is the handler's key in [hooks.state."..."].
+func codexHookKey(hooksFile, event string, group, handler int) string {
+	return fmt.Sprintf("%s:%s:%d:%d", hooksFile, codexEventKey[event], group, handler)
+}
+
+// codexHookHash is the trusted_hash Codex 0.169.0 computes for a handler.
+func codexHookHash(h codexHandler) string {
+	timeout := 600
+	switch {
+	case h.Timeout != nil:
+		timeout = max(*h.Timeout, 1)
+	case h.Event == "SessionEnd" || h.Event == "Interrupt":
+		timeout = 1
+	}
+	handler := map[string]any{"type": "command", "command": h.Command, "timeout": timeout, "async": h.Async}
+	if h.StatusMessage != "" {
+		handler["statusMessage"] = h.StatusMessage
+	}
+	identity := map[string]any{"event_name": codexEventKey[h.Event], "hooks": []any{handler}}
+	if h.Matcher != "" && !codexNoMatcher[h.Event] {
+		identity["matcher"] = h.Matcher
+	}
+	var b bytes.Buffer
+	canonicalJSON(&b, identity)
+	sum := sha256.Sum256(b.Bytes())
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// canonicalJSON writes v as serde_json does after sorting keys: compact,
+// keys in byte order, strings escaped only where JSON must (no \u003c for
+// '<', no \u2028: encoding/json's escapes would change the hash).
+func canonicalJSON(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			jsonString(b, k)
+			b.WriteByte(':')
+			canonicalJSON(b, v[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, x := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			canonicalJSON(b, x)
+		}
+		b.WriteByte(']')
+	case string:
+		jsonString(b, v)
+	case int:
+		fmt.Fprint(b, v)
+	case bool:
+		fmt.Fprint(b, v)
+	}
+}
+
+func jsonString(b *bytes.Buffer, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r < 0x20:
+			fmt.Fprintf(b, `\u%04x`, r)
+		case r == utf8.RuneError:
+			b.WriteString("\uFFFD")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// codexListedHook is an entry of `codex app-server`'s hooks/list.
+type codexListedHook struct {
+	Key         string  `json:"key"`
+	Command     string  `json:"command"`
+	Matcher     *string `json:"matcher"`
+	TimeoutSec  int     `json:"timeoutSec"`
+	CurrentHash string  `json:"currentHash"`
+	TrustStatus string  `json:"trustStatus"`
+}
+
+// hooksList asks `codex app-server` (JSON-RPC over stdio) for the hooks
+// it sees in the repository, as `lucid doctor` could.
+func (e *codexEnvT) hooksList() []codexListedHook {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.bin, "app-server")
+	cmd.Dir, cmd.Env = e.repo, e.environ()
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	reqs := []string{
+		`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"lucid-e2e","version":"0"}}}`,
+		`{"method":"initialized"}`,
+		fmt.Sprintf(`{"id":2,"method":"hooks/list","params":{"cwds":[%q]}}`, e.repo),
+	}
+	if _, err := stdin.Write([]byte(strings.Join(reqs, "\n") + "\n")); err != nil {
+		e.t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	for sc.Scan() {
+		var msg struct {
+			ID     int `json:"id"`
+			Result struct {
+				Data []struct {
+					Hooks    []codexListedHook `json:"hooks"`
+					Warnings []string          `json:"warnings"`
+				} `json:"data"`
+			} `json:"result"`
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID != 2 {
+			continue
+		}
+		if msg.Error != nil || len(msg.Result.Data) != 1 {
+			e.t.Fatalf("hooks/list: %s", sc.Bytes())
+		}
+		return msg.Result.Data[0].Hooks
+	}
+	e.t.Fatalf("codex app-server gave no hooks/list answer (%v)", sc.Err())
+	return nil
+}
+
+// The trust hash computed here is the one Codex computes (hooks/list's
+// currentHash) for every event; written into config.toml it makes a hook
+// run without --dangerously-bypass-hook-trust, and a hook left out, or
+// trusted with a stale hash, is skipped without a word.
+func TestCodexHookTrust(t *testing.T) {
+	e := newCodexEnv(t)
+	hooksFile := e.path(".codex/hooks.json")
+	handlers := map[string]codexHandler{}
+	for _, ev := range codexEvents {
+		handlers[codexHookKey(hooksFile, ev, 0, 0)] = codexHandler{Event: ev, Matcher: "*", Command: e.hookBin + " " + ev}
+	}
+
+	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
+		rs.Calls(rs.Exec("echo trusted")),
+		rs.Say("Done."),
+	}}
+	srv := rs.New(lead)
+	defer srv.Close()
+	e.config(srv, "")
+
+	listed := e.hooksList()
+	if len(listed) != len(codexEvents) {
+		t.Fatalf("hooks/list shows %d hooks, want %d: %+v", len(listed), len(codexEvents), listed)
+	}
+	for _, l := range listed {
+		h, ok := handlers[l.Key]
+		if !ok {
+			t.Errorf("hooks/list has a key this test does not compute: %q", l.Key)
+			continue
+		}
+		if got := codexHookHash(h); got != l.CurrentHash {
+			t.Errorf("%s: computed %s, Codex says %s", l.Key, got, l.CurrentHash)
+		}
+		if l.TrustStatus != "untrusted" {
+			t.Errorf("%s: trust status %q before any trust, want untrusted", l.Key, l.TrustStatus)
+		}
+	}
+
+	// Trust every hook but UserPromptSubmit; give Stop a stale hash.
+	var state strings.Builder
+	for _, ev := range codexEvents {
+		hash := codexHookHash(handlers[codexHookKey(hooksFile, ev, 0, 0)])
+		switch ev {
+		case "UserPromptSubmit":
+			continue
+		case "Stop":
+			hash = codexHookHash(codexHandler{Event: ev, Command: e.hookBin + " Stop --edited"})
+		}
+		fmt.Fprintf(&state, "\n[hooks.state.%q]\ntrusted_hash = %q\n", codexHookKey(hooksFile, ev, 0, 0), hash)
+	}
+	e.config(srv, state.String())
+	for _, l := range e.hooksList() {
+		want := "trusted"
+		switch {
+		case strings.Contains(l.Key, ":user_prompt_submit:"):
+			want = "untrusted"
+		case strings.Contains(l.Key, ":stop:"):
+			want = "modified"
+		}
+		if l.TrustStatus != want {
+			t.Errorf("%s: trust status %q, want %q", l.Key, l.TrustStatus, want)
+		}
+	}
+
+	res := e.exec(srv, "[[codex-lead]] Run one command.") // no --dangerously-bypass-hook-trust
+	ran := map[string]int{}
+	for _, c := range e.hookCalls("") {
+		ran[c.Event]++
+	}
+	for _, ev := range []string{"SessionStart", "PreModelRequest", "PreToolUse", "PostToolUse", "SessionEnd"} {
+		if ran[ev] == 0 {
+			t.Errorf("the trusted %s hook did not run (ran: %v)\nstderr:\n%s", ev, ran, clip(res.stderr, 2000))
+		}
+	}
+	for _, ev := range []string{"UserPromptSubmit", "Stop"} {
+		if ran[ev] != 0 {
+			t.Errorf("the %s hook ran %d times without a matching trusted_hash", ev, ran[ev])
+		}
+		if strings.Contains(res.stderr, "hook: "+ev) {
+			t.Errorf("codex mentions the skipped %s hook on stderr", ev) // it never does: skipped silently
+		}
+	}
+}
+
+// The hash, checked without the binary against a recorded hooks/list
+// (testdata/payloads/codex-0.169.0): every event, a second group, a
+// second handler, a timeout of 0 (Codex makes it 1), the defaults.
+func TestCodexHookHashRecorded(t *testing.T) {
+	dir := "../testdata/payloads/codex-0.169.0/"
+	var file struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command       string `json:"command"`
+				Timeout       *int   `json:"timeout"`
+				Async         bool   `json:"async"`
+				StatusMessage string `json:"statusMessage"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	var listed struct {
+		Result struct {
+			Data []struct {
+				Hooks []codexListedHook `json:"hooks"`
+			} `json:"data"`
+		} `json:"result"`
+	}
+	for name, v := range map[string]any{"hooks-list-hooks.json": &file, "app-server-hooks-list.json": &listed} {
+		b, err := os.ReadFile(dir + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	const hooksFile = "/tmp/cxt/repo/.codex/hooks.json" // where it was when recorded
+	want := map[string]string{}
+	for _, l := range listed.Result.Data[0].Hooks {
+		want[l.Key] = l.CurrentHash
+	}
+	n := 0
+	for ev, groups := range file.Hooks {
+		for g, group := range groups {
+			for i, h := range group.Hooks {
+				key := codexHookKey(hooksFile, ev, g, i)
+				got := codexHookHash(codexHandler{Event: ev, Matcher: group.Matcher, Command: h.Command,
+					Timeout: h.Timeout, Async: h.Async, StatusMessage: h.StatusMessage})
+				if got != want[key] {
+					t.Errorf("%s: computed %s, recorded %s", key, got, want[key])
+				}
+				n++
+			}
+		}
+	}
+	if n != len(want) || n < len(codexEvents)+2 {
+		t.Errorf("checked %d handlers, the recording lists %d", n, len(want))
+	}
+}

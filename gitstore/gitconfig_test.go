@@ -1,0 +1,75 @@
+package gitstore
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// gitConfig is what git itself reads from the config file at path.
+func gitConfig(t *testing.T, path string, args ...string) (string, bool) {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"config", "--file", path}, args...)...).Output()
+	return strings.TrimSuffix(string(out), "\n"), err == nil
+}
+
+// The config reader against git itself, on the syntax git accepts.
+func TestConfigValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config")
+	content := "[core]\n\tbare = false\n" +
+		"[merge \"lucid\"]\n\tname = first ; a comment\n\tDriver = \"quoted  # not a comment\" tail  \n" +
+		"[Merge \"Lucid\"]\n\tdriver = other case: another subsection\n" +
+		"[merge \"lucid\"] driver = on the header line\n" +
+		"[merge.lucid]\n\tdriver = old form, continued \\\n  here\n" +
+		"[merge \"lucid\"]\n\tdriver = esc\\ttab\\\\ \\\"q\\\"\n\tflag\n" +
+		"[merge \"with]bracket\"]\n\tdriver = bracket\n" +
+		"[Lucid]\n\tRemote = first\n[remote \"origin\"]\n\tremote = not-this\n[lucid] remote = \"up stream\" ; a comment\n" +
+		"[extensions]\n\tobjectFormat = sha256\n"
+	os.WriteFile(path, []byte(content), 0o644)
+	for _, c := range []struct{ section, sub, key string }{
+		{"merge", "lucid", "driver"}, {"merge", "lucid", "name"}, {"merge", "lucid", "flag"},
+		{"merge", "Lucid", "driver"}, {"merge", "with]bracket", "driver"}, {"core", "", "bare"},
+		{"lucid", "", "remote"}, {"extensions", "", "objectformat"},
+	} {
+		name := c.section + "." + c.sub + "." + c.key
+		if c.sub == "" {
+			name = c.section + "." + c.key
+		}
+		out, _ := gitConfig(t, path, "--get-all", name)
+		want := strings.Split(out, "\n")
+		got, has := ConfigValues(path, c.section, c.sub, c.key)
+		if !slices.Equal(got, want) || !has {
+			t.Errorf("%s: %q (section %v), git says %q", name, got, has, want)
+		}
+		if c.sub == "" {
+			if v, ok := configValue(path, c.section, c.key); !ok || v != want[len(want)-1] {
+				t.Errorf("configValue %s = %q, %v; git says %q", name, v, ok, want[len(want)-1])
+			}
+		}
+	}
+	if got, has := ConfigValues(path, "merge", "nothing", "driver"); len(got) != 0 || has {
+		t.Errorf("a missing section: %q, %v", got, has)
+	}
+	if _, ok := configValue(path, "lucid", "nothing"); ok {
+		t.Error("a missing key was found")
+	}
+}
+
+// Booleans as git reads them (git config --type=bool).
+func TestConfigBool(t *testing.T) {
+	dir := t.TempDir()
+	for i, v := range []string{"\tbare", "\tbare = true", "\tbare = Yes", "\tbare = on", "\tbare = 1", "\tbare = 12", "\tbare = false", "\tbare = off", "\tbare = 0", "\tbare = \"\"", "\tbare = true\n\tbare = false", "\tbare = 1 ; on"} {
+		path := filepath.Join(dir, "config"+string(rune('a'+i)))
+		os.WriteFile(path, []byte("[core]\n"+v+"\n"), 0o644)
+		out, _ := gitConfig(t, path, "--type=bool", "core.bare")
+		if got := configBool(path, "core", "bare"); got != (out == "true") {
+			t.Errorf("%q: configBool = %v, git says %q", v, got, out)
+		}
+	}
+	if configBool(filepath.Join(dir, "missing"), "core", "bare") {
+		t.Error("a missing file reads as true")
+	}
+}

@@ -1,0 +1,17 @@
+//go:build unix
+
+package gitstore
+
+import (
+	"os"
+	"syscall"
+)
+
+// inode is the file's inode number, so that a cursor tells a log replaced
+// by another file of the same size and time from the one it saw.
+func inode(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
+}

@@ -1,0 +1,104 @@
+package guard
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// geminiPayloads holds BeforeTool payloads recorded from Gemini CLI 0.61.0
+// (its NOTES.md says how).
+const geminiPayloads = "../testdata/payloads/gemini-0.61.0"
+
+func TestGeminiWritesOfRecordedPayloads(t *testing.T) {
+	for name, want := range map[string][]ShellWrite{
+		"subagent-BeforeTool-write_file.json":        {{Path: "/home/dev/repo/src/sub.go", By: "write_file"}},
+		"relative-BeforeTool-write_file.json":        {{Path: "/home/dev/repo/src/rel.go", By: "write_file"}},
+		"relative-BeforeTool-replace.json":           {{Path: "/home/dev/repo/notes.txt", By: "replace"}},
+		"relative-BeforeTool-run_shell_command.json": {{Path: "/home/dev/repo/src/here.txt", By: ">"}},
+		"subagent-BeforeTool-invoke_agent.json":      nil,
+		"subagent-BeforeTool-complete_task.json":     nil,
+	} {
+		b, err := os.ReadFile(filepath.Join(geminiPayloads, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			Cwd       string          `json:"cwd"`
+			ToolName  string          `json:"tool_name"`
+			ToolInput json.RawMessage `json:"tool_input"`
+		}
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := GeminiWrites(p.ToolName, p.ToolInput, p.Cwd); !slices.Equal(got, want) {
+			t.Errorf("%s: GeminiWrites = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestGeminiWrites(t *testing.T) {
+	const cwd = "/w/repo"
+	for _, c := range []struct {
+		tool, input string
+		want        []ShellWrite
+	}{
+		{"write_file", `{"file_path":"/w/repo/a/../b.go","content":"x"}`, []ShellWrite{{Path: "/w/repo/b.go", By: "write_file"}}},
+		{"replace", `{"file_path":"src/a.go","old_string":"a","new_string":"b","instruction":"i","allow_multiple":true}`,
+			[]ShellWrite{{Path: "/w/repo/src/a.go", By: "replace"}}},
+		// Outside the workspace is still a path: whether it is lucid's
+		// business is for the caller to say.
+		{"write_file", `{"file_path":"../other/x","content":""}`, []ShellWrite{{Path: "/w/other/x", By: "write_file"}}},
+		{"run_shell_command", `{"command":"sed -i s/a/b/ a.go && echo ok > /tmp/out","description":"d"}`,
+			[]ShellWrite{{Path: "/w/repo/a.go", By: "sed -i"}, {Path: "/tmp/out", By: ">"}}},
+		{"run_shell_command", `{"command":"echo x > f","dir_path":"/w/repo/sub","is_background":true}`,
+			[]ShellWrite{{Path: "/w/repo/sub/f", By: ">"}}},
+		{"run_shell_command", `{"command":"ls -la"}`, nil},
+		{"read_file", `{"file_path":"src/a.go"}`, nil},
+		{"write_todos", `{"todos":[{"description":"x","status":"pending"}]}`, nil},
+		// What the client would refuse to run writes nothing.
+		{"write_file", `{"content":"no path"}`, nil},
+		{"write_file", `{"file_path":42}`, nil},
+		{"replace", `not json`, nil},
+		{"run_shell_command", `{"command":"echo x >"}`, nil},
+	} {
+		if got := GeminiWrites(c.tool, json.RawMessage(c.input), cwd); !slices.Equal(got, c.want) {
+			t.Errorf("GeminiWrites(%s, %s) = %v, want %v", c.tool, c.input, got, c.want)
+		}
+	}
+}
+
+func TestGeminiStampShell(t *testing.T) {
+	in := json.RawMessage(`{"command":"lucid fact \"x > y\" -e a.go:1 && go test ./...","description":"record","dir_path":"src","is_background":false}`)
+	out, st := GeminiStampShell(in, "gem-1")
+	if !st.Found || out == nil {
+		t.Fatalf("GeminiStampShell found no lucid command in %s", in)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("stamped input is not JSON: %v\n%s", err, out)
+	}
+	// Every argument is there: Gemini runs exactly this input.
+	want := map[string]any{"command": `LUCID_AGENT=gem-1 lucid fact "x > y" -e a.go:1 && go test ./...`,
+		"description": "record", "dir_path": "src", "is_background": false}
+	if len(got) != len(want) {
+		t.Errorf("stamped input %s, want the keys of %v", out, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("stamped %s = %v, want %v", k, got[k], v)
+		}
+	}
+	if strings.Contains(string(out), `\u003e`) {
+		t.Errorf("stamped input escapes > for HTML: %s", out)
+	}
+
+	for _, in := range []string{`{"command":"go test ./..."}`, `{"command":7}`, `[]`, `{}`} {
+		if out, st := GeminiStampShell(json.RawMessage(in), "gem-1"); out != nil || st.Found {
+			t.Errorf("GeminiStampShell(%s) = %s, %+v; want nothing to send", in, out, st)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package hooks
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/escape"
+)
+
+// FuzzDigest renders the digest of a repository whose plan, digest.md,
+// log entries (text, writer, evidence path, diff) and claims (task, globs,
+// owner) are fuzzed: it never panics, and no control character but newline
+// and tab comes out (nor a CR but before a newline), whatever the files
+// hold.
+func FuzzDigest(f *testing.F) {
+	dir := f.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		f.Skipf("git init: %v %s", err, out)
+	}
+	repo, err := gitstore.Find(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, gitstore.LucidDirName), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	f.Add("# plan\x1b]0;t\x07\r\n", "summary\x00\u0085", "text\x1b[2J\rhidden", "agent\x1b", "src/\x1b.go", "+\x7f", "task\u202e", "src/\x1b**")
+	f.Add("", "", "", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, plan, summary, text, agent, path, diff, task, glob string) {
+		os.WriteFile(repo.PlanPath(), []byte(plan), 0o644)
+		os.WriteFile(repo.DigestPath(), []byte(summary), 0o644)
+		os.WriteFile(repo.LogPath(), nil, 0o644)
+		now := time.Now()
+		e := gitstore.NewEntry(now, agent, gitstore.KindFact, text)
+		e.Evidence = []gitstore.Evidence{{Path: path, Line: 1, Blake3: "00"}}
+		p := gitstore.NewEntry(now, agent+"/sub", gitstore.KindPlan, text)
+		p.Diff = diff
+		for _, e := range []gitstore.Entry{e, p} {
+			gitstore.Append(repo.LogPath(), e) // an entry that does not encode is left out
+		}
+		repo.SaveClaims([]gitstore.Claim{{ID: gitstore.NewID(now), Owner: agent, Created: now, Worktree: dir, Task: task, Globs: []string{glob}}})
+		for _, summaryOn := range []bool{true, false} {
+			if !summaryOn {
+				os.Remove(repo.DigestPath())
+			}
+			d, err := BuildDigest(repo, DigestOptions{Now: now, Budget: 2000})
+			if err != nil {
+				return // what cannot be read is an error, not output
+			}
+			if escape.Needed(d.Text, true) {
+				t.Fatalf("a raw control character in the digest:\n%q", d.Text)
+			}
+		}
+	})
+}

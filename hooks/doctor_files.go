@@ -1,0 +1,54 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/installers"
+)
+
+// checkFiles checks every file lucid reads (the repository's state files,
+// the settings files and the /lucid:dream command) against gitstore's
+// rules for reading: a regular file inside the repository, within the size
+// of its role. A pulled branch can turn any of them into a FIFO or a link
+// to /dev/zero, which every hook would then refuse.
+func checkFiles(repo *gitstore.Repo) Finding {
+	f := Finding{Check: "files"}
+	files := repo.StateFiles()
+	for _, name := range []string{installers.SettingsName, installers.LocalSettingsName, installers.DreamCommandName, ".gitattributes"} {
+		files = append(files, gitstore.StateFile{Path: repo.Abs(name), Limit: gitstore.MaxSettings})
+	}
+	var bad []string
+	for _, sf := range files {
+		err := gitstore.CheckFile(sf.Path, sf.Limit)
+		var be *gitstore.BadFileError
+		switch {
+		case errors.As(err, &be):
+			bad = append(bad, be.Path+" "+be.Problem)
+		case err != nil:
+			bad = append(bad, err.Error())
+		}
+	}
+	if len(bad) == 0 {
+		f.OK, f.Detail = true, fmt.Sprintf("%d %s lucid reads, all regular and within their limits", len(files), Plural(len(files), "file", "files"))
+		return f
+	}
+	f.Detail = strings.Join(bad, "\n")
+	f.Fix = "lucid reads only regular files inside the repository: restore each file named (git checkout -- FILE) or remove it, and shorten one that is too large"
+	return f
+}
+
+// readFix is what to do about an error reading one of lucid's files.
+func readFix(err error) string {
+	var bad *gitstore.BadFileError
+	var big *gitstore.TooLargeError
+	switch {
+	case errors.As(err, &bad):
+		return "restore it as a regular file (git checkout -- " + bad.Path + ") or remove it"
+	case errors.As(err, &big):
+		return "shorten " + big.Path
+	}
+	return "check the file's permissions"
+}

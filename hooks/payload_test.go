@@ -1,0 +1,76 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// readLarge keeps what a handler reads, exactly as encoding/json reads the
+// whole payload, and drops the bulky members, whatever their escapes and
+// wherever the reader's buffers end.
+func TestReadLarge(t *testing.T) {
+	// Escapes of every kind, one of them astride each buffer boundary.
+	content := strings.Repeat(`a"b\c`+"\n\t\u00e9\u2028", 9000) + strings.Repeat("x", 64<<10-1) + `\"`
+	payloads := []map[string]any{
+		{"session_id": "s", "cwd": "/r", "hook_event_name": "PreToolUse", "tool_name": "Write",
+			"tool_input": map[string]any{"content": content, "file_path": `/r/a "b"\c.txt`}, "extra": []any{1.5, true, nil, map[string]any{"k": "}]"}}},
+		{"session_id": "s", "agent_id": "a1", "cwd": "/r", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+			"tool_input":    map[string]any{"command": "echo '" + content + "' > out", "description": "write"},
+			"tool_response": map[string]any{"stdout": content, "bashEditDiff": map[string]any{"changedFiles": []string{"/r/out"}, "shared": true}}},
+		{"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Edit",
+			"tool_input": map[string]any{"old_string": content, "new_string": content, "file_path": "/r/e"}},
+	}
+	// What the adapters read of a payload: everything but the bulky members.
+	kept := func(doc map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range doc {
+			switch k {
+			case "tool_input":
+				in := map[string]any{}
+				for ik, iv := range v.(map[string]any) {
+					if !bulky[ik] {
+						in[ik] = iv
+					}
+				}
+				out[k] = in
+			case "tool_response":
+				if d, ok := v.(map[string]any)["bashEditDiff"]; ok {
+					out[k] = map[string]any{"bashEditDiff": d}
+				} else {
+					out[k] = map[string]any{}
+				}
+			default:
+				out[k] = v
+			}
+		}
+		return out
+	}
+	for _, p := range payloads {
+		raw, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole map[string]any
+		json.Unmarshal(raw, &whole)
+		got, err := readLarge(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("%s: %v", p["tool_name"], err)
+		}
+		var read map[string]any
+		if err := json.Unmarshal(got, &read); err != nil {
+			t.Fatalf("%s: readLarge gave no JSON object: %v", p["tool_name"], err)
+		}
+		want, _ := json.Marshal(kept(whole))
+		have, _ := json.Marshal(read)
+		if !bytes.Equal(want, have) {
+			t.Errorf("%s: read\n%.300s\nwant\n%.300s", p["tool_name"], have, want)
+		}
+	}
+	for _, bad := range []string{`{"tool_name": "Write", "tool_input": {"content": "cut`, `[1]`, `{"a" 1}`, `{"a": tru}`} {
+		if _, err := readLarge(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q read without an error", bad)
+		}
+	}
+}

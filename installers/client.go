@@ -1,0 +1,324 @@
+package installers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// Client is one agent client as lucid registers itself in it: where its
+// hook settings live, the events lucid handles there, and the form of an
+// entry. Claude Code, Codex CLI and Gemini CLI keep hooks in the same
+// shape, {"hooks": {"EVENT": [{"matcher": M, "hooks": [{"type":
+// "command", "command": C, "timeout": T}]}]}}, and differ in the file,
+// the events and the unit of the timeout; adding a client is one more
+// table like ClaudeCode's.
+type Client struct {
+	Name          string // as its users know it
+	Settings      string // the shared settings file, relative to the work tree's top
+	LocalSettings string // the personal one, "" when the client has none
+	Events        []Event
+	TimeoutUnit   time.Duration // what the file's "timeout" counts
+	// Command is the shell command registered for an event.
+	Command func(event string) string
+}
+
+// Event is how lucid registers one event: the narrowest matcher its
+// handler needs (empty: the event takes none, or every source) and a
+// timeout, after which the client goes on without the hook.
+type Event struct {
+	Name    string
+	Matcher string
+	Timeout time.Duration
+}
+
+// group is lucid's matcher group for e, as compact JSON.
+func (c *Client) group(e Event) []byte {
+	type hook struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Timeout int64  `json:"timeout"`
+	}
+	g := struct {
+		Matcher string `json:"matcher,omitempty"`
+		Hooks   []hook `json:"hooks"`
+	}{e.Matcher, []hook{{"command", c.Command(e.Name), int64(e.Timeout / c.TimeoutUnit)}}}
+	b, _ := marshalNoEscape(g)
+	return b
+}
+
+// isLucidCommand reports whether a hook command is one lucid registered:
+// c.Command(E), or a plain `lucid hook E` (PATH/lucid hook E included).
+func (c *Client) isLucidCommand(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	f := strings.Fields(cmd)
+	for _, e := range c.Events {
+		if cmd == c.Command(e.Name) || len(f) == 3 && filepath.Base(f[0]) == "lucid" && f[1] == "hook" && f[2] == e.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// settings is one settings file of a client, as read: doc holds its
+// bytes, which every change edits in place (splice.go).
+type settings struct {
+	client     *Client
+	name, path string
+	doc        []byte // "{}" for a file that is missing or empty
+	existed    bool
+	fresh      bool // the file held nothing: lucid lays all of it out
+}
+
+func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
+	s := &settings{client: c, name: name, path: repo.Abs(name), doc: []byte("{}"), fresh: true}
+	raw, err := gitstore.ReadFile(s.path, gitstore.MaxSettings)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.existed = true
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return s, nil // an empty file holds no settings yet
+	}
+	if err := checkObject(raw); err != nil {
+		return nil, s.invalid(raw, err)
+	}
+	s.doc, s.fresh = raw, false
+	// Check the shapes lucid edits before changing anything.
+	if h, ok := member(raw, root(raw), "hooks"); ok {
+		if !h.isObject {
+			return nil, fmt.Errorf("%s: \"hooks\" is not a JSON object: fix it, then run lucid again", name)
+		}
+		for _, ev := range children(raw, h) {
+			if !ev.isArr {
+				return nil, fmt.Errorf("%s: \"hooks\".%q is not a list of matcher groups: fix it, then run lucid again", name, ev.key)
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *settings) invalid(raw []byte, err error) error {
+	if line := syntaxLine(raw, err); line > 0 {
+		return fmt.Errorf("%s:%d: not valid JSON (%v): fix it, then run lucid again", s.name, line, err)
+	}
+	return fmt.Errorf("%s: not valid JSON (%v): fix it, then run lucid again", s.name, err)
+}
+
+func (s *settings) root() node { return root(s.doc) }
+
+// groups returns the matcher groups of event.
+func (s *settings) groups(event string) []node {
+	h, ok := member(s.doc, s.root(), "hooks")
+	if !ok {
+		return nil
+	}
+	ev, ok := member(s.doc, h, event)
+	if !ok || !ev.isArr {
+		return nil
+	}
+	return children(s.doc, ev)
+}
+
+// lucidHooks returns a group's list of hooks and which of them are
+// lucid's.
+func (s *settings) lucidHooks(g node) (list node, hooks []node, lucid []int) {
+	list, ok := member(s.doc, g, "hooks")
+	if !ok || !list.isArr {
+		return list, nil, nil
+	}
+	hooks = children(s.doc, list)
+	for i, h := range hooks {
+		var cmd struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(s.doc[h.start:h.end], &cmd) == nil && s.client.isLucidCommand(cmd.Command) {
+			lucid = append(lucid, i)
+		}
+	}
+	return list, hooks, lucid
+}
+
+// has reports whether event has exactly lucid's group for e and no other
+// lucid hook.
+func (s *settings) has(e Event) bool {
+	exact, others := 0, 0
+	want := s.client.group(e)
+	for _, g := range s.groups(e.Name) {
+		_, _, lucid := s.lucidHooks(g)
+		if len(lucid) > 0 && sameJSON(s.doc[g.start:g.end], want) {
+			exact++
+		} else {
+			others += len(lucid)
+		}
+	}
+	return exact == 1 && others == 0
+}
+
+func (s *settings) hasLucid() bool {
+	h, ok := member(s.doc, s.root(), "hooks")
+	if !ok {
+		return false
+	}
+	for _, ev := range children(s.doc, h) {
+		for _, g := range s.groups(ev.key) {
+			if _, _, lucid := s.lucidHooks(g); len(lucid) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// registered returns the events that have exactly lucid's group.
+func (s *settings) registered() []string {
+	var events []string
+	for _, e := range s.client.Events {
+		if s.has(e) {
+			events = append(events, e.Name)
+		}
+	}
+	return events
+}
+
+// register puts lucid's group in place for every event, replacing lucid
+// hooks that differ (another version's), and returns how many events it
+// changed.
+func (s *settings) register() int {
+	changed := 0
+	for _, e := range s.client.Events {
+		if s.has(e) {
+			continue
+		}
+		s.removeLucid(e.Name)
+		s.appendGroup(e.Name, s.client.group(e))
+		changed++
+	}
+	return changed
+}
+
+// appendGroup adds a matcher group at the end of event's list, creating
+// the list, and "hooks", where they are missing.
+func (s *settings) appendGroup(event string, group []byte) {
+	r := s.root()
+	h, ok := member(s.doc, r, "hooks")
+	if !ok {
+		s.doc = insertChild(s.doc, r, "hooks", []byte(`{`+jsonKey(event)+`:[`+string(group)+`]}`))
+		return
+	}
+	ev, ok := member(s.doc, h, event)
+	if !ok {
+		s.doc = insertChild(s.doc, h, event, []byte(`[`+string(group)+`]`))
+		return
+	}
+	s.doc = insertChild(s.doc, ev, "", group)
+}
+
+func jsonKey(k string) string {
+	b, _ := marshalNoEscape(k)
+	return string(b)
+}
+
+// removeLucid removes every lucid hook of event, one at a time: a group
+// that held nothing else goes with it, and so do an event, and "hooks",
+// that lucid left empty. It reports whether it removed any.
+func (s *settings) removeLucid(event string) bool {
+	removed := false
+	for s.removeOneLucid(event) {
+		removed = true
+	}
+	return removed
+}
+
+func (s *settings) removeOneLucid(event string) bool {
+	r := s.root()
+	h, ok := member(s.doc, r, "hooks")
+	if !ok {
+		return false
+	}
+	ev, ok := member(s.doc, h, event)
+	if !ok || !ev.isArr {
+		return false
+	}
+	groups := children(s.doc, ev)
+	for gi, g := range groups {
+		list, hooks, lucid := s.lucidHooks(g)
+		switch {
+		case len(lucid) == 0:
+			continue
+		case len(lucid) < len(hooks):
+			s.doc = removeChild(s.doc, list, lucid[0])
+		case len(groups) > 1:
+			s.doc = removeChild(s.doc, ev, gi) // nothing of the user's in it
+		case len(children(s.doc, h)) > 1:
+			s.doc = removeMember(s.doc, h, event)
+		default:
+			s.doc = removeMember(s.doc, r, "hooks")
+		}
+		return true
+	}
+	return false
+}
+
+// unregister removes every lucid hook, of any event; it reports whether
+// anything changed.
+func (s *settings) unregister() bool {
+	h, ok := member(s.doc, s.root(), "hooks")
+	if !ok {
+		return false
+	}
+	var events []string
+	for _, ev := range children(s.doc, h) {
+		events = append(events, ev.key)
+	}
+	changed := false
+	for _, e := range events {
+		if s.removeLucid(e) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// empty reports whether the settings hold nothing at all.
+func (s *settings) empty() bool { return len(children(s.doc, s.root())) == 0 }
+
+// write replaces the file atomically. A file lucid starts is laid out
+// with two spaces; a user's keeps its bytes, edited in place.
+func (s *settings) write() error {
+	out := s.doc
+	if s.fresh {
+		var b bytes.Buffer
+		if err := json.Indent(&b, s.doc, "", "  "); err != nil {
+			return err
+		}
+		b.WriteByte('\n')
+		out = b.Bytes()
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return err
+	}
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(s.path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	return gitstore.WriteFileAtomic(s.path, out, perm)
+}
+
+// sameJSON reports whether a and b hold the same JSON value, however
+// spaced or escaped.
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
+}

@@ -1,0 +1,39 @@
+package installers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+)
+
+// marshalNoEscape is json.Marshal without HTML escaping, so that commands
+// such as `a && b` stay readable in the settings file.
+func marshalNoEscape(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
+// syntaxLine returns the line of a JSON syntax error in raw, or 0.
+func syntaxLine(raw []byte, err error) int {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var off int64
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		off = int64(len(raw)) // cut short: the error is at the end
+	default:
+		return 0
+	}
+	off = min(max(off, 1), int64(len(raw)))
+	return bytes.Count(raw[:off-1], []byte{'\n'}) + 1
+}

@@ -1,0 +1,97 @@
+package installers
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// plainSettings reports whether init then uninstall must give doc back
+// byte for byte: an object with members, no lucid hooks, and no empty
+// "hooks" or event list (which uninstall cannot tell from lucid's own).
+func plainSettings(doc []byte) bool {
+	if checkObject(doc) != nil || len(children(doc, root(doc))) == 0 {
+		return false
+	}
+	s := &settings{client: ClaudeCode, doc: doc}
+	if s.hasLucid() {
+		return false
+	}
+	h, ok := member(doc, root(doc), "hooks")
+	if !ok {
+		return true
+	}
+	if !h.isObject || len(children(doc, h)) == 0 {
+		return false
+	}
+	for _, ev := range children(doc, h) {
+		if !ev.isArr || len(children(doc, ev)) == 0 {
+			return false
+		}
+	}
+	// A key given twice: Claude Code reads the last, lucid edits the first.
+	var seen = map[string]bool{}
+	for _, m := range children(doc, root(doc)) {
+		if seen[m.key] {
+			return false
+		}
+		seen[m.key] = true
+	}
+	for _, m := range children(doc, h) {
+		if seen["hooks."+m.key] {
+			return false
+		}
+		seen["hooks."+m.key] = true
+	}
+	return true
+}
+
+// FuzzSettingsRoundTrip: on any settings object, registering gives valid
+// JSON with every event registered, a second registration changes
+// nothing, and unregistering gives the bytes back.
+func FuzzSettingsRoundTrip(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":1}`, "{\n  \"a\": [1, 2],\n  \"b\": {}\n}\n", "{\r\n\t\"hooks\": {\r\n\t\t\"Stop\": [ {\"hooks\": []} ]\r\n\t}\r\n}",
+		`{ "hooks" : { "PreToolUse" : [ { "matcher" : "Bash" , "hooks" : [ { "type" : "command" , "command" : "x" } ] } ] } }`,
+		"{\"s\": \"a\\\"b}\\\\\", \"n\": -1.5e3, \"t\": [true, false, null]}",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if !plainSettings(doc) {
+			return
+		}
+		orig := bytes.Clone(doc)
+		s := &settings{client: ClaudeCode, doc: bytes.Clone(doc)}
+		if s.register() != len(ClaudeCode.Events) {
+			t.Fatalf("not every event registered in %q", orig)
+		}
+		if !json.Valid(s.doc) {
+			t.Fatalf("%q became invalid JSON:\n%s", orig, s.doc)
+		}
+		if got := s.registered(); len(got) != len(ClaudeCode.Events) {
+			t.Fatalf("%q: registered %v after register:\n%s", orig, got, s.doc)
+		}
+		var before, after map[string]any
+		json.Unmarshal(orig, &before)
+		json.Unmarshal(s.doc, &after)
+		for k, v := range before {
+			if k != "hooks" && !sameValue(v, after[k]) {
+				t.Fatalf("%q: member %q changed:\n%s", orig, k, s.doc)
+			}
+		}
+		once := bytes.Clone(s.doc)
+		if s.register() != 0 || !bytes.Equal(s.doc, once) {
+			t.Fatalf("a second register changed %q", once)
+		}
+		if !s.unregister() || !bytes.Equal(s.doc, orig) {
+			t.Fatalf("round trip:\n got %q\nwant %q", s.doc, orig)
+		}
+	})
+}
+
+func sameValue(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
