@@ -18,7 +18,7 @@ type Finding = merge.Finding
 // and that the /lucid:dream command is there.
 func Check(repo *gitstore.Repo) []Finding {
 	hooks := Finding{Check: "hooks"}
-	name, events, err := Registered(repo)
+	name, events, err := ClaudeCode.Registered(repo)
 	switch {
 	case err != nil:
 		hooks.Detail, hooks.Fix = err.Error(), "fix the file, then run `lucid init`"

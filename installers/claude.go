@@ -46,7 +46,6 @@ var claudeEvents = []Event{
 
 // ClaudeCode is Claude Code, whose settings take hooks in seconds.
 var ClaudeCode = &Client{
-	Name:          "Claude Code",
 	Settings:      SettingsName,
 	LocalSettings: LocalSettingsName,
 	Events:        claudeEvents,
@@ -85,12 +84,12 @@ const StatusLineCommand = "command -v lucid >/dev/null 2>&1 || exit 0; exec luci
 // user's as they are, and changes no byte when everything is in place. A
 // settings file that is not valid JSON is refused, with its line.
 func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
-	name, other := SettingsName, LocalSettingsName
+	c := ClaudeCode
+	name, other := c.Settings, c.LocalSettings
 	if opt.Local {
 		name, other = other, name
 	}
 	var changes []Change
-	c := ClaudeCode
 	if s, err := c.read(repo, other); err != nil {
 		return nil, err
 	} else if s.hasLucid() {
@@ -141,7 +140,7 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 // the user changed it. .lucid/ stays.
 func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 	var changes []Change
-	for _, name := range []string{SettingsName, LocalSettingsName} {
+	for _, name := range ClaudeCode.files() {
 		s, err := ClaudeCode.read(repo, name)
 		if err != nil {
 			return nil, err
@@ -185,21 +184,6 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		changes = append(changes, Change{Path: DreamCommandName, What: "removed"})
 	}
 	return changes, nil
-}
-
-// Registered returns the settings file that holds lucid's hooks and the
-// events registered there ("" when none does).
-func Registered(repo *gitstore.Repo) (string, []string, error) {
-	for _, name := range []string{SettingsName, LocalSettingsName} {
-		s, err := ClaudeCode.read(repo, name)
-		if err != nil {
-			return "", nil, err
-		}
-		if events := s.registered(); len(events) > 0 {
-			return name, events, nil
-		}
-	}
-	return "", nil, nil
 }
 
 // removeEmptyDirs removes dir and its parents up to the top while they

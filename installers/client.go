@@ -22,7 +22,6 @@ import (
 // the events and the unit of the timeout; adding a client is one more
 // table like ClaudeCode's.
 type Client struct {
-	Name          string // as its users know it
 	Settings      string // the shared settings file, relative to the work tree's top
 	LocalSettings string // the personal one, "" when the client has none
 	Events        []Event
@@ -68,6 +67,29 @@ func (c *Client) isLucidCommand(cmd string) bool {
 	return false
 }
 
+// files are the client's settings files, the shared one first.
+func (c *Client) files() []string {
+	if c.LocalSettings == "" {
+		return []string{c.Settings}
+	}
+	return []string{c.Settings, c.LocalSettings}
+}
+
+// Registered returns the settings file that holds lucid's hooks and the
+// events registered there ("" when none does).
+func (c *Client) Registered(repo *gitstore.Repo) (string, []string, error) {
+	for _, name := range c.files() {
+		s, err := c.read(repo, name)
+		if err != nil {
+			return "", nil, err
+		}
+		if events := s.registered(); len(events) > 0 {
+			return name, events, nil
+		}
+	}
+	return "", nil, nil
+}
+
 // settings is one settings file of a client, as read: doc holds its
 // bytes, which every change edits in place (splice.go).
 type settings struct {
@@ -75,7 +97,7 @@ type settings struct {
 	name, path string
 	doc        []byte // "{}" for a file that is missing or empty
 	existed    bool
-	fresh      bool // the file held nothing: lucid lays all of it out
+	fresh      bool // the file held no settings: lucid lays all of it out
 }
 
 func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
@@ -93,6 +115,9 @@ func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
 	}
 	if err := checkObject(raw); err != nil {
 		return nil, s.invalid(raw, err)
+	}
+	if len(children(raw, root(raw))) == 0 {
+		return s, nil // "{}": nothing of the user's to keep, so lucid lays it out
 	}
 	s.doc, s.fresh = raw, false
 	// Check the shapes lucid edits before changing anything.
