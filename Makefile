@@ -8,10 +8,11 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # purego: blake3 in plain Go. Its SIMD code picks AVX2 or SSE4.1 through
 # klauspost/cpuid, whose init, paid by every hook whether it hashes or not,
 # issues enough CPUID instructions to take 0.3-0.4 ms under a hypervisor,
-# where each one traps (GODEBUG=inittrace=1); the hashes lucid takes (the
-# log's tail, cited files) are small enough that plain Go costs nothing
-# noticeable. The tag also selects plain Go in the standard library's
-# crypto, which lucid uses only for git object ids.
+# where each one traps (GODEBUG=inittrace=1). Plain Go hashes at about
+# 0.65 GB/s against SIMD's 3.5 GB/s (10 MiB, here): a cited source file of
+# 100 KB costs 0.15 ms instead of 0.03, the log's 64-byte tail nothing, and
+# a hook with nothing to hash 0.3 ms less. The tag also selects plain Go in
+# the standard library's crypto, which lucid uses only for git object ids.
 TAGS    := purego
 
 .PHONY: build install test bench demo e2e clean
