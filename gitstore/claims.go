@@ -103,8 +103,11 @@ func decodeClaims(b []byte) ([]Claim, int) {
 	claims := make([]Claim, 0, strings.Count(s, "\n")+1)
 	bad := 0
 	for s != "" {
-		var line string
-		line, s, _ = strings.Cut(s, "\n")
+		line, rest, whole := strings.Cut(s, "\n")
+		if !whole {
+			break // a write under way (see EditClaims)
+		}
+		s = rest
 		if line == "" {
 			continue
 		}

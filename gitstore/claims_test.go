@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -119,5 +120,70 @@ func TestEditClaims(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(repo.ClaimsPath()), ".lucid-tmp-*")); len(m) != 0 {
 		t.Errorf("temp files left: %v", m)
+	}
+}
+
+// A claim added with nothing to drop is appended: the other claims' bytes
+// stay as they were, and the store keeps its inode. A last line without its
+// newline (a write under way, or one that failed) is no claim to any
+// reader, and the next edit drops it rather than gluing a claim to it.
+func TestEditClaimsAppends(t *testing.T) {
+	repo := &Repo{Top: t.TempDir(), CommonDir: t.TempDir()}
+	at := time.UnixMilli(1764662400123)
+	mk := func(id string) Claim {
+		return Claim{ID: id, Owner: "o", Created: at, Worktree: "/w", Task: "t", Globs: []string{id + "/**"}}
+	}
+	if err := repo.SaveClaims([]Claim{mk("a"), mk("b")}); err != nil {
+		t.Fatal(err)
+	}
+	path := repo.ClaimsPath()
+	before, _ := os.ReadFile(path)
+	st1, _ := os.Stat(path)
+	if err := repo.EditClaims(nil, []Claim{mk("c")}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(path)
+	st2, _ := os.Stat(path)
+	if !bytes.HasPrefix(after, before) || !os.SameFile(st1, st2) {
+		t.Errorf("adding a claim rewrote the store:\n%q\nthen\n%q", before, after)
+	}
+	ids := func() string {
+		t.Helper()
+		got, bad, err := repo.LoadClaims()
+		if err != nil || bad != 0 {
+			t.Fatalf("LoadClaims: %v, %d bad", err, bad)
+		}
+		found, err := repo.FindClaims(func([]byte) bool { return true })
+		if err != nil || len(found) != len(got) {
+			t.Fatalf("FindClaims: %v, %d claims where LoadClaims has %d", err, len(found), len(got))
+		}
+		var s []string
+		for _, c := range got {
+			s = append(s, c.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	if got := ids(); got != "a,b,c" {
+		t.Errorf("after appending: %s, want a,b,c", got)
+	}
+	// A torn tail: half of a claim's line.
+	line := encodeClaims([]Claim{mk("torn")})
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(line[:len(line)/2])
+	f.Close()
+	if got := ids(); got != "a,b,c" {
+		t.Errorf("with a torn last line: %s, want a,b,c", got)
+	}
+	if err := repo.EditClaims(nil, []Claim{mk("d")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(); got != "a,b,c,d" {
+		t.Errorf("after an edit of a torn store: %s, want a,b,c,d", got)
+	}
+	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte("torn")) {
+		t.Errorf("the torn line is still in the store:\n%s", b)
 	}
 }

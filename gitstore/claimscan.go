@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,8 +47,8 @@ func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
 			}
 			line = long
 		}
-		line = bytes.TrimSuffix(line, []byte{'\n'})
-		if len(line) > 0 && lineWanted(line, want) {
+		line, whole := bytes.CutSuffix(line, []byte{'\n'})
+		if whole && len(line) > 0 && lineWanted(line, want) {
 			if c, ok := decodeClaim(string(line)); ok {
 				out = append(out, c)
 			}
@@ -86,15 +87,27 @@ func lineWanted(line []byte, want func([]byte) bool) bool {
 	}
 }
 
-// EditClaims replaces the store whole, as SaveClaims does, with the claims
-// whose id drop names left out and add appended, without decoding the
-// others: their lines are copied as they are, through a small buffer. A
-// claim transaction that read only the claims near its own (FindClaims)
-// writes with it. The caller holds the lock.
+// EditClaims changes the store with the claims whose id drop names left
+// out and add appended, without decoding the others. A claim transaction
+// that read only the claims near its own (FindClaims) writes with it. The
+// caller holds the lock.
+//
+// With nothing to drop, add is appended in one O_APPEND write, as the log
+// is: replacing a store of a thousand claims to add one (a copy of the file
+// and a rename that frees the old one) was most of what `lucid claim` cost,
+// about 0.7 ms. A write that fails part way is cut off again, and readers
+// skip a last line without its newline (a write still under way). Dropping
+// replaces the store whole, as SaveClaims does, copying the other lines as
+// they are through a small buffer.
 func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 	path := r.ClaimsPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
+	}
+	if len(drop) == 0 {
+		if done, err := appendClaims(path, encodeClaims(add)); done || err != nil {
+			return err
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".lucid-tmp-*")
 	if err != nil {
@@ -121,22 +134,62 @@ func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// copyClaims copies the lines of the store at path to w, but those of the
-// claims drop names.
+// appendClaims appends lines to the store at path in one write. It does
+// nothing and reports false when the store does not end in a newline (a
+// store that an older lucid or a crash left so), would grow past
+// MaxClaims, or is not a plain file: the caller rewrites it, which drops
+// such a tail or says what is wrong.
+func appendClaims(path string, lines []byte) (bool, error) {
+	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
+	target, err := checkPath(path)
+	if errors.Is(err, os.ErrNotExist) {
+		target, flags = path, flags|os.O_CREATE|os.O_EXCL // the lock is ours: nobody else creates it
+	} else if err != nil {
+		return false, nil // not a plain file: the rewrite says what is wrong
+	}
+	f, err := os.OpenFile(target, flags, 0o644)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size()+int64(len(lines)) > MaxClaims {
+		return false, nil // the rewrite says what is wrong
+	}
+	if size := fi.Size(); size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err != nil {
+			return false, err
+		}
+		if last[0] != '\n' {
+			return false, nil
+		}
+	}
+	if _, err := writeFile(f, lines); err != nil {
+		// All or nothing: the lock is ours, so the store was fi.Size() long.
+		if terr := f.Truncate(fi.Size()); terr != nil {
+			return true, fmt.Errorf("adding to %s: %v; cutting it back: %v: remove its last line by hand", path, err, terr)
+		}
+		return true, err
+	}
+	return true, f.Close()
+}
+
+// copyClaims copies the whole lines of the store at path to w, but those
+// of the claims drop names.
 func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
 	f, err := openClaims(path)
 	if f == nil {
 		return err
 	}
 	defer f.Close()
-	if len(drop) == 0 {
-		_, err := w.ReadFrom(io.LimitReader(f, MaxClaims))
-		return err
-	}
 	br := bufio.NewReaderSize(f, 16<<10)
 	for {
 		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
+		if bytes.HasSuffix(line, []byte{'\n'}) { // not a write under way, or one that failed
 			id, _, _ := bytes.Cut(line, []byte{'\t'})
 			if !drop[unescapeField(string(id))] {
 				w.Write(line)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -46,7 +47,7 @@ func appendLine(path string, line []byte) (replaced bool, err error) {
 	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
 	target, err := checkPath(path)
 	if errors.Is(err, os.ErrNotExist) {
-		if _, statErr := os.Stat(dirOf(path)); statErr != nil {
+		if _, statErr := os.Stat(filepath.Dir(path)); statErr != nil {
 			return false, ErrNotInitialised
 		}
 		target, flags = path, flags|os.O_CREATE|os.O_EXCL
@@ -114,15 +115,6 @@ var writeFile = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
 type fileWriter struct{ f *os.File }
 
 func (w fileWriter) Write(b []byte) (int, error) { return writeFile(w.f, b) }
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			return path[:i]
-		}
-	}
-	return "."
-}
 
 // endsTorn reports whether the last byte of f, size bytes long, is not a
 // newline.

@@ -3,14 +3,13 @@ package gitstore
 import (
 	"bufio"
 	"bytes"
+	"compress/zlib"
 	"crypto/sha1"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
-	"hash/adler32"
 	"io"
 	"os"
 	"os/exec"
@@ -22,8 +21,10 @@ import (
 // Objects are written here as loose objects, the way git writes them
 // (zlib of "TYPE SIZE\0DATA", named by its hash, through a temporary file
 // and a rename), rather than by git hash-object, mktree and commit-tree: a
-// claim writes three objects, and three git processes would cost more than
-// the push. They are read back with one git cat-file --batch, because a
+// claim writes three objects, and the three git processes would add about
+// 3.9 ms (1.3 ms each, median of 41 runs beside a hello-world Go binary's
+// 1.0 ms) to a push that takes about 14.5 ms to a bare repository on disk.
+// They are read back with one git cat-file --batch, because a
 // fetch may bring them in a pack.
 
 // objectFormat is the repository's hash: "sha1", or "sha256" where
@@ -74,7 +75,11 @@ func (w *objectWriter) write(kind string, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := writeTemp(dir, zlibStored(append([]byte(header), data...)), 0o444)
+	packed, err := zlibObject(append([]byte(header), data...))
+	if err != nil {
+		return "", err
+	}
+	tmp, err := writeTemp(dir, packed, 0o444)
 	if err != nil {
 		return "", err
 	}
@@ -86,28 +91,20 @@ func (w *objectWriter) write(kind string, data []byte) (string, error) {
 	return oid, nil
 }
 
-// zlibStored wraps data in a zlib stream of stored (uncompressed) deflate
-// blocks, which every zlib reader, git's too, reads. compress/zlib would
-// compress, but its package initialisation (compress/flate, about 0.25 ms)
-// would be paid by every hook; a claim's objects are a few hundred bytes,
-// and a push compresses them anyway.
-func zlibStored(data []byte) []byte {
-	sum := adler32.Checksum(data)
-	out := make([]byte, 0, len(data)+len(data)/65535*5+11)
-	out = append(out, 0x78, 0x01) // deflate, 32K window, no dictionary
-	for {
-		n := min(len(data), 65535)
-		final := byte(0)
-		if n == len(data) {
-			final = 1
-		}
-		out = append(out, final, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
-		out = append(out, data[:n]...)
-		data = data[n:]
-		if final == 1 {
-			return binary.BigEndian.AppendUint32(out, sum)
-		}
+// zlibObject is the zlib stream of a loose object, as git writes it.
+// compress/flate's initialisation is about 0.01 ms (GODEBUG=inittrace=1,
+// median of 41 starts), which every hook pays whether it writes objects or
+// not: too little to write a deflate stream by hand.
+func zlibObject(data []byte) ([]byte, error) {
+	var b bytes.Buffer
+	w := zlib.NewWriter(&b)
+	if _, err := w.Write(data); err != nil {
+		return nil, err
 	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // treeEntry is a file of a tree: a blob.

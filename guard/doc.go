@@ -1,4 +1,7 @@
 // Package guard decides about one tool call of an agent: which paths it
-// writes (Edit, Write, NotebookEdit, and shell commands parsed with
-// mvdan.cc/sh), whether a claim forbids it, and lich's edit markers.
+// writes (Edit, Write, NotebookEdit, Codex's apply_patch, Gemini CLI's
+// tools, and shell commands parsed with mvdan.cc/sh), the LUCID_AGENT
+// stamp on the lucid commands it runs, and lich's edit markers. Whether a
+// claim forbids those paths is answered by package claims, which the hooks
+// ask with what guard found.
 package guard

@@ -16,6 +16,12 @@ type ShellWrite struct {
 	// command has reached when it writes. It may name a folder (rm -r,
 	// cp -r, git checkout -- dir): everything under it is written.
 	Path string
+	// Under, when not "", is a doublestar glob relative to the folder
+	// Path: the command writes the paths under Path that it matches, and
+	// only those (find build -name '*.o' -delete is build and "**/*.o").
+	// The files that find hands to -exec or xargs are not known one by one,
+	// but where they lie is.
+	Under string
 	// By says what writes it, for a message to the model: ">", ">>",
 	// "tee", "cp", "mv", "rm", "sed -i", "python open()", "git checkout"...
 	By string
@@ -99,6 +105,9 @@ type shellWalker struct {
 	scripts map[string]*syntax.File
 	depth   int
 	steps   int
+	// piped, while the right side of find ... | CMD is walked, is the
+	// files find prints (see findFiles), for xargs to hand on.
+	piped []shArg
 	// fixed, when set, is the offset every write gets: the bash -c word or
 	// the call of a function whose body sits elsewhere in the source.
 	fixed    uint
@@ -134,6 +143,10 @@ func (st *shState) resolve(a shArg) (string, bool) {
 // write records that path a is written by by, when a resolves to a file
 // that is not a device.
 func (w *shellWalker) write(st *shState, a shArg, by string) {
+	if a.under != "" {
+		w.record(ShellWrite{Path: a.s, Under: a.under, By: by}, a.pos)
+		return
+	}
 	p, ok := st.resolve(a)
 	if !ok {
 		return
@@ -142,7 +155,11 @@ func (w *shellWalker) write(st *shState, a shArg, by string) {
 }
 
 func (w *shellWalker) writePath(p, by string, pos uint) {
-	if p == "/dev" || strings.HasPrefix(p, "/dev/") || p == "/proc" || strings.HasPrefix(p, "/proc/") {
+	w.record(ShellWrite{Path: p, By: by}, pos)
+}
+
+func (w *shellWalker) record(sw ShellWrite, pos uint) {
+	if p := sw.Path; p == "/dev" || strings.HasPrefix(p, "/dev/") || p == "/proc" || strings.HasPrefix(p, "/proc/") {
 		return
 	}
 	if w.hasFixed {
@@ -151,11 +168,12 @@ func (w *shellWalker) writePath(p, by string, pos uint) {
 	if w.out == nil {
 		w.out, w.pos = make([]ShellWrite, 0, 4), make([]uint, 0, 4)
 	}
-	w.out = append(w.out, ShellWrite{Path: p, By: by})
+	w.out = append(w.out, sw)
 	w.pos = append(w.pos, pos)
 }
 
-// result is the writes in source order, each path once (its first writer).
+// result is the writes in source order, each path (and Under) once: its
+// first writer.
 func (w *shellWalker) result() []ShellWrite {
 	if len(w.out) == 0 {
 		return nil
@@ -176,10 +194,13 @@ func (w *shellWalker) result() []ShellWrite {
 	res := make([]ShellWrite, 0, len(idx))
 	var seen map[string]bool // only for long lists: a scan is cheaper for a few
 	for _, i := range idx {
-		p := w.out[i].Path
+		p, under := w.out[i].Path, w.out[i].Under
+		if under != "" {
+			p += "\x00" + under
+		}
 		switch {
 		case len(idx) <= 16:
-			if slices.ContainsFunc(res, func(s ShellWrite) bool { return s.Path == p }) {
+			if slices.ContainsFunc(res, func(s ShellWrite) bool { return s.Path == w.out[i].Path && s.Under == under }) {
 				continue
 			}
 		case seen[p]:
@@ -287,7 +308,10 @@ func (w *shellWalker) binary(c *syntax.BinaryCmd, st *shState) {
 	switch c.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		w.stmt(c.X, st.clone())
+		piped := w.piped
+		w.piped = findOutput(c.X, st)
 		w.stmt(c.Y, st.clone())
+		w.piped = piped
 	case syntax.AndStmt:
 		w.stmt(c.X, st)
 		w.stmt(c.Y, st)
@@ -304,6 +328,20 @@ func (w *shellWalker) binary(c *syntax.BinaryCmd, st *shState) {
 			st.dir = ""
 		}
 	}
+}
+
+// findOutput is what a pipeline's left side x prints when it is a plain
+// find: the files it finds, as arguments for write; nil for any other.
+func findOutput(x *syntax.Stmt, st *shState) []shArg {
+	call, ok := x.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || !shellArg(call.Args[0]).is("find") {
+		return nil
+	}
+	starts, name, _ := findFiles(shellArgs(call.Args[1:]), st)
+	if len(starts) == 0 {
+		return nil
+	}
+	return foundArgs(starts, name, true)
 }
 
 // changesDir reports whether s is a plain cd, pushd or popd, which changes

@@ -67,7 +67,11 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 			if cur == nil || open < 0 || !strings.HasSuffix(line, "]") {
 				fail("want `> /abs/path [by]` after a $ line")
 			}
-			cur.want = append(cur.want, ShellWrite{Path: line[2:open], By: line[open+2 : len(line)-1]})
+			sw := ShellWrite{Path: line[2:open], By: line[open+2 : len(line)-1]}
+			if path, under, ok := strings.Cut(sw.Path, " ("); ok && strings.HasSuffix(under, ")") {
+				sw.Path, sw.Under = path, under[:len(under)-1]
+			}
+			cur.want = append(cur.want, sw)
 		case line == "" || strings.HasPrefix(line, "#"):
 			cur = nil
 		case strings.HasPrefix(line, "cwd "):
@@ -94,6 +98,10 @@ func formatWrites(ws []ShellWrite) string {
 	}
 	var b strings.Builder
 	for _, w := range ws {
+		if w.Under != "" {
+			fmt.Fprintf(&b, "  > %s (%s) [%s]\n", w.Path, w.Under, w.By)
+			continue
+		}
 		fmt.Fprintf(&b, "  > %s [%s]\n", w.Path, w.By)
 	}
 	return b.String()
@@ -127,10 +135,10 @@ func TestShellWritesDisk(t *testing.T) {
 		cmd  string
 		want []ShellWrite
 	}{
-		{"cp logo.png assets", []ShellWrite{{filepath.Join(dir, "assets", "logo.png"), "cp"}}},
-		{"cp logo.png fresh", []ShellWrite{{filepath.Join(dir, "fresh"), "cp"}}},
-		{"mv a.txt assets", []ShellWrite{{filepath.Join(dir, "a.txt"), "mv"}, {filepath.Join(dir, "assets", "a.txt"), "mv"}}},
-		{"git checkout main.go", []ShellWrite{{filepath.Join(dir, "main.go"), "git checkout"}}},
+		{"cp logo.png assets", []ShellWrite{{Path: filepath.Join(dir, "assets", "logo.png"), By: "cp"}}},
+		{"cp logo.png fresh", []ShellWrite{{Path: filepath.Join(dir, "fresh"), By: "cp"}}},
+		{"mv a.txt assets", []ShellWrite{{Path: filepath.Join(dir, "a.txt"), By: "mv"}, {Path: filepath.Join(dir, "assets", "a.txt"), By: "mv"}}},
+		{"git checkout main.go", []ShellWrite{{Path: filepath.Join(dir, "main.go"), By: "git checkout"}}},
 		{"git checkout develop", nil},
 	} {
 		got := ShellWrites(tc.cmd, dir)
@@ -155,10 +163,10 @@ func checkWrites(t *testing.T, cmd string, ws []ShellWrite) {
 			t.Fatalf("%q: device %q reported", cmd, w.Path)
 		case w.By == "":
 			t.Fatalf("%q: %q has no writer", cmd, w.Path)
-		case seen[w.Path]:
-			t.Fatalf("%q: %q reported twice", cmd, w.Path)
+		case seen[w.Path+"\x00"+w.Under]:
+			t.Fatalf("%q: %q (%q) reported twice", cmd, w.Path, w.Under)
 		}
-		seen[w.Path] = true
+		seen[w.Path+"\x00"+w.Under] = true
 	}
 }
 
@@ -174,7 +182,7 @@ func FuzzShellWrites(f *testing.F) {
 		// each of them also comes out when the directory is known.
 		known := shellWrites(cmd, "/repo/sub", dirs)
 		for _, w := range shellWrites(cmd, "", dirs) {
-			if !slices.ContainsFunc(known, func(k ShellWrite) bool { return k.Path == w.Path }) {
+			if !slices.ContainsFunc(known, func(k ShellWrite) bool { return k.Path == w.Path && k.Under == w.Under }) {
 				t.Fatalf("%q: %q found only without a directory", cmd, w.Path)
 			}
 		}

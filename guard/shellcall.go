@@ -59,18 +59,65 @@ func commandName(s string) string {
 
 // shellCommand reports whether run knows the command; for any other one
 // the arguments are not even converted.
-func shellCommand(name string) bool {
+func shellCommand(name string) bool { return handlerOf(name) != nil }
+
+// shCall is a command that run hands to its handler: its name (as
+// commandName gives it), the words after it, its redirections and where
+// it runs.
+type shCall struct {
+	name   string
+	args   []shArg
+	redirs []*syntax.Redirect
+	st     *shState
+}
+
+// handlerOf is the table of the commands the analysis reads, each with
+// the handler that finds what it writes; nil for any other command. A
+// switch rather than a map, which would be built at every hook's start.
+func handlerOf(name string) func(*shellWalker, shCall) {
 	switch name {
-	case "cd", "pushd", "popd",
-		"sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
-		"nice", "ionice", "stdbuf", "chronic", "xargs", "find", "npx",
-		"bash", "sh", "zsh", "dash", "ksh",
-		"rm", "rmdir", "touch", "truncate", "tee", "chmod", "shred", "unlink",
-		"cp", "mv", "install", "ln", "dd", "sed", "perl",
-		"git", "gofmt", "goimports", "go", "curl", "wget", "sort":
-		return true
+	case "cd":
+		return func(_ *shellWalker, c shCall) { cd(c.st, c.args) }
+	case "pushd":
+		return func(_ *shellWalker, c shCall) { pushd(c.st, c.args) }
+	case "popd":
+		return func(_ *shellWalker, c shCall) { popd(c.st, c.args) }
+	case "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
+		"nice", "ionice", "stdbuf", "chronic", "xargs", "npx":
+		return func(w *shellWalker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
+	case "find":
+		return func(w *shellWalker, c shCall) { w.find(c.args, c.st) }
+	case "bash", "sh", "zsh", "dash", "ksh":
+		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
+	case "rm", "rmdir", "touch", "truncate", "tee", "shred", "unlink":
+		return func(w *shellWalker, c shCall) { w.operands(c.name, c.args, c.st) }
+	case "chmod":
+		return func(w *shellWalker, c shCall) { w.chmod(c.args, c.st) }
+	case "cp", "mv", "install", "ln":
+		return func(w *shellWalker, c shCall) { w.copyLike(c.name, c.args, c.st) }
+	case "dd":
+		return func(w *shellWalker, c shCall) { w.dd(c.args, c.st) }
+	case "sed":
+		return func(w *shellWalker, c shCall) { w.sed(c.args, c.st) }
+	case "perl":
+		return func(w *shellWalker, c shCall) { w.perl(c.args, c.st) }
+	case "git":
+		return func(w *shellWalker, c shCall) { w.git(c.args, c.st) }
+	case "gofmt", "goimports":
+		return func(w *shellWalker, c shCall) { w.gofmt(c.name, c.args, c.st) }
+	case "go":
+		return func(w *shellWalker, c shCall) { w.goTool(c.args, c.st) }
+	case "curl", "wget", "sort":
+		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
+	case "node", "nodejs":
+		return func(w *shellWalker, c shCall) { w.node(c.args, c.redirs, c.st) }
+	case "ruby":
+		return func(w *shellWalker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
 	}
-	return isPython(name)
+	if isPython(name) {
+		return func(w *shellWalker, c shCall) { w.python(c.args, c.redirs, c.st) }
+	}
+	return nil
 }
 
 func isPython(name string) bool {
@@ -87,48 +134,17 @@ func (w *shellWalker) run(args []shArg, redirs []*syntax.Redirect, st *shState) 
 	if !ok {
 		return
 	}
-	name, rest := commandName(s), args[1:]
-	switch name {
-	case "cd":
-		cd(st, rest)
-	case "pushd":
-		pushd(st, rest)
-	case "popd":
-		popd(st, rest)
-	case "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
-		"nice", "ionice", "stdbuf", "chronic", "xargs", "npx":
-		w.wrapper(name, rest, redirs, st)
-	case "find":
-		w.find(rest, st)
-	case "bash", "sh", "zsh", "dash", "ksh":
-		w.shell(rest, redirs, st)
-	case "rm", "rmdir", "touch", "truncate", "tee", "shred", "unlink":
-		w.operands(name, rest, st)
-	case "chmod":
-		w.chmod(rest, st)
-	case "cp", "mv", "install", "ln":
-		w.copyLike(name, rest, st)
-	case "dd":
-		for _, a := range rest {
-			if strings.HasPrefix(a.s, "of=") {
-				w.write(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
-			}
-		}
-	case "sed":
-		w.sed(rest, st)
-	case "perl":
-		w.perl(rest, st)
-	case "git":
-		w.git(rest, st)
-	case "gofmt", "goimports":
-		w.gofmt(name, rest, st)
-	case "go":
-		w.goTool(rest, st)
-	case "curl", "wget", "sort":
-		w.outputFlag(name, rest, st)
-	default:
-		if isPython(name) {
-			w.python(rest, redirs, st)
+	name := commandName(s)
+	if h := handlerOf(name); h != nil {
+		h(w, shCall{name: name, args: args[1:], redirs: redirs, st: st})
+	}
+}
+
+// dd writes the file of its of= operand.
+func (w *shellWalker) dd(args []shArg, st *shState) {
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "of=") {
+			w.write(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
 		}
 	}
 }

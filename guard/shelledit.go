@@ -33,8 +33,41 @@ func (w *shellWalker) sed(args []shArg, st *shState) {
 // perl writes its files only with -i[EXT]: the files after the -e
 // script, or after the script file.
 func (w *shellWalker) perl(args []shArg, st *shState) {
-	inPlace, hasScript := false, false
+	o := scanBundled(args, bundleSpec{script: "eE", arg: "I", rest: "iMmCdDxVF", digits: "0l"})
+	if !strings.Contains(o.letters, "i") {
+		return
+	}
+	files := o.operands
+	if len(o.scripts) == 0 && len(files) > 0 {
+		files = files[1:]
+	}
+	for _, a := range files {
+		w.write(st, a, "perl -i")
+	}
+}
+
+// bundleSpec is the single-letter options of perl or ruby, which bundle
+// (-pi.bak -e CODE) in a way parseOpts does not read.
+type bundleSpec struct {
+	script string // letters followed by a script: the rest of the word, or the next word
+	arg    string // letters followed by an argument: the rest of the word, or the next word
+	rest   string // letters that take the rest of the word, if any, as theirs
+	digits string // letters that take the digits after them
+}
+
+// bundled is what scanBundled read.
+type bundled struct {
+	letters  string  // every option letter given
+	scripts  []shArg // the scripts of the script letters, in order
+	operands []shArg // the words after the options
+}
+
+// scanBundled reads the options at the start of args; they end at the
+// first word that is not one, or after --. Long options are skipped.
+func scanBundled(args []shArg, spec bundleSpec) bundled {
+	var o bundled
 	i := 0
+words:
 	for ; i < len(args); i++ {
 		s, ok := args[i].lit()
 		if !ok || len(s) < 2 || s[0] != '-' {
@@ -44,40 +77,37 @@ func (w *shellWalker) perl(args []shArg, st *shState) {
 			i++
 			break
 		}
-	bundle:
+		if strings.HasPrefix(s, "--") {
+			continue // --disable=gems and the like
+		}
 		for j := 1; j < len(s); j++ {
-			switch s[j] {
-			case 'e', 'E':
-				hasScript = true
-				if j+1 == len(s) {
-					i++ // the script is the next word
+			c := s[j]
+			o.letters += string(c)
+			switch {
+			case strings.IndexByte(spec.script, c) >= 0 || strings.IndexByte(spec.arg, c) >= 0:
+				val := shArg{s: s[j+1:], pos: args[i].pos}
+				if val.s == "" {
+					if i+1 >= len(args) {
+						break words
+					}
+					i++
+					val = args[i]
 				}
-				break bundle
-			case 'i':
-				inPlace = true
-				break bundle // the rest is the backup extension
-			case '0', 'l':
+				if strings.IndexByte(spec.script, c) >= 0 {
+					o.scripts = append(o.scripts, val)
+				}
+				continue words
+			case strings.IndexByte(spec.rest, c) >= 0:
+				continue words
+			case strings.IndexByte(spec.digits, c) >= 0:
 				for j+1 < len(s) && strings.IndexByte("0123456789abcdefxABCDEF", s[j+1]) >= 0 {
 					j++
 				}
-			case 'I', 'M', 'm', 'C', 'd', 'D', 'x', 'V', 'F':
-				if s[j] == 'I' && j+1 == len(s) {
-					i++
-				}
-				break bundle
 			}
 		}
 	}
-	if !inPlace || i > len(args) {
-		return
-	}
-	files := args[i:]
-	if !hasScript && len(files) > 0 {
-		files = files[1:]
-	}
-	for _, a := range files {
-		w.write(st, a, "perl -i")
-	}
+	o.operands = args[min(i, len(args)):]
+	return o
 }
 
 // python reads the script of python -c and of python - or python with a
@@ -128,8 +158,16 @@ func (w *shellWalker) python(args []shArg, redirs []*syntax.Redirect, st *shStat
 }
 
 func (w *shellWalker) pythonSource(src string, st *shState, pos uint) {
+	w.scriptSource(src, pythonWrites, st, pos)
+}
+
+// scriptSource records the writes that find finds in the script src,
+// given at offset pos. A script that changes its directory (os.chdir,
+// process.chdir, Dir.chdir) writes its relative paths where they are not
+// known.
+func (w *shellWalker) scriptSource(src string, find func(string) []pyWrite, st *shState, pos uint) {
 	chdir := strings.Contains(src, "chdir")
-	for _, pw := range pythonWrites(src) {
+	for _, pw := range find(src) {
 		if chdir && !strings.HasPrefix(pw.path, "/") {
 			continue // the script moved; relative paths are not known
 		}

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // optSpec describes a command's options, enough to tell them from its
 // operands.
@@ -113,24 +116,14 @@ func (spec optSpec) longName(name string) (string, bool) {
 
 // has reports whether any of the named options was given.
 func (o opts) has(names ...string) bool {
-	for _, f := range o.flags {
-		for _, n := range names {
-			if f.name == n {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(o.flags, func(f optFlag) bool { return slices.Contains(names, f.name) })
 }
 
 // get is the argument of the last of the named options given with one.
 func (o opts) get(names ...string) (shArg, bool) {
 	for i := len(o.flags) - 1; i >= 0; i-- {
-		f := o.flags[i]
-		for _, n := range names {
-			if f.name == n && f.has {
-				return f.val, true
-			}
+		if f := o.flags[i]; f.has && slices.Contains(names, f.name) {
+			return f.val, true
 		}
 	}
 	return shArg{}, false

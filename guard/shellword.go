@@ -3,6 +3,7 @@ package guard
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -18,11 +19,16 @@ type shArg struct {
 	// words: an unquoted expansion, a glob, a brace expansion.
 	multi bool
 	pos   uint // offset of the word in the source
+	// under, when not "", makes the argument the files under the folder s
+	// (absolute) that the doublestar glob under matches: what find hands
+	// to -exec and xargs. Only write reads it; to everything else it is
+	// not a known word.
+	under string
 }
 
 // lit is the argument's text when it is exactly one known word.
 func (a shArg) lit() (string, bool) {
-	if a.multi || strings.Contains(a.s, shUnknown) {
+	if a.multi || a.under != "" || strings.Contains(a.s, shUnknown) {
 		return "", false
 	}
 	return a.s, true
@@ -64,11 +70,7 @@ func shellArg(w *syntax.Word) shArg {
 				a.multi = true
 			}
 		case *syntax.SglQuoted:
-			if p.Dollar && strings.Contains(p.Value, `\`) {
-				b.WriteString(shUnknown) // $'...' escapes: not decoded here
-			} else {
-				b.WriteString(p.Value)
-			}
+			b.WriteString(dollarQuoted(p))
 		case *syntax.DblQuoted:
 			if dblQuoted(&b, p.Parts) {
 				a.multi = true
@@ -83,6 +85,19 @@ func shellArg(w *syntax.Word) shArg {
 	}
 	a.s = b.String()
 	return a
+}
+
+// dollarQuoted is the text of a '...' or $'...' part, the escapes of the
+// latter decoded as bash does (expand.Literal; it stops at a \0).
+func dollarQuoted(p *syntax.SglQuoted) string {
+	if !p.Dollar || !strings.Contains(p.Value, `\`) {
+		return p.Value
+	}
+	s, err := expand.Literal(nil, &syntax.Word{Parts: []syntax.WordPart{p}})
+	if err != nil {
+		return shUnknown
+	}
+	return s
 }
 
 // plainLit reports whether an unquoted literal means itself: no escapes,

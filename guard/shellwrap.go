@@ -85,7 +85,7 @@ func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redire
 			inner[0].s = npxName(inner[0].s)
 		}
 	case "xargs":
-		inner = xargsCommand(o, inner)
+		inner = xargsCommand(o, inner, w.piped)
 	}
 	if len(inner) == 0 {
 		return
@@ -124,8 +124,9 @@ func npxName(s string) string {
 }
 
 // xargsCommand is the command xargs runs: with -I R, the words holding R
-// are unknown; otherwise unknown words are appended at the end.
-func xargsCommand(o opts, inner []shArg) []shArg {
+// are unknown; otherwise unknown words are appended at the end. When xargs
+// reads what find printed (piped), those words are find's files instead.
+func xargsCommand(o opts, inner, piped []shArg) []shArg {
 	repl, ok := o.get("I", "i", "replace")
 	if !ok && o.has("i", "replace") {
 		repl, ok = shArg{s: "{}"}, true
@@ -133,23 +134,46 @@ func xargsCommand(o opts, inner []shArg) []shArg {
 	if len(inner) == 0 {
 		return nil
 	}
-	out := make([]shArg, len(inner), len(inner)+1)
-	copy(out, inner)
 	if ok && repl.s != "" {
-		for i := range out {
-			if strings.Contains(out[i].s, repl.s) {
-				out[i].s = strings.ReplaceAll(out[i].s, repl.s, shUnknown)
+		out := make([]shArg, 0, len(inner))
+		for _, a := range inner {
+			switch {
+			case piped != nil && a.is(repl.s):
+				out = append(out, placed(piped, a.pos)...)
+			case strings.Contains(a.s, repl.s):
+				a.s = strings.ReplaceAll(a.s, repl.s, shUnknown)
+				out = append(out, a)
+			default:
+				out = append(out, a)
 			}
 		}
 		return out
 	}
+	out := make([]shArg, len(inner), len(inner)+max(1, len(piped)))
+	copy(out, inner)
+	if piped != nil {
+		return append(out, placed(piped, inner[len(inner)-1].pos)...)
+	}
 	return append(out, shArg{s: shUnknown, multi: true, pos: inner[len(inner)-1].pos})
 }
 
-// find runs the commands of its -exec and -ok actions with {} unknown, and
-// writes the files of -fprint and its kin; -execdir runs elsewhere.
+// placed is args placed at the source offset pos.
+func placed(args []shArg, pos uint) []shArg {
+	out := make([]shArg, len(args))
+	for i, a := range args {
+		a.pos = pos
+		out[i] = a
+	}
+	return out
+}
+
+// find writes what its -delete removes and the files of -fprint and its
+// kin, and runs the commands of its -exec and -ok actions. Which files it
+// finds is not known, but where they lie is (see findFiles): -delete
+// writes those, and each {} of an action stands for them.
 func (w *shellWalker) find(args []shArg, st *shState) {
-	for i := 0; i < len(args); i++ {
+	starts, name, expr := findFiles(args, st)
+	for i := expr; i < len(args); i++ {
 		s, ok := args[i].lit()
 		if !ok {
 			continue
@@ -160,15 +184,28 @@ func (w *shellWalker) find(args []shArg, st *shState) {
 				w.write(st, args[i+1], "find "+s)
 				i++
 			}
+		case "-delete":
+			// Depth first, and a folder only once it is empty: what it
+			// removes is what the tests match, not what lies under it.
+			for _, a := range placed(foundArgs(starts, name, false), args[i].pos) {
+				w.write(st, a, "find -delete")
+			}
 		case "-exec", "-ok", "-execdir", "-okdir":
 			j := i + 1
 			for j < len(args) && !args[j].is(";") && !args[j].is("+") {
 				j++
 			}
-			cmd := make([]shArg, j-i-1)
-			copy(cmd, args[i+1:j])
-			for k := range cmd {
-				cmd[k].s = strings.ReplaceAll(cmd[k].s, "{}", shUnknown)
+			cmd := make([]shArg, 0, j-i-1)
+			for _, a := range args[i+1 : j] {
+				if a.is("{}") {
+					cmd = append(cmd, placed(foundArgs(starts, name, true), a.pos)...)
+					if len(starts) == 0 {
+						cmd = append(cmd, shArg{s: shUnknown, pos: a.pos})
+					}
+					continue
+				}
+				a.s = strings.ReplaceAll(a.s, "{}", shUnknown)
+				cmd = append(cmd, a)
 			}
 			sub := st.clone()
 			if s == "-execdir" || s == "-okdir" {
@@ -182,6 +219,89 @@ func (w *shellWalker) find(args []shArg, st *shState) {
 			i = j
 		}
 	}
+}
+
+// findFiles reads find's starting points (the operands before its
+// expression, "." when there are none), resolved, and the base-name glob
+// that every file it finds matches: its -name, when the expression is
+// tests and actions joined by and alone; "" when any name may be found.
+// expr is the index of the expression's first word. A starting point that
+// cannot be resolved is left out.
+func findFiles(args []shArg, st *shState) (starts []shArg, name string, expr int) {
+	i := 0
+	for i < len(args) {
+		s, _ := args[i].lit()
+		if s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") {
+			i++
+		} else if s == "-D" {
+			i += 2
+		} else {
+			break
+		}
+	}
+	known := true
+	for ; i < len(args); i++ {
+		s, ok := args[i].lit()
+		if ok && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ")" || s == ",") {
+			break
+		}
+		if p, ok := st.resolve(args[i]); ok {
+			starts = append(starts, shArg{s: p, pos: args[i].pos})
+		} else {
+			known = false
+		}
+	}
+	expr = min(i, len(args))
+	if len(starts) == 0 && known {
+		if p, ok := st.resolve(shArg{s: "."}); ok {
+			starts = append(starts, shArg{s: p})
+		}
+	}
+	anyName := false
+	for j := expr; j < len(args); j++ {
+		s, ok := args[j].lit()
+		switch {
+		case !ok:
+		case s == "-name" && j+1 < len(args):
+			if n, ok := args[j+1].lit(); ok && name == "" && !strings.Contains(n, "/") {
+				name = n
+			} else if !ok {
+				anyName = true
+			}
+			j++
+		case s == "-exec" || s == "-ok" || s == "-execdir" || s == "-okdir":
+			for j+1 < len(args) && !args[j+1].is(";") && !args[j+1].is("+") {
+				j++
+			}
+		case s == "-o" || s == "-or" || s == "!" || s == "-not" || s == "(" || s == ")" || s == ",",
+			s == "-iname" || s == "-path" || s == "-ipath" || s == "-wholename" || s == "-iwholename",
+			s == "-regex" || s == "-iregex" || s == "-lname" || s == "-ilname":
+			anyName = true // a name test this glob cannot follow, or tests joined otherwise than by and
+		}
+	}
+	if anyName {
+		name = ""
+	}
+	return starts, name, expr
+}
+
+// foundArgs is what find finds under each starting point, as arguments
+// for write: the paths whose base name matches the -name glob name (any,
+// when ""), and with subtree everything under them too, as rm -r of one
+// of them removes.
+func foundArgs(starts []shArg, name string, subtree bool) []shArg {
+	glob := "**"
+	if name != "" {
+		glob += "/" + strings.NewReplacer("{", `\{`, "}", `\}`).Replace(name) // braces are literal to find
+		if subtree {
+			glob += "/**"
+		}
+	}
+	out := make([]shArg, len(starts))
+	for i, s := range starts {
+		out[i] = shArg{s: s.s, under: glob, pos: s.pos}
+	}
+	return out
 }
 
 // shell walks bash -c SCRIPT, and a shell that reads its script from a

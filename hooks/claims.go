@@ -7,9 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/overlap"
 )
 
 // target is a path a tool call writes, placed in its work tree.
@@ -18,6 +20,9 @@ type target struct {
 	top  string // the top of its work tree
 	rel  string // relative to top
 	tree bool   // a folder written as a whole (rm -rf dir)
+	// under, when not "", is the glob of the paths under the folder rel
+	// that are written (guard.ShellWrite.Under).
+	under string
 }
 
 // locate places path in a work tree of this repository; ok is false for a
@@ -57,7 +62,8 @@ func (c *call) writes() []target {
 		for _, w := range guard.ShellWrites(c.in.Command, c.in.Cwd) {
 			if t, ok := c.locate(w.Path); ok {
 				fi, err := os.Stat(w.Path)
-				t.tree = err == nil && fi.IsDir()
+				t.tree = w.Under == "" && err == nil && fi.IsDir()
+				t.under = w.Under
 				out = append(out, t)
 			}
 		}
@@ -77,7 +83,8 @@ const appendOnly = "lucid: " + gitstore.LogName + " is append-only, for every ag
 func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 	var denials, warnings []string
 	for _, t := range targets {
-		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) {
+		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
+			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
 	}
@@ -91,7 +98,10 @@ func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
 	labels := c.repo.NewLabeler()
 	for _, t := range targets {
 		check := set.Check
-		if t.tree {
+		switch {
+		case t.under != "":
+			check = func(agent, top, rel string) []claims.Hit { return set.CheckUnder(agent, top, rel, t.under) }
+		case t.tree:
 			check = set.CheckTree
 		}
 		hits := check(c.agent, t.top, t.rel)
@@ -133,12 +143,12 @@ func (c *call) sameTeam(owner string) (string, bool) {
 }
 
 // claimsFor reads the claims that could concern the targets.
-func (c *call) claimsFor(targets []target) (*guard.ClaimSet, error) {
+func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 	paths, trees := make([]string, len(targets)), make([]bool, len(targets))
 	for i, t := range targets {
-		paths[i], trees[i] = t.rel, t.tree
+		paths[i], trees[i] = t.rel, t.tree || t.under != "" // what lies under the folder
 	}
-	return guard.LoadClaimsFor(c.repo, c.now, paths, trees)
+	return claims.LoadClaimsFor(c.repo, c.now, paths, trees)
 }
 
 // deny is the output that stops the tool call with reason.
@@ -188,14 +198,14 @@ func (c *call) violations(changed []string) (string, error) {
 // stops or a session ends, waiting for the lock no longer than wait, so
 // that the hook ends within its time.
 func (c *call) releaseClaims(owner func(string) bool, wait time.Duration) error {
-	_, err := guard.ReleaseWhere(c.repo, owner, wait)
+	_, err := claims.ReleaseWhere(c.repo, owner, wait)
 	return err
 }
 
 // claimLines are the active claims, one line each, for the digest; when
 // other machines' claims are among them, a last line says how old the copy
 // they come from is.
-func claimLines(repo *gitstore.Repo, set *guard.ClaimSet) []string {
+func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
 	var lines []string
 	labels := repo.NewLabeler()
 	foreign := 0
@@ -214,7 +224,7 @@ func claimLines(repo *gitstore.Repo, set *guard.ClaimSet) []string {
 // othersClaim reports whether agents other than the caller hold active
 // claims.
 func (c *call) othersClaim() bool {
-	set, err := guard.LoadClaims(c.repo, c.now)
+	set, err := claims.LoadClaims(c.repo, c.now)
 	if err != nil {
 		return false
 	}

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 
@@ -77,7 +77,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	}
 	d := Digest{Claims: opt.Claims}
 	if d.Claims == nil {
-		set, err := guard.LoadClaims(repo, now)
+		set, err := claims.LoadClaims(repo, now)
 		if err != nil {
 			return d, err
 		}

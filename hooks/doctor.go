@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
@@ -107,7 +107,7 @@ func checkClaims(repo *gitstore.Repo) Finding {
 		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
 		return f
 	}
-	set, err := guard.LoadClaims(repo, time.Now())
+	set, err := claims.LoadClaims(repo, time.Now())
 	if err != nil {
 		f.Detail, f.Fix = err.Error(), "check "+repo.ClaimsPath()
 		return f

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 )
 
 // What a shell command changed, for clients that do not say (Codex CLI,
@@ -25,7 +25,7 @@ func (c *call) watchKey() string { return c.agent + "\x00" + c.in.ToolUseID }
 
 // watchShell stamps the claimed files before a shell command runs.
 func (c *call) watchShell() {
-	set, err := guard.LoadClaims(c.repo, c.now)
+	set, err := claims.LoadClaims(c.repo, c.now)
 	if err != nil || len(set.Claims) == 0 {
 		return
 	}
@@ -50,7 +50,7 @@ func (c *call) shellChanged() []string {
 	if !ok {
 		return nil
 	}
-	set, err := guard.LoadClaims(c.repo, c.now)
+	set, err := claims.LoadClaims(c.repo, c.now)
 	if err != nil {
 		return nil
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/overlap"
 )
 
 // TestAgentsAtOnce runs eight agents of one session as real processes at
@@ -279,7 +279,7 @@ func overlapping(repo *gitstore.Repo) string {
 			}
 			for _, ga := range a.Globs {
 				for _, gb := range b.Globs {
-					if guard.GlobsOverlap(ga, gb) {
+					if overlap.Globs(ga, gb) {
 						return fmt.Sprintf("%s %v and %s %v", a.Owner, a.Globs, b.Owner, b.Globs)
 					}
 				}

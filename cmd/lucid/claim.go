@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 
@@ -34,7 +34,7 @@ against the remote's claims as fetched now, and pushed there before it is
 held here. A claim the remote cannot take is not made at all. Shared claims
 expire after --ttl unless lucid remote sync renews them.`)
 	task := f.String("for", "", "what the claim is for (required)")
-	ttl := f.Duration("ttl", guard.DefaultRemoteTTL, "how long the claim holds on the remote unless lucid remote sync renews it")
+	ttl := f.Duration("ttl", claims.DefaultRemoteTTL, "how long the claim holds on the remote unless lucid remote sync renews it")
 	localOnly := f.Bool("local-only", false, "claim on this machine only, without the remote")
 	asJSON := f.Bool("json", false, "print the claim as JSON")
 	if err := f.parse(c, args); err != nil {
@@ -52,16 +52,16 @@ expire after --ttl unless lucid remote sync renews them.`)
 	}
 	globs := make([]string, f.NArg())
 	for i, g := range f.Args() {
-		globs[i] = guard.FolderGlob(repo.Top, g)
+		globs[i] = claims.FolderGlob(repo.Top, g)
 	}
 	if *ttl <= 0 {
 		return usageErr("--ttl must be a positive duration, such as 30m or 2h")
 	}
-	req := guard.ClaimRequest{Owner: agent(), Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
+	req := claims.ClaimRequest{Owner: agent(), Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
 	if !*localOnly {
 		req.Remote = repo.ClaimsRemote()
 	}
-	claim, elsewhere, err := guard.Acquire(repo, req)
+	claim, elsewhere, err := claims.Acquire(repo, req)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/claims"
 )
 
 func init() {
@@ -31,7 +31,7 @@ listed too, with their machine, as the last fetch saw them.`)
 		return err
 	}
 	now := time.Now()
-	set, err := guard.LoadClaims(repo, now)
+	set, err := claims.LoadClaims(repo, now)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -19,13 +20,9 @@ type flags struct {
 func newFlags(name, usage string) *flags {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.SetOutput(discard{})
+	fs.SetOutput(io.Discard)
 	return &flags{FlagSet: fs, usage: usage}
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // parse parses args. --help prints the usage on stdout and ends the command
 // with exit 0; a bad flag is a usage error with exit 2.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/hooks"
 )
 
@@ -29,7 +29,7 @@ older than 7 days, and says how many of each. Nothing else is touched.`)
 		return err
 	}
 	now := time.Now()
-	claims, err := guard.Prune(repo, now)
+	claims, err := claims.Prune(repo, now)
 	if err != nil {
 		return err
 	}

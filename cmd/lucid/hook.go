@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strings"
 
@@ -25,6 +26,16 @@ func clientNames() []string {
 		names = append(names, c.Name())
 	}
 	return names
+}
+
+// fastHook runs `lucid hook EVENT`, Claude Code's call on every tool call
+// of every agent, without building a flag set for it; anything else
+// (--client, --help, a missing or extra word) goes through runHook.
+func fastHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
+	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
+		return 0, false
+	}
+	return hooks.Run(claude.Client{}, args[1], stdin, stdout, stderr), true
 }
 
 func runHook(c *cli, args []string) error {

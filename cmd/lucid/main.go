@@ -65,6 +65,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printUsage(stderr)
 		return 2
 	}
+	if code, ok := fastHook(args, stdin, stdout, stderr); ok {
+		return code
+	}
 	name := args[0]
 	switch name {
 	case "-h", "--help", "help":

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 )
 
 func init() {
@@ -35,9 +35,9 @@ lucid remote sync.`)
 	}
 	globs := make([]string, f.NArg())
 	for i, g := range f.Args() {
-		globs[i] = guard.FolderGlob(repo.Top, g)
+		globs[i] = claims.FolderGlob(repo.Top, g)
 	}
-	released, shared, err := guard.Release(repo, agent(), globs)
+	released, shared, err := claims.Release(repo, agent(), globs)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ lucid remote sync.`)
 	}
 	fmt.Fprintf(c.stdout, "released %s\n", strings.Join(released, ", "))
 	if remote := repo.ClaimsRemote(); shared && remote != "" {
-		if _, err := guard.Sync(repo, remote, guard.SyncOptions{Now: time.Now()}); err != nil {
+		if _, err := claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()}); err != nil {
 			var re *gitstore.RemoteError
 			if errors.As(err, &re) {
 				err = re

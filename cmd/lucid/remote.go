@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/escape"
 )
@@ -38,7 +38,7 @@ machines' claims that the last claim, release or sync fetched.`
 
 func runRemote(c *cli, args []string) error {
 	f := newFlags("remote", remoteUsage)
-	ttl := f.Duration("ttl", guard.DefaultRemoteTTL, "sync: the new expiry of this machine's shared claims, from now")
+	ttl := f.Duration("ttl", claims.DefaultRemoteTTL, "sync: the new expiry of this machine's shared claims, from now")
 	asJSON := f.Bool("json", false, "print what lucid remote shows as JSON")
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -90,7 +90,7 @@ func syncRemote(c *cli, repo *gitstore.Repo, ttl time.Duration) error {
 		return fmt.Errorf("claims are not shared: set a remote first with lucid remote set NAME")
 	}
 	now := time.Now()
-	res, err := guard.Sync(repo, remote, guard.SyncOptions{Now: now, Renew: true, TTL: ttl})
+	res, err := claims.Sync(repo, remote, claims.SyncOptions{Now: now, Renew: true, TTL: ttl})
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func showRemote(c *cli, repo *gitstore.Repo, asJSON bool) error {
 	if remote != "" {
 		url, _ = repo.RemoteURL(remote)
 	}
-	set, err := guard.LoadClaims(repo, time.Now())
+	set, err := claims.LoadClaims(repo, time.Now())
 	if err != nil {
 		return err
 	}

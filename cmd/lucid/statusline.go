@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
@@ -51,7 +52,7 @@ active claims, or prints nothing. It never fails: trouble prints nothing.`)
 	if err != nil || !repo.Initialised() {
 		return nil
 	}
-	set, err := guard.LoadClaims(repo, now)
+	set, err := claims.LoadClaims(repo, now)
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 // TestDoublestarSemantics pins what doublestar.Match (v4.10.4) says, so that
 // an upgrade that changes it fails here first, and checks that the glob
 // automaton says the same: exactly for the globs exactGlob accepts, and at
-// least as much (so that GlobsOverlap never misses an overlap) for the
+// least as much (so that Globs never misses an overlap) for the
 // others, each of which shows why exactGlob refuses it.
 func TestDoublestarSemantics(t *testing.T) {
 	for _, tc := range []struct {
@@ -91,8 +91,8 @@ func TestDoublestarSemantics(t *testing.T) {
 		if err != nil || got != tc.match {
 			t.Errorf("doublestar.Match(%q, %q) = %v, %v; want %v", tc.glob, tc.path, got, err, tc.match)
 		}
-		if GlobMatch(tc.glob, tc.path) != tc.match {
-			t.Errorf("GlobMatch(%q, %q) = %v, want %v", tc.glob, tc.path, !tc.match, tc.match)
+		if Match(tc.glob, tc.path) != tc.match {
+			t.Errorf("Match(%q, %q) = %v, want %v", tc.glob, tc.path, !tc.match, tc.match)
 		}
 		if why := exactGlob(tc.glob); (why == "") != tc.exact {
 			t.Errorf("exactGlob(%q) = %q, want exact %v", tc.glob, why, tc.exact)

@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 )
 
 // exactGlob returns "" when doublestar.Match reads the glob as the regular
-// language its automaton holds (compileGlob), so that GlobsOverlap is exact
+// language its automaton holds (compileGlob), so that Globs is exact
 // for it; otherwise it says, as the end of a sentence about the glob, what
 // makes doublestar stray from that reading and what to write instead. Each
 // rule stands for a behaviour of doublestar's backtracking scan, pinned by

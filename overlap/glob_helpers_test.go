@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"strings"
@@ -43,7 +43,7 @@ func (g *globNFA) closure(states []int32) []int32 {
 	return out
 }
 
-// isPath reports whether p is a path as GlobsOverlap means it: non-empty
+// isPath reports whether p is a path as Globs means it: non-empty
 // segments, none "." or "..".
 func isPath(p string) bool {
 	for _, s := range strings.Split(p, "/") {
@@ -76,7 +76,7 @@ func paths(alphabet string, maxRunes int) []string {
 // checkWitness fails t unless w is a path both globs match.
 func checkWitness(t *testing.T, a, b, w string) {
 	t.Helper()
-	if !isPath(w) || !GlobMatch(a, w) || !GlobMatch(b, w) {
+	if !isPath(w) || !Match(a, w) || !Match(b, w) {
 		t.Errorf("overlap of %q and %q: witness %q is not a path both match", a, b, w)
 	}
 }

@@ -1,4 +1,4 @@
-package guard
+package claims
 
 import (
 	"fmt"
@@ -60,6 +60,54 @@ func TestLoadClaimsForAgrees(t *testing.T) {
 			if len(some.Claims) == len(full.Claims) {
 				t.Errorf("%s: the guard's read kept every claim", p)
 			}
+		}
+	}
+	// What find finds under a folder (the top too) is read as a tree.
+	for _, p := range append(paths, ".") {
+		for _, under := range []string{"**", "**/*.go", "**/*.md/**", "**/b.md"} {
+			some, err := LoadClaimsFor(repo, now, []string{p}, []bool{true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := full.CheckUnder("me", repo.Top, p, under), some.CheckUnder("me", repo.Top, p, under)
+			if !reflect.DeepEqual(ids(want), ids(got)) {
+				t.Errorf("%s under %s: full read hits %v, the guard's read %v", p, under, ids(want), ids(got))
+			}
+		}
+	}
+}
+
+// CheckUnder hits the claims that can match a path under the folder that
+// the glob matches, and no others.
+func TestCheckUnder(t *testing.T) {
+	repo := &gitstore.Repo{Top: t.TempDir(), GitDir: t.TempDir()}
+	repo.CommonDir = repo.GitDir
+	now := time.Now()
+	mk := func(id, glob string) gitstore.Claim {
+		return gitstore.Claim{ID: id, Owner: gitstore.AgentHuman, Created: now, Worktree: repo.Top, Task: "t", Globs: []string{glob}}
+	}
+	if err := repo.SaveClaims([]gitstore.Claim{mk("go", "src/**/*.go"), mk("gen", "src/gen/**"), mk("docs", "docs/*.md")}); err != nil {
+		t.Fatal(err)
+	}
+	set, err := LoadClaims(repo, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rel, under string
+		want       []string
+	}{
+		{"src", "**/*.go", []string{"go:src/**/*.go", "gen:src/gen/**"}},
+		{"src", "**/*.md", []string{"gen:src/gen/**"}},
+		{"src/gen", "**/*.pyc", []string{"gen:src/gen/**"}},
+		{"src/lib", "**/*.md", nil},
+		{".", "**/*.md", []string{"gen:src/gen/**", "docs:docs/*.md"}},
+		{".", "**/*.pyc", []string{"gen:src/gen/**"}},
+		{"docs", "**/*.go/**", nil},
+		{"docs/sub", "**", nil},
+	} {
+		if got := ids(set.CheckUnder("me", repo.Top, tc.rel, tc.under)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("CheckUnder(%s, %s) = %v, want %v", tc.rel, tc.under, got, tc.want)
 		}
 	}
 }

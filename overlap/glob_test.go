@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"strconv"
@@ -59,15 +59,15 @@ func TestGlobsOverlap(t *testing.T) {
 		{"{\xdd}\x87", "*", false}, // not UTF-8: matches nothing
 	} {
 		for _, p := range [][2]string{{tc.a, tc.b}, {tc.b, tc.a}} {
-			w, got := overlapWitness(p[0], p[1])
+			w, got := Witness(p[0], p[1])
 			if got != tc.want {
-				t.Errorf("GlobsOverlap(%q, %q) = %v, want %v", p[0], p[1], got, tc.want)
+				t.Errorf("Globs(%q, %q) = %v, want %v", p[0], p[1], got, tc.want)
 			}
 			if got {
 				checkWitness(t, p[0], p[1], w)
 			}
-			if GlobsOverlap(p[0], p[1]) != got {
-				t.Errorf("GlobsOverlap(%q, %q) and overlapWitness disagree", p[0], p[1])
+			if Globs(p[0], p[1]) != got {
+				t.Errorf("Globs(%q, %q) and Witness disagree", p[0], p[1])
 			}
 		}
 	}
@@ -83,8 +83,8 @@ func TestGlobsOverlapPathsOnly(t *testing.T) {
 		{"a/**", "a/"},
 		{"*//*", "**"},
 	} {
-		if w, ok := overlapWitness(tc.a, tc.b); ok {
-			t.Errorf("GlobsOverlap(%q, %q) = true with witness %q, want false", tc.a, tc.b, w)
+		if w, ok := Witness(tc.a, tc.b); ok {
+			t.Errorf("Globs(%q, %q) = true with witness %q, want false", tc.a, tc.b, w)
 		}
 	}
 }
@@ -102,8 +102,8 @@ func TestGlobMatch(t *testing.T) {
 		{"[a", "[a", false},
 		{"{\xdd}\x87", "\u0747", false}, // doublestar.Match says true: braces join bytes
 	} {
-		if got := GlobMatch(tc.glob, tc.path); got != tc.want {
-			t.Errorf("GlobMatch(%q, %q) = %v, want %v", tc.glob, tc.path, got, tc.want)
+		if got := Match(tc.glob, tc.path); got != tc.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tc.glob, tc.path, got, tc.want)
 		}
 	}
 }
@@ -128,13 +128,13 @@ func TestCleanGlob(t *testing.T) {
 		{"src/{,test/}*.go", "src/{,test/}*.go"},
 		{"{,a/}**", "{,a/}**"},
 	} {
-		got, err := CleanGlob(tc.in)
+		got, err := Clean(tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("CleanGlob(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("Clean(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 			continue
 		}
-		if again, err := CleanGlob(got); err != nil || again != got {
-			t.Errorf("CleanGlob(%q) = %q, %v; a clean glob should stay as it is", got, again, err)
+		if again, err := Clean(got); err != nil || again != got {
+			t.Errorf("Clean(%q) = %q, %v; a clean glob should stay as it is", got, again, err)
 		}
 	}
 }
@@ -168,27 +168,27 @@ func TestCleanGlobRefuses(t *testing.T) {
 		{"a*{*b,c}", "'*' right before"},
 		{"src/{a/,b}", "end in '/'"},
 	} {
-		got, err := CleanGlob(tc.in)
+		got, err := Clean(tc.in)
 		if err == nil {
-			t.Errorf("CleanGlob(%q) = %q, want an error about %s", tc.in, got, tc.why)
+			t.Errorf("Clean(%q) = %q, want an error about %s", tc.in, got, tc.why)
 			continue
 		}
 		msg := err.Error()
 		if !strings.Contains(msg, tc.why) || strings.Contains(msg, "\n") || tc.in != "" && !strings.Contains(msg, strconv.Quote(tc.in)) {
-			t.Errorf("CleanGlob(%q) error %q: want one line naming the glob and %s", tc.in, msg, tc.why)
+			t.Errorf("Clean(%q) error %q: want one line naming the glob and %s", tc.in, msg, tc.why)
 		}
 	}
 }
 
-// Every glob CleanGlob lets through is one GlobsOverlap decides exactly.
+// Every glob Clean lets through is one Globs decides exactly.
 func TestCleanGlobIsExact(t *testing.T) {
 	for _, in := range []string{"src/", "**/*.go", "{a,b}/", "a/{b,c}/**", "*.{go,md}", "x/**/y", "[!./]*"} {
-		got, err := CleanGlob(in)
+		got, err := Clean(in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if why := exactGlob(got); why != "" {
-			t.Errorf("CleanGlob(%q) = %q, which %s", in, got, why)
+			t.Errorf("Clean(%q) = %q, which %s", in, got, why)
 		}
 	}
 }

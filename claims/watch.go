@@ -1,9 +1,11 @@
-package guard
+package claims
 
 import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/lucid-dev/lucid/overlap"
 )
 
 // ClaimedFiles lists the files under top (a work tree's top) that active
@@ -38,7 +40,7 @@ func (s *ClaimSet) ClaimedFiles(agent, top string, limit int) ([]string, bool) {
 					return nil
 				}
 				rel = filepath.ToSlash(rel)
-				if seen[rel] || !strings.HasPrefix(rel, prefix) || !GlobMatch(g, rel) {
+				if seen[rel] || !strings.HasPrefix(rel, prefix) || !overlap.Match(g, rel) {
 					return nil
 				}
 				if len(out) >= limit {

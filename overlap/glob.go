@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"fmt"
@@ -8,13 +8,13 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// GlobMatch reports whether a claim glob covers path, a slash-separated path
+// Match reports whether a claim glob covers path, a slash-separated path
 // relative to the work tree's top with no "." or ".." segments. It is
 // doublestar.Match, except that a glob that is not valid (see validGlob)
 // matches nothing: Match alone accepts "a}" for the unbalanced "{a,b}}".
-// GlobsOverlap decides on the same terms, so a claim that was granted and
+// Globs decides on the same terms, so a claim that was granted and
 // the write guard never disagree.
-func GlobMatch(glob, path string) bool {
+func Match(glob, path string) bool {
 	if !validGlob(glob) {
 		return false
 	}
@@ -29,30 +29,30 @@ func validGlob(glob string) bool {
 	return utf8.ValidString(glob) && doublestar.ValidatePattern(glob)
 }
 
-// GlobsOverlap reports whether some path matches both globs under GlobMatch,
+// Globs reports whether some path matches both globs under Match,
 // whether or not such a file exists: it decides on the patterns. A path here
-// is what GlobMatch takes: non-empty segments joined by '/', none of them
-// "." or "..". The answer is exact for every glob CleanGlob returns. For
+// is what Match takes: non-empty segments joined by '/', none of them
+// "." or "..". The answer is exact for every glob Clean returns. For
 // other valid globs, which doublestar reads in ways no automaton follows
 // (see exactGlob), it may report an overlap no path has, and never misses
 // one. An invalid glob overlaps nothing. It takes a few microseconds for
 // globs like the ones agents write.
-func GlobsOverlap(a, b string) bool {
-	_, ok := overlapWitness(a, b)
+func Globs(a, b string) bool {
+	_, ok := Witness(a, b)
 	return ok
 }
 
-// CleanGlob checks a claim glob as a user typed it, relative to the work
+// Clean checks a claim glob as a user typed it, relative to the work
 // tree's top, and returns it in the form claims keep: "./" and empty
 // segments dropped ("./a//b" is "a/b"), and a trailing '/' meaning the
-// folder and everything under it ("src/" is "src/**", which GlobMatch
+// folder and everything under it ("src/" is "src/**", which Match
 // matches for "src" itself too). It refuses an empty glob, an absolute one,
 // one with a ".." segment (also as a whole brace alternative, "{..,a}/x"),
 // one doublestar cannot parse, and one doublestar reads in a way no regular
 // language describes (see exactGlob: a class that can match '/', like
 // "[!.]"; "src/{**,*.go}", which doublestar does not match for "src"), so
-// that GlobsOverlap is exact for every glob it returns.
-func CleanGlob(glob string) (string, error) {
+// that Globs is exact for every glob it returns.
+func Clean(glob string) (string, error) {
 	switch {
 	case glob == "":
 		return "", fmt.Errorf("empty claim glob: name files relative to the work tree's top, like 'src/**'")

@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 // The paths a claim can cover are relative paths as git and the guard see
 // them: one or more non-empty segments joined by '/', none of them "." or
@@ -35,14 +35,14 @@ func (s pathState) step(c int) pathState {
 // runeClasses split an edge's runes by what they do to a pathState.
 var runeClasses = [3]runeSet{slashOnly, dotOnly, nonSlashDot}
 
-// overlapWitness searches the product of the two automata and the path
+// Witness searches the product of the two automata and the path
 // shape for a name both accept, and returns the shortest. An invalid glob
 // overlaps nothing.
 //
 // The search goes by length: it takes every empty transition (of either
 // automaton) from the states found at one length before it takes a rune,
 // so the first accepting state found ends a shortest name.
-func overlapWitness(a, b string) (string, bool) {
+func Witness(a, b string) (string, bool) {
 	na, nb := compileGlob(a), compileGlob(b)
 	if na == nil || nb == nil {
 		return "", false

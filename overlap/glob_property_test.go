@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import (
 	"math/rand"
@@ -87,7 +87,7 @@ func TestGlobAutomatonAgreesWithDoublestar(t *testing.T) {
 	}
 }
 
-// GlobsOverlap against brute force: every path up to maxRunes runes, asked
+// Globs against brute force: every path up to maxRunes runes, asked
 // of doublestar.Match directly. An overlap found there must be reported;
 // a reported overlap of exact globs must come with a witness doublestar
 // accepts for both, no longer than the shortest path found there.
@@ -111,9 +111,9 @@ func TestGlobsOverlapAgainstBruteForce(t *testing.T) {
 				}
 			}
 		}
-		w, got := overlapWitness(a.glob, b.glob)
+		w, got := Witness(a.glob, b.glob)
 		if shortest != "" && !got {
-			t.Errorf("GlobsOverlap(%q, %q) = false, but both match %q", a.glob, b.glob, shortest)
+			t.Errorf("Globs(%q, %q) = false, but both match %q", a.glob, b.glob, shortest)
 			continue
 		}
 		if !a.exact || !b.exact {
@@ -123,7 +123,7 @@ func TestGlobsOverlapAgainstBruteForce(t *testing.T) {
 			both++
 			checkWitness(t, a.glob, b.glob, w)
 			if shortest != "" && utf8.RuneCountInString(w) > utf8.RuneCountInString(shortest) {
-				t.Errorf("GlobsOverlap(%q, %q): witness %q is longer than %q", a.glob, b.glob, w, shortest)
+				t.Errorf("Globs(%q, %q): witness %q is longer than %q", a.glob, b.glob, w, shortest)
 			}
 		} else {
 			neither++

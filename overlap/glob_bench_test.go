@@ -1,4 +1,4 @@
-package guard
+package overlap
 
 import "testing"
 
@@ -13,7 +13,7 @@ func BenchmarkGlobsOverlap(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				GlobsOverlap(bc.a, bc.c)
+				Globs(bc.a, bc.c)
 			}
 		})
 	}

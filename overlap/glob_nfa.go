@@ -1,6 +1,9 @@
-package guard
+package overlap
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // A glob compiles to a nondeterministic automaton over runes that accepts
 // the names doublestar.Match accepts: exactly those for a glob exactGlob
@@ -33,7 +36,7 @@ import "unicode/utf8"
 //   - all: after a final "**".
 //
 // Empty transitions go through alternatives and past what may take nothing
-// (a star, "**/"); the search in overlapWitness follows them as it goes,
+// (a star, "**/"); the search in Witness follows them as it goes,
 // which keeps the automaton linear in the pattern's length.
 
 // globEdge is a transition on any rune of set.
@@ -83,7 +86,7 @@ type globBuilder struct {
 }
 
 // compileGlob returns nil for a pattern that is not valid (validGlob): such
-// a glob matches nothing here, as in GlobMatch.
+// a glob matches nothing here, as in Match.
 func compileGlob(pat string) *globNFA {
 	if !validGlob(pat) {
 		return nil
@@ -185,7 +188,7 @@ func (b *globBuilder) expand(s int32, slot int) {
 // read adds the transitions of at(p, seg), those of the element the scan
 // reads next from p, to the state being expanded: the states that stand at
 // p (fresh, star, dsHead) take them directly rather than through an empty
-// transition, which halves the search in overlapWitness.
+// transition, which halves the search in Witness.
 func (b *globBuilder) read(p int, seg bool) {
 	pat := b.pat
 	p = b.follow(p)
@@ -251,7 +254,7 @@ func (b *globBuilder) star(p int, seg bool) {
 				}
 			}
 		}
-		if next < 0 || contains(plain[:nplain], next) {
+		if next < 0 || slices.Contains(plain[:nplain], next) {
 			continue
 		}
 		if nplain < len(plain) {
@@ -263,15 +266,6 @@ func (b *globBuilder) star(p int, seg bool) {
 		b.edge(nonSlash, b.state(next*kindSlots+kindStar))
 		b.epsTo(b.at(next, false))
 	}
-}
-
-func contains(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // lookahead appends the offsets the scan may read next after offset i: the

@@ -1,4 +1,4 @@
-package guard
+package claims
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/overlap"
 )
 
 // DefaultClaimTTL is how long an agent's claims outlive its last hook call.
@@ -76,7 +77,10 @@ func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []b
 	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
 	for i, p := range paths {
 		files[i] = []byte(p)
-		if trees[i] {
+		switch {
+		case trees[i] && p == ".":
+			folders[i] = []byte{} // the top: every glob lies under it
+		case trees[i]:
 			folders[i] = []byte(p + "/")
 		}
 	}
@@ -196,7 +200,7 @@ type Hit struct {
 // to the same relative paths in every work tree here.
 func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 	return s.hits(agent, top, rel, func(g string) bool {
-		return strings.HasPrefix(rel, literalPrefix(g)) && GlobMatch(g, rel)
+		return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
 	})
 }
 
@@ -208,7 +212,7 @@ func (s *ClaimSet) Owns(agent, top, rel string) bool {
 			continue
 		}
 		if _, ok := matching(c.Globs, func(g string) bool {
-			return strings.HasPrefix(rel, literalPrefix(g)) && GlobMatch(g, rel)
+			return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
 		}); ok {
 			return true
 		}
@@ -221,7 +225,25 @@ func (s *ClaimSet) Owns(agent, top, rel string) bool {
 // under the folder, or the folder itself.
 func (s *ClaimSet) CheckTree(agent, top, rel string) []Hit {
 	tree := escapeGlob(rel) + "/**"
-	return s.hits(agent, top, rel, func(g string) bool { return GlobsOverlap(tree, g) })
+	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(tree, g) })
+}
+
+// CheckUnder is Check for the paths under the folder rel that the
+// doublestar glob under matches, written without being known one by one
+// (find rel -name '*.o' -delete: "**/*.o"): a claim hits when it can match
+// one of them.
+func (s *ClaimSet) CheckUnder(agent, top, rel, under string) []Hit {
+	glob := UnderGlob(rel, under)
+	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(glob, g) })
+}
+
+// UnderGlob is the glob, relative to the work tree's top, of the paths
+// under the folder rel (relative to the top too) that under matches.
+func UnderGlob(rel, under string) string {
+	if rel == "." || rel == "" {
+		return under
+	}
+	return escapeGlob(rel) + "/" + under
 }
 
 // hits is the active claims with a glob that matches, as Check returns them.
@@ -368,10 +390,9 @@ func (s *ClaimSet) conflict(mine, theirs, path string, c gitstore.Claim) error {
 // trees, which do not refuse it but deserve a warning.
 //
 // Without req.Remote, the other machines' claims are those of the last
-// fetched copy, and nothing touches the network. With it, the claim is
-// decided against the remote's claims as fetched now and pushed there
-// first (see share); only then is it written to the store, so that a claim
-// the remote did not take is not held here either.
+// fetched copy, and nothing touches the network (acquireLocal). With it,
+// the claim is decided against the remote's claims as fetched now and
+// pushed there first (acquireShared).
 func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.Claim, error) {
 	if strings.TrimSpace(req.Task) == "" {
 		return gitstore.Claim{}, nil, fmt.Errorf("say what the claim is for: --for \"TASK\"")
@@ -381,7 +402,7 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 	}
 	var globs []string
 	for _, g := range req.Globs {
-		clean, err := CleanGlob(g)
+		clean, err := overlap.Clean(g)
 		if err != nil {
 			return gitstore.Claim{}, nil, err
 		}
@@ -394,65 +415,96 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 		return gitstore.Claim{}, nil, err
 	}
 	defer lock.Unlock()
-	// Sharing the claim rewrites this machine's part of the remote's, which
-	// needs every claim; a local claim needs only those whose globs could
-	// overlap its own (see loadClaimsNear), and copies the rest unread.
-	var set *ClaimSet
 	if req.Remote == "" {
-		set, err = loadClaimsNear(repo, req.Now, globs)
-	} else {
-		set, err = LoadClaims(repo, req.Now)
+		return acquireLocal(repo, req, globs)
 	}
+	return acquireShared(repo, req, globs)
+}
+
+// acquireLocal decides a claim on this machine's store and the last
+// fetched copy of the remote's, without the network. It needs only the
+// claims whose globs could overlap its own (see loadClaimsNear), and
+// leaves the rest of the store unread.
+func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (gitstore.Claim, []gitstore.Claim, error) {
+	set, err := loadClaimsNear(repo, req.Now, globs)
 	if err != nil {
 		return gitstore.Claim{}, nil, err
 	}
-	keep := make([]gitstore.Claim, 0, len(set.Claims)+1) // the claims read, without the expired ones met
-	expired := map[string]bool{}
-	var elsewhere []gitstore.Claim
-	for _, c := range set.Claims {
+	d, err := set.decide(req, globs)
+	if err != nil || len(d.claim.Globs) == 0 {
+		return d.claim, d.elsewhere, err
+	}
+	for _, c := range set.Remote {
+		if mine, theirs, path, ok := overlapping(d.claim.Globs, c.Globs); ok && set.Active(c) {
+			return gitstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
+		}
+	}
+	if err := repo.EditClaims(d.expired, []gitstore.Claim{d.claim}); err != nil {
+		return gitstore.Claim{}, nil, err
+	}
+	return d.claim, d.elsewhere, nil
+}
+
+// acquireShared decides a claim against the remote's claims as fetched
+// now and pushes it there (see share) before the store holds it, so that
+// a claim the remote did not take is not held here either. Sharing
+// rewrites this machine's part of the remote's claims, which needs every
+// claim of the store.
+func acquireShared(repo *gitstore.Repo, req ClaimRequest, globs []string) (gitstore.Claim, []gitstore.Claim, error) {
+	set, err := LoadClaims(repo, req.Now)
+	if err != nil {
+		return gitstore.Claim{}, nil, err
+	}
+	d, err := set.decide(req, globs)
+	if err != nil || len(d.claim.Globs) == 0 {
+		return d.claim, d.elsewhere, err
+	}
+	if err := share(repo, set, &d.claim, req); err != nil {
+		return gitstore.Claim{}, nil, err
+	}
+	if err := repo.SaveClaims(append(d.keep, d.claim)); err != nil {
+		return gitstore.Claim{}, nil, err
+	}
+	return d.claim, d.elsewhere, nil
+}
+
+// decision is what this machine's claims say about a request.
+type decision struct {
+	claim     gitstore.Claim   // the claim to make, on the globs its owner does not hold yet
+	keep      []gitstore.Claim // the claims read, without the expired ones met
+	expired   map[string]bool  // ids of expired claims that overlapped it: they go now
+	elsewhere []gitstore.Claim // overlapping claims of other work trees, a warning
+}
+
+// decide checks globs against the set's own claims (not the other
+// machines'): an active claim of another agent in the same work tree that
+// overlaps refuses the request; the owner's own globs are not claimed twice.
+func (s *ClaimSet) decide(req ClaimRequest, globs []string) (decision, error) {
+	d := decision{keep: make([]gitstore.Claim, 0, len(s.Claims)+1), expired: map[string]bool{}}
+	for _, c := range s.Claims {
 		if c.Owner == req.Owner {
 			if c.Worktree == req.Worktree {
 				globs = slices.DeleteFunc(globs, func(g string) bool { return slices.Contains(c.Globs, g) })
 			}
-			keep = append(keep, c)
+			d.keep = append(d.keep, c)
 			continue
 		}
 		mine, theirs, path, ok := overlapping(globs, c.Globs)
 		switch {
 		case !ok:
-		case !set.Active(c):
-			expired[c.ID] = true // it goes now
+		case !s.Active(c):
+			d.expired[c.ID] = true
 			continue
 		case c.Worktree != req.Worktree:
-			elsewhere = append(elsewhere, c)
+			d.elsewhere = append(d.elsewhere, c)
 		default:
-			return gitstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
+			return decision{}, s.conflict(mine, theirs, path, c)
 		}
-		keep = append(keep, c)
+		d.keep = append(d.keep, c)
 	}
-	claim := gitstore.Claim{ID: gitstore.NewID(req.Now), Owner: req.Owner, Created: req.Now,
+	d.claim = gitstore.Claim{ID: gitstore.NewID(req.Now), Owner: req.Owner, Created: req.Now,
 		Worktree: req.Worktree, Task: strings.TrimSpace(req.Task), Globs: globs}
-	if len(globs) == 0 {
-		return claim, elsewhere, nil
-	}
-	if req.Remote == "" {
-		for _, c := range set.Remote {
-			if mine, theirs, path, ok := overlapping(globs, c.Globs); ok && set.Active(c) {
-				return gitstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
-			}
-		}
-	} else if err := share(repo, set, &claim, req); err != nil {
-		return gitstore.Claim{}, nil, err
-	}
-	if req.Remote == "" {
-		err = repo.EditClaims(expired, []gitstore.Claim{claim})
-	} else {
-		err = repo.SaveClaims(append(keep, claim))
-	}
-	if err != nil {
-		return gitstore.Claim{}, nil, err
-	}
-	return claim, elsewhere, nil
+	return d, nil
 }
 
 // loadClaimsNear reads the claims that could overlap globs: those with a
@@ -487,7 +539,7 @@ func overlapping(mine, theirs []string) (string, string, string, bool) {
 			if !strings.HasPrefix(pm, pt) && !strings.HasPrefix(pt, pm) {
 				continue
 			}
-			if path, ok := overlapWitness(m, t); ok {
+			if path, ok := overlap.Witness(m, t); ok {
 				return m, t, path, true
 			}
 		}
@@ -503,7 +555,7 @@ func overlapping(mine, theirs []string) (string, string, string, bool) {
 func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool, error) {
 	want := map[string]bool{}
 	for _, g := range globs {
-		clean, err := CleanGlob(g)
+		clean, err := overlap.Clean(g)
 		if err != nil {
 			return nil, false, err
 		}
@@ -535,7 +587,7 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 			}
 		}
 		for _, g := range globs {
-			if g, _ := CleanGlob(g); !held[g] {
+			if g, _ := overlap.Clean(g); !held[g] {
 				return nil, false, fmt.Errorf("you hold no claim on %s: `lucid claims` lists the claims", g)
 			}
 		}
