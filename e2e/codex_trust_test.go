@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/installers"
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
 )
@@ -210,5 +211,90 @@ func TestCodexHookHashRecorded(t *testing.T) {
 	}
 	if n != len(want) || n < len(codexEvents)+2 {
 		t.Errorf("checked %d handlers, the recording lists %d", n, len(want))
+	}
+}
+
+// lucid's own way of trusting, checked with the binary: lucid init's
+// entries in .codex/hooks.json (after the user's, so at group 1) are
+// untrusted until --trust-codex, then trusted, every one, while the
+// user's stay untrusted; one edited by hand is "modified"; and lucid
+// doctor says each time what Codex says.
+func TestCodexTrustByLucidInit(t *testing.T) {
+	e := newCodexEnv(t)
+	srv := rs.New()
+	defer srv.Close()
+	e.config(srv, "")
+	t.Setenv("CODEX_HOME", e.codex)
+	repo, err := gitstore.Find(e.repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := installers.Codex.InstallHooks(repo); err != nil {
+		t.Fatal(err)
+	}
+	status := func() (lucid, user map[string]string) {
+		lucid, user = map[string]string{}, map[string]string{}
+		for _, l := range e.hooksList() {
+			if strings.Contains(l.Command, "lucid hook --client codex") {
+				lucid[l.Key] = l.TrustStatus
+			} else {
+				user[l.Key] = l.TrustStatus
+			}
+		}
+		return lucid, user
+	}
+	doctor := func() installers.Finding {
+		for _, f := range installers.Check(repo) {
+			if f.Check == "codex hook trust" {
+				return f
+			}
+		}
+		t.Fatal("lucid doctor has no codex hook trust check")
+		return installers.Finding{}
+	}
+	lucid, _ := status()
+	if len(lucid) != len(installers.Codex.Events) {
+		t.Fatalf("hooks/list shows %d of lucid's hooks, want %d: %v", len(lucid), len(installers.Codex.Events), lucid)
+	}
+	for k, s := range lucid {
+		if s != "untrusted" {
+			t.Errorf("%s: %q before --trust-codex", k, s)
+		}
+	}
+	if f := doctor(); f.OK {
+		t.Errorf("doctor says trusted before --trust-codex: %s", f.Detail)
+	}
+	if _, err := installers.TrustCodex(repo); err != nil {
+		t.Fatal(err)
+	}
+	lucid, user := status()
+	for k, s := range lucid {
+		if s != "trusted" || !strings.Contains(k, ":1:0") {
+			t.Errorf("%s: %q after --trust-codex, want trusted (at group 1)", k, s)
+		}
+	}
+	for k, s := range user {
+		if s != "untrusted" {
+			t.Errorf("the user's %s: %q after --trust-codex: lucid trusts its own hooks alone", k, s)
+		}
+	}
+	if f := doctor(); !f.OK {
+		t.Errorf("doctor after --trust-codex: %s", f.Detail)
+	}
+	// An entry edited by hand: Codex calls it modified, and skips it.
+	doc := e.read(".codex/hooks.json")
+	e.write(e.path(".codex/hooks.json"), strings.Replace(doc, "--client codex Stop\",", "--client codex Stop --x\",", 1))
+	lucid, _ = status()
+	modified := 0
+	for k, s := range lucid {
+		if s == "modified" && strings.Contains(k, ":stop:") {
+			modified++
+		}
+	}
+	if modified != 1 {
+		t.Errorf("after editing lucid's Stop entry, hooks/list says %v", lucid)
+	}
+	if f := doctor(); f.OK || !strings.Contains(f.Detail, ": Stop") {
+		t.Errorf("doctor after the edit: %s", f.Detail)
 	}
 }

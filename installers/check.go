@@ -148,7 +148,12 @@ func checkCodexTrust(repo *gitstore.Repo) Finding {
 		f.Detail, f.Fix = err.Error(), "fix "+path
 		return f
 	}
-	var untrusted, modified []string
+	var untrusted, modified, missing []string
+	for _, ev := range Codex.Events {
+		if !slices.ContainsFunc(entries, func(e codexEntry) bool { return e.event == ev.Name }) {
+			missing = append(missing, ev.Name)
+		}
+	}
 	for _, e := range entries {
 		switch h, ok := cfg.trust(e.key); {
 		case !ok:
@@ -157,7 +162,7 @@ func checkCodexTrust(repo *gitstore.Repo) Finding {
 			modified = append(modified, e.event)
 		}
 	}
-	if len(entries) > 0 && len(untrusted) == 0 && len(modified) == 0 {
+	if len(missing) == 0 && len(untrusted) == 0 && len(modified) == 0 {
 		f.OK, f.Detail = true, fmt.Sprintf("%s trusts all %d of lucid's hooks", path, len(entries))
 		return f
 	}
@@ -168,10 +173,10 @@ func checkCodexTrust(repo *gitstore.Repo) Finding {
 	if len(modified) > 0 {
 		why = append(why, "changed since they were trusted: "+strings.Join(modified, ", "))
 	}
-	if len(entries) == 0 {
-		why = append(why, "no lucid hook in "+CodexHooksName)
+	if len(missing) > 0 {
+		why = append(why, "not in "+CodexHooksName+" as lucid writes them, so not lucid's to trust: "+strings.Join(missing, ", "))
 	}
 	f.Detail = "Codex skips these of lucid's hooks without a word (" + strings.Join(why, "; ") + ")"
-	f.Fix = "run `lucid init --client codex --trust-codex` (it trusts lucid's hooks alone), or trust them in codex's /hooks view"
+	f.Fix = "run `lucid init --client codex --trust-codex` (it registers lucid's hooks again where they changed, and trusts them alone), or trust them in codex's /hooks view"
 	return f
 }

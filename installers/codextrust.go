@@ -366,13 +366,17 @@ func (c *codexConfig) setTrust(key, hash string) error {
 		}
 	}
 	var add bytes.Buffer
+	open := len(c.doc) > 0 && !bytes.HasSuffix(c.doc, []byte("\n"))
+	if open {
+		add.WriteByte('\n') // and the file keeps ending without one
+	}
 	if len(c.doc) > 0 {
-		if !bytes.HasSuffix(c.doc, []byte("\n")) {
-			add.WriteByte('\n')
-		}
 		add.WriteByte('\n')
 	}
 	add.WriteString("[hooks.state." + tomlString(key) + "]\n" + line)
+	if open {
+		add.Truncate(add.Len() - 1)
+	}
 	c.doc = append(c.doc, add.Bytes()...)
 	return nil
 }
@@ -399,7 +403,11 @@ func (c *codexConfig) removeTrust(drop func(key, hash string) bool) bool {
 			case len(bytes.TrimSpace(rest)) > 0:
 				c.doc = splice(c.doc, start, end, nil) // the table holds more: only the hash goes
 			case t.start >= 2 && c.doc[t.start-1] == '\n' && c.doc[t.start-2] == '\n':
-				c.doc = splice(c.doc, t.start-1, end, nil) // with the blank line before it
+				from := t.start - 1 // with the blank line before it
+				if end == len(c.doc) && c.doc[end-1] != '\n' && from >= 1 {
+					from-- // the last line, as setTrust left a file without a final newline
+				}
+				c.doc = splice(c.doc, from, end, nil)
 			default:
 				c.doc = splice(c.doc, t.start, end, nil)
 				if t.start == 0 {

@@ -46,7 +46,11 @@ func readJSONC(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(stripJSONComments(b), v); err != nil {
+	b = stripJSONComments(b)
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(b, v); err != nil {
 		return errors.New(path + ": not valid JSON (" + err.Error() + "): fix it")
 	}
 	return nil
