@@ -21,18 +21,28 @@ type Finding = merge.Finding
 // else each needs to run lucid's hooks, for every other client set up
 // here.
 func Check(repo *gitstore.Repo) []Finding {
-	hooks := ClaudeCode.checkHooks(repo, "hooks", "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)")
-	dream := Finding{Check: "/lucid:dream"}
-	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
-		dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
-	} else {
-		dream.OK, dream.Detail = true, DreamCommandName
-	}
-	fs := []Finding{hooks, dream}
+	var others []*Client
 	for _, c := range []*Client{Codex, Gemini} {
 		if c.SetUp(repo) {
-			fs = append(fs, c.Check(repo)...)
+			others = append(others, c)
 		}
+	}
+	var fs []Finding
+	if len(others) > 0 && !ClaudeCode.SetUp(repo) {
+		// Set up for other clients alone: Claude Code is not missing.
+		fs = append(fs, Finding{Check: "hooks", OK: true, Detail: "not set up for Claude Code (`lucid init --client claude` adds it)"})
+	} else {
+		hooks := ClaudeCode.checkHooks(repo, "hooks", "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)")
+		dream := Finding{Check: "/lucid:dream"}
+		if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
+			dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
+		} else {
+			dream.OK, dream.Detail = true, DreamCommandName
+		}
+		fs = append(fs, hooks, dream)
+	}
+	for _, c := range others {
+		fs = append(fs, c.Check(repo)...)
 	}
 	return fs
 }
