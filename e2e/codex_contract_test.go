@@ -4,12 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/guard"
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
 )
 
 // TestCodexHookContract runs the real Codex binary through one session (a
-// shell call, an apply_patch, two denied writes, a subagent, a Stop that
-// blocks once) with the recording hook on every event, and checks the
+// shell call, an apply_patch, two denied writes, a subagent whose
+// SubagentStop blocks once, a Stop that blocks once) with the recording hook on every event, and checks the
 // payload shapes and answers lucid's Codex adapter relies on: the tool
 // names and tool_input.command, session_id and agent_id, the ids in the
 // shell's environment, a deny reaching the model, additionalContext as a
@@ -40,6 +41,7 @@ func TestCodexHookContract(t *testing.T) {
 	sub := &rs.Script{Name: "sub", Marker: "[[codex-sub]]", Steps: []rs.Step{
 		rs.Calls(rs.Exec(subCmd)),
 		rs.Say("Sub done."),
+		rs.Say("Sub done, after the stop hook."),
 	}}
 	srv := rs.New(lead, sub)
 	defer srv.Close()
@@ -54,12 +56,14 @@ func TestCodexHookContract(t *testing.T) {
 		hookRule{Event: "PreToolUse", Tool: "Bash", Contains: "ids-lead", Stdout: hookJSON("PreToolUse", map[string]any{"additionalContext": "CTX-PRETOOL"})},
 		hookRule{Event: "PostToolUse", Tool: "Bash", Contains: "ids-lead", Stdout: hookJSON("PostToolUse", map[string]any{"additionalContext": "CTX-POSTTOOL"})},
 		hookRule{Event: "Stop", Once: true, Stdout: `{"decision":"block","reason":"` + stopMark + `"}`},
+		hookRule{Event: "SubagentStart", Stdout: hookJSON("SubagentStart", map[string]any{"additionalContext": "CTX-SUBAGENTSTART"})},
+		hookRule{Event: "SubagentStop", Once: true, Stdout: `{"decision":"block","reason":"SUBSTOP-MARK"}`},
 	)
 	e.exec(srv, "[[codex-lead]] Do the scripted work.", "--dangerously-bypass-hook-trust")
 
 	leadReqs, subReqs := srv.Conversation("lead"), srv.Conversation("sub")
-	if len(leadReqs) != 8 || len(subReqs) != 2 {
-		t.Fatalf("want 8 lead and 2 sub requests, got %d and %d\n%s\nhooks:\n%s", len(leadReqs), len(subReqs), srv.Dump(), e.hooksText())
+	if len(leadReqs) != 8 || len(subReqs) != 3 {
+		t.Fatalf("want 8 lead and 3 sub requests, got %d and %d\n%s\nhooks:\n%s", len(leadReqs), len(subReqs), srv.Dump(), e.hooksText())
 	}
 	session, subThread := leadReqs[0].Thread, subReqs[0].Thread
 	if session == "" || subThread == "" || session == subThread || !subReqs[0].Subagent || leadReqs[0].Subagent {
@@ -116,6 +120,12 @@ func TestCodexHookContract(t *testing.T) {
 	if len(patches) != 2 || patches[0].command() != okPatch || patches[1].command() != claimedPatch {
 		t.Fatalf("PreToolUse(apply_patch): want the two patches as the model wrote them:\n%s", e.hooksText())
 	}
+	for i, want := range []string{"a.txt", "src/claimed.go"} {
+		p, err := guard.ParsePatch(patches[i].command())
+		if got := p.Paths(patches[i].str("cwd")); err != nil || len(got) != 1 || got[0] != e.path(want) {
+			t.Errorf("the guard reads %q (%v) from the patch that writes %s", got, err, want)
+		}
+	}
 	if got := e.read("a.txt"); got != "hello patched\n" {
 		t.Errorf("a.txt = %q: the allowed patch was not applied", got)
 	}
@@ -141,8 +151,26 @@ func TestCodexHookContract(t *testing.T) {
 	// thread id); its tool events carry it too, with the root session_id;
 	// its shell saw CODEX_SESSION_ID = root, CODEX_THREAD_ID = its own.
 	starts, stops := e.hookCalls("SubagentStart"), e.hookCalls("SubagentStop")
-	if len(starts) != 1 || len(stops) != 1 || starts[0].str("agent_id") != subThread || stops[0].str("agent_id") != subThread {
-		t.Errorf("SubagentStart/Stop: want one each with agent_id %q:\n%s", subThread, e.hooksText())
+	if len(starts) != 1 || len(stops) != 2 || starts[0].str("agent_id") != subThread || stops[0].str("agent_id") != subThread {
+		t.Fatalf("want one SubagentStart and two SubagentStop with agent_id %q:\n%s", subThread, e.hooksText())
+	}
+	// SubagentStart's context reaches the subagent's first request (so
+	// does UserPromptSubmit's, which fires inside the subagent too).
+	for _, want := range []string{"CTX-SUBAGENTSTART", "CTX-PROMPT"} {
+		if !containsText(subReqs[0].Responses.Developer(), want) {
+			t.Errorf("the subagent's first request has no developer message %q", want)
+		}
+	}
+	if ups := e.hookCalls("UserPromptSubmit"); len(ups) != 2 || ups[1].str("agent_id") != subThread || ups[1].str("prompt") != "[[codex-sub]] write your ids" {
+		t.Errorf("want UserPromptSubmit in the subagent too, with its agent_id and the spawn message as prompt:\n%s", e.hooksText())
+	}
+	// SubagentStop's block runs the subagent once more with the reason;
+	// the second SubagentStop has stop_hook_active.
+	if stops[0].Payload["stop_hook_active"] != false || stops[1].Payload["stop_hook_active"] != true {
+		t.Errorf("SubagentStop stop_hook_active: %v then %v", stops[0].Payload["stop_hook_active"], stops[1].Payload["stop_hook_active"])
+	}
+	if !containsText(itemsOfRole(subReqs[2].Responses.Tail(), "user"), "SUBSTOP-MARK") {
+		t.Errorf("the subagent's request after SubagentStop's block lacks the reason\n%s", srv.Dump())
 	}
 	if pre[2].command() != subCmd || pre[2].str("agent_id") != subThread {
 		t.Errorf("the sub's PreToolUse(Bash): command %q agent_id %q, want %q", pre[2].command(), pre[2].str("agent_id"), subThread)

@@ -77,6 +77,9 @@ type codexEnvT struct {
 	codex   string // CODEX_HOME
 	hookDir string // the recording hook's rules.json and calls.jsonl
 	hookBin string // the recording hook
+	// lucid: lucid's own hooks run, not the recording hook, with the
+	// shim first on PATH (codex_lucid_test.go).
+	lucid bool
 }
 
 // newCodexEnv makes a git repository with a.txt and src/claimed.go
@@ -134,17 +137,32 @@ func (e *codexEnvT) git(args ...string) {
 // environ is the environment of the processes a Codex test starts: the
 // scratch HOME, no OPENAI_*, CODEX_* or LUCID_* of the caller's.
 func (e *codexEnvT) environ(extra ...string) []string {
+	base := os.Environ()
+	if e.lucid {
+		base = e.env.environ()
+	}
 	var out []string
-	for _, kv := range os.Environ() {
+	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
+		case e.lucid && (strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_")):
+			continue
+		case e.lucid:
 		case k == "HOME", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "CODEX_"),
 			strings.HasPrefix(k, "GIT_"):
 			continue
 		}
 		out = append(out, kv)
 	}
-	out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1", "CODEX_HOME="+e.codex, codexHookDir+"="+e.hookDir, "LOCAL_KEY=x")
+	if !e.lucid {
+		out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1")
+	}
+	out = append(out, "CODEX_HOME="+e.codex, codexHookDir+"="+e.hookDir, "LOCAL_KEY=x")
+	if os.Getenv("GORACE") == "" {
+		// The recording hook is this test binary: under -race it would
+		// sleep a second at each exit (see gittest.QuickRaceExit).
+		out = append(out, "GORACE=atexit_sleep_ms=0")
+	}
 	return append(out, extra...)
 }
 
@@ -180,6 +198,19 @@ const codexRunTimeout = 3 * time.Minute
 // request log and the hook calls.
 func (e *codexEnvT) exec(srv *rs.Server, prompt string, args ...string) codexRun {
 	e.t.Helper()
+	res, err := e.execRun(srv, prompt, args...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if p := srv.Problems(); len(p) > 0 {
+		e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), srv.Dump())
+	}
+	return res
+}
+
+// execRun is exec for a goroutine of its own (beside another client's
+// run): it returns what went wrong as an error.
+func (e *codexEnvT) execRun(srv *rs.Server, prompt string, args ...string) (codexRun, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), codexRunTimeout)
 	defer cancel()
 	argv := append([]string{"exec", "--skip-git-repo-check", "-s", "danger-full-access"}, args...)
@@ -195,15 +226,12 @@ func (e *codexEnvT) exec(srv *rs.Server, prompt string, args ...string) codexRun
 	e.t.Logf("codex exec ran %s, %d requests, %d hook calls", res.took.Round(time.Millisecond), len(srv.Requests()), len(e.hookCalls("")))
 	e.dump(srv, res)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		e.t.Fatalf("codex exec did not finish in %s\nrequests:\n%s\nhooks:\n%s\nstderr:\n%s", codexRunTimeout, srv.Dump(), e.hooksText(), clip(res.stderr, 4000))
+		return res, fmt.Errorf("codex exec did not finish in %s\nrequests:\n%s\nhooks:\n%s\nstderr:\n%s", codexRunTimeout, srv.Dump(), e.hooksText(), clip(res.stderr, 4000))
 	}
 	if err != nil {
-		e.t.Fatalf("codex exec: %v\nstderr:\n%s\nrequests:\n%s\nhooks:\n%s", err, clip(res.stderr, 4000), srv.Dump(), e.hooksText())
+		return res, fmt.Errorf("codex exec: %v\nstderr:\n%s\nrequests:\n%s\nhooks:\n%s", err, clip(res.stderr, 4000), srv.Dump(), e.hooksText())
 	}
-	if p := srv.Problems(); len(p) > 0 {
-		e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), srv.Dump())
-	}
-	return res
+	return res, nil
 }
 
 // dump writes every request body, the run's output and the hook calls

@@ -192,6 +192,9 @@ type geminiWorld struct {
 	// trustByEnv is GEMINI_CLI_TRUST_WORKSPACE=true on every run (the
 	// default); off, the workspace is trusted only as ~/.gemini says.
 	trustByEnv bool
+	// lucid: lucid's own hooks run, with the shim first on PATH
+	// (gemini_lucid_test.go).
+	lucid bool
 }
 
 // newGeminiWorld sets up the world with the recording hook on every event
@@ -294,10 +297,16 @@ func (w *geminiWorld) run(name string, args ...string) string {
 // environ is the client's environment: the caller's, without anything
 // that would point a client or lucid elsewhere, with the scratch HOME.
 func (w *geminiWorld) environ(extra ...string) []string {
+	base := os.Environ()
+	if w.lucid {
+		base = w.env.environ()
+	}
 	var out []string
-	for _, kv := range os.Environ() {
+	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
+		case w.lucid && (k == "HOME" || k == "PATH" || strings.HasPrefix(k, "LUCID_") || k == "GIT_CONFIG_NOSYSTEM"):
+			// env.environ set them for lucid's world
 		case k == "HOME", k == "NODE_OPTIONS", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "GEMINI_"),
 			strings.HasPrefix(k, "GOOGLE_"), strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "CLAUDE"),
 			strings.HasPrefix(k, "CODEX_"), strings.HasPrefix(k, "LICH_"), strings.HasPrefix(k, "GIT_"):
@@ -307,7 +316,10 @@ func (w *geminiWorld) environ(extra ...string) []string {
 	}
 	// GORACE: the recording hook is this test binary; built with -race
 	// it would sleep a second at every exit.
-	out = append(out, "HOME="+w.home, "GIT_CONFIG_NOSYSTEM=1", "GORACE=atexit_sleep_ms=0")
+	if !w.lucid {
+		out = append(out, "HOME="+w.home, "GIT_CONFIG_NOSYSTEM=1")
+	}
+	out = append(out, "GORACE=atexit_sleep_ms=0")
 	return append(out, extra...)
 }
 

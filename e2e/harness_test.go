@@ -62,6 +62,8 @@ func setup(m *testing.M) int {
 	}
 	if skipWhy != "" {
 		fmt.Println("e2e: " + skipWhy)
+	}
+	if !anyClient() {
 		return m.Run()
 	}
 	dir, err := os.MkdirTemp("", "lucid-e2e-bin")
@@ -92,6 +94,17 @@ func setup(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// anyClient reports whether any client's binary is named, so that lucid
+// is built for the suite.
+func anyClient() bool {
+	for _, v := range []string{claudeEnv, codexEnv, geminiEnv} {
+		if b := os.Getenv(v); b != "" && b != unavailable {
+			return true
+		}
+	}
+	return false
 }
 
 // needClaude skips the test when the suite cannot run.
@@ -217,6 +230,19 @@ type result struct {
 // hangs fails the test with the server's request log.
 func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) result {
 	e.t.Helper()
+	res, err := e.claudeRun(srv, prompt, extra...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if p := srv.Problems(); len(p) > 0 {
+		e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), srv.Dump())
+	}
+	return res
+}
+
+// claudeRun is claude for a test goroutine of its own (beside another
+// client's run): it returns what claude did to the test, as an error.
+func (e *env) claudeRun(srv *scriptedapi.Server, prompt string, extra ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claudeBin, "-p", prompt,
@@ -252,15 +278,12 @@ func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) re
 	e.t.Logf("claude -p ran %s, %d requests", res.took.Round(time.Millisecond), len(srv.Requests()))
 	e.dump(srv, res)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		e.t.Fatalf("claude -p did not finish in %s\nrequests:\n%s\nstderr:\n%s", runTimeout, srv.Dump(), res.stderr)
+		return res, fmt.Errorf("claude -p did not finish in %s\nrequests:\n%s\nstderr:\n%s", runTimeout, srv.Dump(), res.stderr)
 	}
 	if err != nil {
-		e.t.Fatalf("claude -p: %v\nstderr:\n%s\nstdout:\n%s\nrequests:\n%s", err, res.stderr, clip(res.stdout, 4000), srv.Dump())
+		return res, fmt.Errorf("claude -p: %v\nstderr:\n%s\nstdout:\n%s\nrequests:\n%s", err, res.stderr, clip(res.stdout, 4000), srv.Dump())
 	}
-	if p := srv.Problems(); len(p) > 0 {
-		e.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), srv.Dump())
-	}
-	return res
+	return res, nil
 }
 
 // dump writes every request body and the run's output into

@@ -52,8 +52,8 @@ type LogCursor struct {
 // MaxSeen bounds AgentRecord.Seen.
 const MaxSeen = 2000
 
-// AgentsDir is the folder of agent records, shared by every linked work tree.
-func (r *Repo) AgentsDir() string { return filepath.Join(r.CommonDir, "lucid", "agents") }
+// agentsDir is the folder of agent records, shared by every linked work tree.
+func (r *Repo) agentsDir() string { return filepath.Join(r.CommonDir, "lucid", "agents") }
 
 // agentPath returns the record's file. Ids of Claude Code ("uuid" or
 // "uuid/agentid") become "uuid" and "uuid.agentid"; anything else is hex.
@@ -65,7 +65,7 @@ func (r *Repo) agentPath(id string) string {
 			break
 		}
 	}
-	return filepath.Join(r.AgentsDir(), key+".json")
+	return filepath.Join(r.agentsDir(), key+".json")
 }
 
 // LoadAgent reads the record of agent id; ok is false when there is none
@@ -88,7 +88,7 @@ func (r *Repo) LoadAgent(id string) (rec AgentRecord, lastSeen time.Time, ok boo
 // SaveAgent writes the record whole (a temp file and a rename); its
 // modification time, the last-seen time, becomes now.
 func (r *Repo) SaveAgent(rec AgentRecord) error {
-	if err := os.MkdirAll(r.AgentsDir(), 0o755); err != nil {
+	if err := os.MkdirAll(r.agentsDir(), 0o755); err != nil {
 		return err
 	}
 	b, err := json.Marshal(rec)
@@ -107,7 +107,7 @@ func (r *Repo) TouchAgent(id string) bool {
 
 // Agents lists every agent record with its last-seen time.
 func (r *Repo) Agents() ([]AgentRecord, []time.Time, error) {
-	ents, err := os.ReadDir(r.AgentsDir())
+	ents, err := os.ReadDir(r.agentsDir())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -120,7 +120,7 @@ func (r *Repo) Agents() ([]AgentRecord, []time.Time, error) {
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := ReadFile(filepath.Join(r.AgentsDir(), e.Name()), MaxRecord)
+		b, err := ReadFile(filepath.Join(r.agentsDir(), e.Name()), MaxRecord)
 		if err != nil {
 			continue
 		}

@@ -30,7 +30,7 @@ type Claim struct {
 // shared by every linked work tree: one claim a line, fields separated by
 // tabs (id, owner, created and expires in Unix ms (0: never), machine, work
 // tree, task, then one field per glob), with %, tab, CR and LF
-// percent-escaped. The copy of a remote's claims (RemoteClaimsPath) has the
+// percent-escaped. The copy of a remote's claims (remoteClaimsPath) has the
 // same format.
 //
 // DESIGN.md has one JSON file per claim. The PreToolUse hook reads every

@@ -24,7 +24,7 @@ func (r *Repo) FindClaims(want func(glob []byte) bool) ([]Claim, error) {
 // FindRemoteClaims is FindClaims on the last fetched copy of the remote's
 // claims.
 func (r *Repo) FindRemoteClaims(want func(glob []byte) bool) ([]Claim, error) {
-	return findClaims(r.RemoteClaimsPath(), want)
+	return findClaims(r.remoteClaimsPath(), want)
 }
 
 func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {

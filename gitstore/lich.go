@@ -86,9 +86,9 @@ func LichHash(path string) string {
 	return fmt.Sprintf("%08x", h)
 }
 
-// LichMarkerPath is where the marker of path lives: the work tree's own git
+// lichMarkerPath is where the marker of path lives: the work tree's own git
 // dir, lich-edits/, the hash of the path exactly as the tool gave it.
-func (r *Repo) LichMarkerPath(path string) string {
+func (r *Repo) lichMarkerPath(path string) string {
 	return filepath.Join(r.GitDir, LichEditsDir, LichHash(path))
 }
 
@@ -109,7 +109,7 @@ type lichJSON struct {
 // collision). A marker that is not JSON, or lacks its session or time, is
 // an error wrapping ErrLichCorrupt.
 func (r *Repo) ReadLichMarker(path string) (*LichMarker, error) {
-	file := r.LichMarkerPath(path)
+	file := r.lichMarkerPath(path)
 	b, err := readIfExists(file)
 	if b == nil || err != nil {
 		return nil, err

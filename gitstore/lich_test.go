@@ -79,7 +79,7 @@ func hexOf(h uint32) string {
 // writeLichMarker writes content where lich's guard would put path's marker.
 func writeLichMarker(t *testing.T, r *Repo, path, content string) string {
 	t.Helper()
-	file := r.LichMarkerPath(path)
+	file := r.lichMarkerPath(path)
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestRecordLichEditKeepsThreeSessions(t *testing.T) {
 	}
 	content := func() string {
 		t.Helper()
-		b, err := os.ReadFile(r.LichMarkerPath(path))
+		b, err := os.ReadFile(r.lichMarkerPath(path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +266,7 @@ func TestLichMarkerAgainstNode(t *testing.T) {
 	for _, name := range []string{"a.go", "<b>&c.go", "é 😀 \u2028.go", "q\"uote.go"} {
 		path := filepath.Join(top, name)
 		run("write", r.GitDir, path, "lich-b", "1733000000000")
-		lichBytes, err := os.ReadFile(r.LichMarkerPath(path))
+		lichBytes, err := os.ReadFile(r.lichMarkerPath(path))
 		if err != nil {
 			t.Fatalf("%s: lich's marker is not where lucid looks: %v", name, err)
 		}
@@ -274,11 +274,11 @@ func TestLichMarkerAgainstNode(t *testing.T) {
 		if err != nil || m == nil || m.Session != "lich-b" || m.At != 1733000000000 {
 			t.Fatalf("%s: lucid reads lich's marker as %+v, %v", name, m, err)
 		}
-		os.Remove(r.LichMarkerPath(path))
+		os.Remove(r.lichMarkerPath(path))
 		if err := r.RecordLichEdit(path, "lich-b", time.UnixMilli(1733000000000)); err != nil {
 			t.Fatal(err)
 		}
-		lucidBytes, _ := os.ReadFile(r.LichMarkerPath(path))
+		lucidBytes, _ := os.ReadFile(r.lichMarkerPath(path))
 		if string(lucidBytes) != string(lichBytes) {
 			t.Fatalf("%s: lucid writes\n%s\nlich writes\n%s", name, lucidBytes, lichBytes)
 		}

@@ -18,7 +18,7 @@ import (
 // This machine keeps two things of the remote's claims:
 //   - RemoteCopyRef, the last fetched commit (what fetch stores), which keeps
 //     its objects from git's garbage collection;
-//   - RemoteClaimsPath, the claims of the last fetched commit that decoded,
+//   - remoteClaimsPath, the claims of the last fetched commit that decoded,
 //     in the local store's format, written by every fetch and push. The hooks
 //     read only this file: they never touch the network, and decoding a
 //     commit would take git processes.
@@ -32,8 +32,8 @@ const (
 	RemoteCopyRef   = "refs/lucid/remote/claims"
 )
 
-// RemoteClaimsPath is the local copy of the remote's claims.
-func (r *Repo) RemoteClaimsPath() string {
+// remoteClaimsPath is the local copy of the remote's claims.
+func (r *Repo) remoteClaimsPath() string {
 	return filepath.Join(r.CommonDir, "lucid", "remote-claims")
 }
 
@@ -41,7 +41,7 @@ func (r *Repo) RemoteClaimsPath() string {
 // machine's, this one's too, expired or not) and when it was fetched. No
 // copy: no claims and a zero time.
 func (r *Repo) LoadRemoteClaims() ([]Claim, time.Time, error) {
-	path := r.RemoteClaimsPath()
+	path := r.remoteClaimsPath()
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, time.Time{}, nil
@@ -57,17 +57,17 @@ func (r *Repo) LoadRemoteClaims() ([]Claim, time.Time, error) {
 // does. Unlike the store, a copy of no claims is a file too: its time says
 // when the remote was last seen. The caller holds the lock.
 func (r *Repo) SaveRemoteClaims(claims []Claim) error {
-	path := r.RemoteClaimsPath()
+	path := r.remoteClaimsPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	return WriteFileAtomic(path, encodeClaims(claims), 0o644)
 }
 
-// ForgetRemoteClaims removes the local copy and the ref of the last fetched
+// forgetRemoteClaims removes the local copy and the ref of the last fetched
 // commit, when claims stop being shared or the remote changes.
-func (r *Repo) ForgetRemoteClaims() error {
-	if err := os.Remove(r.RemoteClaimsPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+func (r *Repo) forgetRemoteClaims() error {
+	if err := os.Remove(r.remoteClaimsPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	if _, err := r.git(nil, "update-ref", "-d", RemoteCopyRef); err != nil {

@@ -40,7 +40,7 @@ func (r *Repo) SetClaimsRemote(name string) error {
 		return err
 	}
 	if old := r.ClaimsRemote(); old != name {
-		if err := r.ForgetRemoteClaims(); err != nil {
+		if err := r.forgetRemoteClaims(); err != nil {
 			return err
 		}
 	}
@@ -55,7 +55,7 @@ func (r *Repo) SetClaimsRemote(name string) error {
 // remote keeps what it holds. It reports whether a remote was set.
 func (r *Repo) UnsetClaimsRemote() (bool, error) {
 	set := r.ClaimsRemote() != ""
-	if err := r.ForgetRemoteClaims(); err != nil {
+	if err := r.forgetRemoteClaims(); err != nil {
 		return set, err
 	}
 	if !set {

@@ -18,7 +18,7 @@ type RemoteClaims struct {
 // nothing changed), then the commit's claims. With moved (a push just lost
 // its lease, so the ref changed), it fetches straight away, which saves the
 // ls-remote: a machine that lost a race comes back as fast as the one that
-// won it. It refreshes the local copy (RemoteClaimsPath) with the claims.
+// won it. It refreshes the local copy (remoteClaimsPath) with the claims.
 // A remote that git cannot reach is a RemoteError, a ref that is not a
 // claims commit a BadRefError; either leaves the local copy as it was. The
 // caller holds the repository's lock.

@@ -55,7 +55,7 @@ type BadFileError struct {
 }
 
 func (e *BadFileError) Error() string {
-	return e.Path + " " + e.Problem + ": lucid reads and writes only regular files inside the repository; restore it (git checkout) or remove it"
+	return e.Path + " " + e.Problem + ": lucid reads and writes only regular files inside the repository; remove it, or restore a tracked file with git checkout"
 }
 
 // TooLargeError says that a file is over the limit of its role.
@@ -186,10 +186,10 @@ func (r *Repo) StateFiles() []StateFile {
 		{r.planSeenPath(), MaxPlan},
 		{r.planPendingPath(), MaxRecord},
 		{r.ClaimsPath(), MaxClaims},
-		{r.RemoteClaimsPath(), MaxClaims},
+		{r.remoteClaimsPath(), MaxClaims},
 		{r.machinePath(), MaxRecord},
 	}
-	for _, dir := range []string{r.AgentsDir(), filepath.Join(r.GitDir, LichEditsDir), r.lichNewsDir()} {
+	for _, dir := range []string{r.agentsDir(), filepath.Join(r.GitDir, LichEditsDir), r.lichNewsDir()} {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			out = append(out, StateFile{filepath.Join(dir, e.Name()), MaxRecord})

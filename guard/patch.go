@@ -15,7 +15,10 @@ package guard
 //
 // The text is trimmed first; the begin and end markers and the hunk headers
 // may carry surrounding white space; "*** Move to:" may not (Codex reads it
-// without trimming). A patch wrapped as "<<'EOF'" / "<<EOF" / `<<"EOF"` ...
+// without trimming). A blank line in an update is an empty context line;
+// the end marker may come twice. Where Codex 0.169.0's parser and its
+// later sources differ, this follows the binary (e2e's TestCodexPatchCorpus
+// and TestCodexPatchDifferential hold the two together). A patch wrapped as "<<'EOF'" / "<<EOF" / `<<"EOF"` ...
 // "EOF" is unwrapped, as Codex does for models that send the heredoc with
 // the patch. In a shell command, `apply_patch <<'EOF' ... EOF` and
 // `cd DIR && apply_patch <<'EOF' ... EOF` (also spelt applypatch) carry a
@@ -157,16 +160,30 @@ func patchLines(text string) []string {
 func patchBody(lines []string) ([]string, int, error) {
 	err := checkMarkers(lines)
 	if err == nil {
-		return lines[1 : len(lines)-1], 2, nil
+		return dropDoubledEnd(lines[1 : len(lines)-1]), 2, nil
 	}
 	if n := len(lines); n >= 4 && (lines[0] == "<<EOF" || lines[0] == "<<'EOF'" || lines[0] == `<<"EOF"`) &&
 		strings.HasSuffix(lines[n-1], "EOF") {
 		inner := lines[1 : n-1]
 		if checkMarkers(inner) == nil {
-			return inner[1 : len(inner)-1], 3, nil
+			return dropDoubledEnd(inner[1 : len(inner)-1]), 3, nil
 		}
 	}
 	return nil, 0, err
+}
+
+// dropDoubledEnd takes off a second end marker (and blank lines after it)
+// at the end of a body: Codex 0.169.0 applies a patch that ends with
+// "*** End Patch" twice.
+func dropDoubledEnd(body []string) []string {
+	n := len(body)
+	for n > 0 && strings.TrimSpace(body[n-1]) == "" {
+		n--
+	}
+	if n > 0 && strings.TrimSpace(body[n-1]) == patchEnd {
+		return body[:n-1]
+	}
+	return body
 }
 
 func checkMarkers(lines []string) error {
@@ -223,12 +240,10 @@ func parseHunk(lines []string, lineNo int) (PatchFile, int, error) {
 	}
 	chunks := 0
 	for n < len(lines) {
-		l := lines[n]
-		if strings.TrimSpace(l) == "" { // blank lines between chunks
-			n++
-			continue
-		}
-		if strings.HasPrefix(l, "*") { // the next hunk
+		// A blank line is an empty context line of a chunk, as in Codex
+		// 0.169.0 (later sources skip blank lines between chunks; for the
+		// paths it makes no difference).
+		if strings.HasPrefix(lines[n], "*") { // the next hunk
 			break
 		}
 		used, err := chunkLines(lines[n:], lineNo+n, chunks == 0)
@@ -327,15 +342,23 @@ func clipPatch(s string) string {
 // expansion) is an error, with the hunk headers found anywhere in the
 // command as its paths. ok is false when the command calls no apply_patch.
 func ShellPatches(command string) (patches []Patch, ok bool, err error) {
+	if !mentionsApplyPatch(command) { // most commands: no parse
+		return nil, false, nil
+	}
 	file, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if perr != nil {
-		if !mentionsApplyPatch(command) {
-			return nil, false, nil
-		}
 		p, _ := ParsePatch(command) // the shell cannot be parsed: its hunk headers, at least
 		return []Patch{{Files: sweepHeaders(patchLines(command), 1, p.Files)}}, true,
 			fmt.Errorf("a shell command that calls apply_patch does not parse (%v); its patch cannot be read", perr)
 	}
+	return PatchesInShell(file, command)
+}
+
+// PatchesInShell is ShellPatches for a command the caller has parsed
+// already (with syntax.LangBash, from src), so that a hook parses each
+// command once.
+func PatchesInShell(file *syntax.File, src string) (patches []Patch, ok bool, err error) {
+	command := src
 	var errs []error
 	var dir string // of the last `cd DIR &&` before a call
 	syntax.Walk(file, func(n syntax.Node) bool {

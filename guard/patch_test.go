@@ -199,3 +199,31 @@ func FuzzParsePatch(f *testing.F) {
 		ShellPatches("apply_patch <<'EOF'\n" + text + "\nEOF\n")
 	})
 }
+
+// The hook pays these on every apply_patch and every shell command.
+func BenchmarkParsePatch(b *testing.B) {
+	var text string
+	for _, c := range patchCorpus(b) {
+		if c.name == "all-ops" {
+			text = c.patch
+		}
+	}
+	for b.Loop() {
+		if _, err := ParsePatch(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkShellPatches(b *testing.B) {
+	for _, bc := range []struct{ name, cmd string }{
+		{"no-apply_patch", "go test ./... 2>&1 | tail -20 && git status --short"},
+		{"heredoc", "cd src && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.go\n+package a\n*** End Patch\nEOF\n"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				ShellPatches(bc.cmd)
+			}
+		})
+	}
+}

@@ -11,7 +11,13 @@ import (
 // bulky are the members of a tool's input that carry a file's content or
 // an edit's text: lucid never reads them, and past MaxPayload they are
 // skipped instead of kept.
-var bulky = map[string]bool{"content": true, "old_string": true, "new_string": true, "new_source": true, "edits": true}
+func bulky(key string) bool {
+	switch key {
+	case "content", "old_string", "new_string", "new_source", "edits":
+		return true
+	}
+	return false
+}
 
 // readLarge reads a payload larger than MaxPayload (a Write of a big
 // file) as a stream and returns it without the bulky members of
@@ -33,7 +39,7 @@ func readLarge(r io.Reader) ([]byte, error) {
 		case "tool_input":
 			input := map[string]json.RawMessage{}
 			if err := s.members(func(k string) error {
-				if bulky[k] {
+				if bulky(k) {
 					_, err := s.value(false)
 					return err
 				}

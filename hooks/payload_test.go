@@ -30,7 +30,7 @@ func TestReadLarge(t *testing.T) {
 			case "tool_input":
 				in := map[string]any{}
 				for ik, iv := range v.(map[string]any) {
-					if !bulky[ik] {
+					if !bulky(ik) {
 						in[ik] = iv
 					}
 				}

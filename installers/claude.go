@@ -86,12 +86,12 @@ const StatusLineCommand = "command -v lucid >/dev/null 2>&1 || exit 0; exec luci
 // user's as they are, and changes no byte when everything is in place. A
 // settings file that is not valid JSON is refused, with its line.
 func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
-	name, other := SettingsName, LocalSettingsName
+	c := ClaudeCode
+	name, other := c.Settings, c.LocalSettings
 	if opt.Local {
 		name, other = other, name
 	}
 	var changes []Change
-	c := ClaudeCode
 	if s, err := c.read(repo, other); err != nil {
 		return nil, err
 	} else if s.hasLucid() {
@@ -166,12 +166,6 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		changes = append(changes, Change{Path: DreamCommandName, What: "removed"})
 	}
 	return changes, nil
-}
-
-// Registered returns the settings file that holds lucid's hooks for
-// Claude Code and the events registered there ("" when none does).
-func Registered(repo *gitstore.Repo) (string, []string, error) {
-	return ClaudeCode.Registered(repo)
 }
 
 // removeEmptyDirs removes dir and its parents up to the top while they

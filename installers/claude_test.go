@@ -102,7 +102,7 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 			if got := len(registeredHooks(t, after)); got < len(ClaudeCode.Events) {
 				t.Errorf("%d hooks registered, want %d:\n%s", got, len(ClaudeCode.Events), after)
 			}
-			if _, events, _ := Registered(repo); len(events) != len(ClaudeCode.Events) {
+			if _, events, _ := ClaudeCode.Registered(repo); len(events) != len(ClaudeCode.Events) {
 				t.Errorf("Registered sees %d events, want %d:\n%s", len(events), len(ClaudeCode.Events), after)
 			}
 			if tc.keep != "" && !strings.Contains(after, tc.keep) {
@@ -126,6 +126,9 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 			}
 			if _, err := Uninstall(repo); err != nil {
 				t.Fatal(err)
+			}
+			if tc.text == "{}\n" && !strings.HasPrefix(after, "{\n  \"hooks\": {\n") {
+				t.Errorf("an empty object is not laid out like a new file:\n%s", after)
 			}
 			if tc.text == "{}\n" {
 				if _, err := os.Stat(repo.Abs(SettingsName)); !os.IsNotExist(err) {
@@ -278,7 +281,7 @@ func TestInstallKeepsToOneFile(t *testing.T) {
 	if _, err := os.Stat(repo.Abs(SettingsName)); !os.IsNotExist(err) || len(changes) != 1 || !strings.Contains(changes[0].What, "already has lucid's hooks") {
 		t.Errorf("changes = %v, settings.json: %v", changes, err)
 	}
-	name, events, err := Registered(repo)
+	name, events, err := ClaudeCode.Registered(repo)
 	if err != nil || name != LocalSettingsName || len(events) != len(ClaudeCode.Events) {
 		t.Errorf("Registered = %q %v %v", name, events, err)
 	}

@@ -81,6 +81,29 @@ func (c *Client) isLucidCommand(cmd string) bool {
 	return false
 }
 
+// files are the client's settings files, the shared one first.
+func (c *Client) files() []string {
+	if c.LocalSettings == "" {
+		return []string{c.Settings}
+	}
+	return []string{c.Settings, c.LocalSettings}
+}
+
+// Registered returns the settings file that holds lucid's hooks and the
+// events registered there ("" when none does).
+func (c *Client) Registered(repo *gitstore.Repo) (string, []string, error) {
+	for _, name := range c.files() {
+		s, err := c.read(repo, name)
+		if err != nil {
+			return "", nil, err
+		}
+		if events := s.registered(); len(events) > 0 {
+			return name, events, nil
+		}
+	}
+	return "", nil, nil
+}
+
 // settings is one settings file of a client, as read: doc holds its
 // bytes, which every change edits in place (splice.go).
 type settings struct {
@@ -88,7 +111,7 @@ type settings struct {
 	name, path string
 	doc        []byte // "{}" for a file that is missing or empty
 	existed    bool
-	fresh      bool // the file held nothing: lucid lays all of it out
+	fresh      bool // the file held no settings: lucid lays all of it out
 }
 
 func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
@@ -106,6 +129,9 @@ func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
 	}
 	if err := checkObject(raw); err != nil {
 		return nil, s.invalid(raw, err)
+	}
+	if len(children(raw, root(raw))) == 0 {
+		return s, nil // "{}": nothing of the user's to keep, so lucid lays it out
 	}
 	s.doc, s.fresh = raw, false
 	// Check the shapes lucid edits before changing anything.
@@ -334,29 +360,6 @@ func (s *settings) write() error {
 func sameJSON(a, b []byte) bool {
 	var va, vb any
 	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
-}
-
-// files are the client's settings files, the shared one first.
-func (c *Client) files() []string {
-	if c.LocalSettings == "" {
-		return []string{c.Settings}
-	}
-	return []string{c.Settings, c.LocalSettings}
-}
-
-// Registered returns the settings file that holds lucid's hooks and the
-// events registered there ("" when none does).
-func (c *Client) Registered(repo *gitstore.Repo) (string, []string, error) {
-	for _, name := range c.files() {
-		s, err := c.read(repo, name)
-		if err != nil {
-			return "", nil, err
-		}
-		if events := s.registered(); len(events) > 0 {
-			return name, events, nil
-		}
-	}
-	return "", nil, nil
 }
 
 // registerWhat registers lucid's hooks and says what changed ("" when

@@ -95,3 +95,33 @@ func sameValue(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
 }
+
+// What lucid inserts is laid out like its neighbours: on lines of their
+// own at their indentation (tabs, CRLF kept), or on one line with the
+// file's spacing.
+func TestInsertFollowsTheLayout(t *testing.T) {
+	group := []byte(`{"hooks":[{"type":"command","command":"c"}]}`)
+	for _, tc := range []struct{ name, doc, want string }{
+		{"tabs and CRLF",
+			"{\r\n\t\"hooks\": {\r\n\t\t\"Stop\": [\r\n\t\t\t{\"hooks\": []}\r\n\t\t]\r\n\t}\r\n}\r\n",
+			"{\r\n\t\"hooks\": {\r\n\t\t\"Stop\": [\r\n\t\t\t{\"hooks\": []},\r\n\t\t\t{\r\n\t\t\t\t\"hooks\": [\r\n\t\t\t\t\t{\r\n\t\t\t\t\t\t\"type\": \"command\",\r\n\t\t\t\t\t\t\"command\": \"c\"\r\n\t\t\t\t\t}\r\n\t\t\t\t]\r\n\t\t\t}\r\n\t\t]\r\n\t}\r\n}\r\n"},
+		{"a one-line list in an indented file",
+			"{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": []}]\n  }\n}\n",
+			"{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": []}, {\"hooks\": [{\"type\": \"command\", \"command\": \"c\"}]}]\n  }\n}\n"},
+		{"one line, spaced",
+			`{"a": 1}`,
+			`{"a": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "c"}]}]}}`},
+		{"minified",
+			`{"a":1}`,
+			`{"a":1,"hooks":{"Stop":[{"hooks":[{"type":"command","command":"c"}]}]}}`},
+		{"an empty hooks in an indented file",
+			"{\n    \"hooks\": {}\n}",
+			"{\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [\n                    {\n                        \"type\": \"command\",\n                        \"command\": \"c\"\n                    }\n                ]\n            }\n        ]\n    }\n}"},
+	} {
+		s := &settings{client: ClaudeCode, doc: []byte(tc.doc)}
+		s.appendGroup("Stop", group)
+		if string(s.doc) != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, s.doc, tc.want)
+		}
+	}
+}

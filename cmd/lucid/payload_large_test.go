@@ -66,3 +66,24 @@ func TestLargeWritePayload(t *testing.T) {
 		t.Errorf("a 17 MiB Write without a path: stdout %.300s, stderr %s", out, errs)
 	}
 }
+
+// A prompt over 16 MiB is read too: the hook goes on as for any prompt.
+func TestLargePromptPayload(t *testing.T) {
+	repo := newLucidRepo(t)
+	b, err := json.Marshal(map[string]any{
+		"session_id": "9f0c2a7e-5b1d-4c3e-8a6f-2d4b1e7c9a30", "cwd": repo.Top,
+		"hook_event_name": "UserPromptSubmit", "prompt": strings.Repeat("y", 17<<20),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := lucidCmd(repo, "", "hook", "UserPromptSubmit")
+	cmd.Stdin = bytes.NewReader(b)
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(out) != 0 {
+		t.Errorf("a 17 MiB prompt: %v, %q", err, out)
+	}
+	if _, _, ok := repo.LoadAgent("9f0c2a7e-5b1d-4c3e-8a6f-2d4b1e7c9a30"); !ok {
+		t.Error("the hook did not record the agent, as it does for any prompt")
+	}
+}

@@ -66,6 +66,7 @@ type section struct {
 var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
+	{"clients", "the tool-call hook of Claude Code, Codex CLI and Gemini CLI, nothing new, at 100k entries", clientsSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
