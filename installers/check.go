@@ -102,17 +102,31 @@ func (c *Client) initFlag() string {
 	return " --client " + c.ID
 }
 
-// checkShellPath checks that the shell the client runs a hook in finds
-// lucid: the registered command exits 0, doing nothing, where it does not.
+// checkShellPath checks that lucid is found where the client looks for
+// it: by the registered hook command (sh -c), where a hook does nothing
+// without it, and by the login shell Codex runs the agent's commands in,
+// whose profile sets PATH anew (e2e/codex_lucid_test.go saw "lucid:
+// command not found" with lucid first on Codex's own PATH), where the
+// agent's lucid commands would fail.
 func checkShellPath(c *Client) Finding {
 	f := Finding{Check: c.ID + " finds lucid"}
-	out, err := exec.Command("sh", "-c", "command -v lucid").Output()
-	if p := strings.TrimSpace(string(out)); err == nil && p != "" {
-		f.OK, f.Detail = true, "sh -c 'command -v lucid' gives "+p+" (with this PATH: start "+c.ID+" from a shell like this one)"
-		return f
+	shell := os.Getenv("SHELL")
+	if shell == "" {
+		shell = "/bin/sh"
 	}
-	f.Detail = c.Name + "'s hooks run `command -v lucid || exit 0`: with no lucid on the PATH " + c.ID + " starts with, every hook does nothing"
-	f.Fix = "install lucid into a folder on PATH (make install), then start " + c.ID + " again from that shell"
+	hook, _ := exec.Command("sh", "-c", "command -v lucid").Output()
+	login, _ := exec.Command(shell, "-lc", "command -v lucid").Output()
+	hp, lp := strings.TrimSpace(string(hook)), strings.TrimSpace(string(login))
+	switch {
+	case hp == "":
+		f.Detail = c.Name + "'s hooks run `command -v lucid || exit 0`: with no lucid on the PATH " + c.ID + " starts with, every hook does nothing"
+		f.Fix = "install lucid into a folder on PATH (make install), then start " + c.ID + " again from that shell"
+	case lp == "":
+		f.Detail = "a login shell (" + shell + " -l, as " + c.ID + " runs the agent's commands) finds no lucid: the agent's lucid commands fail"
+		f.Fix = "put lucid's folder on PATH in your shell profile (~/.profile), then start " + c.ID + " again"
+	default:
+		f.OK, f.Detail = true, hp+" for the hooks, "+lp+" in a login shell"
+	}
 	return f
 }
 
