@@ -315,3 +315,34 @@ func TestGeminiHooksEnabled(t *testing.T) {
 		}
 	}
 }
+
+// A config.toml that is a link into the user's dotfiles is followed: the
+// trust goes into the file it points to, and the link stays a link.
+func TestTrustCodexFollowsTheUsersLink(t *testing.T) {
+	repo := newRepo(t)
+	home, dots := t.TempDir(), t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	real := filepath.Join(dots, "codex.toml")
+	user := "model = \"gpt-5.5\"\n"
+	os.WriteFile(real, []byte(user), 0o600)
+	if err := os.Symlink(real, filepath.Join(home, "config.toml")); err != nil {
+		t.Fatal(err)
+	}
+	Codex.InstallHooks(repo)
+	if _, err := TrustCodex(repo); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(home, "config.toml")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("config.toml is no longer a link (%v)", err)
+	}
+	if b, _ := os.ReadFile(real); !strings.Contains(string(b), "[hooks.state.") {
+		t.Errorf("the trust did not reach the linked file:\n%s", b)
+	}
+	if f := checkCodexTrust(repo); !f.OK {
+		t.Errorf("doctor: %s", f.Detail)
+	}
+	UntrustCodex(repo)
+	if b, _ := os.ReadFile(real); string(b) != user {
+		t.Errorf("uninstall left %q", b)
+	}
+}

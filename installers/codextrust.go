@@ -144,6 +144,17 @@ func UntrustCodex(repo *gitstore.Repo) ([]Change, error) {
 	return []Change{{Path: path, What: "Codex's trust in lucid's hooks removed"}}, nil
 }
 
+// readHomeFile reads a file of the user's own (in their home, not in a
+// repository): a symbolic link there is the user's doing (a dotfiles
+// folder), so it is followed wherever it points, and *path becomes its
+// target, so that a write replaces the file and keeps the link.
+func readHomeFile(path *string) ([]byte, error) {
+	if target, err := filepath.EvalSymlinks(*path); err == nil {
+		*path = target
+	}
+	return gitstore.ReadFile(*path, gitstore.MaxSettings)
+}
+
 // codexConfig is $CODEX_HOME/config.toml as lines.
 type codexConfig struct {
 	path    string
@@ -153,7 +164,7 @@ type codexConfig struct {
 
 func readCodexConfig(path string) (*codexConfig, error) {
 	c := &codexConfig{path: path}
-	b, err := gitstore.ReadFile(path, gitstore.MaxSettings)
+	b, err := readHomeFile(&c.path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return c, nil

@@ -37,9 +37,16 @@ func geminiTrustedFolders() string {
 }
 
 // readJSONC reads a JSON file that may hold comments, as Gemini allows in
-// its files; a missing file is an empty object.
-func readJSONC(path string, v any) error {
-	b, err := gitstore.ReadFile(path, gitstore.MaxSettings)
+// its files; a missing file is an empty object. A file of the user's home
+// is read as readHomeFile reads it, the project's under gitstore's rules.
+func readJSONC(path string, home bool, v any) error {
+	var b []byte
+	var err error
+	if home {
+		b, err = readHomeFile(&path)
+	} else {
+		b, err = gitstore.ReadFile(path, gitstore.MaxSettings)
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -117,7 +124,7 @@ func checkGeminiTrust(repo *gitstore.Repo) Finding {
 		return f
 	}
 	var user geminiSettings
-	if err := readJSONC(geminiUserSettings(), &user); err != nil {
+	if err := readJSONC(geminiUserSettings(), true, &user); err != nil {
 		f.Detail, f.Fix = err.Error(), "fix "+geminiUserSettings()
 		return f
 	}
@@ -126,7 +133,7 @@ func checkGeminiTrust(repo *gitstore.Repo) Finding {
 		return f
 	}
 	rules := map[string]string{}
-	if err := readJSONC(geminiTrustedFolders(), &rules); err != nil {
+	if err := readJSONC(geminiTrustedFolders(), true, &rules); err != nil {
 		f.Detail, f.Fix = err.Error(), "fix "+geminiTrustedFolders()
 		return f
 	}
@@ -173,9 +180,9 @@ func checkGeminiEnabled(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "gemini hooks enabled"}
 	enabled, where := true, ""
 	var off []string
-	for _, path := range []string{geminiUserSettings(), repo.Abs(GeminiSettingsName)} {
+	for i, path := range []string{geminiUserSettings(), repo.Abs(GeminiSettingsName)} {
 		var s geminiSettings
-		if err := readJSONC(path, &s); err != nil {
+		if err := readJSONC(path, i == 0, &s); err != nil {
 			f.Detail, f.Fix = err.Error(), "fix "+path
 			return f
 		}

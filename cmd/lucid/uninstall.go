@@ -33,6 +33,7 @@ stay as they are, and so does .lucid/ with the plan and the log.`)
 	}
 	changes, err := installers.UninstallAll(repo)
 	if err != nil {
+		printChanges(c, changes) // what was done before the trouble
 		return err
 	}
 	merged, err := merge.Uninstall(repo)
