@@ -140,9 +140,17 @@ func checkCodexProject(repo *gitstore.Repo) Finding {
 		f.Detail, f.Fix = err.Error(), "fix "+path
 		return f
 	}
+	// Codex keys trust by the folder it starts in or its git root; for a
+	// linked work tree, the root of the main one (resolve_root_git_project
+	// _for_trust in its source).
 	dirs := []string{repo.Top}
 	if real, err := filepath.EvalSymlinks(repo.Top); err == nil && real != repo.Top {
 		dirs = append(dirs, real)
+	}
+	if filepath.Base(repo.CommonDir) == ".git" {
+		if main := filepath.Dir(repo.CommonDir); main != repo.Top {
+			dirs = append(dirs, main)
+		}
 	}
 	for _, d := range dirs {
 		if t, ok := cfg.table("projects", d); ok {

@@ -3,9 +3,12 @@ package installers
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // clientHooks reads a settings file as the client does, as plain JSON:
@@ -344,5 +347,31 @@ func TestTrustCodexFollowsTheUsersLink(t *testing.T) {
 	UntrustCodex(repo)
 	if b, _ := os.ReadFile(real); string(b) != user {
 		t.Errorf("uninstall left %q", b)
+	}
+}
+
+// Codex keys a linked work tree's trust by the main checkout's root.
+func TestCodexProjectTrustOfALinkedWorkTree(t *testing.T) {
+	main := newRepo(t)
+	for _, args := range [][]string{{"commit", "-q", "--allow-empty", "-m", "x"}, {"worktree", "add", "-q", filepath.Join(main.Top, "..", "wt")}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = main.Top
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	wt, err := gitstore.Find(filepath.Join(main.Top, "..", "wt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	if f := checkCodexProject(wt); f.OK {
+		t.Errorf("trusted with no config: %s", f.Detail)
+	}
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[projects."+tomlString(main.Top)+"]\ntrust_level = \"trusted\"\n"), 0o600)
+	if f := checkCodexProject(wt); !f.OK {
+		t.Errorf("the main checkout is trusted, yet: %s", f.Detail)
 	}
 }
