@@ -7,14 +7,14 @@ import (
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
 )
 
-// TestCodexCompaction: a response that reports more input tokens than
+// TestCodexAutoSummary: a response that reports more input tokens than
 // model_auto_compact_token_limit makes Codex 0.169.0 compact the history in
 // the middle of the turn, by asking the model for a summary (request kind
 // "compaction"). The hooks around it: PreCompact and PostCompact with
 // trigger "auto", then SessionStart with source "compact", whose
 // additionalContext reaches the next request; what SessionStart added at
 // startup is gone from it, so lucid must give the digest again there.
-func TestCodexCompaction(t *testing.T) {
+func TestCodexAutoSummary(t *testing.T) {
 	e := newCodexEnv(t)
 	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Summary: "SUMMARY-MARK", Steps: []rs.Step{
 		func(*rs.ResponsesRequest) rs.Reply {

@@ -35,6 +35,9 @@ type call struct {
 }
 
 func shim() int {
+	if len(os.Args) > 1 && os.Args[1] == probeArg {
+		return probe()
+	}
 	var stdin []byte
 	if len(os.Args) > 1 && os.Args[1] == "hook" {
 		stdin, _ = readAll(os.Stdin)

@@ -1,10 +1,10 @@
 package gitstore
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -35,8 +35,8 @@ func LockWaitFromEnv() time.Duration {
 // LockPath is the lock file of the repository.
 func (r *Repo) LockPath() string { return filepath.Join(r.CommonDir, "lucid", "lock") }
 
-// LockBusyError says that another process held the repository's lock for
-// the whole wait.
+// LockBusyError says that another process held a lock of lucid's (the
+// repository's, or the log's own) for the whole wait.
 type LockBusyError struct {
 	Path   string
 	Wait   time.Duration
@@ -46,7 +46,11 @@ type LockBusyError struct {
 
 func (e *LockBusyError) Error() string {
 	holder := e.Holder
-	if holder == "" {
+	switch {
+	case holder != "":
+	case runtime.GOOS == "windows":
+		holder = "another process (Resource Monitor finds it: CPU, Associated Handles, search for the file's name)"
+	default:
 		holder = "another process (find it with `lsof " + e.Path + "`)"
 	}
 	msg := fmt.Sprintf("the lock on %s was held for over %v by %s: wait for it to finish, or end it if it is stuck (the lock frees itself when its holder ends)",
@@ -56,11 +60,6 @@ func (e *LockBusyError) Error() string {
 	}
 	return msg
 }
-
-// ErrLockBusy matches a *LockBusyError with errors.Is.
-var ErrLockBusy = errors.New("the repository lock is busy")
-
-func (e *LockBusyError) Is(target error) bool { return target == ErrLockBusy }
 
 // Lock takes the repository's lock, waiting for it at most r.LockWait
 // (LockWaitFromEnv when zero); past that it returns a *LockBusyError that

@@ -235,7 +235,7 @@ func eachBadFile(t *testing.T, path string, check func(kind string)) {
 		var err error
 		switch kind {
 		case "fifo":
-			err = syscall.Mkfifo(path, 0o644)
+			err = mkfifo(path)
 		case "devzero":
 			err = os.Symlink("/dev/zero", path)
 		case "outside":

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 

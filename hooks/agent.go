@@ -158,12 +158,18 @@ func (c *call) digestOnce() (string, bool, error) {
 // takeNews reads the caller's new entries, moves its cursor past them and
 // saves its record, all under the lock (see newEntries).
 func (c *call) takeNews(rec *gitstore.AgentRecord, created bool) ([]gitstore.Entry, error) {
+	var ahead *readAhead
+	if !c.appended(*rec) {
+		if entries, cur, err := c.unread(*rec, nil); err == nil {
+			ahead = &readAhead{entries, cur}
+		}
+	}
 	unlock, err := c.lock()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	entries, changed, err := c.newEntries(rec)
+	entries, changed, err := c.newEntries(rec, ahead)
 	if err != nil {
 		return nil, err
 	}

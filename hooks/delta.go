@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -31,7 +32,9 @@ import (
 // falls off it moves KnownBefore up, so it still counts as seen. The read
 // and the cursor's move hold the repository's lock, so two hooks of one
 // agent running at once (parallel tool calls) do not both deliver an entry;
-// so does the save of the record that says so.
+// so does the save of the record that says so. A rewritten log is read
+// whole before the lock is taken (readAhead), and only what was appended
+// since under it.
 
 // logUnchanged reports whether the log is as the agent last read it: the
 // hot path, one stat and no read.
@@ -40,27 +43,47 @@ func (c *call) logUnchanged(rec gitstore.AgentRecord) bool {
 	return err == nil && now.SameFile(rec.Cursor) && rec.Worktree == c.repo.Top
 }
 
+// readAhead is a rewritten log as unread read it whole before the lock
+// was taken, so that no hook holds the lock for the length of a long log:
+// under the lock, only what was appended since is read.
+type readAhead struct {
+	entries []gitstore.Entry
+	cur     gitstore.LogCursor
+}
+
+// appended reports whether the log is the one the agent of rec read, with
+// lines appended.
+func (c *call) appended(rec gitstore.AgentRecord) bool {
+	return rec.Worktree == c.repo.Top && gitstore.Grown(c.repo.LogPath(), rec.Cursor)
+}
+
 // unread returns the entries of the log that the agent of rec has not seen,
 // its own among them, oldest first, and the cursor at the end of what it
-// read. It changes nothing.
-func (c *call) unread(rec gitstore.AgentRecord) ([]gitstore.Entry, gitstore.LogCursor, error) {
+// read. It changes nothing. ahead, when not nil, is the log read before,
+// and only what follows it is read now.
+func (c *call) unread(rec gitstore.AgentRecord, ahead *readAhead) ([]gitstore.Entry, gitstore.LogCursor, error) {
 	path := c.repo.LogPath()
-	var fresh []gitstore.Entry
-	var cur gitstore.LogCursor
-	var err error
-	if rec.Worktree == c.repo.Top && gitstore.Grown(path, rec.Cursor) {
-		cur, _, err = gitstore.ScanFrom(path, rec.Cursor.Size, func(e gitstore.Entry) {
-			if !rec.HasSeen(e.ID) {
-				fresh = append(fresh, e)
-			}
-		})
-	} else {
-		cur, _, err = gitstore.ScanFrom(path, 0, func(e gitstore.Entry) {
-			if gitstore.IDTime(e.ID).UnixMilli() >= rec.KnownBefore && !rec.HasSeen(e.ID) {
-				fresh = append(fresh, e)
-			}
-		})
+	unseen := func(e gitstore.Entry) bool { return !rec.HasSeen(e.ID) }
+	// In a rewritten log, what is older than the agent's first look was
+	// in the log it started with, or in its digest.
+	unknown := func(e gitstore.Entry) bool {
+		return gitstore.IDTime(e.ID).UnixMilli() >= rec.KnownBefore && unseen(e)
 	}
+	var fresh []gitstore.Entry
+	off, keep := int64(0), unknown
+	switch {
+	case c.appended(rec):
+		off, keep = rec.Cursor.Size, unseen
+	case ahead != nil && gitstore.Grown(path, ahead.cur):
+		// rec may have moved since ahead was read: filter again.
+		fresh = slices.DeleteFunc(ahead.entries, func(e gitstore.Entry) bool { return !unknown(e) })
+		off = ahead.cur.Size
+	}
+	cur, _, err := gitstore.ScanFrom(path, off, func(e gitstore.Entry) {
+		if keep(e) {
+			fresh = append(fresh, e)
+		}
+	})
 	return fresh, cur, err
 }
 
@@ -69,7 +92,7 @@ func (c *call) unread(rec gitstore.AgentRecord) ([]gitstore.Entry, gitstore.LogC
 // caller holds the lock and saves the record before it lets go: then two
 // hooks of one agent running at once (parallel tool calls) cannot both
 // deliver an entry.
-func (c *call) newEntries(rec *gitstore.AgentRecord) ([]gitstore.Entry, bool, error) {
+func (c *call) newEntries(rec *gitstore.AgentRecord, ahead *readAhead) ([]gitstore.Entry, bool, error) {
 	if c.logUnchanged(*rec) {
 		return nil, false, nil
 	}
@@ -77,7 +100,7 @@ func (c *call) newEntries(rec *gitstore.AgentRecord) ([]gitstore.Entry, bool, er
 	if fresh, _, ok := c.repo.LoadAgent(c.agent); ok {
 		*rec = fresh
 	}
-	fresh, cur, err := c.unread(*rec)
+	fresh, cur, err := c.unread(*rec, ahead)
 	if err != nil {
 		return nil, false, err
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 
@@ -65,10 +64,11 @@ type Input struct {
 	Source         string // SessionStart: startup, resume, clear, compact
 	StopHookActive bool   // a stop hook already kept the agent going once
 
-	ToolName string // the client's own name of the tool, for messages
-	Tool     Tool
-	Paths    []string // ToolEdit: the files written, absolute or relative to Cwd
-	Command  string   // ToolShell: the command line
+	ToolName  string // the client's own name of the tool, for messages
+	ToolUseID string // the call's id, where the client gives one
+	Tool      Tool
+	Paths     []string // ToolEdit: the files written, absolute or relative to Cwd
+	Command   string   // ToolShell: the command line
 	// ToolInput is the client's own tool input, for the adapter that
 	// encodes a replacement of it (Output.Command).
 	ToolInput []byte
@@ -87,7 +87,9 @@ type Input struct {
 	//   PreToolUse is mute).
 	//   GateLead: the lead's Stop runs the stop gate (a client whose
 	//   agents are leads, with no subagents to ask).
-	Mute, NewsAfter, GateLead bool
+	//   Unrecorded: the client says nothing of what a shell command
+	//   changed, so lucid watches the claimed files itself (shellwatch.go).
+	Mute, NewsAfter, GateLead, Unrecorded bool
 }
 
 // Output is lucid's answer to one hook call, before the client's adapter

@@ -48,7 +48,7 @@ func (c *call) shouldAsk(agent string, active bool) (bool, error) {
 		return false, nil
 	}
 	// Its own entries since its last look are not counted yet.
-	unread, _, err := c.unread(rec)
+	unread, _, err := c.unread(rec, nil)
 	if err != nil {
 		return false, err
 	}

@@ -26,6 +26,9 @@ func (c *call) preToolUse() (*Output, error) {
 		c.touch()
 		return c.deny(deny), nil
 	}
+	if c.in.Tool == ToolShell && c.in.Unrecorded {
+		c.watchShell()
+	}
 	text := ""
 	if !c.in.Mute {
 		if text, err = c.delta(); err != nil {
@@ -85,6 +88,9 @@ func (c *call) postToolUse() (*Output, error) {
 	changed, err := c.ownShellChanges()
 	if err != nil {
 		return nil, err
+	}
+	if c.in.Tool == ToolShell && c.in.Unrecorded {
+		changed = append(changed, c.shellChanged()...)
 	}
 	editedPlan := false
 	for _, p := range changed {

@@ -86,7 +86,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Mute: event == "BeforeTool", NewsAfter: true, GateLead: true,
+		Mute: event == "BeforeTool", NewsAfter: true, GateLead: true, Unrecorded: true,
 	}
 	switch p.ToolName {
 	case guard.GeminiWriteFile, guard.GeminiReplace:

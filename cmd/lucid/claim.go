@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/guard"
-
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 

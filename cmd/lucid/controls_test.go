@@ -126,8 +126,23 @@ func TestControlsEscaped(t *testing.T) {
 			t.Errorf("lucid %v: not valid JSON:\n%s", args, out)
 		}
 	}
-	out, _ := lucidCmd(repo, "", "doctor").CombinedOutput()
-	check("lucid doctor", string(out), false)
+	// doctor names paths: a repository whose folder's name carries
+	// controls.
+	odd := filepath.Join(t.TempDir(), "repo\x1b]0;x\x07")
+	for _, args := range [][]string{{"git", "init", "-q", odd}, {"lucid", "init"}} {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = filepath.Dir(odd)
+		if args[0] == "lucid" {
+			cmd.Dir = odd
+		}
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, b)
+		}
+	}
+	doctor := exec.Command("lucid", "doctor")
+	doctor.Dir = odd
+	out, _ := doctor.CombinedOutput()
+	check("lucid doctor", string(out), true)
 
 	checkHook("SessionStart (the digest)", hook("SessionStart", `,"source":"startup"`), "from the subagent")
 	if err := gitstore.Append(repo.LogPath(), gitstore.NewEntry(time.Now(), writer, gitstore.KindFact, "news "+nasty)); err != nil {

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ func TestFaultTable(t *testing.T) {
 		file string // relative to the top
 		make func(path string) error
 	}
-	fifo := func(p string) error { return syscall.Mkfifo(p, 0o644) }
+	fifo := mkfifo
 	link := func(to string) func(string) error { return func(p string) error { return os.Symlink(to, p) } }
 	var faults []fault
 	for _, file := range []string{gitstore.LogName, gitstore.PlanName, gitstore.DigestName, "src.go"} {

@@ -8,7 +8,6 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
-
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 

@@ -19,7 +19,7 @@ func clientsSection(b *bench) error {
 		}
 		rows := []struct {
 			label, client, event, start string
-			stdin                        []byte
+			stdin                       []byte
 		}{
 			{"claude PreToolUse (Edit)", "claude", "PreToolUse", "SessionStart",
 				payload("PreToolUse", fmt.Sprintf(`,"tool_name":"Edit","tool_input":{"file_path":%q,"old_string":"a","new_string":"b"}`, s.dir+"/a.go"))},

@@ -12,8 +12,10 @@ import (
 // log of -sizes (issue 13): lucid dream (which lists every live entry),
 // lucid doctor, and lucid supersede of an id that is not in the log. Each
 // runs once to warm the page cache, then a few times (they take seconds,
-// not milliseconds); it prints the median and maximum wall time and the
-// peak memory (the child's maximum resident set; see mergeSection for why
+// not milliseconds); it prints the median and maximum wall time, the
+// median CPU time (user+system: on a busy machine, the steadier figure;
+// doctor reads the log on every processor, so its CPU time may exceed its
+// wall time) and the peak memory (the child's maximum resident set; see mergeSection for why
 // the bench's own peak bounds it from below).
 //
 // Goals (issue 13): dream under 64 MB of peak memory, doctor under 0.5 s.
@@ -21,7 +23,7 @@ func wholeSection(b *bench) error {
 	n := slices.Max(b.sizes)
 	return b.withLog("whole", n, func(s *scratch) error {
 		runs := min(b.runs, 5)
-		fmt.Fprintf(b.out, "  %-9s %-34s %10s %10s %12s\n", "entries", "command", "median", "max", "peak memory")
+		fmt.Fprintf(b.out, "  %-9s %-34s %10s %10s %10s %12s\n", "entries", "command", "median", "max", "cpu", "peak memory")
 		for _, c := range []struct {
 			label string
 			args  []string
@@ -31,7 +33,7 @@ func wholeSection(b *bench) error {
 			{"lucid doctor", []string{"doctor"}},
 			{"lucid supersede (an unknown id)", []string{"supersede", "01JZZZZZZZZZZZZZZZZZZZZZZZ", "x"}},
 		} {
-			var times []time.Duration
+			var times, cpus []time.Duration
 			var peak int64
 			for i := range 1 + runs {
 				cmd := exec.Command(b.lucid, c.args...)
@@ -51,10 +53,11 @@ func wholeSection(b *bench) error {
 					continue
 				}
 				times = append(times, d)
+				cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 				peak = max(peak, peakRSS(cmd.ProcessState))
 			}
 			med := median(times)
-			fmt.Fprintf(b.out, "  %-9d %-34s %s %s %9.1f MB\n", n, c.label, ms(med), ms(slices.Max(times)), float64(peak)/1e6)
+			fmt.Fprintf(b.out, "  %-9d %-34s %s %s %s %9.1f MB\n", n, c.label, ms(med), ms(slices.Max(times)), ms(median(cpus)), float64(peak)/1e6)
 			switch c.label {
 			case "lucid dream":
 				if n >= 1000000 && peak > 0 {

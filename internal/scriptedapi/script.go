@@ -27,6 +27,9 @@ type Step func(r *MessagesRequest) Reply
 type Reply struct {
 	Text  string
 	Tools []ToolCall
+	// InputTokens is the prompt's size the reply reports (10 when 0): a
+	// large one makes the client compact the conversation.
+	InputTokens int
 }
 
 // ToolCall is a tool_use block. Input is marshalled as JSON.

@@ -227,13 +227,13 @@ func (s *Server) messages(w http.ResponseWriter, req *Request) {
 	}
 	msgID := fmt.Sprintf("msg_scripted_%04d", req.Seq)
 	if mr.Stream {
-		writeStream(w, msgID, model, blocks, reply.stopReason())
+		writeStream(w, msgID, model, blocks, reply.stopReason(), reply.InputTokens)
 		return
 	}
 	writeJSON(w, map[string]any{
 		"id": msgID, "type": "message", "role": "assistant", "model": model,
 		"content": blocks, "stop_reason": reply.stopReason(), "stop_sequence": nil,
-		"usage": usage(1),
+		"usage": usage(reply.InputTokens, 1),
 	})
 }
 
@@ -256,8 +256,13 @@ func (s *Server) claim(mr *MessagesRequest) (*Script, error) {
 	return found, nil
 }
 
-func usage(out int) map[string]any {
-	return map[string]any{"input_tokens": 10, "output_tokens": out,
+// usage is what the reply says it cost: 10 input tokens unless the reply
+// says more (to make the client compact its conversation).
+func usage(in, out int) map[string]any {
+	if in == 0 {
+		in = 10
+	}
+	return map[string]any{"input_tokens": in, "output_tokens": out,
 		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 }
 
@@ -269,7 +274,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 // writeStream sends a message as the Messages API streams it:
 // message_start, each block as start/delta/stop (a tool's input as one
 // input_json_delta), message_delta with the stop reason, message_stop.
-func writeStream(w http.ResponseWriter, id, model string, blocks []map[string]any, stop string) {
+func writeStream(w http.ResponseWriter, id, model string, blocks []map[string]any, stop string, inTokens int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	var b bytes.Buffer
@@ -280,7 +285,7 @@ func writeStream(w http.ResponseWriter, id, model string, blocks []map[string]an
 	}
 	event("message_start", map[string]any{"message": map[string]any{
 		"id": id, "type": "message", "role": "assistant", "model": model,
-		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage(1),
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage(inTokens, 1),
 	}})
 	for i, bl := range blocks {
 		switch bl["type"] {
