@@ -25,6 +25,7 @@ func TestGeminiHookContract(t *testing.T) {
 	t.Run("relative paths", geminiRelativePaths)
 	t.Run("compression", geminiCompression)
 	t.Run("resume", geminiResume)
+	t.Run("hooks disabled", geminiHooksDisabled)
 }
 
 // hookContext is a hook answer that adds context for the model.
@@ -40,19 +41,21 @@ func hookContext(event, text string) hookAnswer {
 func geminiDenyAndContext(t *testing.T) {
 	w := newGeminiWorld(t)
 	w.answer(map[string]hookAnswer{
-		"SessionStart":                 hookContext("SessionStart", "CTX-SESSIONSTART"),
-		"BeforeAgent":                  hookContext("BeforeAgent", "CTX-BEFOREAGENT"),
-		"BeforeTool:run_shell_command": hookContext("BeforeTool", "CTX-BEFORETOOL"),
-		"AfterTool":                    hookContext("AfterTool", "CTX-AFTERTOOL"),
-		"BeforeTool:write_file":        {Stdout: map[string]any{"decision": "deny", "reason": "DENY-WRITE src/** is claimed"}},
-		"BeforeTool:replace":           {Stderr: "DENY-REPLACE notes.txt is claimed", Exit: 2},
-		"AfterAgent":                   {Stdout: map[string]any{"decision": "deny", "reason": "AGAIN-MARK record your notes"}, Once: true},
+		"SessionStart": hookContext("SessionStart", "CTX-SESSIONSTART"),
+		"BeforeAgent":  hookContext("BeforeAgent", "CTX-BEFOREAGENT"),
+		"BeforeTool:run_shell_command": {Match: "src/denied.txt", Stdout: map[string]any{"decision": "deny", "reason": "DENY-SHELL src/** is claimed"},
+			Otherwise: ptr(hookContext("BeforeTool", "CTX-BEFORETOOL"))},
+		"AfterTool":             hookContext("AfterTool", "CTX-AFTERTOOL"),
+		"BeforeTool:write_file": {Stdout: map[string]any{"decision": "deny", "reason": "DENY-WRITE src/** is claimed"}},
+		"BeforeTool:replace":    {Stderr: "DENY-REPLACE notes.txt is claimed", Exit: 2},
+		"AfterAgent":            {Stdout: map[string]any{"decision": "deny", "reason": "AGAIN-MARK record your notes"}, Once: true},
 	})
 	newFile, notes := w.path("src/new.go"), w.path("notes.txt")
 	lead := &gem.Script{Name: "lead", Marker: "[[contract]]", Steps: []gem.Step{
 		gem.Shell("env | sort > shell-env.txt; echo SHELL-OK"),
 		gem.WriteFile(newFile, "package src\n"),
 		gem.Replace(notes, "hello world", "goodbye world"),
+		gem.Shell("echo x > src/denied.txt"),
 		gem.Say("FIRST-ANSWER"),
 		gem.Say("SECOND-ANSWER"),
 	}}
@@ -63,8 +66,8 @@ func geminiDenyAndContext(t *testing.T) {
 		t.Fatalf("gemini -p exited %d\nstderr:\n%s\nrequests:\n%s", res.code, clip(res.stderr, 4000), srv.Dump())
 	}
 	reqs := srv.Conversation("lead")
-	if len(reqs) != 5 {
-		t.Fatalf("the lead sent %d requests, want 5 (three tools, the answer, the answer after the AfterAgent deny)\nhooks:\n%s\n%s",
+	if len(reqs) != 6 {
+		t.Fatalf("the lead sent %d requests, want 6 (four tools, the answer, the answer after the AfterAgent deny)\nhooks:\n%s\n%s",
 			len(reqs), w.hookOrder(), srv.Dump())
 	}
 
@@ -100,20 +103,24 @@ func geminiDenyAndContext(t *testing.T) {
 	}
 
 	// BeforeTool: the tool's name and its arguments as the model gave them.
-	wantInputs := map[string]map[string]string{
-		"run_shell_command": {"command": "env | sort > shell-env.txt; echo SHELL-OK"},
-		"write_file":        {"file_path": newFile, "content": "package src\n"},
-		"replace":           {"file_path": notes, "old_string": "hello world", "new_string": "goodbye world"},
+	wantInputs := []map[string]string{
+		{"tool_name": "run_shell_command", "command": "env | sort > shell-env.txt; echo SHELL-OK"},
+		{"tool_name": "write_file", "file_path": newFile, "content": "package src\n"},
+		{"tool_name": "replace", "file_path": notes, "old_string": "hello world", "new_string": "goodbye world"},
+		{"tool_name": "run_shell_command", "command": "echo x > src/denied.txt"},
 	}
-	for tool, want := range wantInputs {
-		got := w.hooksOf("BeforeTool", tool)
-		if len(got) != 1 {
-			t.Errorf("BeforeTool for %s ran %d times, want once\n%s", tool, len(got), w.hookOrder())
-			continue
-		}
+	before := w.hooksOf("BeforeTool", "")
+	if len(before) != len(wantInputs) {
+		t.Fatalf("BeforeTool ran %d times, want %d\n%s", len(before), len(wantInputs), w.hookOrder())
+	}
+	for i, want := range wantInputs {
 		for k, v := range want {
-			if got[0].input()[k] != v {
-				t.Errorf("BeforeTool %s tool_input.%s = %v, want %q", tool, k, got[0].input()[k], v)
+			got := before[i].input()[k]
+			if k == "tool_name" {
+				got = before[i].str(k)
+			}
+			if got != v {
+				t.Errorf("BeforeTool #%d %s = %v, want %q", i+1, k, got, v)
 			}
 		}
 	}
@@ -139,7 +146,10 @@ func geminiDenyAndContext(t *testing.T) {
 	if got := w.content("notes.txt"); got != "hello world\nline two\n" {
 		t.Errorf("replace was denied by exit 2, but notes.txt is %q", got)
 	}
-	for step, want := range map[int]string{2: "DENY-WRITE src/** is claimed", 3: "DENY-REPLACE notes.txt is claimed"} {
+	if w.content("src/denied.txt") != "" {
+		t.Errorf("the shell command was denied, but src/denied.txt exists")
+	}
+	for step, want := range map[int]string{2: "DENY-WRITE src/** is claimed", 3: "DENY-REPLACE notes.txt is claimed", 4: "DENY-SHELL src/** is claimed"} {
 		r := reqs[step].Generate.LastResponse()
 		if reason, ok := r.Blocked(); !ok || !strings.Contains(reason, want) {
 			t.Errorf("request %d: the tool's result is %q, want \"Tool execution blocked: %s\"", step, r.Output(), want)
@@ -175,7 +185,7 @@ func geminiDenyAndContext(t *testing.T) {
 	if agents[0].str("prompt_response") != "FIRST-ANSWER" || !strings.Contains(agents[1].str("prompt_response"), "SECOND-ANSWER") {
 		t.Errorf("prompt_response: %q then %q", agents[0].str("prompt_response"), agents[1].str("prompt_response"))
 	}
-	if got := reqs[4].Generate.LastUserText(); !strings.Contains(got, "AGAIN-MARK record your notes") {
+	if got := reqs[5].Generate.LastUserText(); !strings.Contains(got, "AGAIN-MARK record your notes") {
 		t.Errorf("the turn after the AfterAgent deny was prompted with %q, want the reason", got)
 	}
 	// BeforeAgent's prompt already carries SessionStart's context in
@@ -314,18 +324,20 @@ func geminiSubagent(t *testing.T) {
 	}
 }
 
-// A hook's timeout is in milliseconds, and a hook past it is ignored: the
-// tool runs as if it had allowed it. lucid's Gemini entries need a timeout
-// well above its slowest hook, or a claim stops nothing.
+// A hook's timeout is in milliseconds, and a hook past it is ignored (and
+// sent SIGTERM): the tool runs as if it had allowed it. lucid's Gemini
+// entries need a timeout well above its slowest hook, or a claim stops
+// nothing. The margins are wide for a loaded machine: the quick hook has
+// all of 1.5 s to start.
 func geminiHookTimeout(t *testing.T) {
 	w := newGeminiWorld(t, "BeforeTool")
-	w.setHooks([]string{"BeforeTool"}, 500)
+	w.setHooks([]string{"BeforeTool"}, 1500)
 	deny := func(reason string, ms int) hookAnswer {
 		return hookAnswer{SleepMS: ms, Stdout: map[string]any{"decision": "deny", "reason": reason}}
 	}
 	w.answer(map[string]hookAnswer{
-		"BeforeTool:write_file": deny("SLOW-DENY", 3000),
-		"BeforeTool:replace":    deny("QUICK-DENY", 100),
+		"BeforeTool:write_file": deny("SLOW-DENY", 5000),
+		"BeforeTool:replace":    deny("QUICK-DENY", 0),
 	})
 	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Steps: []gem.Step{
 		gem.WriteFile(w.path("slow.txt"), "SLOW\n"),
@@ -338,8 +350,8 @@ func geminiHookTimeout(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 4000))
 	}
-	if w.content("slow.txt") != "SLOW\n" || !strings.Contains(res.stderr, "Hook timed out after 500ms") {
-		t.Errorf("a hook slower than its 500 ms timeout: slow.txt is %q, stderr:\n%s\nwant the write done and the timeout named in ms",
+	if w.content("slow.txt") != "SLOW\n" || !strings.Contains(res.stderr, "Hook timed out after 1500ms") {
+		t.Errorf("a hook slower than its 1500 ms timeout: slow.txt is %q, stderr:\n%s\nwant the write done and the timeout named in ms",
 			w.content("slow.txt"), clip(res.stderr, 3000))
 	}
 	if w.content("notes.txt") != "hello world\nline two\n" {
@@ -553,6 +565,56 @@ func geminiResume(t *testing.T) {
 		t.Errorf("the resumed prompt is %q, want SessionStart's context in front of it", got)
 	}
 }
+
+// What `lucid doctor` must check besides trust: hooksConfig.disabled
+// turns off hooks by their name (not their command), and
+// hooksConfig.enabled false in the user's settings turns off every hook,
+// the project's too.
+func geminiHooksDisabled(t *testing.T) {
+	w := newGeminiWorld(t, "SessionStart", "SessionEnd")
+	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Done: gem.Say("done")}
+	srv := gem.New(lead)
+	defer srv.Close()
+	edit := func(path string, change func(map[string]any)) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		change(m)
+		b, _ = json.MarshalIndent(m, "", "  ")
+		w.write(path, string(b))
+	}
+	events := func(prompt string) []string {
+		before := len(w.hooks())
+		if res := w.gemini(srv, prompt); res.code != 0 {
+			t.Fatalf("gemini -p exited %d\nstderr:\n%s", res.code, clip(res.stderr, 3000))
+		}
+		var out []string
+		for _, c := range w.hooks()[before:] {
+			out = append(out, c.Event)
+		}
+		return out
+	}
+	project, user := w.path(".gemini/settings.json"), filepath.Join(w.home, ".gemini", "settings.json")
+
+	edit(project, func(m map[string]any) {
+		m["hooksConfig"] = map[string]any{"disabled": []string{"record-SessionStart", w.hookBin + " SessionEnd"}}
+	})
+	if got := events("[[lead]] by name"); strings.Join(got, " ") != "SessionEnd" {
+		t.Errorf("with record-SessionStart and SessionEnd's command disabled, the hooks that ran: %q; want SessionEnd alone", got)
+	}
+	edit(project, func(m map[string]any) { delete(m, "hooksConfig") })
+	edit(user, func(m map[string]any) { m["hooksConfig"] = map[string]any{"enabled": false} })
+	if got := events("[[lead]] all off"); len(got) != 0 {
+		t.Errorf("with hooksConfig.enabled false in the user's settings, hooks ran: %q", got)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 func firstStr(cs []geminiHookCall, key string) string {
 	if len(cs) == 0 {

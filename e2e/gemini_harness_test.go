@@ -91,13 +91,17 @@ func needGemini(t *testing.T) {
 
 // hookAnswer is what the recording hook does for one event (or one
 // event and tool): print Stdout as JSON, write Stderr, exit with Exit.
-// Once answers only the first call; later calls get no answer.
+// Once answers only the first call; later calls get no answer. With
+// Match, only a payload holding that string gets this answer, the others
+// get Otherwise (none when nil).
 type hookAnswer struct {
-	Stdout  any    `json:"stdout,omitempty"`
-	Stderr  string `json:"stderr,omitempty"`
-	Exit    int    `json:"exit,omitempty"`
-	Once    bool   `json:"once,omitempty"`
-	SleepMS int    `json:"sleep_ms,omitempty"` // before answering, to see the hook timeout
+	Stdout    any         `json:"stdout,omitempty"`
+	Stderr    string      `json:"stderr,omitempty"`
+	Exit      int         `json:"exit,omitempty"`
+	Once      bool        `json:"once,omitempty"`
+	SleepMS   int         `json:"sleep_ms,omitempty"` // before answering, to see the hook timeout
+	Match     string      `json:"match,omitempty"`
+	Otherwise *hookAnswer `json:"otherwise,omitempty"`
 }
 
 // geminiHookCall is one run of the recording hook.
@@ -151,6 +155,9 @@ func recordHook() int {
 	if a == nil {
 		key, a = event, ctl[event]
 	}
+	for a != nil && a.Match != "" && !strings.Contains(string(raw), a.Match) {
+		a = a.Otherwise
+	}
 	if a != nil && a.Once {
 		// The first call creates the marker; the others find it.
 		f, err := os.OpenFile(ctlPath+"."+strings.ReplaceAll(key, ":", "-")+".used", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
@@ -182,7 +189,7 @@ func recordHook() int {
 // own (API-key auth, no telemetry, no update checks), and a preload that
 // logs every connection the client opens.
 type geminiWorld struct {
-	*env    // the repository and HOME; its lucid, when the suite built one
+	*env    // the repository and HOME (and env's helpers: path, write)
 	root    string
 	hookBin string // the recording hook
 	hookLog string
@@ -210,7 +217,9 @@ func newGeminiWorld(t *testing.T, events ...string) *geminiWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.write(filepath.Join(root, "bin", ".keep"), "")
+	if err := os.MkdirAll(filepath.Dir(w.hookBin), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink(self, w.hookBin); err != nil {
 		t.Fatal(err)
 	}

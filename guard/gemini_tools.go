@@ -28,28 +28,38 @@ type geminiInput struct {
 // BeforeTool's tool_name and tool_input; cwd is the payload's cwd (the
 // workspace, absolute). Gemini resolves a relative file_path and dir_path
 // against the workspace, and so does this; a shell command goes through
-// ShellWrites, run in dir_path. Input the client would refuse (not an
-// object, a path that is not a string) and tools that write nothing give
-// nil: the client runs nothing for them either.
+// ShellWrites, run where GeminiShell says. Input the client would refuse
+// (not an object, a path that is not a string) and tools that write
+// nothing give nil: the client runs nothing for them either.
 func GeminiWrites(tool string, input json.RawMessage, cwd string) []ShellWrite {
-	var in geminiInput
-	if json.Unmarshal(input, &in) != nil {
-		return nil
-	}
 	switch tool {
 	case GeminiWriteFile, GeminiReplace:
-		if in.FilePath == "" {
+		var in geminiInput
+		if json.Unmarshal(input, &in) != nil || in.FilePath == "" {
 			return nil
 		}
 		return []ShellWrite{{Path: resolveIn(cwd, in.FilePath), By: tool}}
 	case GeminiShell:
-		dir := cwd
-		if in.DirPath != "" {
-			dir = resolveIn(cwd, in.DirPath)
+		if command, dir, ok := GeminiShellCommand(input, cwd); ok {
+			return ShellWrites(command, dir)
 		}
-		return ShellWrites(in.Command, dir)
 	}
 	return nil
+}
+
+// GeminiShellCommand reads a run_shell_command input: the command, and
+// the folder it runs in (dir_path, relative to the workspace cwd, or cwd
+// itself). ok is false for input the client would refuse.
+func GeminiShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bool) {
+	var in geminiInput
+	if json.Unmarshal(input, &in) != nil {
+		return "", "", false
+	}
+	dir = cwd
+	if in.DirPath != "" {
+		dir = resolveIn(cwd, in.DirPath)
+	}
+	return in.Command, dir, true
 }
 
 func resolveIn(dir, p string) string {
@@ -59,24 +69,17 @@ func resolveIn(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// GeminiStampShell signs the lucid commands of a run_shell_command input
-// (StampLucid) and returns the whole input to send back as BeforeTool's
-// hookSpecificOutput.tool_input: Gemini CLI replaces the tool's input with
-// it rather than merging, so every other argument is kept as it came, and
-// nil is returned when there is nothing to sign (or the input is not an
-// object with a string command), so that the input is left alone.
-func GeminiStampShell(input json.RawMessage, agent string) (json.RawMessage, Stamp) {
+// GeminiWithCommand returns a run_shell_command input with its command
+// replaced (a lucid command signed, say) and every other field as it came:
+// BeforeTool's hookSpecificOutput.tool_input replaces the tool's whole
+// input rather than merging into it. nil when the input is not an object.
+func GeminiWithCommand(input json.RawMessage, command string) json.RawMessage {
 	var fields map[string]json.RawMessage
-	var command string
-	if json.Unmarshal(input, &fields) != nil || json.Unmarshal(fields["command"], &command) != nil {
-		return nil, Stamp{Command: command}
+	if json.Unmarshal(input, &fields) != nil || fields == nil {
+		return nil
 	}
-	st := StampLucid(command, agent)
-	if !st.Found {
-		return nil, st
-	}
-	fields["command"] = marshalPlain(st.Command)
-	return marshalPlain(fields), st
+	fields["command"] = marshalPlain(command)
+	return marshalPlain(fields)
 }
 
 // marshalPlain is json.Marshal without the HTML escapes (> as \u003e),

@@ -71,34 +71,47 @@ func TestGeminiWrites(t *testing.T) {
 	}
 }
 
-func TestGeminiStampShell(t *testing.T) {
+func TestGeminiWithCommand(t *testing.T) {
 	in := json.RawMessage(`{"command":"lucid fact \"x > y\" -e a.go:1 && go test ./...","description":"record","dir_path":"src","is_background":false}`)
-	out, st := GeminiStampShell(in, "gem-1")
-	if !st.Found || out == nil {
-		t.Fatalf("GeminiStampShell found no lucid command in %s", in)
-	}
+	st := StampLucid(`lucid fact "x > y" -e a.go:1 && go test ./...`, "gem-1")
+	out := GeminiWithCommand(in, st.Command)
 	var got map[string]any
 	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("stamped input is not JSON: %v\n%s", err, out)
+		t.Fatalf("the new input is not JSON: %v\n%s", err, out)
 	}
 	// Every argument is there: Gemini runs exactly this input.
 	want := map[string]any{"command": `LUCID_AGENT=gem-1 lucid fact "x > y" -e a.go:1 && go test ./...`,
 		"description": "record", "dir_path": "src", "is_background": false}
 	if len(got) != len(want) {
-		t.Errorf("stamped input %s, want the keys of %v", out, want)
+		t.Errorf("new input %s, want the keys of %v", out, want)
 	}
 	for k, v := range want {
 		if got[k] != v {
-			t.Errorf("stamped %s = %v, want %v", k, got[k], v)
+			t.Errorf("new input's %s = %v, want %v", k, got[k], v)
 		}
 	}
 	if strings.Contains(string(out), `\u003e`) {
-		t.Errorf("stamped input escapes > for HTML: %s", out)
+		t.Errorf("the new input escapes > for HTML: %s", out)
 	}
-
-	for _, in := range []string{`{"command":"go test ./..."}`, `{"command":7}`, `[]`, `{}`} {
-		if out, st := GeminiStampShell(json.RawMessage(in), "gem-1"); out != nil || st.Found {
-			t.Errorf("GeminiStampShell(%s) = %s, %+v; want nothing to send", in, out, st)
+	for _, in := range []string{`[]`, `null`, `not json`} {
+		if out := GeminiWithCommand(json.RawMessage(in), "x"); out != nil {
+			t.Errorf("GeminiWithCommand(%s) = %s, want nil", in, out)
 		}
+	}
+}
+
+func TestGeminiShellCommand(t *testing.T) {
+	for in, want := range map[string][2]string{
+		`{"command":"make"}`:                       {"make", "/w/repo"},
+		`{"command":"make","dir_path":"sub/dir"}`:  {"make", "/w/repo/sub/dir"},
+		`{"command":"make","dir_path":"/w/other"}`: {"make", "/w/other"},
+	} {
+		cmd, dir, ok := GeminiShellCommand(json.RawMessage(in), "/w/repo")
+		if !ok || cmd != want[0] || dir != want[1] {
+			t.Errorf("GeminiShellCommand(%s) = %q, %q, %v; want %q, %q", in, cmd, dir, ok, want[0], want[1])
+		}
+	}
+	if _, _, ok := GeminiShellCommand(json.RawMessage(`{"command":1}`), "/w/repo"); ok {
+		t.Error("a command that is not a string reads as a command")
 	}
 }

@@ -18,7 +18,6 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
@@ -95,17 +94,9 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 			in.Paths = append(in.Paths, w.Path)
 		}
 	case guard.GeminiShell:
-		var ti struct {
-			Command string `json:"command"`
-			DirPath string `json:"dir_path"`
-		}
-		json.Unmarshal(p.ToolInput, &ti)
-		in.Tool, in.Command = hooks.ToolShell, ti.Command
-		if ti.DirPath != "" { // the command runs there
-			if !filepath.IsAbs(ti.DirPath) {
-				ti.DirPath = filepath.Join(p.Cwd, ti.DirPath)
-			}
-			in.Cwd = filepath.Clean(ti.DirPath)
+		in.Tool = hooks.ToolShell
+		if command, dir, ok := guard.GeminiShellCommand(p.ToolInput, p.Cwd); ok {
+			in.Command, in.Cwd = command, dir // the command runs in dir_path
 		}
 	}
 	if in.Event == "PostToolUse" {
@@ -151,7 +142,7 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 			s.AdditionalContext = out.Context
 		}
 		if out.Command != "" {
-			s.ToolInput = replaceCommand(in.ToolInput, out.Command)
+			s.ToolInput = guard.GeminiWithCommand(in.ToolInput, out.Command)
 		}
 		if s.AdditionalContext == "" && s.ToolInput == nil {
 			return nil, "", 0
@@ -163,20 +154,4 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 		return nil, err.Error(), 0
 	}
 	return append(b, '\n'), "", 0
-}
-
-// replaceCommand returns the tool input with its command replaced and
-// every other field as it was, or nil.
-func replaceCommand(toolInput []byte, command string) json.RawMessage {
-	var input map[string]json.RawMessage
-	if err := json.Unmarshal(toolInput, &input); err != nil || input == nil {
-		return nil
-	}
-	cmd, _ := json.Marshal(command)
-	input["command"] = cmd
-	b, err := json.Marshal(input)
-	if err != nil {
-		return nil
-	}
-	return b
 }
