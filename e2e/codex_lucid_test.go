@@ -8,7 +8,6 @@ package e2e
 // other agent does.
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,16 +19,8 @@ import (
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
 )
 
-// codexLucidEvents are the Codex events lucid registers, with the matcher
-// each needs.
-var codexLucidEvents = []struct{ event, matcher string }{
-	{"SessionStart", ""}, {"SubagentStart", ""}, {"UserPromptSubmit", ""},
-	{"PreToolUse", "Bash|apply_patch"}, {"PostToolUse", "Bash|apply_patch|.*wait_agent"},
-	{"Stop", ""}, {"SubagentStop", ""}, {"PreCompact", ""}, {"SessionEnd", ""},
-}
-
 // newCodexLucid makes a repository with lucid set up for Claude Code (lucid
-// init) and for Codex (lucid's hooks in .codex/hooks.json), the shim first
+// init) and for Codex (lucid init --client codex), the shim first
 // on PATH for both clients, and a CODEX_HOME of its own.
 func newCodexLucid(t *testing.T, withClaude bool) *codexEnvT {
 	t.Helper()
@@ -58,18 +49,7 @@ func newCodexLucid(t *testing.T, withClaude bool) *codexEnvT {
 	e.write(e.path("README.md"), "# scratch\n")
 	e.write(e.path("src/auth.go"), "package auth\n\n// Login returns nil when the password matches.\nfunc Login(user, password string) error {\n\treturn check(user, password)\n}\n")
 	e.write(e.path("docs/m.md"), "moved\n")
-	e.run("lucid", "init")
-	hooks := map[string]any{}
-	for _, h := range codexLucidEvents {
-		group := map[string]any{"hooks": []any{map[string]any{"type": "command",
-			"command": "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex " + h.event}}}
-		if h.matcher != "" {
-			group["matcher"] = h.matcher
-		}
-		hooks[h.event] = []any{group}
-	}
-	b, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
-	e.write(e.path(".codex/hooks.json"), string(b)+"\n")
+	e.run("lucid", "init", "--client", "claude,codex") // lucid's hooks in .codex/hooks.json, as a user gets them
 	e.run("git", "add", "-A")
 	e.run("git", "commit", "-qm", "scratch")
 	return e

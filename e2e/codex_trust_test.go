@@ -2,155 +2,19 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/installers"
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
 )
-
-// How Codex 0.169.0 decides that a hook is trusted, read from its source
-// (codex-rs/hooks/src/engine/discovery.rs, config/src/fingerprint.rs) and
-// checked here against the binary. A hook runs, without
-// --dangerously-bypass-hook-trust, only when $CODEX_HOME/config.toml has
-//
-//	[hooks.state."<hooks file>:<event_snake>:<group index>:<handler index>"]
-//	trusted_hash = "sha256:<hex>"
-//
-// whose hash is that of the handler's normalized identity: the JSON object
-// {"event_name": <event_snake>, "matcher": <matcher>, "hooks": [{"type":
-// "command", "command": ..., "timeout": <seconds>, "async": <bool>,
-// "statusMessage": ...}]}, with "matcher" left out for the events that
-// ignore it (or when the group has none) and "statusMessage" when unset,
-// the timeout defaulted (600 s; 1 s for SessionEnd and Interrupt; at
-// least 1), every object's keys sorted, written without spaces; sha256 of
-// that text. A hash that does not match (the entry was edited) is
-// "modified", and skipped like an untrusted one, without a word.
-
-// codexEventKey is an event's label in keys and hashes.
-var codexEventKey = map[string]string{
-	"SessionStart": "session_start", "UserPromptSubmit": "user_prompt_submit", "PreModelRequest": "pre_model_request",
-	"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use",
-	"PreCompact": "pre_compact", "PostCompact": "post_compact", "SubagentStart": "subagent_start",
-	"SubagentStop": "subagent_stop", "Stop": "stop", "SessionEnd": "session_end", "Interrupt": "interrupt",
-}
-
-// codexNoMatcher are the events whose matcher Codex ignores (hooks/list
-// shows it null).
-var codexNoMatcher = map[string]bool{"UserPromptSubmit": true, "PreModelRequest": true, "Stop": true, "Interrupt": true}
-
-// codexHandler is one command hook as a hooks file spells it.
-type codexHandler struct {
-	Event, Matcher, Command, StatusMessage string
-	Timeout                                *int // seconds; nil for the default
-	Async                                  bool
-}
-
-// codexHookKey is the handler's key in [hooks.state."..."].
-func codexHookKey(hooksFile, event string, group, handler int) string {
-	return fmt.Sprintf("%s:%s:%d:%d", hooksFile, codexEventKey[event], group, handler)
-}
-
-// codexHookHash is the trusted_hash Codex 0.169.0 computes for a handler.
-func codexHookHash(h codexHandler) string {
-	timeout := 600
-	switch {
-	case h.Timeout != nil:
-		timeout = max(*h.Timeout, 1)
-	case h.Event == "SessionEnd" || h.Event == "Interrupt":
-		timeout = 1
-	}
-	handler := map[string]any{"type": "command", "command": h.Command, "timeout": timeout, "async": h.Async}
-	if h.StatusMessage != "" {
-		handler["statusMessage"] = h.StatusMessage
-	}
-	identity := map[string]any{"event_name": codexEventKey[h.Event], "hooks": []any{handler}}
-	if h.Matcher != "" && !codexNoMatcher[h.Event] {
-		identity["matcher"] = h.Matcher
-	}
-	var b bytes.Buffer
-	canonicalJSON(&b, identity)
-	sum := sha256.Sum256(b.Bytes())
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// canonicalJSON writes v as serde_json does after sorting keys: compact,
-// keys in byte order, strings escaped only where JSON must (no \u003c for
-// '<', no \u2028: encoding/json's escapes would change the hash).
-func canonicalJSON(b *bytes.Buffer, v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			jsonString(b, k)
-			b.WriteByte(':')
-			canonicalJSON(b, v[k])
-		}
-		b.WriteByte('}')
-	case []any:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			canonicalJSON(b, x)
-		}
-		b.WriteByte(']')
-	case string:
-		jsonString(b, v)
-	case int:
-		fmt.Fprint(b, v)
-	case bool:
-		fmt.Fprint(b, v)
-	}
-}
-
-func jsonString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20:
-			fmt.Fprintf(b, `\u%04x`, r)
-		case r == utf8.RuneError:
-			b.WriteString("\uFFFD")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-}
 
 // codexListedHook is an entry of `codex app-server`'s hooks/list.
 type codexListedHook struct {
@@ -217,9 +81,9 @@ func (e *codexEnvT) hooksList() []codexListedHook {
 func TestCodexHookTrust(t *testing.T) {
 	e := newCodexEnv(t)
 	hooksFile := e.path(".codex/hooks.json")
-	handlers := map[string]codexHandler{}
+	handlers := map[string]installers.CodexHandler{}
 	for _, ev := range codexEvents {
-		handlers[codexHookKey(hooksFile, ev, 0, 0)] = codexHandler{Event: ev, Matcher: "*", Command: e.hookBin + " " + ev}
+		handlers[installers.CodexHookKey(hooksFile, ev, 0, 0)] = installers.CodexHandler{Event: ev, Matcher: "*", Command: e.hookBin + " " + ev}
 	}
 
 	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
@@ -240,7 +104,7 @@ func TestCodexHookTrust(t *testing.T) {
 			t.Errorf("hooks/list has a key this test does not compute: %q", l.Key)
 			continue
 		}
-		if got := codexHookHash(h); got != l.CurrentHash {
+		if got := installers.CodexHookHash(h); got != l.CurrentHash {
 			t.Errorf("%s: computed %s, Codex says %s", l.Key, got, l.CurrentHash)
 		}
 		if l.TrustStatus != "untrusted" {
@@ -251,14 +115,14 @@ func TestCodexHookTrust(t *testing.T) {
 	// Trust every hook but UserPromptSubmit; give Stop a stale hash.
 	var state strings.Builder
 	for _, ev := range codexEvents {
-		hash := codexHookHash(handlers[codexHookKey(hooksFile, ev, 0, 0)])
+		hash := installers.CodexHookHash(handlers[installers.CodexHookKey(hooksFile, ev, 0, 0)])
 		switch ev {
 		case "UserPromptSubmit":
 			continue
 		case "Stop":
-			hash = codexHookHash(codexHandler{Event: ev, Command: e.hookBin + " Stop --edited"})
+			hash = installers.CodexHookHash(installers.CodexHandler{Event: ev, Command: e.hookBin + " Stop --edited"})
 		}
-		fmt.Fprintf(&state, "\n[hooks.state.%q]\ntrusted_hash = %q\n", codexHookKey(hooksFile, ev, 0, 0), hash)
+		fmt.Fprintf(&state, "\n[hooks.state.%q]\ntrusted_hash = %q\n", installers.CodexHookKey(hooksFile, ev, 0, 0), hash)
 	}
 	e.config(srv, state.String())
 	for _, l := range e.hooksList() {
@@ -335,8 +199,8 @@ func TestCodexHookHashRecorded(t *testing.T) {
 	for ev, groups := range file.Hooks {
 		for g, group := range groups {
 			for i, h := range group.Hooks {
-				key := codexHookKey(hooksFile, ev, g, i)
-				got := codexHookHash(codexHandler{Event: ev, Matcher: group.Matcher, Command: h.Command,
+				key := installers.CodexHookKey(hooksFile, ev, g, i)
+				got := installers.CodexHookHash(installers.CodexHandler{Event: ev, Matcher: group.Matcher, Command: h.Command,
 					Timeout: h.Timeout, Async: h.Async, StatusMessage: h.StatusMessage})
 				if got != want[key] {
 					t.Errorf("%s: computed %s, recorded %s", key, got, want[key])
@@ -347,5 +211,90 @@ func TestCodexHookHashRecorded(t *testing.T) {
 	}
 	if n != len(want) || n < len(codexEvents)+2 {
 		t.Errorf("checked %d handlers, the recording lists %d", n, len(want))
+	}
+}
+
+// lucid's own way of trusting, checked with the binary: lucid init's
+// entries in .codex/hooks.json (after the user's, so at group 1) are
+// untrusted until --trust-codex, then trusted, every one, while the
+// user's stay untrusted; one edited by hand is "modified"; and lucid
+// doctor says each time what Codex says.
+func TestCodexTrustByLucidInit(t *testing.T) {
+	e := newCodexEnv(t)
+	srv := rs.New()
+	defer srv.Close()
+	e.config(srv, "")
+	t.Setenv("CODEX_HOME", e.codex)
+	repo, err := gitstore.Find(e.repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := installers.Codex.InstallHooks(repo); err != nil {
+		t.Fatal(err)
+	}
+	status := func() (lucid, user map[string]string) {
+		lucid, user = map[string]string{}, map[string]string{}
+		for _, l := range e.hooksList() {
+			if strings.Contains(l.Command, "lucid hook --client codex") {
+				lucid[l.Key] = l.TrustStatus
+			} else {
+				user[l.Key] = l.TrustStatus
+			}
+		}
+		return lucid, user
+	}
+	doctor := func() installers.Finding {
+		for _, f := range installers.Check(repo) {
+			if f.Check == "codex hook trust" {
+				return f
+			}
+		}
+		t.Fatal("lucid doctor has no codex hook trust check")
+		return installers.Finding{}
+	}
+	lucid, _ := status()
+	if len(lucid) != len(installers.Codex.Events) {
+		t.Fatalf("hooks/list shows %d of lucid's hooks, want %d: %v", len(lucid), len(installers.Codex.Events), lucid)
+	}
+	for k, s := range lucid {
+		if s != "untrusted" {
+			t.Errorf("%s: %q before --trust-codex", k, s)
+		}
+	}
+	if f := doctor(); f.OK {
+		t.Errorf("doctor says trusted before --trust-codex: %s", f.Detail)
+	}
+	if _, err := installers.TrustCodex(repo); err != nil {
+		t.Fatal(err)
+	}
+	lucid, user := status()
+	for k, s := range lucid {
+		if s != "trusted" || !strings.Contains(k, ":1:0") {
+			t.Errorf("%s: %q after --trust-codex, want trusted (at group 1)", k, s)
+		}
+	}
+	for k, s := range user {
+		if s != "untrusted" {
+			t.Errorf("the user's %s: %q after --trust-codex: lucid trusts its own hooks alone", k, s)
+		}
+	}
+	if f := doctor(); !f.OK {
+		t.Errorf("doctor after --trust-codex: %s", f.Detail)
+	}
+	// An entry edited by hand: Codex calls it modified, and skips it.
+	doc := e.read(".codex/hooks.json")
+	e.write(e.path(".codex/hooks.json"), strings.Replace(doc, "--client codex Stop\",", "--client codex Stop --x\",", 1))
+	lucid, _ = status()
+	modified := 0
+	for k, s := range lucid {
+		if s == "modified" && strings.Contains(k, ":stop:") {
+			modified++
+		}
+	}
+	if modified != 1 {
+		t.Errorf("after editing lucid's Stop entry, hooks/list says %v", lucid)
+	}
+	if f := doctor(); f.OK || !strings.Contains(f.Detail, ": Stop") {
+		t.Errorf("doctor after the edit: %s", f.Detail)
 	}
 }

@@ -6,7 +6,6 @@ package e2e
 // against the scripted models.
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,14 +17,6 @@ import (
 	gem "github.com/lucid-dev/lucid/internal/scriptedgemini"
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
 )
-
-// geminiLucidEvents are the Gemini events lucid registers, with their
-// matchers.
-var geminiLucidEvents = []struct{ event, matcher string }{
-	{"SessionStart", "*"}, {"BeforeAgent", "*"},
-	{"BeforeTool", "write_file|replace|run_shell_command"}, {"AfterTool", "write_file|replace|run_shell_command"},
-	{"AfterAgent", "*"}, {"SessionEnd", "*"},
-}
 
 // withGemini sets Gemini CLI up in e's repository (lucid already set up
 // there): its user settings in e's HOME and lucid's hooks in the project's
@@ -45,14 +36,7 @@ func withGemini(t *testing.T, e *env) *geminiWorld {
 }
 `)
 	w.write(w.netJS, netlogJS)
-	hooks := map[string]any{}
-	for _, h := range geminiLucidEvents {
-		hooks[h.event] = []any{map[string]any{"matcher": h.matcher, "hooks": []any{map[string]any{"type": "command",
-			"command": "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini " + h.event,
-			"name":    "lucid-" + h.event, "timeout": 10000}}}}
-	}
-	b, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
-	w.write(e.path(".gemini/settings.json"), string(b)+"\n")
+	e.run("lucid", "init", "--client", "gemini") // lucid's hooks in .gemini/settings.json, as a user gets them
 	e.run("git", "add", "-A")
 	e.run("git", "commit", "-qm", "gemini")
 	return w

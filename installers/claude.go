@@ -46,6 +46,8 @@ var claudeEvents = []Event{
 
 // ClaudeCode is Claude Code, whose settings take hooks in seconds.
 var ClaudeCode = &Client{
+	ID:            "claude",
+	Name:          "Claude Code",
 	Settings:      SettingsName,
 	LocalSettings: LocalSettingsName,
 	Events:        claudeEvents,
@@ -100,17 +102,7 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
-		what := ""
-		if n := s.register(); n > 0 {
-			events := fmt.Sprintf("%d events", n)
-			if n == 1 {
-				events = "1 event"
-			}
-			what = "lucid's hooks registered for " + events
-			if !s.existed {
-				what = "created, with lucid's hooks for " + events
-			}
-		}
+		what := s.registerWhat()
 		if opt.StatusLine {
 			sl, err := s.registerStatusLine(opt.Force)
 			if err != nil {
@@ -146,20 +138,6 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 			return nil, err
 		}
 		hooksGone, statusGone := s.unregister(), s.unregisterStatusLine()
-		if !hooksGone && !statusGone {
-			continue
-		}
-		if s.empty() {
-			if err := os.Remove(s.path); err != nil {
-				return nil, err
-			}
-			changes = append(changes, Change{Path: name, What: "removed (it held only lucid's hooks)"})
-			removeEmptyDirs(repo, filepath.Dir(s.path))
-			continue
-		}
-		if err := s.write(); err != nil {
-			return nil, err
-		}
 		what := ""
 		if hooksGone {
 			what = "lucid's hooks removed"
@@ -167,7 +145,11 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 		if statusGone {
 			what = joinWhat(what, "lucid's status line removed")
 		}
-		changes = append(changes, Change{Path: name, What: what})
+		ch, err := s.save(repo, what)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, ch...)
 	}
 	path := repo.Abs(DreamCommandName)
 	switch b, err := gitstore.ReadFile(path, gitstore.MaxSettings); {

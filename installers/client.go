@@ -22,12 +22,17 @@ import (
 // the events and the unit of the timeout; adding a client is one more
 // table like ClaudeCode's.
 type Client struct {
+	ID            string // as lucid init --client names it
+	Name          string // as its users know it
 	Settings      string // the shared settings file, relative to the work tree's top
 	LocalSettings string // the personal one, "" when the client has none
 	Events        []Event
 	TimeoutUnit   time.Duration // what the file's "timeout" counts
 	// Command is the shell command registered for an event.
 	Command func(event string) string
+	// HookName names lucid's entry for an event, where the client keys
+	// hooks by name (Gemini CLI's hooksConfig.disabled); nil: no name.
+	HookName func(event string) string
 }
 
 // Event is how lucid registers one event: the narrowest matcher its
@@ -44,21 +49,30 @@ func (c *Client) group(e Event) []byte {
 	type hook struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
+		Name    string `json:"name,omitempty"`
 		Timeout int64  `json:"timeout"`
+	}
+	name := ""
+	if c.HookName != nil {
+		name = c.HookName(e.Name)
 	}
 	g := struct {
 		Matcher string `json:"matcher,omitempty"`
 		Hooks   []hook `json:"hooks"`
-	}{e.Matcher, []hook{{"command", c.Command(e.Name), int64(e.Timeout / c.TimeoutUnit)}}}
+	}{e.Matcher, []hook{{"command", c.Command(e.Name), name, int64(e.Timeout / c.TimeoutUnit)}}}
 	b, _ := marshalNoEscape(g)
 	return b
 }
 
 // isLucidCommand reports whether a hook command is one lucid registered:
-// c.Command(E), or a plain `lucid hook E` (PATH/lucid hook E included).
+// c.Command(E), or a plain `lucid hook E` (PATH/lucid hook E included;
+// `lucid hook --client ID E` for a client other than Claude Code).
 func (c *Client) isLucidCommand(cmd string) bool {
 	cmd = strings.TrimSpace(cmd)
 	f := strings.Fields(cmd)
+	if len(f) == 5 && f[2] == "--client" && f[3] == c.ID {
+		f = []string{f[0], f[1], f[4]}
+	}
 	for _, e := range c.Events {
 		if cmd == c.Command(e.Name) || len(f) == 3 && filepath.Base(f[0]) == "lucid" && f[1] == "hook" && f[2] == e.Name {
 			return true
@@ -346,4 +360,82 @@ func (s *settings) write() error {
 func sameJSON(a, b []byte) bool {
 	var va, vb any
 	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
+}
+
+// registerWhat registers lucid's hooks and says what changed ("" when
+// nothing did).
+func (s *settings) registerWhat() string {
+	n := s.register()
+	if n == 0 {
+		return ""
+	}
+	events := fmt.Sprintf("%d events", n)
+	if n == 1 {
+		events = "1 event"
+	}
+	if !s.existed {
+		return "created, with lucid's hooks for " + events
+	}
+	return "lucid's hooks registered for " + events
+}
+
+// save writes the settings after lucid removed what of its own they held
+// (what says what, "" for nothing): a file left empty goes, with the
+// folders it leaves empty.
+func (s *settings) save(repo *gitstore.Repo, what string) ([]Change, error) {
+	if what == "" {
+		return nil, nil
+	}
+	if s.empty() {
+		if err := os.Remove(s.path); err != nil {
+			return nil, err
+		}
+		removeEmptyDirs(repo, filepath.Dir(s.path))
+		return []Change{{Path: s.name, What: "removed (it held only lucid's hooks)"}}, nil
+	}
+	if err := s.write(); err != nil {
+		return nil, err
+	}
+	return []Change{{Path: s.name, What: what}}, nil
+}
+
+// InstallHooks registers lucid's hook for every event in the client's
+// shared settings, keeping every byte of the user's and changing none
+// when everything is in place. Claude Code's Install does more (the
+// personal file, the status line, /lucid:dream).
+func (c *Client) InstallHooks(repo *gitstore.Repo) ([]Change, error) {
+	s, err := c.read(repo, c.Settings)
+	if err != nil {
+		return nil, err
+	}
+	what := s.registerWhat()
+	if what == "" {
+		return nil, nil
+	}
+	if err := s.write(); err != nil {
+		return nil, err
+	}
+	return []Change{{Path: c.Settings, What: what}}, nil
+}
+
+// UninstallHooks removes every lucid hook from the client's settings
+// files; a file left empty goes.
+func (c *Client) UninstallHooks(repo *gitstore.Repo) ([]Change, error) {
+	var changes []Change
+	for _, name := range c.files() {
+		s, err := c.read(repo, name)
+		if err != nil {
+			return nil, err
+		}
+		what := ""
+		if s.unregister() {
+			what = "lucid's hooks removed"
+		}
+		ch, err := s.save(repo, what)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, ch...)
+	}
+	return changes, nil
 }

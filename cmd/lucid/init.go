@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"path"
+	"slices"
 
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
@@ -12,7 +14,7 @@ func init() {
 }
 
 func runInit(c *cli, args []string) error {
-	f := newFlags("init", `lucid init [--local] [--statusline] [--force]
+	f := newFlags("init", `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex]
 
 Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
 .lucid/log.jsonl (the log) at the work tree's top; lucid's hooks in
@@ -24,19 +26,56 @@ time: it changes nothing that is in place. lucid uninstall takes all of it
 away again but .lucid/.
 
 --statusline also makes lucid statusline Claude Code's status line: the
-other lich session that just edited your file, or lucid's active claims.`)
+other lich session that just edited your file, or lucid's active claims.
+
+--client NAME sets lucid up in the clients named (claude, codex, gemini;
+repeat it, or give a comma list): Codex CLI's hooks go into
+.codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
+your own. Without --client, init sets up Claude Code, and Codex CLI or
+Gemini CLI too where .codex/ or .gemini/ is already there.
+
+Codex runs a hook only when it is trusted, and skips an untrusted one
+without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
+else, in $CODEX_HOME/config.toml (~/.codex/config.toml by default).`)
+	clients := f.StringSlice("client", nil, "set lucid up in these clients: claude, codex, gemini (repeatable, or a comma list)")
 	local := f.Bool("local", false, "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)")
 	statusLine := f.Bool("statusline", false, "register lucid statusline as Claude Code's status line")
 	force := f.Bool("force", false, "replace a merge.lucid.driver, or with --statusline a status line, that lucid did not write")
+	trustCodex := f.Bool("trust-codex", false, "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
 	if f.NArg() > 0 {
 		return usageErr("init takes no arguments")
 	}
+	var chosen []*installers.Client
+	for _, name := range *clients {
+		cl := installers.ClientByID(name)
+		if cl == nil {
+			return usageErr("init --client %q: lucid knows claude, codex and gemini", name)
+		}
+		if !slices.Contains(chosen, cl) {
+			chosen = append(chosen, cl)
+		}
+	}
 	repo, _, err := findRepo()
 	if err != nil {
 		return err
+	}
+	if len(chosen) == 0 {
+		chosen = []*installers.Client{installers.ClaudeCode}
+		for _, cl := range installers.Detected(repo) {
+			fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", path.Dir(cl.Settings)+"/", cl.Name)
+			chosen = append(chosen, cl)
+		}
+	}
+	claude := slices.Contains(chosen, installers.ClaudeCode)
+	codex := slices.Contains(chosen, installers.Codex)
+	if !claude && (*local || *statusLine) {
+		return usageErr("--local and --statusline are Claude Code's: add --client claude")
+	}
+	if *trustCodex && !codex {
+		return usageErr("--trust-codex trusts lucid's Codex hooks: run lucid init --client codex --trust-codex")
 	}
 	res, err := repo.Init()
 	if err != nil {
@@ -45,11 +84,27 @@ other lich session that just edited your file, or lucid's active claims.`)
 	for _, p := range res.Created {
 		fmt.Fprintf(c.stdout, "created %s\n", p)
 	}
-	changes, err := installers.Install(repo, installers.InstallOptions{Local: *local, StatusLine: *statusLine, Force: *force})
-	if err != nil {
-		return err
+	var changes []installers.Change
+	for _, cl := range chosen {
+		var ch []installers.Change
+		if cl == installers.ClaudeCode {
+			ch, err = installers.Install(repo, installers.InstallOptions{Local: *local, StatusLine: *statusLine, Force: *force})
+		} else {
+			ch, err = cl.InstallHooks(repo)
+		}
+		if err != nil {
+			return err
+		}
+		if cl == installers.Codex && *trustCodex {
+			trusted, err := installers.TrustCodex(repo)
+			if err != nil {
+				return err
+			}
+			ch = append(ch, trusted...)
+		}
+		printChanges(c, ch)
+		changes = append(changes, ch...)
 	}
-	printChanges(c, changes)
 	merged, err := merge.Install(repo, *force)
 	if err != nil {
 		return err
@@ -58,6 +113,14 @@ other lich session that just edited your file, or lucid's active claims.`)
 	changes = append(changes, merged...)
 	if len(res.Created) == 0 && len(changes) == 0 {
 		fmt.Fprintln(c.stdout, "lucid is already set up here; nothing changed")
+	}
+	if codex {
+		if advice := installers.CodexTrustAdvice(repo); advice != "" {
+			fmt.Fprintf(c.stdout, "\n%s\n", advice)
+		}
+	}
+	if slices.Contains(chosen, installers.Gemini) {
+		fmt.Fprintf(c.stdout, "\n%s\n", installers.GeminiTrustAdvice(repo))
 	}
 	return nil
 }

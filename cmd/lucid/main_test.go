@@ -59,6 +59,12 @@ func scriptParams(dir string) testscript.Params {
 				"CODEX_SESSION_ID":    "",
 				"CODEX_THREAD_ID":     "",
 				"LUCID_BUDGET":        "",
+				// The clients' own homes and trust: the test's alone.
+				"CODEX_HOME":                      filepath.Join(home, ".codex"),
+				"GEMINI_CLI_HOME":                 "",
+				"GEMINI_CLI_TRUST_WORKSPACE":      "",
+				"GEMINI_CLI_TRUSTED_FOLDERS_PATH": "",
+				"GEMINI_RESTRICTED_MODE":          "",
 			} {
 				env.Setenv(k, v)
 			}

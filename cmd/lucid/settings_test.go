@@ -37,6 +37,7 @@ func cmdHookList(ts *testscript.TestScript, neg bool, args []string) {
 			Hooks   []struct {
 				Type    string `json:"type"`
 				Command string `json:"command"`
+				Name    string `json:"name"`
 				Timeout int    `json:"timeout"`
 			} `json:"hooks"`
 		}
@@ -49,6 +50,9 @@ func cmdHookList(ts *testscript.TestScript, neg bool, args []string) {
 				}
 				if h.Type != "command" {
 					ts.Fatalf("%s: hook of type %q", tok, h.Type)
+				}
+				if h.Name != "" {
+					m += " " + h.Name // Gemini CLI's entries are named
 				}
 				fmt.Fprintf(ts.Stdout(), "%s%s: %s (timeout %d)\n", tok, m, h.Command, h.Timeout)
 			}

@@ -15,7 +15,9 @@ func runUninstall(c *cli, args []string) error {
 	f := newFlags("uninstall", `lucid uninstall
 
 Removes exactly what lucid init added: lucid's hooks (and status line) in
-.claude/settings.json and .claude/settings.local.json, the /lucid:dream
+.claude/settings.json and .claude/settings.local.json, lucid's hooks in
+.codex/hooks.json and .gemini/settings.json and the Codex trust that
+lucid init --trust-codex wrote for them, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.`)
@@ -29,8 +31,9 @@ stay as they are, and so does .lucid/ with the plan and the log.`)
 	if err != nil {
 		return err
 	}
-	changes, err := installers.Uninstall(repo)
+	changes, err := installers.UninstallAll(repo)
 	if err != nil {
+		printChanges(c, changes) // what was done before the trouble
 		return err
 	}
 	merged, err := merge.Uninstall(repo)
