@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 
@@ -150,6 +151,9 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		return 0
 	}
 	in.Client = client.Name()
+	if in.Unrecorded && in.Event == "PostToolUse" {
+		in.Changed = namedWrites(in)
+	}
 	out, err := handle(in, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
@@ -168,6 +172,20 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		stdout.Write(b)
 	}
 	return code
+}
+
+// namedWrites is what a call changed, as far as its input says, for a
+// client that keeps no record of it (Codex CLI, Gemini CLI): the files an
+// edit tool names, and those a shell command writes by the shell analysis.
+// The watch of claimed files tells the rest (shellwatch.go).
+func namedWrites(in Input) []string {
+	changed := slices.Clone(in.Paths)
+	if in.Tool == ToolShell {
+		for _, w := range guard.ShellWrites(in.Command, in.Cwd) {
+			changed = append(changed, w.Path)
+		}
+	}
+	return changed
 }
 
 // onceWriter passes each distinct write on once.

@@ -89,7 +89,7 @@ func (c *call) postToolUse() (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.in.Tool == ToolShell && c.in.Unrecorded {
+	if c.in.Unrecorded && c.in.Tool == ToolShell {
 		changed = append(changed, c.shellChanged()...)
 	}
 	editedPlan := false

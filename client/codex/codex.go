@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 )
@@ -80,53 +81,17 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	case strings.HasSuffix(p.ToolName, "wait_agent"):
 		in.Tool = hooks.ToolAgent // the lead waits for its subagent: its news comes back
 	}
-	if event == "PostToolUse" {
-		// Codex says nothing of what a command changed: what the command
-		// names is what it wrote, as far as lucid can tell.
-		in.Changed = append(in.Changed, in.Paths...)
-		if in.Tool == hooks.ToolShell {
-			for _, w := range guard.ShellWrites(in.Command, in.Cwd) {
-				in.Changed = append(in.Changed, w.Path)
-			}
-		}
-	}
 	return in, nil
 }
 
-// output is Codex's hook answer: Claude Code's shape.
-type output struct {
-	Specific *specific `json:"hookSpecificOutput,omitempty"`
-	Decision string    `json:"decision,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
-}
-
-type specific struct {
-	HookEventName            string `json:"hookEventName"`
-	AdditionalContext        string `json:"additionalContext,omitempty"`
-	PermissionDecision       string `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
-}
-
-// Encode writes lucid's answer. A replaced command (lucid's LUCID_AGENT
-// stamp) is left out: Codex gives the commands it runs the agent's ids in
-// CODEX_SESSION_ID and CODEX_THREAD_ID, which lucid reads, so nothing needs
-// rewriting (and Codex takes a new input only with "allow", which would
-// skip the user's approval).
+// Encode writes lucid's answer in Claude Code's shape, which Codex takes.
+// A replaced command (lucid's LUCID_AGENT stamp) is left out: Codex gives
+// the commands it runs the agent's ids in CODEX_SESSION_ID and
+// CODEX_THREAD_ID, which lucid reads, so nothing needs rewriting (and Codex
+// takes a new input only with "allow", which would skip the user's
+// approval).
 func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
-	var o output
-	switch {
-	case out.Block != "":
-		o = output{Decision: "block", Reason: out.Block}
-	case out.Deny != "":
-		o.Specific = &specific{HookEventName: in.Event, PermissionDecision: "deny", PermissionDecisionReason: out.Deny}
-	case out.Context != "":
-		o.Specific = &specific{HookEventName: in.Event, AdditionalContext: out.Context}
-	default:
-		return nil, "", 0
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		return nil, err.Error(), 0
-	}
-	return append(b, '\n'), "", 0
+	o := *out
+	o.Command, o.Permission, o.PermissionReason = "", "", ""
+	return claude.Client{}.Encode(in, &o)
 }

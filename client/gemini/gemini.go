@@ -99,16 +99,6 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 			in.Command, in.Cwd = command, dir // the command runs in dir_path
 		}
 	}
-	if in.Event == "PostToolUse" {
-		// Gemini says nothing of what a command changed: what the call
-		// names is what it wrote, as far as lucid can tell.
-		in.Changed = append(in.Changed, in.Paths...)
-		if in.Tool == hooks.ToolShell {
-			for _, w := range guard.ShellWrites(in.Command, in.Cwd) {
-				in.Changed = append(in.Changed, w.Path)
-			}
-		}
-	}
 	return in, nil
 }
 
