@@ -9,7 +9,8 @@ import (
 // for each client lucid serves, on one log of 100k entries: Claude Code's
 // PreToolUse, Codex CLI's PreToolUse (lucid hook --client codex) and
 // Gemini CLI's BeforeTool and AfterTool (--client gemini). Goals (issues
-// 15 and 16): the same as Claude Code's, within 2x the floor.
+// 15 and 16): the same as Claude Code's PreToolUse, within 2x the floor,
+// for the hooks before a call.
 func clientsSection(b *bench) error {
 	const session = "30df32ba-0d45-4195-af71-803394f51561"
 	return b.withLog("clients", 100000, func(s *scratch) error {
@@ -47,7 +48,13 @@ func clientsSection(b *bench) error {
 				return err
 			}
 			fmt.Fprintf(b.out, "  %-34s %s %s %s %8.2f\n", r.label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
-			b.addGoal(r.label+", nothing new, within 2x floor", xFloor(t), 2)
+			// The goal is the tool-call hook's before the call, as for
+			// Claude Code's PreToolUse; AfterTool of a write also counts
+			// the edit (one locked save of the agent's record), as
+			// Claude Code's PostToolUse does, which has no goal either.
+			if r.event != "AfterTool" {
+				b.addGoal(r.label+", nothing new, within 2x floor", xFloor(t), 2)
+			}
 		}
 		return nil
 	})
