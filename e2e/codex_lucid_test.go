@@ -28,26 +28,18 @@ func newCodexLucid(t *testing.T, withClaude bool) *codexEnvT {
 	if withClaude {
 		needClaude(t)
 	}
-	if realLucid == "" {
-		t.Skip("lucid was not built for the suite")
-	}
 	root := t.TempDir()
-	e := &codexEnvT{env: env{t: t, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home"), hookLog: filepath.Join(root, "calls.jsonl")},
-		bin: bin, codex: filepath.Join(root, "codex-home"), hookDir: filepath.Join(root, "hook"), lucid: true}
-	for _, d := range []string{e.repo, e.home, e.codex, e.hookDir} {
+	e := &codexEnvT{env: *newScratch(t, root), bin: bin, codex: filepath.Join(root, "codex-home"), hookDir: filepath.Join(root, "hook"), lucid: true}
+	for _, d := range []string{e.codex, e.hookDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	e.write(filepath.Join(e.home, ".gitconfig"), "[user]\n\tname = e2e\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
 	// Codex runs commands in a login shell, whose /etc/profile sets PATH
 	// anew (seen: "lucid: command not found" with lucid first on Codex's
 	// own PATH): a user puts lucid on PATH in ~/.profile, and so does the
 	// suite.
 	e.write(filepath.Join(e.home, ".profile"), "export PATH="+lucidDir+":$PATH\n")
-	e.run("git", "init", "-q")
-	e.write(e.path("README.md"), "# scratch\n")
-	e.write(e.path("src/auth.go"), "package auth\n\n// Login returns nil when the password matches.\nfunc Login(user, password string) error {\n\treturn check(user, password)\n}\n")
 	e.write(e.path("docs/m.md"), "moved\n")
 	e.run("lucid", "init", "--client", "claude,codex") // lucid's hooks in .codex/hooks.json, as a user gets them
 	e.run("git", "add", "-A")

@@ -7,7 +7,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,19 +45,7 @@ func withGemini(t *testing.T, e *env) *geminiWorld {
 func newGeminiLucid(t *testing.T) *geminiWorld {
 	t.Helper()
 	needGemini(t)
-	if realLucid == "" {
-		t.Skip("lucid was not built for the suite")
-	}
-	root := t.TempDir()
-	e := &env{t: t, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home"), hookLog: filepath.Join(root, "calls.jsonl")}
-	for _, d := range []string{e.repo, e.home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.write(filepath.Join(e.home, ".gitconfig"), "[user]\n\tname = e2e\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
-	e.run("git", "init", "-q")
-	e.write(e.path("src/auth.go"), "package auth\n\n// Login returns nil when the password matches.\nfunc Login(user, password string) error {\n\treturn check(user, password)\n}\n")
+	e := newScratch(t, t.TempDir())
 	e.run("lucid", "init")
 	return withGemini(t, e)
 }

@@ -127,7 +127,24 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	needClaude(t)
-	root := t.TempDir()
+	e := newScratch(t, t.TempDir())
+	e.run("lucid", "init") // registers the hooks in .claude/settings.json
+	if !strings.Contains(e.read(".claude/settings.json"), "lucid hook PreToolUse") {
+		t.Fatalf("lucid init registered no hooks:\n%s", e.read(".claude/settings.json"))
+	}
+	e.run("git", "add", "-A")
+	e.run("git", "commit", "-qm", "scratch")
+	return e
+}
+
+// newScratch makes the repository and HOME of a world under root: a git
+// repository holding README.md and src/auth.go, not yet committed, with
+// lucid not yet set up; the lucid the suite built must be there.
+func newScratch(t *testing.T, root string) *env {
+	t.Helper()
+	if realLucid == "" {
+		t.Skip("lucid was not built for the suite")
+	}
 	e := &env{t: t, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home"), hookLog: filepath.Join(root, "calls.jsonl")}
 	for _, d := range []string{e.repo, e.home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -138,12 +155,6 @@ func newEnv(t *testing.T) *env {
 	e.run("git", "init", "-q")
 	e.write(e.path("README.md"), "# scratch\n\nA repository for lucid's real-client tests.\n")
 	e.write(e.path("src/auth.go"), "package auth\n\n// Login returns nil when the password matches.\nfunc Login(user, password string) error {\n\treturn check(user, password)\n}\n")
-	e.run("lucid", "init") // registers the hooks in .claude/settings.json
-	if !strings.Contains(e.read(".claude/settings.json"), "lucid hook PreToolUse") {
-		t.Fatalf("lucid init registered no hooks:\n%s", e.read(".claude/settings.json"))
-	}
-	e.run("git", "add", "-A")
-	e.run("git", "commit", "-qm", "scratch")
 	return e
 }
 

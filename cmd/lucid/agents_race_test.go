@@ -40,7 +40,9 @@ func TestAgentsAtOnce(t *testing.T) {
 	ids := make([]string, agents)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("a%02x%015x", (i+1)*17, i)
-		hook(t, repo, "SubagentStart", map[string]any{"session_id": session, "agent_id": ids[i]})
+		if out := hookOut(repo, "SubagentStart", map[string]any{"session_id": session, "agent_id": ids[i]}); !strings.Contains(out, "# lucid:") {
+			t.Fatalf("agent %d's start got no digest: %q", i, out)
+		}
 	}
 
 	stop := make(chan struct{})
@@ -310,11 +312,6 @@ func hookOut(repo *gitstore.Repo, event string, payload map[string]any) string {
 	cmd.Stdin = bytes.NewReader(b)
 	out, _ := cmd.Output()
 	return string(out)
-}
-
-func hook(t *testing.T, repo *gitstore.Repo, event string, payload map[string]any) string {
-	t.Helper()
-	return hookOut(repo, event, payload)
 }
 
 // lucidAs runs lucid as agent and returns its stdout.

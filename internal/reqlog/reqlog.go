@@ -1,7 +1,7 @@
 // Package reqlog holds what a scripted model server records: the requests
 // in order of arrival, the problems it met following its scripts, and a
 // wait for the next request. The scripted servers of each API
-// (scriptedgemini; scriptedapi can move to it) share it.
+// (scriptedapi, scriptedresponses, scriptedgemini) share it.
 package reqlog
 
 import (

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lucid-dev/lucid/internal/reqlog"
 )
 
 // Server serves the Messages API on 127.0.0.1 from scripts.
@@ -33,17 +35,16 @@ type Server struct {
 	http    *httptest.Server
 	scripts []*Script
 
-	mu       sync.Mutex
-	requests []*Request
-	problems []string
-	ids      int
-	notify   chan struct{} // closed and replaced at every request
+	log reqlog.Log[*Request]
+
+	mu  sync.Mutex
+	ids int
 }
 
 // New starts a server on a free port of 127.0.0.1 that follows the given
 // scripts. Close it when done.
 func New(scripts ...*Script) *Server {
-	s := &Server{scripts: scripts, notify: make(chan struct{})}
+	s := &Server{scripts: scripts}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.http.URL
 	return s
@@ -53,11 +54,7 @@ func New(scripts ...*Script) *Server {
 func (s *Server) Close() { s.http.Close() }
 
 // Requests returns every request received so far, in order of arrival.
-func (s *Server) Requests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Request(nil), s.requests...)
-}
+func (s *Server) Requests() []*Request { return s.log.All() }
 
 // Conversation returns the Messages requests a script answered, in order.
 func (s *Server) Conversation(name string) []*Request {
@@ -73,30 +70,12 @@ func (s *Server) Conversation(name string) []*Request {
 // Problems lists what the server could not answer as scripted: requests
 // no script claimed, markers found twice, steps that failed. A test
 // should expect none.
-func (s *Server) Problems() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.problems...)
-}
+func (s *Server) Problems() []string { return s.log.Problems() }
 
 // Wait blocks until cond holds for the requests received (checked at
 // each new request) or the timeout passes, and reports whether it held.
 func (s *Server) Wait(timeout time.Duration, cond func([]*Request) bool) bool {
-	deadline := time.After(timeout)
-	for {
-		s.mu.Lock()
-		reqs := append([]*Request(nil), s.requests...)
-		ch := s.notify
-		s.mu.Unlock()
-		if cond(reqs) {
-			return true
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			return false
-		}
-	}
+	return s.log.Wait(timeout, cond)
 }
 
 // Dump writes the request log for a failing test: one line a request, and
@@ -126,28 +105,12 @@ func (s *Server) Dump() string {
 	return b.String()
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+var clip = reqlog.Clip
 
-func (s *Server) problem(format string, args ...any) {
-	s.mu.Lock()
-	s.problems = append(s.problems, fmt.Sprintf(format, args...))
-	s.mu.Unlock()
-}
+func (s *Server) problem(format string, args ...any) { s.log.Problem(format, args...) }
 
 // record keeps a request and wakes whoever waits for one.
-func (s *Server) record(r *Request) {
-	s.mu.Lock()
-	r.Seq = len(s.requests) + 1
-	s.requests = append(s.requests, r)
-	close(s.notify)
-	s.notify = make(chan struct{})
-	s.mu.Unlock()
-}
+func (s *Server) record(r *Request) { s.log.Add(r, &r.Seq) }
 
 func (s *Server) nextID() string {
 	s.mu.Lock()

@@ -22,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lucid-dev/lucid/internal/reqlog"
 )
 
 // Server serves the Responses API on 127.0.0.1 from scripts.
@@ -31,17 +33,16 @@ type Server struct {
 	http    *httptest.Server
 	scripts []*Script
 
-	mu       sync.Mutex
-	requests []*Request
-	problems []string
-	threads  map[string]*thread // by thread id
-	notify   chan struct{}      // closed and replaced at every request
+	log reqlog.Log[*Request]
+
+	mu      sync.Mutex
+	threads map[string]*thread // by thread id
 }
 
 // New starts a server on a free port of 127.0.0.1 that follows the given
 // scripts. Close it when done.
 func New(scripts ...*Script) *Server {
-	s := &Server{scripts: scripts, threads: map[string]*thread{}, notify: make(chan struct{})}
+	s := &Server{scripts: scripts, threads: map[string]*thread{}}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.http.URL + "/v1"
 	return s
@@ -51,11 +52,7 @@ func New(scripts ...*Script) *Server {
 func (s *Server) Close() { s.http.Close() }
 
 // Requests returns every request received so far, in order of arrival.
-func (s *Server) Requests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Request(nil), s.requests...)
-}
+func (s *Server) Requests() []*Request { return s.log.All() }
 
 // Conversation returns the Responses requests a script answered, in order.
 func (s *Server) Conversation(name string) []*Request {
@@ -71,30 +68,12 @@ func (s *Server) Conversation(name string) []*Request {
 // Problems lists what the server could not answer as scripted: requests
 // no script claimed, bodies it could not read, unknown paths. A test
 // should expect none.
-func (s *Server) Problems() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.problems...)
-}
+func (s *Server) Problems() []string { return s.log.Problems() }
 
 // Wait blocks until cond holds for the requests received (checked at each
 // new request) or the timeout passes, and reports whether it held.
 func (s *Server) Wait(timeout time.Duration, cond func([]*Request) bool) bool {
-	deadline := time.After(timeout)
-	for {
-		s.mu.Lock()
-		reqs := append([]*Request(nil), s.requests...)
-		ch := s.notify
-		s.mu.Unlock()
-		if cond(reqs) {
-			return true
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			return false
-		}
-	}
+	return s.log.Wait(timeout, cond)
 }
 
 // Dump writes the request log for a failing test: one line a request and
@@ -123,28 +102,12 @@ func (s *Server) Dump() string {
 	return b.String()
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+var clip = reqlog.Clip
 
-func (s *Server) problem(format string, args ...any) {
-	s.mu.Lock()
-	s.problems = append(s.problems, fmt.Sprintf(format, args...))
-	s.mu.Unlock()
-}
+func (s *Server) problem(format string, args ...any) { s.log.Problem(format, args...) }
 
 // record keeps a request and wakes whoever waits for one.
-func (s *Server) record(r *Request) {
-	s.mu.Lock()
-	r.Seq = len(s.requests) + 1
-	s.requests = append(s.requests, r)
-	close(s.notify)
-	s.notify = make(chan struct{})
-	s.mu.Unlock()
-}
+func (s *Server) record(r *Request) { s.log.Add(r, &r.Seq) }
 
 func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 	req := &Request{At: time.Now(), Method: hr.Method, Path: hr.URL.RequestURI(), Header: map[string]string{}}
