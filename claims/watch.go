@@ -1,12 +1,36 @@
 package claims
 
 import (
+	"bytes"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/overlap"
 )
+
+// LoadClaimsIn reads the claims that can cover a file of the work tree top
+// as it stands: those whose glob's literal prefix begins with a file or
+// folder at the top (or is at the top itself, *.go). It is LoadClaims for
+// watching files (hooks/shellwatch.go), which runs at a shell call of some
+// clients: a claim on a folder that does not exist is not even decoded.
+func LoadClaimsIn(repo *gitstore.Repo, now time.Time, top string) (*ClaimSet, error) {
+	entries, err := os.ReadDir(top)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
+	return findClaimSet(repo, now, func(glob []byte) bool {
+		first, _, inFolder := bytes.Cut(literalPrefixBytes(glob), []byte{'/'})
+		return !inFolder || names[string(first)]
+	})
+}
 
 // ClaimedFiles lists the files under top (a work tree's top) that active
 // claims in top of agents other than agent cover, relative to top, each
@@ -21,6 +45,16 @@ func (s *ClaimSet) ClaimedFiles(agent, top string, limit int) ([]string, bool) {
 		}
 		for _, g := range c.Globs {
 			prefix := literalPrefix(g)
+			if prefix == g { // one file, no pattern: nothing to walk
+				if fi, err := os.Lstat(filepath.Join(top, g)); err == nil && fi.Mode().IsRegular() && !seen[g] {
+					if len(out) >= limit {
+						return out, false
+					}
+					seen[g] = true
+					out = append(out, g)
+				}
+				continue
+			}
 			root := prefix
 			if !strings.HasSuffix(root, "/") {
 				root = filepath.Dir(root)

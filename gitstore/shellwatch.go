@@ -34,29 +34,31 @@ func StampFile(path string) (FileStamp, bool) {
 	return FileStamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, true
 }
 
-// shellWatchPath is the watch of one tool call (key: the agent and the
-// call's id), in the work tree's own git dir.
-func (r *Repo) shellWatchPath(key string) string {
-	return filepath.Join(r.GitDir, "lucid", "shell", hex.EncodeToString([]byte(key))+".json")
+// shellWatchPath is the watch of an agent's shell command, in the work
+// tree's own git dir: one file per agent.
+func (r *Repo) shellWatchPath(agent string) string {
+	return filepath.Join(r.GitDir, "lucid", "shell", hex.EncodeToString([]byte(agent))+".json")
 }
 
-// SaveShellWatch keeps w for the call key.
-func (r *Repo) SaveShellWatch(key string, w ShellWatch) error {
+// SaveShellWatch keeps w for agent, in place of any it had.
+func (r *Repo) SaveShellWatch(agent string, w ShellWatch) error {
 	b, err := json.Marshal(w)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(r.shellWatchPath(key)), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(r.shellWatchPath(agent)), 0o755); err != nil {
 		return err
 	}
-	return WriteFileAtomic(r.shellWatchPath(key), b, 0o644)
+	return WriteFileAtomic(r.shellWatchPath(agent), b, 0o644)
 }
 
-// TakeShellWatch returns the watch of the call key and removes it; ok is
-// false when there is none. A watch older than an hour is left for gc:
-// its command is long gone.
-func (r *Repo) TakeShellWatch(key string) (ShellWatch, bool, error) {
-	path := r.shellWatchPath(key)
+// DropShellWatch removes agent's watch, if it has one.
+func (r *Repo) DropShellWatch(agent string) { os.Remove(r.shellWatchPath(agent)) }
+
+// TakeShellWatch returns agent's watch and removes it; ok is false when
+// there is none, or it is over an hour old (its command is long gone).
+func (r *Repo) TakeShellWatch(agent string) (ShellWatch, bool, error) {
+	path := r.shellWatchPath(agent)
 	b, err := ReadFileIfExists(path, MaxClaims)
 	if err != nil || b == nil {
 		return ShellWatch{}, false, err

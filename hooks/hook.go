@@ -65,11 +65,10 @@ type Input struct {
 	Source         string // SessionStart: startup, resume, clear, compact
 	StopHookActive bool   // a stop hook already kept the agent going once
 
-	ToolName  string // the client's own name of the tool, for messages
-	ToolUseID string // the call's id, where the client gives one
-	Tool      Tool
-	Paths     []string // ToolEdit: the files written, absolute or relative to Cwd
-	Command   string   // ToolShell: the command line
+	ToolName string // the client's own name of the tool, for messages
+	Tool     Tool
+	Paths    []string // ToolEdit: the files written, absolute or relative to Cwd
+	Command  string   // ToolShell: the command line
 	// ToolInput is the client's own tool input, for the adapter that
 	// encodes a replacement of it (Output.Command).
 	ToolInput []byte

@@ -21,16 +21,25 @@ import (
 // tree bigger than that is not watched.
 const maxWatched = 5000
 
-func (c *call) watchKey() string { return c.agent + "\x00" + c.in.ToolUseID }
-
-// watchShell stamps the claimed files before a shell command runs.
+// watchShell stamps the claimed files before a shell command runs. The
+// watch is the agent's one file, replaced by each of its shell commands:
+// one whose PostToolUse never comes (denied by another hook, or Codex's
+// apply_patch run through the shell, which gets none) leaves nothing
+// behind for long, and a stale watch is never compared against, because
+// every shell command either replaces or drops it first.
 func (c *call) watchShell() {
-	set, err := claims.LoadClaims(c.repo, c.now)
+	if len(c.in.Paths) > 0 { // a patch through the shell: no PostToolUse follows
+		c.repo.DropShellWatch(c.agent)
+		return
+	}
+	set, err := claims.LoadClaimsIn(c.repo, c.now, c.repo.Top)
 	if err != nil || len(set.Claims) == 0 {
+		c.repo.DropShellWatch(c.agent)
 		return
 	}
 	files, ok := set.ClaimedFiles(c.agent, c.repo.Top, maxWatched)
 	if !ok {
+		c.repo.DropShellWatch(c.agent)
 		return
 	}
 	w := gitstore.ShellWatch{At: time.Now().UnixNano(), Files: map[string]gitstore.FileStamp{}}
@@ -39,18 +48,18 @@ func (c *call) watchShell() {
 			w.Files[rel] = st
 		}
 	}
-	c.warn(c.repo.SaveShellWatch(c.watchKey(), w))
+	c.warn(c.repo.SaveShellWatch(c.agent, w))
 }
 
 // shellChanged returns the claimed files the command changed, created or
 // deleted, as absolute paths, when only the command can have done it.
 func (c *call) shellChanged() []string {
-	w, ok, err := c.repo.TakeShellWatch(c.watchKey())
+	w, ok, err := c.repo.TakeShellWatch(c.agent)
 	c.warn(err)
 	if !ok {
 		return nil
 	}
-	set, err := claims.LoadClaims(c.repo, c.now)
+	set, err := claims.LoadClaimsIn(c.repo, c.now, c.repo.Top)
 	if err != nil {
 		return nil
 	}

@@ -43,7 +43,6 @@ type payload struct {
 	Source         string          `json:"source"`
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolUseID      string          `json:"tool_use_id"`
 	StopHookActive bool            `json:"stop_hook_active"`
 }
 
@@ -58,7 +57,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
-		ToolName: p.ToolName, ToolUseID: p.ToolUseID, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true,
+		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true,
 	}
 	var ti struct {
 		Command string `json:"command"`
