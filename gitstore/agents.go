@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // AgentRecord is what lucid keeps about one agent, in
@@ -76,13 +78,28 @@ func (r *Repo) LoadAgent(id string) (rec AgentRecord, lastSeen time.Time, ok boo
 	if err != nil {
 		return AgentRecord{}, time.Time{}, false
 	}
-	if err := json.Unmarshal(b, &rec); err != nil || rec.ID != id {
+	if err := rec.decode(b); err != nil || rec.ID != id {
 		return AgentRecord{}, time.Time{}, false
 	}
 	if fi, err := os.Stat(path); err == nil {
 		lastSeen = fi.ModTime()
 	}
 	return rec, lastSeen, true
+}
+
+// decode reads a record as encoding/json would read it (the names are the
+// struct's tags), without its cost at the start of every hook, which reads
+// the caller's record (internal/jsonread).
+func (rec *AgentRecord) decode(b []byte) error {
+	cur := &rec.Cursor
+	return jsonread.Fields(b, map[string]any{
+		"id": &rec.ID, "type": &rec.Type, "client": &rec.Client, "worktree": &rec.Worktree, "started": &rec.Started,
+		"cursor": func(v []byte) error {
+			return jsonread.Fields(v, map[string]any{"size": &cur.Size, "inode": &cur.Inode, "mtime_ns": &cur.MTime, "tail": &cur.Tail})
+		},
+		"known_before": &rec.KnownBefore, "seen": &rec.Seen, "edits": &rec.Edits, "entries": &rec.Entries,
+		"asked": &rec.Asked, "compacted": &rec.Compacted,
+	})
 }
 
 // SaveAgent writes the record whole (a temp file and a rename); its
@@ -125,7 +142,7 @@ func (r *Repo) Agents() ([]AgentRecord, []time.Time, error) {
 			continue
 		}
 		var rec AgentRecord
-		if json.Unmarshal(b, &rec) != nil || rec.ID == "" {
+		if rec.decode(b) != nil || rec.ID == "" {
 			continue
 		}
 		info, err := e.Info()

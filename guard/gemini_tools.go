@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+
+	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Gemini CLI 0.61.0's tools that write files, as its BeforeTool hook names
@@ -17,11 +19,16 @@ const (
 )
 
 // geminiInput is the part of a Gemini tool's input that says where it
-// writes.
+// writes: file_path (write_file, replace), or command and dir_path, where
+// it runs (run_shell_command).
 type geminiInput struct {
-	FilePath string `json:"file_path"` // write_file, replace
-	Command  string `json:"command"`   // run_shell_command
-	DirPath  string `json:"dir_path"`  // run_shell_command: where it runs
+	FilePath, Command, DirPath string
+}
+
+// decode reads input, a tool's raw JSON input, as encoding/json would
+// (internal/jsonread: this runs in every Gemini tool hook).
+func (in *geminiInput) decode(input []byte) error {
+	return jsonread.Fields(input, map[string]any{"file_path": &in.FilePath, "command": &in.Command, "dir_path": &in.DirPath})
 }
 
 // GeminiWrites returns the paths that a Gemini CLI tool call writes, from
@@ -35,7 +42,7 @@ func GeminiWrites(tool string, input json.RawMessage, cwd string) []ShellWrite {
 	switch tool {
 	case GeminiWriteFile, GeminiReplace:
 		var in geminiInput
-		if json.Unmarshal(input, &in) != nil || in.FilePath == "" {
+		if in.decode(input) != nil || in.FilePath == "" {
 			return nil
 		}
 		return []ShellWrite{{Path: resolveIn(cwd, in.FilePath), By: tool}}
@@ -52,7 +59,7 @@ func GeminiWrites(tool string, input json.RawMessage, cwd string) []ShellWrite {
 // itself). ok is false for input the client would refuse.
 func GeminiShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bool) {
 	var in geminiInput
-	if json.Unmarshal(input, &in) != nil {
+	if in.decode(input) != nil {
 		return "", "", false
 	}
 	dir = cwd

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Claude Code. Its event names are lucid's own.
@@ -24,25 +25,33 @@ func (Client) Events() []string { return hooks.Events }
 
 // payload is the part of a hook payload lucid reads.
 type payload struct {
-	SessionID      string          `json:"session_id"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-	AgentID        string          `json:"agent_id"`
-	AgentType      string          `json:"agent_type"`
-	TeammateName   string          `json:"teammate_name"`
-	TaskID         string          `json:"task_id"`
-	Source         string          `json:"source"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolResponse   json.RawMessage `json:"tool_response"`
-	StopHookActive bool            `json:"stop_hook_active"`
+	SessionID, Cwd, PermissionMode, Source   string
+	AgentID, AgentType, TeammateName, TaskID string
+	ToolName                                 string
+	ToolInput, ToolResponse                  []byte // raw JSON
+	StopHookActive                           bool
 }
 
-// toolInput is the part of a tool's input lucid reads.
+// decode reads b as encoding/json would read it into the payload's
+// fields, without its cost at the start of every hook (internal/jsonread).
+func (p *payload) decode(b []byte) error {
+	return jsonread.Fields(b, map[string]any{
+		"session_id": &p.SessionID, "cwd": &p.Cwd, "permission_mode": &p.PermissionMode,
+		"agent_id": &p.AgentID, "agent_type": &p.AgentType, "teammate_name": &p.TeammateName,
+		"task_id": &p.TaskID, "source": &p.Source, "tool_name": &p.ToolName,
+		"tool_input": &p.ToolInput, "tool_response": &p.ToolResponse, "stop_hook_active": &p.StopHookActive,
+	})
+}
+
+// toolInput is the part of a tool's input lucid reads: file_path (Edit,
+// Write, MultiEdit), notebook_path (NotebookEdit), command (Bash). Input
+// that is not an object, or a member that is not a string, reads as empty.
 type toolInput struct {
-	FilePath     string `json:"file_path"`     // Edit, Write, MultiEdit
-	NotebookPath string `json:"notebook_path"` // NotebookEdit
-	Command      string `json:"command"`       // Bash
+	FilePath, NotebookPath, Command string
+}
+
+func (ti *toolInput) decode(b []byte) {
+	jsonread.Fields(b, map[string]any{"file_path": &ti.FilePath, "notebook_path": &ti.NotebookPath, "command": &ti.Command})
 }
 
 // Claude Code's tools, as lucid reads them: the edit tools write the one
@@ -59,17 +68,23 @@ var (
 // (two agents' Bash calls that overlap in time): it then lists the files
 // of all of them, with nothing saying which was whose.
 type bashResponse struct {
-	BashEditDiff struct {
-		ChangedFiles []string `json:"changedFiles"`
-		Shared       bool     `json:"shared"`
-	} `json:"bashEditDiff"`
+	ChangedFiles []string
+	Shared       bool
+}
+
+// decode reads tool_response.bashEditDiff; what is not there reads as
+// empty.
+func (br *bashResponse) decode(b []byte) {
+	jsonread.Fields(b, map[string]any{"bashEditDiff": func(diff []byte) error {
+		return jsonread.Fields(diff, map[string]any{"changedFiles": &br.ChangedFiles, "shared": &br.Shared})
+	}})
 }
 
 // Decode reads the payload. Tool input that is not what lucid expects
 // reads as empty.
 func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	var p payload
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := p.decode(b); err != nil {
 		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
 	in := hooks.Input{
@@ -86,7 +101,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		return in, nil
 	}
 	var ti toolInput
-	json.Unmarshal(p.ToolInput, &ti)
+	ti.decode(p.ToolInput)
 	switch {
 	case editTools[p.ToolName]:
 		in.Tool = hooks.ToolEdit
@@ -106,9 +121,9 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		in.Changed = in.Paths
 	case hooks.ToolShell:
 		var br bashResponse
-		json.Unmarshal(p.ToolResponse, &br)
-		in.Changed = br.BashEditDiff.ChangedFiles
-		if br.BashEditDiff.Shared {
+		br.decode(p.ToolResponse)
+		in.Changed = br.ChangedFiles
+		if br.Shared {
 			// Another command's diff may hold this one's files and this
 			// one's none of them (two teammates' commands at once: one
 			// got both files, the other an empty diff): what the command

@@ -13,13 +13,13 @@
 package codex
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Codex CLI.
@@ -35,15 +35,21 @@ func (Client) Events() []string {
 
 // payload is the part of a Codex hook payload lucid reads.
 type payload struct {
-	SessionID      string          `json:"session_id"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-	AgentID        string          `json:"agent_id"`
-	AgentType      string          `json:"agent_type"`
-	Source         string          `json:"source"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	StopHookActive bool            `json:"stop_hook_active"`
+	SessionID, Cwd, PermissionMode, Source string
+	AgentID, AgentType                     string
+	ToolName                               string
+	ToolInput                              []byte // raw JSON
+	StopHookActive                         bool
+}
+
+// decode reads b as encoding/json would read it into the payload's
+// fields, without its cost at the start of every hook (internal/jsonread).
+func (p *payload) decode(b []byte) error {
+	return jsonread.Fields(b, map[string]any{
+		"session_id": &p.SessionID, "cwd": &p.Cwd, "permission_mode": &p.PermissionMode,
+		"agent_id": &p.AgentID, "agent_type": &p.AgentType, "source": &p.Source,
+		"tool_name": &p.ToolName, "tool_input": &p.ToolInput, "stop_hook_active": &p.StopHookActive,
+	})
 }
 
 // Decode reads the payload. A patch that cannot be read whole still gives
@@ -51,7 +57,7 @@ type payload struct {
 // write to a claimed path through.
 func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	var p payload
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := p.decode(b); err != nil {
 		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
 	in := hooks.Input{
@@ -59,10 +65,8 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
 		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true,
 	}
-	var ti struct {
-		Command string `json:"command"`
-	}
-	json.Unmarshal(p.ToolInput, &ti)
+	var ti struct{ Command string } // both tools' text; not a string reads as ""
+	jsonread.Fields(p.ToolInput, map[string]any{"command": &ti.Command})
 	switch {
 	case p.ToolName == "apply_patch":
 		in.Tool = hooks.ToolEdit

@@ -21,6 +21,7 @@ import (
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Gemini CLI.
@@ -68,18 +69,25 @@ func geminiEvent(lucid string) string {
 
 // payload is the part of a Gemini hook payload lucid reads.
 type payload struct {
-	SessionID      string          `json:"session_id"`
-	Cwd            string          `json:"cwd"`
-	Source         string          `json:"source"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	StopHookActive bool            `json:"stop_hook_active"`
+	SessionID, Cwd, Source string
+	ToolName               string
+	ToolInput              []byte // raw JSON
+	StopHookActive         bool
+}
+
+// decode reads b as encoding/json would read it into the payload's
+// fields, without its cost at the start of every hook (internal/jsonread).
+func (p *payload) decode(b []byte) error {
+	return jsonread.Fields(b, map[string]any{
+		"session_id": &p.SessionID, "cwd": &p.Cwd, "source": &p.Source,
+		"tool_name": &p.ToolName, "tool_input": &p.ToolInput, "stop_hook_active": &p.StopHookActive,
+	})
 }
 
 // Decode reads the payload.
 func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	var p payload
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := p.decode(b); err != nil {
 		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
 	in := hooks.Input{
