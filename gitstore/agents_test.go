@@ -10,7 +10,13 @@ import (
 // A record saved is the record loaded, every field of it: the hand-written
 // decoder reads the names that json.Marshal writes.
 func TestAgentRecordRoundTrip(t *testing.T) {
-	r := initRepo(t)
+	r, err := Find(tempRepo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Init(); err != nil {
+		t.Fatal(err)
+	}
 	want := AgentRecord{
 		ID: "30df32ba-0d45-4195-af71-803394f51561/aalpha-29065e", Type: "general-purpose", Client: "codex",
 		Worktree: r.Top, Started: "2026-12-03T08:00:00Z",

@@ -140,14 +140,14 @@ func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 // MaxClaims, or is not a plain file: the caller rewrites it, which drops
 // such a tail or says what is wrong.
 func appendClaims(path string, lines []byte) (bool, error) {
-	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
+	flags := os.O_RDWR | os.O_APPEND
 	target, err := checkPath(path)
 	if errors.Is(err, os.ErrNotExist) {
 		target, flags = path, flags|os.O_CREATE|os.O_EXCL // the lock is ours: nobody else creates it
 	} else if err != nil {
 		return false, nil // not a plain file: the rewrite says what is wrong
 	}
-	f, err := os.OpenFile(target, flags, 0o644)
+	f, err := openSafe(target, flags, 0o644)
 	if err != nil {
 		return false, nil
 	}

@@ -44,7 +44,7 @@ func Append(path string, e Entry) error {
 // appendLine is one attempt of Append; replaced reports that the line went
 // into a file that no longer has the name.
 func appendLine(path string, line []byte) (replaced bool, err error) {
-	flags := os.O_RDWR | os.O_APPEND | openSafeFlags
+	flags := os.O_RDWR | os.O_APPEND
 	target, err := checkPath(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, statErr := os.Stat(filepath.Dir(path)); statErr != nil {
@@ -54,9 +54,9 @@ func appendLine(path string, line []byte) (replaced bool, err error) {
 	} else if err != nil {
 		return false, fmt.Errorf("not appended to the log: %w", err)
 	}
-	f, err := os.OpenFile(target, flags, 0o644)
+	f, err := openSafe(target, flags, 0o644)
 	if errors.Is(err, os.ErrExist) { // another writer created it first
-		f, err = os.OpenFile(target, flags&^(os.O_CREATE|os.O_EXCL), 0)
+		f, err = openSafe(target, flags&^(os.O_CREATE|os.O_EXCL), 0)
 	}
 	if err != nil {
 		return false, fmt.Errorf("not appended to the log: %w", err)

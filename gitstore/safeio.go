@@ -86,7 +86,7 @@ func OpenFile(path string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := os.OpenFile(target, os.O_RDONLY|openSafeFlags, 0)
+	f, err := openSafe(target, os.O_RDONLY, 0)
 	if err != nil {
 		if isLinkErr(err) { // became a link after the Lstat
 			return nil, nil, &BadFileError{Path: path, Problem: "changed into a symbolic link while lucid opened it"}

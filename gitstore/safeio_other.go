@@ -2,8 +2,12 @@
 
 package gitstore
 
-// openSafeFlags: elsewhere the Lstat before the open and the fstat after
-// it are the checks.
-const openSafeFlags = 0
+import "os"
+
+// openSafe is os.OpenFile: elsewhere the Lstat before the open and the
+// fstat after it are the checks.
+func openSafe(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag, perm)
+}
 
 func isLinkErr(error) bool { return false }
