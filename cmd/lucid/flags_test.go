@@ -45,6 +45,7 @@ func TestFlagsParse(t *testing.T) {
 		{"--for=", testDefaults + ` args=[]`},
 		{"--for --json", `json=false for="--json" ttl=2h0m0s n=0 e=[] client=["claude"] args=[]`},
 		{"-e p1 -ep2 -e=p3 --evidence p4 --evidence=p5", `json=false for="" ttl=2h0m0s n=0 e=["p1" "p2" "p3" "p4" "p5"] client=["claude"] args=[]`},
+		{"-e= --evidence=", `json=false for="" ttl=2h0m0s n=0 e=["" ""] client=["claude"] args=[]`},
 		{"-n5 --ttl 30m", `json=false for="" ttl=30m0s n=5 e=[] client=["claude"] args=[]`},
 		{"--n=0x10 --ttl=1h30m", `json=false for="" ttl=1h30m0s n=16 e=[] client=["claude"] args=[]`},
 
