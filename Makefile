@@ -17,8 +17,8 @@ TAGS    := purego
 
 .PHONY: build install test bench demo e2e clean
 
-# CGO_ENABLED=0: a static binary skips the dynamic loader (pflag imports
-# net, which would link libc), about 1 ms off every hook call.
+# CGO_ENABLED=0: a static binary skips the dynamic loader (mvdan.cc/sh
+# imports os/user, which would link libc), about 1 ms off every hook call.
 build:
 	CGO_ENABLED=0 $(GO) build -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/lucid
 

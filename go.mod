@@ -7,7 +7,6 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/rogpeppe/go-internal v1.16.0
-	github.com/spf13/pflag v1.1.0
 	github.com/zeebo/blake3 v0.2.4
 	golang.org/x/sys v0.47.0
 	mvdan.cc/sh/v3 v3.14.1

@@ -5,40 +5,295 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/spf13/pflag"
 )
 
-// flags is a command's flag set with its usage text.
+// flags is a command's flags and its usage text. It reads a command line
+// the GNU way, as lucid's commands always have: flags anywhere among the
+// arguments, "--" ending them, --name=VALUE or --name VALUE, -xVALUE, -x=VALUE
+// or -x VALUE for a shorthand, --bool or --bool=false. lucid has its own
+// rather than pflag, whose imports of net and net/netip ran their init at
+// the start of every hook.
 type flags struct {
-	*pflag.FlagSet
+	name  string
 	usage string // "lucid fact TEXT [-e PATH[:LINE]]..." and a description
+	defs  []*flagDef
+	args  []string // the arguments left once the flags are read
 }
 
+// flagDef is one flag of a command.
+type flagDef struct {
+	name, short string
+	usage       string
+	typ         string // what the value is, for help whose usage names none: "string", "duration"
+	def         string // the default as help shows it; "" when it is the zero value, not shown
+	isBool      bool   // takes no value, unless given as --name=VALUE
+	set         func(string) error
+}
+
+// errHelp is --help or -h on the command line.
+var errHelp = errors.New("help requested")
+
 func newFlags(name, usage string) *flags {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SortFlags = false
-	fs.SetOutput(io.Discard)
-	return &flags{FlagSet: fs, usage: usage}
+	return &flags{name: name, usage: usage}
+}
+
+func (f *flags) String(name, value, usage string) *string {
+	return scalar(f, &flagDef{name: name, usage: usage, typ: "string"}, value, "",
+		func(s string) (string, error) { return s, nil })
+}
+
+func (f *flags) Bool(name string, value bool, usage string) *bool {
+	return scalar(f, &flagDef{name: name, usage: usage, isBool: true}, value, "must be true or false", strconv.ParseBool)
+}
+
+func (f *flags) Duration(name string, value time.Duration, usage string) *time.Duration {
+	return scalar(f, &flagDef{name: name, usage: usage, typ: "duration"}, value, `must be a duration like "30s" or "5m"`, time.ParseDuration)
+}
+
+// IntP is an int flag with a shorthand; 0x and 0o prefixes are read too.
+func (f *flags) IntP(name, short string, value int, usage string) *int {
+	return scalar(f, &flagDef{name: name, short: short, usage: usage, typ: "int"}, value, "must be an integer",
+		func(s string) (int, error) {
+			v, err := strconv.ParseInt(s, 0, 0)
+			return int(v), err
+		})
+}
+
+// scalar adds d, a flag of one value that parse reads (the last use wins),
+// whose bad values are the error bad.
+func scalar[T comparable](f *flags, d *flagDef, value T, bad string, parse func(string) (T, error)) *T {
+	p := &value
+	d.set = func(s string) error {
+		v, err := parse(s)
+		if err != nil {
+			return errors.New(bad)
+		}
+		*p = v
+		return nil
+	}
+	// Help shows a default other than the zero value, a string quoted.
+	var zero T
+	if s, ok := any(value).(string); ok && s != "" {
+		d.def = strconv.Quote(s)
+	} else if !ok && value != zero {
+		d.def = fmt.Sprint(value)
+	}
+	f.defs = append(f.defs, d)
+	return p
+}
+
+// StringArrayP is a repeatable flag with a shorthand: each use adds its
+// value whole, commas and all.
+func (f *flags) StringArrayP(name, short string, value []string, usage string) *[]string {
+	return f.list(name, short, "stringArray", value, usage, func(s string) []string { return []string{s} })
+}
+
+// StringSlice is a repeatable flag whose value is also a comma list.
+func (f *flags) StringSlice(name string, value []string, usage string) *[]string {
+	return f.list(name, "", "strings", value, usage, func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		items := strings.Split(s, ",")
+		for i := range items {
+			items[i] = strings.TrimSpace(items[i])
+		}
+		return items
+	})
+}
+
+// list is a repeatable flag: the first use replaces the default, the
+// next ones add to it.
+func (f *flags) list(name, short, typ string, value []string, usage string, split func(string) []string) *[]string {
+	p := &value
+	used := false
+	d := &flagDef{name: name, short: short, usage: usage, typ: typ, set: func(s string) error {
+		if !used {
+			*p, used = nil, true
+		}
+		*p = append(*p, split(s)...)
+		return nil
+	}}
+	if len(value) > 0 {
+		d.def = "[" + strings.Join(value, ",") + "]"
+	}
+	f.defs = append(f.defs, d)
+	return p
+}
+
+func (f *flags) Args() []string { return f.args }
+func (f *flags) NArg() int      { return len(f.args) }
+
+// Arg is the i'th argument, "" past the last.
+func (f *flags) Arg(i int) string {
+	if i < len(f.args) {
+		return f.args[i]
+	}
+	return ""
 }
 
 // parse parses args. --help prints the usage on stdout and ends the command
 // with exit 0; a bad flag is a usage error with exit 2.
 func (f *flags) parse(c *cli, args []string) error {
-	err := f.Parse(args)
-	if errors.Is(err, pflag.ErrHelp) {
-		fmt.Fprintf(c.stdout, "usage: %s\n", strings.TrimSpace(f.usage))
-		if u := f.FlagUsages(); u != "" {
-			fmt.Fprintf(c.stdout, "\nflags:\n%s", u)
-		}
+	err := f.read(args)
+	if errors.Is(err, errHelp) {
+		f.printHelp(c.stdout)
 		return errQuiet
 	}
 	if err != nil {
-		return usageErr("%v (see `%s --help`)", err, "lucid "+f.Name())
+		return usageErr("%v (see `%s --help`)", err, "lucid "+f.name)
 	}
 	return nil
+}
+
+// read sets the flags found in args and keeps the rest as the arguments.
+func (f *flags) read(args []string) error {
+	f.args = []string{}
+	for len(args) > 0 {
+		s := args[0]
+		args = args[1:]
+		var err error
+		switch {
+		case s == "--":
+			f.args = append(f.args, args...)
+			return nil
+		case strings.HasPrefix(s, "--"):
+			args, err = f.readLong(s, args)
+		case len(s) > 1 && s[0] == '-':
+			args, err = f.readShort(s, args)
+		default: // "-" too: it names stdin or a file, never a flag
+			f.args = append(f.args, s)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readLong reads --name, --name=VALUE or --name VALUE and returns the
+// args after it.
+func (f *flags) readLong(s string, args []string) ([]string, error) {
+	name, value, inline := strings.Cut(s[2:], "=")
+	if name == "" || name[0] == '-' {
+		return nil, fmt.Errorf("bad flag syntax: %s", s)
+	}
+	d := f.lookup(func(d *flagDef) bool { return d.name == name })
+	switch {
+	case d == nil && name == "help":
+		return nil, errHelp
+	case d == nil:
+		return nil, fmt.Errorf("unknown flag: --%s", name)
+	case inline:
+	case d.isBool:
+		value = "true"
+	case len(args) > 0:
+		value, args = args[0], args[1:]
+	default:
+		return nil, fmt.Errorf("flag needs an argument: --%s", name)
+	}
+	return args, d.apply(value)
+}
+
+// readShort reads one or more shorthands run together (-ab, of bool flags
+// but the last), the last one's value given as -xVALUE, -x=VALUE or -x
+// VALUE, and returns the args after them.
+func (f *flags) readShort(s string, args []string) ([]string, error) {
+	for i := 1; i < len(s); i++ {
+		d := f.lookup(func(d *flagDef) bool { return d.short == s[i:i+1] })
+		if d == nil && s[i] == 'h' {
+			return nil, errHelp
+		}
+		if d == nil {
+			return nil, fmt.Errorf("unknown shorthand flag: %q in %s", s[i], s)
+		}
+		value, rest := "", s[i+1:]
+		switch {
+		case strings.HasPrefix(rest, "="):
+			value = rest[1:]
+		case d.isBool:
+			if err := d.apply("true"); err != nil {
+				return nil, err
+			}
+			continue
+		case rest != "":
+			value = rest
+		case len(args) > 0:
+			value, args = args[0], args[1:]
+		default:
+			return nil, fmt.Errorf("flag needs an argument: %q in %s", s[i], s)
+		}
+		return args, d.apply(value)
+	}
+	return args, nil
+}
+
+func (f *flags) lookup(match func(*flagDef) bool) *flagDef {
+	for _, d := range f.defs {
+		if match(d) {
+			return d
+		}
+	}
+	return nil
+}
+
+func (d *flagDef) apply(value string) error {
+	if err := d.set(value); err != nil {
+		return fmt.Errorf("invalid argument %q for %q flag: %v", value, d.names(), err)
+	}
+	return nil
+}
+
+// names is how errors and help name the flag: "-e, --evidence", "--json".
+func (d *flagDef) names() string {
+	if d.short != "" {
+		return "-" + d.short + ", --" + d.name
+	}
+	return "--" + d.name
+}
+
+// printHelp prints the usage and the flags, one a line: the names, the
+// value (the usage's `QUOTED` word, else its type), the usage and a default
+// other than the zero value.
+func (f *flags) printHelp(w io.Writer) {
+	fmt.Fprintf(w, "usage: %s\n", strings.TrimSpace(f.usage))
+	if len(f.defs) == 0 {
+		return
+	}
+	heads, usages := make([]string, len(f.defs)), make([]string, len(f.defs))
+	width := 0
+	for i, d := range f.defs {
+		head := "      " + d.names()
+		if d.short != "" {
+			head = "  " + d.names()
+		}
+		usage, value := d.usage, d.typ
+		if before, rest, ok := strings.Cut(usage, "`"); ok {
+			if quoted, after, ok := strings.Cut(rest, "`"); ok {
+				usage, value = before+quoted+after, quoted
+			}
+		}
+		switch {
+		case d.isBool:
+			head += "[=true|false]"
+		case value != "":
+			head += " " + value
+		}
+		if d.def != "" {
+			usage += " (default " + d.def + ")"
+		}
+		heads[i], usages[i] = head, usage
+		width = max(width, len(head))
+	}
+	fmt.Fprint(w, "\nflags:\n")
+	for i := range heads {
+		fmt.Fprintf(w, "%-*s   %s\n", width, heads[i], usages[i])
+	}
 }
 
 func usageErr(format string, a ...any) error {
