@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -36,9 +35,7 @@ func (r *Repo) Machine() (string, error) {
 		return m, nil
 	}
 	var raw [6]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return "", err
-	}
+	randomBytes(raw[:])
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "unknown-host"
