@@ -74,17 +74,16 @@ func (r *Repo) agentPath(id string) string {
 // (or it cannot be read, which the hooks treat the same way).
 func (r *Repo) LoadAgent(id string) (rec AgentRecord, lastSeen time.Time, ok bool) {
 	path := r.agentPath(id)
-	b, err := ReadFile(path, MaxRecord)
+	f, fi, err := OpenFile(path)
 	if err != nil {
 		return AgentRecord{}, time.Time{}, false
 	}
-	if err := rec.decode(b); err != nil || rec.ID != id {
+	defer f.Close()
+	b, err := readLimited(f, path, fi.Size(), MaxRecord)
+	if err != nil || rec.decode(b) != nil || rec.ID != id {
 		return AgentRecord{}, time.Time{}, false
 	}
-	if fi, err := os.Stat(path); err == nil {
-		lastSeen = fi.ModTime()
-	}
-	return rec, lastSeen, true
+	return rec, fi.ModTime(), true
 }
 
 // decode reads a record as encoding/json would read it (the names are the
