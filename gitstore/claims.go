@@ -156,13 +156,24 @@ func unixMilli(t time.Time) string {
 	return strconv.FormatInt(t.UnixMilli(), 10)
 }
 
-var fieldEscaper = strings.NewReplacer("%", "%25", "\t", "%09", "\n", "%0A", "\r", "%0D")
-
+// escapeField writes %, tab, newline and carriage return as %25, %09, %0A
+// and %0D, which unescapeField reads back.
 func escapeField(s string) string {
 	if !strings.ContainsAny(s, "%\t\n\r") {
 		return s
 	}
-	return fieldEscaper.Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%', '\t', '\n', '\r':
+			b.WriteByte('%')
+			b.WriteByte("0123456789ABCDEF"[c>>4])
+			b.WriteByte("0123456789ABCDEF"[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func unescapeField(s string) string {

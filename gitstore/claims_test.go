@@ -187,3 +187,20 @@ func TestEditClaimsAppends(t *testing.T) {
 		t.Errorf("the torn line is still in the store:\n%s", b)
 	}
 }
+
+// A claim's field comes back as it was written, and its line stays one
+// line of tab-separated fields.
+func FuzzClaimField(f *testing.F) {
+	for _, s := range []string{"", "plain", "50% done", "a\tb\nc\rd", "%09 is a tab", "%%25"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e := escapeField(s)
+		if strings.ContainsAny(e, "\t\n\r") {
+			t.Fatalf("escapeField(%q) = %q holds a separator", s, e)
+		}
+		if got := unescapeField(e); got != s {
+			t.Fatalf("unescapeField(escapeField(%q)) = %q", s, got)
+		}
+	})
+}

@@ -21,11 +21,14 @@ type Stamp struct {
 	OnlyLucid bool
 }
 
-// wrappers run the command named among their arguments with the
-// environment they were given.
-var wrappers = map[string]bool{
-	"env": true, "command": true, "exec": true, "nohup": true, "nice": true,
-	"timeout": true, "xargs": true, "stdbuf": true, "time": true,
+// wrapper reports whether a command runs the command named among its
+// arguments with the environment it was given.
+func wrapper(name string) bool {
+	switch name {
+	case "env", "command", "exec", "nohup", "nice", "timeout", "xargs", "stdbuf", "time":
+		return true
+	}
+	return false
 }
 
 // StampLucid finds each lucid command in a shell command line (in
@@ -100,7 +103,7 @@ func lucidCall(call *syntax.CallExpr, src string, base int) (int, bool, *innerSt
 	switch {
 	case isLucid(name):
 		return off(call.Args[0]), true, nil
-	case wrappers[name]:
+	case wrapper(name):
 		for _, w := range call.Args[1:] {
 			if isLucid(w.Lit()) {
 				if name == "env" {

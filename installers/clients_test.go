@@ -375,3 +375,18 @@ func TestCodexProjectTrustOfALinkedWorkTree(t *testing.T) {
 		t.Errorf("the main checkout is trusted, yet: %s", f.Detail)
 	}
 }
+
+// Codex names an event in its trust keys and hashes in snake case, as its
+// hooks/list shows them (0.169.0).
+func TestCodexEventKey(t *testing.T) {
+	for event, want := range map[string]string{
+		"SessionStart": "session_start", "UserPromptSubmit": "user_prompt_submit", "PreModelRequest": "pre_model_request",
+		"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use",
+		"PreCompact": "pre_compact", "PostCompact": "post_compact", "SubagentStart": "subagent_start",
+		"SubagentStop": "subagent_stop", "Stop": "stop", "SessionEnd": "session_end", "Interrupt": "interrupt",
+	} {
+		if got := codexEventKey(event); got != want {
+			t.Errorf("codexEventKey(%q) = %q, want %q", event, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -27,17 +28,31 @@ import (
 // that text. A hash that does not match (the entry was edited) is
 // "modified", and skipped like an untrusted one, without a word.
 
-// CodexEventKey is an event's label in keys and hashes.
-var CodexEventKey = map[string]string{
-	"SessionStart": "session_start", "UserPromptSubmit": "user_prompt_submit", "PreModelRequest": "pre_model_request",
-	"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use",
-	"PreCompact": "pre_compact", "PostCompact": "post_compact", "SubagentStart": "subagent_start",
-	"SubagentStop": "subagent_stop", "Stop": "stop", "SessionEnd": "session_end", "Interrupt": "interrupt",
+// codexEventKey is an event's label in keys and hashes: its name in
+// snake case ("PreToolUse" is "pre_tool_use").
+func codexEventKey(event string) string {
+	var b strings.Builder
+	for i, r := range event {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
-// codexNoMatcher are the events whose matcher Codex ignores (hooks/list
-// shows it null).
-var codexNoMatcher = map[string]bool{"UserPromptSubmit": true, "PreModelRequest": true, "Stop": true, "Interrupt": true}
+// codexNoMatcher reports whether Codex ignores an event's matcher
+// (hooks/list shows it null).
+func codexNoMatcher(event string) bool {
+	switch event {
+	case "UserPromptSubmit", "PreModelRequest", "Stop", "Interrupt":
+		return true
+	}
+	return false
+}
 
 // CodexHandler is one command hook as a hooks file spells it.
 type CodexHandler struct {
@@ -48,7 +63,7 @@ type CodexHandler struct {
 
 // CodexHookKey is the handler's key in [hooks.state."..."].
 func CodexHookKey(hooksFile, event string, group, handler int) string {
-	return fmt.Sprintf("%s:%s:%d:%d", hooksFile, CodexEventKey[event], group, handler)
+	return fmt.Sprintf("%s:%s:%d:%d", hooksFile, codexEventKey(event), group, handler)
 }
 
 // CodexHookHash is the trusted_hash Codex 0.169.0 computes for a handler.
@@ -64,8 +79,8 @@ func CodexHookHash(h CodexHandler) string {
 	if h.StatusMessage != "" {
 		handler["statusMessage"] = h.StatusMessage
 	}
-	identity := map[string]any{"event_name": CodexEventKey[h.Event], "hooks": []any{handler}}
-	if h.Matcher != "" && !codexNoMatcher[h.Event] {
+	identity := map[string]any{"event_name": codexEventKey(h.Event), "hooks": []any{handler}}
+	if h.Matcher != "" && !codexNoMatcher(h.Event) {
 		identity["matcher"] = h.Matcher
 	}
 	var b bytes.Buffer

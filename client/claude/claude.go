@@ -54,13 +54,6 @@ func (ti *toolInput) decode(b []byte) {
 	jsonread.Fields(b, map[string]any{"file_path": &ti.FilePath, "notebook_path": &ti.NotebookPath, "command": &ti.Command})
 }
 
-// Claude Code's tools, as lucid reads them: the edit tools write the one
-// file their input names; Agent (Task in older clients) runs a subagent.
-var (
-	editTools  = map[string]bool{"Edit": true, "Write": true, "NotebookEdit": true, "MultiEdit": true}
-	agentTools = map[string]bool{"Agent": true, "Task": true}
-)
-
 // bashResponse is the part of a Bash tool_response lucid reads: Claude
 // Code's own record of the files the command changed.
 //
@@ -102,15 +95,18 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	}
 	var ti toolInput
 	ti.decode(p.ToolInput)
-	switch {
-	case editTools[p.ToolName]:
+	// Claude Code's tools, as lucid reads them: the edit tools write the
+	// one file their input names; Agent (Task in older clients) runs a
+	// subagent.
+	switch p.ToolName {
+	case "Edit", "Write", "NotebookEdit", "MultiEdit":
 		in.Tool = hooks.ToolEdit
 		if path := ti.path(); path != "" {
 			in.Paths = []string{path}
 		}
-	case p.ToolName == "Bash":
+	case "Bash":
 		in.Tool, in.Command = hooks.ToolShell, ti.Command
-	case agentTools[p.ToolName]:
+	case "Agent", "Task":
 		in.Tool = hooks.ToolAgent
 	}
 	if event != "PostToolUse" {
