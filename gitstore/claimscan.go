@@ -63,28 +63,23 @@ func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
 }
 
 // lineWanted reports whether want is true for one of the globs of a
-// stored claim line.
+// stored claim line. The globs are the fields after the first
+// claimFields: one count of the line's tabs says how many there are, and
+// they are taken from the end, which costs less than stepping over the
+// fields before them one by one.
 func lineWanted(line []byte, want func([]byte) bool) bool {
-	for range claimFields {
-		i := bytes.IndexByte(line, '\t')
-		if i < 0 {
-			return false
-		}
-		line = line[i+1:]
-	}
-	for {
-		glob, rest, more := bytes.Cut(line, []byte{'\t'})
+	for n := bytes.Count(line, []byte{'\t'}) - claimFields + 1; n > 0; n-- {
+		i := bytes.LastIndexByte(line, '\t')
+		glob := line[i+1:]
 		if bytes.IndexByte(glob, '%') >= 0 {
 			glob = []byte(unescapeField(string(glob)))
 		}
 		if want(glob) {
 			return true
 		}
-		if !more {
-			return false
-		}
-		line = rest
+		line = line[:i]
 	}
+	return false
 }
 
 // EditClaims changes the store with the claims whose id drop names left
