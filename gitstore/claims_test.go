@@ -65,7 +65,7 @@ func TestFindClaims(t *testing.T) {
 	claims := []Claim{
 		{ID: "c1", Owner: "a", Created: at, Worktree: "/w", Task: "t", Globs: []string{"src/**", "docs/*.md"}},
 		{ID: "c2", Owner: "b", Created: at, Worktree: "/w", Task: long, Globs: []string{"web/**"}},
-		{ID: "c3", Owner: "c", Created: at, Worktree: "/w", Task: "t", Globs: []string{"odd%name/*", "x"}},
+		{ID: "c3", Owner: "c", Created: at, Worktree: "/w", Task: "a\tb", Globs: []string{"odd%name/*", "x"}},
 	}
 	if err := repo.SaveClaims(claims); err != nil {
 		t.Fatal(err)
@@ -78,8 +78,10 @@ func TestFindClaims(t *testing.T) {
 		return strings.Join(s, ",")
 	}
 	for _, tc := range []struct{ glob, want string }{
+		{"src/**", "c1"},
 		{"docs/*.md", "c1"},
 		{"web/**", "c2"},
+		{"x", "c3"}, // after a task with a tab in it
 		{"odd%name/*", "c3"}, // unescaped before want sees it
 		{"nothing", ""},
 	} {
