@@ -104,7 +104,7 @@ func (r *Repo) EditClaims(drop map[string]bool, add []Claim) error {
 			return err
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".lucid-tmp-*")
+	tmp, err := createTemp(filepath.Dir(path))
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"os"
 	"strings"
 )
 
@@ -21,7 +20,7 @@ func ConfigValues(path, section, subsection, key string) (values []string, hasSe
 // file at path, in order; bare is a key without "=" (true as a boolean,
 // empty as git prints it). It reports whether the section is there.
 func readConfig(path, section, subsection, key string, each func(v string, bare bool)) (hasSection bool) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return false
 	}

@@ -122,7 +122,7 @@ func WriteFileAtomic(path string, content []byte, perm os.FileMode) error {
 }
 
 func writeTemp(dir string, content []byte, perm os.FileMode) (string, error) {
-	f, err := os.CreateTemp(dir, ".lucid-tmp-*")
+	f, err := createTemp(dir)
 	if err != nil {
 		return "", err
 	}

@@ -103,7 +103,7 @@ func (r *Repo) TryLock(wait time.Duration) (l *Lock, ok bool, err error) {
 // be) if it comes free within wait; ok is false when another process held
 // it all that time.
 func LockFile(path string, wait time.Duration) (l *Lock, ok bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, false, fmt.Errorf("lucid lock: %w", err)
 	}

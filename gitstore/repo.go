@@ -106,7 +106,7 @@ func nearestFolder(abs string) (string, error) {
 
 // readGitFile reads a ".git" file of a linked work tree or a submodule.
 func readGitFile(dotgit string) (string, error) {
-	b, err := os.ReadFile(dotgit)
+	b, err := readFile(dotgit)
 	if err != nil {
 		return "", err
 	}
@@ -120,7 +120,7 @@ func readGitFile(dotgit string) (string, error) {
 
 // commonDir follows <gitDir>/commondir, present in a linked work tree's git dir.
 func commonDir(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := readFile(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}
