@@ -81,7 +81,7 @@ func TestFindClaims(t *testing.T) {
 		{"src/**", "c1"},
 		{"docs/*.md", "c1"},
 		{"web/**", "c2"},
-		{"x", "c3"}, // after a task with a tab in it
+		{"x", "c3"},          // after a task with a tab in it
 		{"odd%name/*", "c3"}, // unescaped before want sees it
 		{"nothing", ""},
 	} {
