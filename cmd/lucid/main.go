@@ -11,7 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/lucid-dev/lucid/internal/escape"
 )
@@ -24,9 +25,21 @@ type command struct {
 	hidden  bool
 }
 
-var commands = map[string]*command{}
+// commands are the subcommands, each registered by the init of its file.
+// A list, not a map: every process, hooks included, builds it at start.
+var commands []*command
 
-func register(c *command) { commands[c.name] = c }
+func register(c *command) { commands = append(commands, c) }
+
+// lookup returns the command called name, or nil.
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
 
 // cli is what a command runs with.
 type cli struct {
@@ -76,8 +89,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "--version":
 		name = "version"
 	}
-	cmd, ok := commands[name]
-	if !ok {
+	cmd := lookup(name)
+	if cmd == nil {
 		fmt.Fprintf(stderr, "lucid: unknown command %q: run `lucid --help` for the list\n", name)
 		return 2
 	}
@@ -99,15 +112,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, "usage: lucid COMMAND [ARGS]\n\nlucid keeps the agents in one git repository out of each other's way.\n\ncommands:\n")
-	var names []string
-	for n, c := range commands {
+	var shown []*command
+	for _, c := range commands {
 		if !c.hidden {
-			names = append(names, n)
+			shown = append(shown, c)
 		}
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	slices.SortFunc(shown, func(a, b *command) int { return strings.Compare(a.name, b.name) })
+	for _, c := range shown {
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun `lucid COMMAND --help` for a command's flags.\n")
 }
