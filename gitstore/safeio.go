@@ -18,10 +18,10 @@ import (
 //   - A final symbolic link is followed only when its target, resolved,
 //     lies inside the work tree, the git dir or the common git dir of the
 //     repository that holds the link; otherwise the file is refused.
-//   - Only a regular file is read: the kind is checked with Lstat before
-//     the open, the open is non-blocking (a FIFO that appears in between
-//     cannot block) and does not follow a link, and the open file is
-//     checked again with fstat.
+//   - Only a regular file is read: the open is non-blocking (a FIFO
+//     cannot block it) and does not follow a final link, and the open
+//     file's kind is checked with fstat. Where an open cannot refuse a
+//     link (noFollowOpen is false), the kind is checked with Lstat first.
 //   - Each role has a size limit (the Max* constants); a file over it is
 //     refused with its size, and no more than the limit is ever read, so a
 //     file that grows while it is read cannot eat memory either.
@@ -82,15 +82,8 @@ func sizeText(n int64) string {
 // OpenFile opens path for reading under the rules above. A missing file
 // gives an error that satisfies errors.Is(err, fs.ErrNotExist).
 func OpenFile(path string) (*os.File, fs.FileInfo, error) {
-	target, err := checkPath(path)
+	f, err := openChecked(path)
 	if err != nil {
-		return nil, nil, err
-	}
-	f, err := openSafe(target, os.O_RDONLY, 0)
-	if err != nil {
-		if isLinkErr(err) { // became a link after the Lstat
-			return nil, nil, &BadFileError{Path: path, Problem: "changed into a symbolic link while lucid opened it"}
-		}
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
@@ -103,6 +96,32 @@ func OpenFile(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &BadFileError{Path: path, Problem: kindText(fi.Mode())}
 	}
 	return f, fi, nil
+}
+
+// openChecked opens path for reading under the rules above, but for the
+// check of the kind of file, which the caller's fstat makes. Where an open
+// can refuse to follow a final link (noFollowOpen), the common case, a
+// regular file, is opened straight away: the Lstat before it is needed
+// only for a link, which the open refuses, and is then resolved and
+// checked (checkPath) and its target opened.
+func openChecked(path string) (*os.File, error) {
+	if noFollowOpen {
+		if err := CheckFolder(filepath.Dir(path)); err != nil {
+			return nil, err
+		}
+		if f, err := openSafe(path, os.O_RDONLY, 0); !isLinkErr(err) {
+			return f, err
+		}
+	}
+	target, err := checkPath(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := openSafe(target, os.O_RDONLY, 0)
+	if isLinkErr(err) { // became a link after the Lstat
+		return nil, &BadFileError{Path: path, Problem: "changed into a symbolic link while lucid opened it"}
+	}
+	return f, err
 }
 
 // ReadFile reads the whole of path under the rules above, refusing a file

@@ -30,4 +30,7 @@ func openSafe(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.NewFile(uintptr(fd), path), nil
 }
 
+// noFollowOpen: O_NOFOLLOW refuses a final link (ELOOP).
+const noFollowOpen = true
+
 func isLinkErr(err error) bool { return errors.Is(err, syscall.ELOOP) }
