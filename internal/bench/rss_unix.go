@@ -20,3 +20,9 @@ func peakRSS(ps *os.ProcessState) int64 {
 	}
 	return int64(ru.Maxrss) * 1024 // kilobytes on Linux and the BSDs
 }
+
+// settle writes the page cache's dirty pages to disk now (sync), so that
+// the writeback of a log the bench wrote or removed does not run beside
+// the next timed rows: after the 1M-entry logs it slowed the first of them
+// by a tenth.
+func settle() { syscall.Sync() }

@@ -61,7 +61,10 @@ func (b *bench) withLog(name string, n int, fn func(*scratch) error) error {
 	if err != nil {
 		return err
 	}
-	defer s.remove()
+	defer func() {
+		s.remove()
+		settle()
+	}()
 	start := time.Now()
 	if err := s.generateLog(n); err != nil {
 		return fmt.Errorf("generating a log of %d entries: %w", n, err)
@@ -73,6 +76,7 @@ func (b *bench) withLog(name string, n int, fn func(*scratch) error) error {
 	// The generator's garbage is collected now, not by a GC running
 	// beside the timed processes.
 	debug.FreeOSMemory()
+	settle()
 	return fn(s)
 }
 
