@@ -30,7 +30,7 @@ type flagDef struct {
 	name, short string
 	usage       string
 	typ         string // what the value is, for help whose usage names none: "string", "duration"
-	def         string // the default as help shows it; "" when it is the zero value, not shown
+	def         func() string // the default as help shows it; nil when it is the zero value, not shown
 	isBool      bool   // takes no value, unless given as --name=VALUE
 	set         func(string) error
 }
@@ -79,9 +79,11 @@ func scalar[T comparable](f *flags, d *flagDef, value T, bad string, parse func(
 	// Help shows a default other than the zero value, a string quoted.
 	var zero T
 	if s, ok := any(value).(string); ok && s != "" {
-		d.def = strconv.Quote(s)
-	} else if !ok && value != zero {
-		d.def = fmt.Sprint(value)
+		d.def = func() string { return strconv.Quote(s) }
+	} else if def := value; !ok && def != zero {
+		// Only --help formats it: fmt's first use in a process is not
+		// free, and lucid claim has a duration flag.
+		d.def = func() string { return fmt.Sprint(def) }
 	}
 	f.defs = append(f.defs, d)
 	return p
@@ -119,8 +121,8 @@ func (f *flags) list(name, short, typ string, value []string, usage string, spli
 		*p = append(*p, split(s)...)
 		return nil
 	}}
-	if len(value) > 0 {
-		d.def = "[" + strings.Join(value, ",") + "]"
+	if def := value; len(def) > 0 {
+		d.def = func() string { return "[" + strings.Join(def, ",") + "]" }
 	}
 	f.defs = append(f.defs, d)
 	return p
@@ -284,8 +286,8 @@ func (f *flags) printHelp(w io.Writer) {
 		case value != "":
 			head += " " + value
 		}
-		if d.def != "" {
-			usage += " (default " + d.def + ")"
+		if d.def != nil {
+			usage += " (default " + d.def() + ")"
 		}
 		heads[i], usages[i] = head, usage
 		width = max(width, len(head))
