@@ -29,9 +29,9 @@ type flags struct {
 type flagDef struct {
 	name, short string
 	usage       string
-	typ         string // what the value is, for help whose usage names none: "string", "duration"
+	typ         string        // what the value is, for help whose usage names none: "string", "duration"
 	def         func() string // the default as help shows it; nil when it is the zero value, not shown
-	isBool      bool   // takes no value, unless given as --name=VALUE
+	isBool      bool          // takes no value, unless given as --name=VALUE
 	set         func(string) error
 }
 
