@@ -67,7 +67,9 @@ func (f *flags) IntP(name, short string, value int, usage string) *int {
 // scalar adds d, a flag of one value that parse reads (the last use wins),
 // whose bad values are the error bad.
 func scalar[T comparable](f *flags, d *flagDef, value T, bad string, parse func(string) (T, error)) *T {
-	p := &value
+	// The flag's variable is a copy: value stays the default for --help.
+	p := new(T)
+	*p = value
 	d.set = func(s string) error {
 		v, err := parse(s)
 		if err != nil {
@@ -80,10 +82,10 @@ func scalar[T comparable](f *flags, d *flagDef, value T, bad string, parse func(
 	var zero T
 	if s, ok := any(value).(string); ok && s != "" {
 		d.def = func() string { return strconv.Quote(s) }
-	} else if def := value; !ok && def != zero {
+	} else if !ok && value != zero {
 		// Only --help formats it: fmt's first use in a process is not
 		// free, and lucid claim has a duration flag.
-		d.def = func() string { return fmt.Sprint(def) }
+		d.def = func() string { return fmt.Sprint(value) }
 	}
 	f.defs = append(f.defs, d)
 	return p
@@ -112,7 +114,9 @@ func (f *flags) StringSlice(name string, value []string, usage string) *[]string
 // list is a repeatable flag: the first use replaces the default, the
 // next ones add to it.
 func (f *flags) list(name, short, typ string, value []string, usage string, split func(string) []string) *[]string {
-	p := &value
+	// The flag's variable is a copy: value stays the default for --help.
+	p := new([]string)
+	*p = value
 	used := false
 	d := &flagDef{name: name, short: short, usage: usage, typ: typ, set: func(s string) error {
 		if !used {
@@ -121,8 +125,8 @@ func (f *flags) list(name, short, typ string, value []string, usage string, spli
 		*p = append(*p, split(s)...)
 		return nil
 	}}
-	if def := value; len(def) > 0 {
-		d.def = func() string { return "[" + strings.Join(def, ",") + "]" }
+	if len(value) > 0 {
+		d.def = func() string { return "[" + strings.Join(value, ",") + "]" }
 	}
 	f.defs = append(f.defs, d)
 	return p

@@ -115,7 +115,8 @@ func splitArgs(s string) []string {
 
 // TestFlagsHelp checks that --help and -h, wherever they are, print the
 // usage and the flags in pflag's layout, defaults shown where they are not
-// the zero value, and end the command with exit 0.
+// the zero value (what the command line set does not change them), and end
+// the command with exit 0.
 func TestFlagsHelp(t *testing.T) {
 	const want = `usage: lucid test [ARG...]
 
@@ -129,7 +130,7 @@ flags:
   -e, --evidence PATH[:LINE]   cite PATH[:LINE] (repeatable)
       --client strings         the clients (repeatable, or a comma list) (default [claude])
 `
-	for _, args := range []string{"--help", "-h", "a --help b", "--json -h", "--help=x", "-hn"} {
+	for _, args := range []string{"--help", "-h", "a --help b", "--json -h", "--help=x", "-hn", "--ttl 5m --client codex --help"} {
 		f, _ := testFlags()
 		var out bytes.Buffer
 		if err := f.parse(&cli{stdout: &out}, splitArgs(args)); err != errQuiet {
