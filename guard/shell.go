@@ -32,7 +32,38 @@ type ShellWrite struct {
 // (variables, ~, globs, eval, scripts, what make or npm write on their own)
 // is left out: it never denies. A command that does not parse returns nil.
 func ShellWrites(command, cwd string) []ShellWrite {
-	return shellWrites(command, cwd, statKind)
+	return AnalyzeShell(command, cwd).Writes
+}
+
+// ShellAnalysis is what lucid can tell of a shell command before it runs.
+type ShellAnalysis struct {
+	// Writes are the paths the command writes, as ShellWrites gives them.
+	Writes []ShellWrite
+	// Git are the git commands in the line that change files of git's own
+	// choosing (git stash, checkout BRANCH, merge, reset --hard...): what
+	// they change is asked of git itself (GitOp.Changes).
+	Git []GitOp
+	// Unsure, when not "", says why the analysis could not read the whole
+	// command (it ran out of its step budget): Writes and Git may then miss
+	// some, and the caller must not take the command as harmless.
+	Unsure string
+}
+
+// GitOp is one git command whose writes git decides: its subcommand and
+// arguments as the shell passes them, and the directory it runs in.
+type GitOp struct {
+	Dir  string   // absolute; "" when the shell's directory is not known
+	Args []string // from the subcommand on, global options (-C, -c) applied
+	// Known is false when an argument is not known before the command runs
+	// (a variable, a $( )): what it changes cannot be asked of git.
+	Known bool
+}
+
+// AnalyzeShell reads command, run in cwd (absolute), for what it writes.
+// A command that does not parse gives an empty analysis: the shell would
+// not run it either.
+func AnalyzeShell(command, cwd string) ShellAnalysis {
+	return analyzeShell(command, cwd, statKind)
 }
 
 // pathKind is what a path names on disk, as far as cp, mv, ln and
@@ -81,9 +112,13 @@ func parseShell(src string) *syntax.File {
 }
 
 func shellWrites(command, cwd string, kind func(string) pathKind) []ShellWrite {
+	return analyzeShell(command, cwd, kind).Writes
+}
+
+func analyzeShell(command, cwd string, kind func(string) pathKind) ShellAnalysis {
 	f := parseShell(command)
 	if f == nil {
-		return nil
+		return ShellAnalysis{}
 	}
 	w := &shellWalker{kind: kind}
 	st := &shState{}
@@ -91,7 +126,7 @@ func shellWrites(command, cwd string, kind func(string) pathKind) []ShellWrite {
 		st.dir = filepath.Clean(cwd)
 	}
 	w.stmts(f.Stmts, st)
-	return w.result()
+	return ShellAnalysis{Writes: w.result(), Git: w.gitOps, Unsure: w.unsure}
 }
 
 // shellWalker walks a parsed command in the order the shell runs it.
@@ -112,6 +147,10 @@ type shellWalker struct {
 	// the call of a function whose body sits elsewhere in the source.
 	fixed    uint
 	hasFixed bool
+	// gitOps are the git commands whose writes git decides (GitOp).
+	gitOps []GitOp
+	// unsure says why the walk stopped short, when it did.
+	unsure string
 }
 
 // shState is the shell's directory as far as it is known ("" when not).
