@@ -122,6 +122,8 @@ type env struct {
 	repo    string
 	home    string
 	hookLog string // where the shim records lucid's calls
+	// runDir, when set, is the folder claude starts in instead of repo.
+	runDir string
 }
 
 func newEnv(t *testing.T) *env {
@@ -254,11 +256,22 @@ func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) re
 // claudeRun is claude for a test goroutine of its own (beside another
 // client's run): it returns what claude did to the test, as an error.
 func (e *env) claudeRun(srv *scriptedapi.Server, prompt string, extra ...string) (result, error) {
+	return e.claudeRunMode(srv, prompt, "bypassPermissions", nil, extra...)
+}
+
+// claudeRunMode is claudeRun in a permission mode of the test's choice
+// (default, acceptEdits, bypassPermissions), with more flags for claude
+// (--allowedTools Bash, --add-dir DIR) and, when dir is set through
+// e.runDir, in that folder instead of the repository's top.
+func (e *env) claudeRunMode(srv *scriptedapi.Server, prompt, mode string, flags []string, extra ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claudeBin, "-p", prompt,
-		"--permission-mode", "bypassPermissions", "--output-format", "stream-json", "--verbose")
+	args := append([]string{"-p", prompt, "--permission-mode", mode, "--output-format", "stream-json", "--verbose"}, flags...)
+	cmd := exec.CommandContext(ctx, claudeBin, args...)
 	cmd.Dir = e.repo
+	if e.runDir != "" {
+		cmd.Dir = e.runDir
+	}
 	cmd.Env = e.environ(append([]string{
 		"ANTHROPIC_BASE_URL=" + srv.URL,
 		"ANTHROPIC_API_KEY=x",

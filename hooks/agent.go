@@ -9,6 +9,9 @@ import (
 // the cursor at the log's end and KnownBefore now, so an agent that meets
 // lucid mid-session is not flooded with the whole log.
 func (c *call) record() (gitstore.AgentRecord, bool, error) {
+	if c.pending != nil {
+		return *c.pending, false, nil
+	}
 	if rec, _, ok := c.repo.LoadAgent(c.agent); ok {
 		return rec, false, nil
 	}
@@ -41,6 +44,10 @@ func (c *call) update(change func(*gitstore.AgentRecord)) error {
 		return err
 	}
 	change(&rec)
+	if c.pending != nil {
+		c.pending = &rec // saved with the answer
+		return nil
+	}
 	return c.repo.SaveAgent(rec)
 }
 
@@ -88,8 +95,8 @@ func (c *call) start() (*Output, error) {
 	return c.context(text), err
 }
 
-// giveDigest returns the digest for the agent of rec, and saves rec with
-// its cursor at the log's end and its compaction forgotten.
+// giveDigest returns the digest for the agent of rec; rec, with its cursor
+// at the log's end and its compaction forgotten, is saved with the answer.
 func (c *call) giveDigest(rec gitstore.AgentRecord) (string, error) {
 	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now})
 	if err != nil {
@@ -109,9 +116,10 @@ func (c *call) giveDigest(rec gitstore.AgentRecord) (string, error) {
 		rec.Seen = nil
 	}
 	rec.Compacted = false
-	if err := c.repo.SaveAgent(rec); err != nil {
+	if err := c.hold(); err != nil {
 		return "", err
 	}
+	c.pending = &rec
 	return d.Text, nil
 }
 
@@ -140,13 +148,12 @@ func (c *call) delta() (string, error) {
 }
 
 // digestOnce gives the caller the digest if its record still asks for one
-// under the lock: of two hooks of the agent at once, one gives it.
+// under the lock: of two hooks of the agent at once, one gives it. The lock
+// is held until the answer is out.
 func (c *call) digestOnce() (string, bool, error) {
-	unlock, err := c.lock()
-	if err != nil {
+	if err := c.hold(); err != nil {
 		return "", false, err
 	}
-	defer unlock()
 	rec, _, ok := c.repo.LoadAgent(c.agent)
 	if !ok || !rec.Compacted {
 		return "", false, nil
@@ -155,8 +162,9 @@ func (c *call) digestOnce() (string, bool, error) {
 	return text, true, err
 }
 
-// takeNews reads the caller's new entries, moves its cursor past them and
-// saves its record, all under the lock (see newEntries).
+// takeNews reads the caller's new entries and moves its cursor past them,
+// under the lock, which stays held until the answer is out and the record
+// saved (see newEntries).
 func (c *call) takeNews(rec *gitstore.AgentRecord, created bool) ([]gitstore.Entry, error) {
 	var ahead *readAhead
 	if !c.appended(*rec) {
@@ -164,19 +172,18 @@ func (c *call) takeNews(rec *gitstore.AgentRecord, created bool) ([]gitstore.Ent
 			ahead = &readAhead{entries, cur}
 		}
 	}
-	unlock, err := c.lock()
-	if err != nil {
+	if err := c.hold(); err != nil {
 		return nil, err
 	}
-	defer unlock()
 	entries, changed, err := c.newEntries(rec, ahead)
 	if err != nil {
 		return nil, err
 	}
 	if changed || created {
-		err = c.repo.SaveAgent(*rec)
+		saved := *rec
+		c.pending = &saved
 	}
-	return entries, err
+	return entries, nil
 }
 
 // userPrompt gives the delta before the model reads the user's prompt, and

@@ -153,17 +153,29 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 	if in.Unrecorded && in.Event == "PostToolUse" {
 		in.Changed = namedWrites(in)
 	}
-	out, err := handle(in, stderr)
+	out, c, err := handle(in, stderr)
+	// What a call took from the log (its cursor's move) is saved only
+	// once its answer is ready to go out, and dropped with it: a hook that
+	// fails delivers nothing and loses nothing.
+	defer c.release()
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		out = nil
 	}
 	out = lichMode(in, out, stderr)
-	if out == nil {
-		return 0
+	var b []byte
+	line := ""
+	if out != nil {
+		out.escape()
+		b, line, code = client.Encode(in, out)
 	}
-	out.escape()
-	b, line, code := client.Encode(in, out)
+	if err := c.commit(); err != nil {
+		fmt.Fprintf(stderr, "lucid hook %s: %v (the news waits for the next call)\n", event, err)
+		if out != nil && out.Context != "" {
+			out.Context = ""
+			b, line, code = client.Encode(in, out)
+		}
+	}
 	if line != "" {
 		fmt.Fprintln(stderr, line)
 	}
@@ -214,6 +226,12 @@ type call struct {
 
 	stderr io.Writer // where warn writes
 
+	// pending is the caller's record as the answer leaves it (its cursor
+	// past the news given), saved by commit once the answer is out; the
+	// lock is held from the read of the news until then, so that two hooks
+	// of one agent at once do not both deliver an entry.
+	pending *gitstore.AgentRecord
+
 	// lockBy is when the call stops waiting for the repository's lock, all
 	// its waits together (lockBudget): past it, what needs the lock fails
 	// open, and what can be decided without it (a claim's denial) still is.
@@ -243,6 +261,40 @@ func lockBudget(event string) time.Duration {
 	return time.Second // registered with 10 s
 }
 
+// hold takes the repository's lock until the call's commit or release,
+// unless the call holds it already.
+func (c *call) hold() error {
+	if c.held != nil {
+		return nil
+	}
+	l, err := c.repo.LockWithin(max(time.Until(c.lockBy), 0))
+	if err != nil {
+		return err
+	}
+	c.held = l
+	return nil
+}
+
+// commit saves what the call's answer gave the caller (its record with the
+// cursor moved), then lets the lock go. A nil call commits nothing.
+func (c *call) commit() error {
+	if c == nil || c.pending == nil {
+		return nil
+	}
+	rec := *c.pending
+	c.pending = nil
+	return c.repo.SaveAgent(rec)
+}
+
+// release lets go of the lock if the call still holds it; what was not
+// committed is dropped.
+func (c *call) release() {
+	if c != nil && c.held != nil {
+		c.held.Unlock()
+		c.held = nil
+	}
+}
+
 // lock takes the repository's lock unless this call holds it already, and
 // returns what releases it: a handler that holds the lock can call helpers
 // that take it too.
@@ -259,26 +311,33 @@ func (c *call) lock() (func(), error) {
 }
 
 // handle finds the repository and runs the event's handler. Outside a
-// repository with .lucid/ it does nothing.
-func handle(in Input, stderr io.Writer) (*Output, error) {
+// repository with .lucid/ it does nothing. It returns the call, whose
+// commit saves what the answer gave.
+func handle(in Input, stderr io.Writer) (*Output, *call, error) {
 	dir := in.Cwd
 	if dir == "" {
 		dir = os.Getenv("CLAUDE_PROJECT_DIR")
 	}
 	if dir == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	repo, err := gitstore.Find(dir)
 	if err != nil || !repo.Initialised() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if in.SessionID == "" {
-		return nil, fmt.Errorf("payload has no session_id")
+		return nil, nil, fmt.Errorf("payload has no session_id")
 	}
 	now := time.Now()
 	repo.LockWait = lockBudget(in.Event)
 	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, lockBy: now.Add(repo.LockWait), stderr: stderr}
-	switch in.Event {
+	out, err := c.run()
+	return out, c, err
+}
+
+// run runs the event's handler.
+func (c *call) run() (*Output, error) {
+	switch c.in.Event {
 	case "SessionStart", "SubagentStart":
 		return c.start()
 	case "UserPromptSubmit":

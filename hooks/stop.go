@@ -30,17 +30,21 @@ const teammateReason = `Before this task is closed: %s edited files but recorded
 // close its task, is to be asked to record what it learned. That is once
 // per agent, when it edited files and wrote no entry and no plan change,
 // and never when Claude Code says a stop hook already kept it going
-// (active). Asking marks the agent's record; nothing else changes: the
-// cursor stays, so an agent that goes on working still gets its news.
-func (c *call) shouldAsk(agent string, active bool) (bool, error) {
+// (active). Asking marks the agent's record once the answer is out;
+// nothing else changes: the cursor stays, so an agent that goes on working
+// still gets its news.
+func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 	if active {
 		return false, nil
 	}
-	unlock, err := c.lock()
-	if err != nil {
+	if err := c.hold(); err != nil {
 		return false, err
 	}
-	defer unlock()
+	defer func() {
+		if !ask {
+			c.release() // the claims' release that follows takes the lock itself
+		}
+	}()
 	rec, _, ok := c.repo.LoadAgent(agent)
 	if !ok || rec.Edits == 0 || rec.Entries > 0 || rec.Asked {
 		// No record: the agent made no hook call (the fork that compacts
@@ -57,8 +61,11 @@ func (c *call) shouldAsk(agent string, active bool) (bool, error) {
 			return false, nil
 		}
 	}
+	// Saved with the answer: an agent whose question never went out is
+	// asked at its next stop.
 	rec.Asked = true
-	return true, c.repo.SaveAgent(rec)
+	c.pending = &rec
+	return true, nil
 }
 
 // subagentStop ends a subagent's run, or a teammate's turn (it goes idle):
