@@ -145,3 +145,48 @@ func writeTemp(dir string, content []byte, perm os.FileMode) (string, error) {
 	}
 	return f.Name(), nil
 }
+
+// StateDir returns the folder of lucid's or lich's own state that path
+// lies in (or is): <git dir>/lucid (the claims, the agents' records, the
+// lock, the shell watches) or <git dir>/lich-edits (lich's edit markers),
+// of any repository or linked work tree. What an agent writes there by
+// hand ends, moves or forges other agents' claims and records, so the
+// hooks refuse it. path is absolute, its links resolved.
+func StateDir(path string) (string, bool) {
+	for d := path; ; {
+		switch filepath.Base(d) {
+		case "lucid", "lich-edits":
+			if isGitDir(filepath.Dir(d)) {
+				return d, true
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		d = parent
+	}
+}
+
+// HoldsState reports whether removing the folder dir as a whole (rm -r,
+// mv) would take lucid's state of r with it: dir is r's work tree top or
+// a folder above it, r's git dir, its common git dir, or a folder above
+// either.
+func (r *Repo) HoldsState(dir string) bool {
+	for _, d := range []string{r.Top, r.GitDir, r.CommonDir} {
+		if d != "" && within(dir, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasState reports whether lucid keeps state for the repository: its
+// common git dir has lucid's folder (claims, agents), whether or not this
+// work tree has .lucid/ checked out. A branch that predates `lucid init`,
+// or a linked work tree made from one, is still guarded by the claims the
+// other work trees made.
+func (r *Repo) HasState() bool {
+	fi, err := os.Stat(filepath.Join(r.CommonDir, "lucid"))
+	return err == nil && fi.IsDir()
+}

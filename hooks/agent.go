@@ -54,6 +54,9 @@ func (c *call) update(change func(*gitstore.AgentRecord)) error {
 // touch refreshes the caller's last-seen time, creating its record if it
 // has none.
 func (c *call) touch() {
+	if !c.home {
+		return // outside a lucid work tree the caller has no record
+	}
 	if c.repo.TouchAgent(c.agent) {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,61 +15,161 @@ import (
 	"github.com/lucid-dev/lucid/overlap"
 )
 
-// target is a path a tool call writes, placed in its work tree.
+// target is a path a tool call writes, placed in a work tree whose
+// repository lucid keeps claims for.
 type target struct {
-	path string // as the tool gave it
-	top  string // the top of its work tree
-	rel  string // relative to top
-	tree bool   // a folder written as a whole (rm -rf dir)
+	path string         // absolute, as the tool or the shell analysis gave it
+	repo *gitstore.Repo // the work tree that holds it
+	rel  string         // relative to repo.Top
+	tree bool           // a folder written as a whole (rm -rf dir)
 	// under, when not "", is the glob of the paths under the folder rel
 	// that are written (guard.ShellWrite.Under).
 	under string
 }
 
-// locate places path in a work tree of this repository; ok is false for a
-// path outside all of them (a temp file, another repository).
-func (c *call) locate(path string) (target, bool) {
-	if path == "" {
-		return target{}, false
-	}
+// abs is path made absolute against the call's folder, cleaned.
+func (c *call) abs(path string) string {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.in.Cwd, path)
 	}
-	if rel, err := c.repo.Rel(path); err == nil {
-		return target{path: path, top: c.repo.Top, rel: rel}, true
-	}
-	// Another linked work tree of the same repository shares the claims.
-	r, err := gitstore.Find(path)
-	if err != nil || r.CommonDir != c.repo.CommonDir {
-		return target{}, false
-	}
-	rel, err := r.Rel(path)
-	if err != nil {
-		return target{}, false
-	}
-	return target{path: path, top: r.Top, rel: rel}, true
+	return filepath.Clean(path)
 }
 
-// writes returns the paths the tool call is about to write.
-func (c *call) writes() []target {
+// locate places path in the work trees whose claims hold for it: the
+// work tree that holds it, in whatever repository, whether or not it has
+// .lucid/ checked out (the claims live in the common git dir), when lucid
+// keeps state for its repository; and, when that is a repository nested
+// in the caller's own work tree, the caller's work tree too. Where the
+// session runs does not matter: a session started in the repository's
+// parent folder, in a nested repository, or in a linked work tree whose
+// branch predates lucid writes under the same claims as any other.
+func (c *call) locate(path string) []target {
+	if path == "" {
+		return nil
+	}
+	path = c.abs(path)
 	var out []target
-	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
-		if t, ok := c.locate(p); ok {
-			out = append(out, t)
+	r := c.repoOf(path)
+	if r != nil && (r.Initialised() || r.HasState()) {
+		if rel, err := r.Rel(path); err == nil {
+			out = append(out, target{path: path, repo: r, rel: rel})
 		}
 	}
-	switch c.in.Tool {
-	case ToolShell:
-		for _, w := range guard.ShellWrites(c.in.Command, c.in.Cwd) {
-			if t, ok := c.locate(w.Path); ok {
-				fi, err := os.Stat(w.Path)
-				t.tree = w.Under == "" && err == nil && fi.IsDir()
-				t.under = w.Under
-				out = append(out, t)
-			}
+	if home := c.repo; home != nil && (r == nil || r.CommonDir != home.CommonDir) {
+		if rel, err := home.Rel(path); err == nil {
+			out = append(out, target{path: path, repo: home, rel: rel})
 		}
 	}
 	return out
+}
+
+// repoOf is the work tree that holds path, nil outside any. A path in the
+// caller's own work tree is placed without a search, unless a folder
+// between it and the top holds a .git of its own (a nested repository).
+func (c *call) repoOf(path string) *gitstore.Repo {
+	dir := filepath.Dir(path)
+	if r, ok := c.found[dir]; ok {
+		return r
+	}
+	var r *gitstore.Repo
+	if home := c.repo; home != nil && strings.HasPrefix(dir+string(filepath.Separator), home.Top+string(filepath.Separator)) && !nestedGit(dir, home.Top) {
+		r = home
+	} else if found, err := gitstore.Find(path); err == nil {
+		r = found
+		if home != nil && r.GitDir == home.GitDir {
+			r = home
+		}
+	}
+	if c.found == nil {
+		c.found = map[string]*gitstore.Repo{}
+	}
+	c.found[dir] = r
+	return r
+}
+
+// nestedGit reports whether a folder from dir up to top (not top itself)
+// holds a .git: dir then lies in another repository.
+func nestedGit(dir, top string) bool {
+	for d := dir; len(d) > len(top); d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// written is what a tool call is about to write, as the guard checks it.
+type written struct {
+	targets []target
+	// state is a path in lucid's own state (claims, agents' records, the
+	// lock) that the call writes, or a folder holding it that it removes.
+	state string
+	// unsure says why the shell analysis could not read the whole command.
+	unsure string
+}
+
+// writes returns what the tool call is about to write.
+func (c *call) writes() written {
+	var w written
+	// A path is checked as the text says (Claude Code's own tools clean
+	// ".." from the text) and as the kernel resolves it (a shell, and
+	// through a link that is not the same file).
+	add := func(path string, tree bool, under string) {
+		raw := path
+		if !filepath.IsAbs(raw) {
+			raw = c.in.Cwd + string(filepath.Separator) + raw
+		}
+		paths := []string{filepath.Clean(raw)}
+		if k := gitstore.ResolvePath(raw); k != paths[0] {
+			paths = append(paths, k)
+		}
+		for _, p := range paths {
+			if w.state == "" {
+				w.state = c.stateWritten(p, tree)
+			}
+			for _, t := range c.locate(p) {
+				t.tree, t.under = tree, under
+				w.targets = append(w.targets, t)
+			}
+		}
+	}
+	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
+		add(p, false, "")
+	}
+	if c.in.Tool == ToolShell {
+		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
+		for _, sw := range a.Writes {
+			tree := false
+			if sw.Under == "" {
+				fi, err := os.Stat(sw.Path)
+				tree = err == nil && fi.IsDir()
+			}
+			add(sw.Path, tree, sw.Under)
+		}
+		w.unsure = a.Unsure
+	}
+	return w
+}
+
+// stateWritten is path when writing it (or removing it as a folder, tree)
+// would change lucid's own state: a file under a git dir's lucid/ or
+// lich-edits/, or a folder that holds a repository's state. Links in the
+// path are resolved first, as the kernel resolves them.
+func (c *call) stateWritten(path string, tree bool) string {
+	resolved := gitstore.ResolvePath(path)
+	if _, ok := gitstore.StateDir(resolved); ok {
+		return path
+	}
+	if !tree {
+		return ""
+	}
+	if c.repo != nil && c.repo.HoldsState(resolved) {
+		return path
+	}
+	if r := c.repoOf(filepath.Join(resolved, "x")); r != nil && r.HoldsState(resolved) {
+		return path
+	}
+	return ""
 }
 
 // appendOnly is the reason for refusing a write to the log.
@@ -76,59 +177,115 @@ const appendOnly = "lucid: " + gitstore.LogName + " is append-only, for every ag
 	"Record with lucid fact|decision|dead-end|note \"TEXT\" (through Bash); correct an entry with lucid supersede ID \"TEXT\", " +
 	"or withdraw it with lucid supersede ID --retire --why \"TEXT\"."
 
-// guardWrites decides about the paths a tool call is about to write: a
-// reason to deny it (a write to the log, or to a path another agent claimed
-// in the same work tree), and warnings for paths claimed in other work
-// trees of the repository, which pass.
-func (c *call) guardWrites(targets []target) (deny, warn string, err error) {
-	var denials, warnings []string
-	for _, t := range targets {
+// ownState is the reason for refusing a write to lucid's own state.
+const ownState = "lucid: %s holds lucid's shared state (claims, agents' records and cursors, the lock): no agent writes it by hand, " +
+	"since that ends, moves or forges other agents' claims and records. Change it with lucid's commands (lucid claim, lucid release)."
+
+// unsureShell is the reason for refusing a command the analysis could not
+// read whole.
+const unsureShell = "lucid: %s Until then lucid cannot tell whether it writes files other agents claimed."
+
+// guardWrites decides about what a tool call is about to write: a reason
+// to deny it (a write to the log or to lucid's state, a path another agent
+// claimed in the same work tree, a command too big to read while others
+// hold claims), and warnings for paths claimed in other work trees of the
+// repository, which pass.
+func (c *call) guardWrites(w written) (deny, warn string, err error) {
+	if w.state != "" {
+		return fmt.Sprintf(ownState, escape.Line(w.state)), "", nil
+	}
+	for _, t := range w.targets {
 		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
 			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
 	}
-	if len(targets) == 0 {
+	if w.unsure != "" && c.othersHoldClaims(c.watched(w)) {
+		return fmt.Sprintf(unsureShell, w.unsure), "", nil
+	}
+	if len(w.targets) == 0 {
 		return "", "", nil
 	}
-	set, err := c.claimsFor(targets)
-	if err != nil || len(set.Claims)+len(set.Remote) == 0 {
-		return "", "", err
-	}
-	labels := c.repo.NewLabeler()
-	for _, t := range targets {
-		check := set.Check
-		switch {
-		case t.under != "":
-			check = func(agent, top, rel string) []claims.Hit { return set.CheckUnder(agent, top, rel, t.under) }
-		case t.tree:
-			check = set.CheckTree
+	var denials, warnings []string
+	for _, group := range byRepository(w.targets) {
+		set, err := c.claimsFor(group)
+		if err != nil {
+			return "", "", err
 		}
-		hits := check(c.agent, t.top, t.rel)
-		if len(hits) == 0 {
+		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		h := hits[0]
-		who := set.Describe(h.Claim, labels)
-		if h.Here {
-			what := "wait until it is released, ask that agent (through your lead or the user), or work on other files"
-			if c.in.Client != "claude" {
-				what = "wait until it is released, ask that agent (through the user), or work on other files"
-			} else if c.in.AgentID == "" {
-				what = "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
+		labels := group[0].repo.NewLabeler()
+		for _, t := range group {
+			check := set.Check
+			switch {
+			case t.under != "":
+				check = func(agent, top, rel string) []claims.Hit { return set.CheckUnder(agent, top, rel, t.under) }
+			case t.tree:
+				check = set.CheckTree
 			}
-			if name, ok := c.sameTeam(h.Claim.Owner); ok {
-				what = fmt.Sprintf("wait until it is released (a teammate's claims end when it goes idle), message it (SendMessage to %q), or work on other files", name)
+			hits := check(c.agent, t.repo.Top, t.rel)
+			if len(hits) == 0 {
+				continue
 			}
-			if h.Claim.Owner == gitstore.AgentHuman {
-				what = "ask the user, or work on other files"
+			h := hits[0]
+			who := set.Describe(h.Claim, labels)
+			if h.Here {
+				denials = append(denials, fmt.Sprintf("lucid: %s is claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", escape.Line(t.rel), who, c.howToAgree(h.Claim.Owner)))
+			} else {
+				warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", escape.Line(t.rel), escape.Line(h.Claim.Worktree), who))
 			}
-			denials = append(denials, fmt.Sprintf("lucid: %s is claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", escape.Line(t.rel), who, what))
-		} else {
-			warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", escape.Line(t.rel), escape.Line(h.Claim.Worktree), who))
 		}
 	}
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
+}
+
+// howToAgree says to a denied agent how to reach the owner of the claim.
+func (c *call) howToAgree(owner string) string {
+	if name, ok := c.sameTeam(owner); ok {
+		return fmt.Sprintf("wait until it is released (a teammate's claims end when it goes idle), message it (SendMessage to %q), or work on other files", name)
+	}
+	switch {
+	case owner == gitstore.AgentHuman:
+		return "ask the user, or work on other files"
+	case c.in.Client != "claude":
+		return "wait until it is released, ask that agent (through the user), or work on other files"
+	case c.in.AgentID == "":
+		return "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
+	}
+	return "wait until it is released, ask that agent (through your lead or the user), or work on other files"
+}
+
+// byRepository groups targets by the repository whose claims hold for
+// them, in the order they came.
+func byRepository(targets []target) [][]target {
+	var groups [][]target
+	for _, t := range targets {
+		i := slices.IndexFunc(groups, func(g []target) bool { return g[0].repo.CommonDir == t.repo.CommonDir })
+		if i < 0 {
+			groups = append(groups, []target{t})
+		} else {
+			groups[i] = append(groups[i], t)
+		}
+	}
+	return groups
+}
+
+// othersHoldClaims reports whether another agent holds an active claim
+// in one of repos' work trees.
+func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
+	for _, r := range repos {
+		set, err := claims.LoadClaims(r, c.now)
+		if err != nil {
+			return true
+		}
+		for _, cl := range set.ActiveClaims() {
+			if cl.Owner != c.agent && (cl.Worktree == r.Top || set.Foreign(cl)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameTeam reports whether owner is a teammate in the caller's session,
@@ -142,13 +299,14 @@ func (c *call) sameTeam(owner string) (string, bool) {
 	return name, ok
 }
 
-// claimsFor reads the claims that could concern the targets.
+// claimsFor reads the claims that could concern the targets, all of one
+// repository.
 func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 	paths, trees := make([]string, len(targets)), make([]bool, len(targets))
 	for i, t := range targets {
 		paths[i], trees[i] = t.rel, t.tree || t.under != "" // what lies under the folder
 	}
-	return claims.LoadClaimsFor(c.repo, c.now, paths, trees)
+	return claims.LoadClaimsFor(targets[0].repo, c.now, paths, trees)
 }
 
 // deny is the output that stops the tool call with reason.
@@ -157,41 +315,64 @@ func (c *call) deny(reason string) *Output {
 }
 
 // violations records, after a shell command, the files it changed that
-// another agent claimed in this work tree: what the analysis before it
+// another agent claimed in the same work tree: what the analysis before it
 // could not see (make, formatters, scripts). It returns the line that tells
 // the writer.
 func (c *call) violations(changed []string) (string, error) {
 	var targets []target
 	for _, p := range changed {
-		if t, ok := c.locate(p); ok && t.top == c.repo.Top {
-			targets = append(targets, t)
-		}
+		targets = append(targets, c.locate(p)...)
 	}
-	if len(targets) == 0 {
-		return "", nil
-	}
-	set, err := c.claimsFor(targets)
-	if err != nil || len(set.Claims)+len(set.Remote) == 0 {
-		return "", err
-	}
-	labels := c.repo.NewLabeler()
 	var parts []string
-	for _, t := range targets {
-		for _, h := range set.Check(c.agent, t.top, t.rel) {
-			if h.Here {
-				parts = append(parts, fmt.Sprintf("%s, claimed by %s", escape.Line(t.rel), set.Describe(h.Claim, labels)))
-				break
+	for _, group := range byRepository(targets) {
+		set, err := c.claimsFor(group)
+		if err != nil {
+			return "", err
+		}
+		if len(set.Claims)+len(set.Remote) == 0 {
+			continue
+		}
+		labels := group[0].repo.NewLabeler()
+		var here []string
+		for _, t := range group {
+			for _, h := range set.Check(c.agent, t.repo.Top, t.rel) {
+				if h.Here {
+					here = append(here, fmt.Sprintf("%s, claimed by %s", escape.Line(t.rel), set.Describe(h.Claim, labels)))
+					break
+				}
 			}
 		}
+		if len(here) == 0 {
+			continue
+		}
+		e := gitstore.NewEntry(c.now, c.agent, gitstore.KindViolation, "changed "+strings.Join(here, "; "))
+		if log := c.logFor(group[0].repo); log != "" {
+			if err := gitstore.Append(log, e); err != nil {
+				return "", err
+			}
+		}
+		parts = append(parts, here...)
 	}
 	if len(parts) == 0 {
 		return "", nil
 	}
-	e := gitstore.NewEntry(c.now, c.agent, gitstore.KindViolation, "changed "+strings.Join(parts, "; "))
-	if err := gitstore.Append(c.repo.LogPath(), e); err != nil {
-		return "", err
-	}
 	return fmt.Sprintf("lucid: your command changed %s. Revert that change, or agree with the owner before you keep it. (Recorded in the log as a violation.)", strings.Join(parts, "; ")), nil
+}
+
+// logFor is the log a violation in the work tree r is recorded in: r's
+// own; where r has no .lucid/ checked out (a branch that predates lucid),
+// the caller's, or that of the repository's main work tree.
+func (c *call) logFor(r *gitstore.Repo) string {
+	if r.Initialised() {
+		return r.LogPath()
+	}
+	if c.repo != nil && c.repo.CommonDir == r.CommonDir && c.repo.Initialised() {
+		return c.repo.LogPath()
+	}
+	if main, err := gitstore.Find(filepath.Dir(r.CommonDir)); err == nil && main.CommonDir == r.CommonDir && main.Initialised() {
+		return main.LogPath()
+	}
+	return ""
 }
 
 // releaseClaims ends the claims of the owners that match, when an agent

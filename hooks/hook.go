@@ -216,10 +216,15 @@ func (o *onceWriter) Write(b []byte) (int, error) {
 	return o.w.Write(b)
 }
 
-// call is one hook call in a repository that uses lucid.
+// call is one hook call.
 type call struct {
-	in    Input
+	in Input
+	// repo is the work tree the session is in; nil outside any. Unless
+	// home, it has no .lucid/ checked out (or the session is in no
+	// repository at all), and only the guard runs: its tools may still
+	// write into guarded work trees.
 	repo  *gitstore.Repo
+	home  bool
 	agent string // gitstore.AgentID of the caller
 	now   time.Time
 	held  *gitstore.Lock
@@ -231,6 +236,10 @@ type call struct {
 	// lock is held from the read of the news until then, so that two hooks
 	// of one agent at once do not both deliver an entry.
 	pending *gitstore.AgentRecord
+
+	// found caches the work tree that holds each folder a call writes in
+	// (nil: none), since a command may write many files of one folder.
+	found map[string]*gitstore.Repo
 
 	// lockBy is when the call stops waiting for the repository's lock, all
 	// its waits together (lockBudget): past it, what needs the lock fails
@@ -318,19 +327,27 @@ func handle(in Input, stderr io.Writer) (*Output, *call, error) {
 	if dir == "" {
 		dir = os.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	if dir == "" {
-		return nil, nil, nil
+	var repo *gitstore.Repo
+	if dir != "" {
+		repo, _ = gitstore.Find(dir)
 	}
-	repo, err := gitstore.Find(dir)
-	if err != nil || !repo.Initialised() {
+	home := repo != nil && repo.Initialised()
+	// Outside a lucid work tree the session's tools may still write into
+	// one (by an absolute path, from a nested repository, from a linked
+	// work tree whose branch predates lucid): the guard runs all the same.
+	writing := (in.Event == "PreToolUse" || in.Event == "PostToolUse") && (in.Tool == ToolEdit || in.Tool == ToolShell)
+	if !home && !writing {
 		return nil, nil, nil
 	}
 	if in.SessionID == "" {
 		return nil, nil, fmt.Errorf("payload has no session_id")
 	}
 	now := time.Now()
-	repo.LockWait = lockBudget(in.Event)
-	c := &call{in: in, repo: repo, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, lockBy: now.Add(repo.LockWait), stderr: stderr}
+	c := &call{in: in, repo: repo, home: home, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr}
+	if repo != nil {
+		repo.LockWait = lockBudget(in.Event)
+		c.lockBy = now.Add(repo.LockWait)
+	}
 	out, err := c.run()
 	return out, c, err
 }
@@ -366,4 +383,55 @@ func (c *call) context(text string) *Output {
 		return nil
 	}
 	return &Output{Context: text}
+}
+
+// Shell is what the environment of a process says of the agent's shell it
+// runs in: a command a client runs for its agent (the shell tool), as
+// opposed to one of the client's hooks or a person's terminal.
+type Shell struct {
+	Client string // the client whose agent's shell it is
+	// Agent is the agent's id, when the client names it in the shell's
+	// environment (Codex CLI); Session is its session, when only that is
+	// named (Claude Code, which names no subagent).
+	Agent, Session string
+}
+
+// ShellReader is implemented by a client whose agents' shells and hooks
+// can be told apart by their environment.
+type ShellReader interface {
+	// AgentShell reports whether getenv is the environment of a command
+	// the client runs for an agent, and what it says of the agent.
+	AgentShell(getenv func(string) string) (Shell, bool)
+	// OwnHook reports whether getenv is, positively, the environment the
+	// client gives its own hooks (a client run from another's agent
+	// shell inherits that shell's environment, and names its hooks anew).
+	OwnHook(getenv func(string) string) bool
+}
+
+// AgentShell is the agent's shell the environment getenv belongs to,
+// asked of each client; ok is false in a person's terminal or a hook.
+func AgentShell(clients []Client, getenv func(string) string) (Shell, bool) {
+	for _, c := range clients {
+		if r, ok := c.(ShellReader); ok {
+			if sh, ok := r.AgentShell(getenv); ok {
+				return sh, true
+			}
+		}
+	}
+	return Shell{}, false
+}
+
+// ForgedHook is why `lucid hook` run with the environment getenv is not a
+// hook of client but a command an agent ran in its shell (a payload with
+// another agent's id piped into lucid hook SessionEnd would end that
+// agent's claims, into PreToolUse move its cursor), or "".
+func ForgedHook(client Client, clients []Client, getenv func(string) string) string {
+	if r, ok := client.(ShellReader); ok && r.OwnHook(getenv) {
+		return ""
+	}
+	sh, ok := AgentShell(clients, getenv)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("lucid hook runs here in a %s agent's shell, not as a hook of its client: refused, since a hook speaks for the agent its payload names. Hooks are the client's to run; record with lucid fact|decision|note, end your claims with lucid release", sh.Client)
 }

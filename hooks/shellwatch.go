@@ -1,6 +1,9 @@
 package hooks
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -9,7 +12,8 @@ import (
 )
 
 // What a shell command changed, for clients that do not say (Codex CLI,
-// Gemini CLI; Claude Code's bashEditDiff does). Before the command, the
+// Gemini CLI, and Claude Code outside the permission modes in which it
+// sends its bashEditDiff). Before the command, the
 // hook stamps every file that another agent's claim covers in this work
 // tree (size and modification time); after it, it stamps them again and
 // looks for new ones. A difference is the command's, and a violation, only
@@ -21,83 +25,148 @@ import (
 // tree bigger than that is not watched.
 const maxWatched = 5000
 
-// watchShell stamps the claimed files before a shell command runs. The
-// watch is the agent's one file, replaced by each of its shell commands:
-// one whose PostToolUse never comes (denied by another hook, or Codex's
-// apply_patch run through the shell, which gets none) leaves nothing
-// behind for long, and a stale watch is never compared against, because
-// every shell command either replaces or drops it first.
-func (c *call) watchShell() {
-	if len(c.in.Paths) > 0 { // a patch through the shell: no PostToolUse follows
-		c.repo.DropShellWatch(c.agent)
-		return
-	}
-	set, err := claims.LoadClaimsIn(c.repo, c.now, c.repo.Top)
-	if err != nil || len(set.Claims) == 0 {
-		c.repo.DropShellWatch(c.agent)
-		return
-	}
-	files, ok := set.ClaimedFiles(c.agent, c.repo.Top, maxWatched)
-	if !ok {
-		c.repo.DropShellWatch(c.agent)
-		return
-	}
-	w := gitstore.ShellWatch{At: time.Now().UnixNano(), Files: map[string]gitstore.FileStamp{}}
-	for _, rel := range files {
-		if st, ok := gitstore.StampFile(c.repo.Abs(rel)); ok {
-			w.Files[rel] = st
+// watched is the work trees whose claimed files a shell command is
+// watched in: the caller's own, each one the command names a path in, and,
+// for a session outside any repository (started in the folder above its
+// repositories), the work trees in the folders right below it.
+func (c *call) watched(w written) []*gitstore.Repo {
+	var repos []*gitstore.Repo
+	add := func(r *gitstore.Repo) {
+		if r != nil && r.HasState() && !slices.ContainsFunc(repos, func(o *gitstore.Repo) bool { return o.GitDir == r.GitDir }) {
+			repos = append(repos, r)
 		}
 	}
-	c.warn(c.repo.SaveShellWatch(c.agent, w))
+	add(c.repo)
+	for _, t := range w.targets {
+		add(t.repo)
+	}
+	if c.repo == nil && filepath.IsAbs(c.in.Cwd) {
+		for _, r := range reposBelow(c.in.Cwd) {
+			add(r)
+		}
+	}
+	return repos
 }
 
-// shellChanged returns the claimed files the command changed, created or
-// deleted, as absolute paths, when only the command can have done it.
-func (c *call) shellChanged() []string {
-	w, ok, err := c.repo.TakeShellWatch(c.agent)
-	c.warn(err)
-	if !ok {
-		return nil
+// maxBelow bounds the folders reposBelow looks into.
+const maxBelow = 256
+
+// reposBelow is the work trees whose top is a folder right below dir.
+func reposBelow(dir string) []*gitstore.Repo {
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
 	}
-	set, err := claims.LoadClaimsIn(c.repo, c.now, c.repo.Top)
+	f, err := os.Open(dir)
 	if err != nil {
 		return nil
 	}
-	now, _ := set.ClaimedFiles(c.agent, c.repo.Top, maxWatched)
-	var changed []string
-	for _, rel := range now {
-		st, ok := gitstore.StampFile(c.repo.Abs(rel))
-		if was, had := w.Files[rel]; !had || !ok || st != was {
-			changed = append(changed, rel)
+	defer f.Close()
+	names, _ := f.Readdirnames(maxBelow)
+	var out []*gitstore.Repo
+	for _, name := range names {
+		top := filepath.Join(dir, name)
+		if _, err := os.Lstat(filepath.Join(top, ".git")); err != nil {
+			continue
 		}
-	}
-	for rel := range w.Files {
-		if _, ok := gitstore.StampFile(c.repo.Abs(rel)); !ok {
-			changed = append(changed, rel) // gone
-		}
-	}
-	if len(changed) == 0 || c.othersActiveSince(time.Unix(0, w.At)) {
-		return nil
-	}
-	sort.Strings(changed)
-	out := make([]string, 0, len(changed))
-	for _, rel := range changed {
-		if len(out) == 0 || out[len(out)-1] != c.repo.Abs(rel) {
-			out = append(out, c.repo.Abs(rel))
+		if r, err := gitstore.Find(top); err == nil && r.Top == top {
+			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// othersActiveSince reports whether an agent other than the caller made a
-// hook call after t.
-func (c *call) othersActiveSince(t time.Time) bool {
-	recs, seen, err := c.repo.Agents()
+// watchShell stamps the claimed files before a shell command runs. The
+// watch is the agent's one file in each work tree, replaced by each of its
+// shell commands: one whose PostToolUse never comes (denied by another
+// hook, or Codex's apply_patch run through the shell, which gets none)
+// leaves nothing behind for long, and a stale watch is never compared
+// against, because every shell command either replaces or drops it first.
+func (c *call) watchShell(repos []*gitstore.Repo) {
+	for _, r := range repos {
+		c.watchIn(r)
+	}
+}
+
+func (c *call) watchIn(r *gitstore.Repo) {
+	if len(c.in.Paths) > 0 { // a patch through the shell: no PostToolUse follows
+		r.DropShellWatch(c.agent)
+		return
+	}
+	set, err := claims.LoadClaimsIn(r, c.now, r.Top)
+	if err != nil || len(set.Claims) == 0 {
+		r.DropShellWatch(c.agent)
+		return
+	}
+	files, ok := set.ClaimedFiles(c.agent, r.Top, maxWatched)
+	if !ok || len(files) == 0 {
+		r.DropShellWatch(c.agent)
+		return
+	}
+	w := gitstore.ShellWatch{At: time.Now().UnixNano(), Files: map[string]gitstore.FileStamp{}}
+	for _, rel := range files {
+		if st, ok := gitstore.StampFile(r.Abs(rel)); ok {
+			w.Files[rel] = st
+		}
+	}
+	c.warn(r.SaveShellWatch(c.agent, w))
+}
+
+// shellChanged returns the claimed files the command changed, created or
+// deleted in the work trees it was watched in, as absolute paths, when
+// only the command can have done it.
+func (c *call) shellChanged(repos []*gitstore.Repo) []string {
+	var out []string
+	for _, r := range repos {
+		out = append(out, c.changedIn(r)...)
+	}
+	return out
+}
+
+func (c *call) changedIn(r *gitstore.Repo) []string {
+	w, ok, err := r.TakeShellWatch(c.agent)
+	c.warn(err)
+	if !ok {
+		return nil
+	}
+	set, err := claims.LoadClaimsIn(r, c.now, r.Top)
+	if err != nil {
+		return nil
+	}
+	now, _ := set.ClaimedFiles(c.agent, r.Top, maxWatched)
+	var changed []string
+	for _, rel := range now {
+		st, ok := gitstore.StampFile(r.Abs(rel))
+		if was, had := w.Files[rel]; !had || !ok || st != was {
+			changed = append(changed, rel)
+		}
+	}
+	for rel := range w.Files {
+		if _, ok := gitstore.StampFile(r.Abs(rel)); !ok {
+			changed = append(changed, rel) // gone
+		}
+	}
+	if len(changed) == 0 || othersActiveSince(r, c.agent, time.Unix(0, w.At)) {
+		return nil
+	}
+	sort.Strings(changed)
+	out := make([]string, 0, len(changed))
+	for _, rel := range changed {
+		if len(out) == 0 || out[len(out)-1] != r.Abs(rel) {
+			out = append(out, r.Abs(rel))
+		}
+	}
+	return out
+}
+
+// othersActiveSince reports whether an agent other than agent made a hook
+// call in r's repository after t.
+func othersActiveSince(r *gitstore.Repo, agent string, t time.Time) bool {
+	recs, seen, err := r.Agents()
 	if err != nil {
 		return true
 	}
-	for i, r := range recs {
-		if r.ID != c.agent && seen[i].After(t) {
+	for i, rec := range recs {
+		if rec.ID != agent && seen[i].After(t) {
 			return true
 		}
 	}

@@ -11,12 +11,15 @@ import (
 // preToolUse runs before a tool: it announces an edit of the plan, gives
 // the delta, and stamps LUCID_AGENT on the lucid commands of a shell line.
 func (c *call) preToolUse() (*Output, error) {
-	c.warn(c.notePlanChange(""))
-	if c.in.Tool == ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
-		c.in.Tool == ToolShell && strings.Contains(c.in.Command, "plan.md") {
-		c.warn(c.repo.SetPlanPending(c.agent, c.now))
+	if c.home {
+		c.warn(c.notePlanChange(""))
+		if c.in.Tool == ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
+			c.in.Tool == ToolShell && strings.Contains(c.in.Command, "plan.md") {
+			c.warn(c.repo.SetPlanPending(c.agent, c.now))
+		}
 	}
-	deny, warn, err := c.guardWrites(c.writes())
+	w := c.writes()
+	deny, warn, err := c.guardWrites(w)
 	if err != nil {
 		return nil, err
 	}
@@ -27,14 +30,16 @@ func (c *call) preToolUse() (*Output, error) {
 		return c.deny(deny), nil
 	}
 	if c.in.Tool == ToolShell && c.in.Unrecorded {
-		c.watchShell()
+		c.watchShell(c.watched(w))
 	}
 	text := ""
-	if !c.in.Mute {
+	switch {
+	case !c.home:
+	case !c.in.Mute:
 		if text, err = c.delta(); err != nil {
 			return nil, err
 		}
-	} else {
+	default:
 		c.touch()
 	}
 	out := c.context(joinLines(warn, text))
@@ -90,7 +95,16 @@ func (c *call) postToolUse() (*Output, error) {
 		return nil, err
 	}
 	if c.in.Unrecorded && c.in.Tool == ToolShell {
-		changed = append(changed, c.shellChanged()...)
+		changed = append(changed, c.shellChanged(c.watched(c.writes()))...)
+	}
+	if !c.home {
+		// Outside a lucid work tree: only what the call did to guarded
+		// files counts, and is told.
+		if c.in.Tool != ToolShell || len(changed) == 0 {
+			return nil, nil
+		}
+		line, err := c.violations(changed)
+		return c.context(line), err
 	}
 	editedPlan := false
 	for _, p := range changed {
@@ -139,12 +153,12 @@ func (c *call) postToolUse() (*Output, error) {
 // pin on anyone: no agent is charged with, or told to revert, another's
 // change.
 func (c *call) ownShellChanges() ([]string, error) {
-	// Only files of this repository's work trees count as edits (a shell
+	// Only files of work trees lucid guards count as edits (a shell
 	// command's temp files do not).
 	var own []string
 	for _, p := range c.in.Changed {
-		if _, ok := c.locate(p); ok {
-			own = append(own, p)
+		if len(c.locate(p)) > 0 {
+			own = append(own, c.abs(p))
 		}
 	}
 	if len(c.in.Unsure) == 0 {
@@ -152,20 +166,17 @@ func (c *call) ownShellChanges() ([]string, error) {
 	}
 	var targets []target
 	for _, p := range c.in.Unsure {
-		if t, ok := c.locate(p); ok && t.top == c.repo.Top {
-			targets = append(targets, t)
+		targets = append(targets, c.locate(p)...)
+	}
+	for _, group := range byRepository(targets) {
+		set, err := c.claimsFor(group)
+		if err != nil {
+			return own, err
 		}
-	}
-	if len(targets) == 0 {
-		return own, nil
-	}
-	set, err := c.claimsFor(targets)
-	if err != nil {
-		return own, err
-	}
-	for _, t := range targets {
-		if set.Owns(c.agent, t.top, t.rel) && len(set.Check(c.agent, t.top, t.rel)) == 0 {
-			own = append(own, t.path)
+		for _, t := range group {
+			if set.Owns(c.agent, t.repo.Top, t.rel) && len(set.Check(c.agent, t.repo.Top, t.rel)) == 0 && !slices.Contains(own, t.path) {
+				own = append(own, t.path)
+			}
 		}
 	}
 	return own, nil

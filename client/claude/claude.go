@@ -23,6 +23,29 @@ type Client struct{}
 func (Client) Name() string     { return "claude" }
 func (Client) Events() []string { return hooks.Events }
 
+// AgentShell tells the Bash tool's commands by AI_AGENT, which Claude Code
+// 2.1.332 sets to claude-code_<version>_agent there and to ..._harness for
+// its hooks; and, for a client without it, by CLAUDECODE=1 without
+// CLAUDE_PROJECT_DIR, which only hooks get. The shell names the session
+// (CLAUDE_CODE_SESSION_ID) but not which of its agents runs it: a
+// subagent's shell names its lead's session. (All seen with the real
+// client.)
+func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
+	ai := getenv("AI_AGENT")
+	shell := strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_agent") ||
+		ai == "" && getenv("CLAUDECODE") == "1" && getenv("CLAUDE_PROJECT_DIR") == ""
+	if !shell {
+		return hooks.Shell{}, false
+	}
+	return hooks.Shell{Client: "Claude Code", Session: getenv("CLAUDE_CODE_SESSION_ID")}, true
+}
+
+// OwnHook: Claude Code gives its hooks AI_AGENT=claude-code_<version>_harness.
+func (Client) OwnHook(getenv func(string) string) bool {
+	ai := getenv("AI_AGENT")
+	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness")
+}
+
 // payload is the part of a hook payload lucid reads.
 type payload struct {
 	SessionID, Cwd, PermissionMode, Source   string
@@ -63,13 +86,21 @@ func (ti *toolInput) decode(b []byte) {
 type bashResponse struct {
 	ChangedFiles []string
 	Shared       bool
+	// Recorded is false when the response carries no diff (permission
+	// modes other than bypassPermissions and auto, unless the user turned
+	// it on), or one Claude Code skipped (a plain git whole-tree command):
+	// then it says nothing of what the command changed.
+	Recorded bool
 }
 
 // decode reads tool_response.bashEditDiff; what is not there reads as
 // empty.
 func (br *bashResponse) decode(b []byte) {
 	jsonread.Fields(b, map[string]any{"bashEditDiff": func(diff []byte) error {
-		return jsonread.Fields(diff, map[string]any{"changedFiles": &br.ChangedFiles, "shared": &br.Shared})
+		skipped := false
+		err := jsonread.Fields(diff, map[string]any{"changedFiles": &br.ChangedFiles, "shared": &br.Shared, "skipped": &skipped})
+		br.Recorded = err == nil && !skipped
+		return err
 	}})
 }
 
@@ -106,6 +137,11 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		}
 	case "Bash":
 		in.Tool, in.Command = hooks.ToolShell, ti.Command
+		if event == "PreToolUse" {
+			// lucid watches the claimed files itself where no record of
+			// what the command changed will come.
+			in.Unrecorded = !diffComes(p.PermissionMode, ti.Command)
+		}
 	case "Agent", "Task":
 		in.Tool = hooks.ToolAgent
 	}
@@ -118,6 +154,10 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	case hooks.ToolShell:
 		var br bashResponse
 		br.decode(p.ToolResponse)
+		if !br.Recorded {
+			in.Unrecorded = true // hooks.Run reads what the command names
+			return in, nil
+		}
 		in.Changed = br.ChangedFiles
 		if br.Shared {
 			// Another command's diff may hold this one's files and this

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/client/claude"
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -26,6 +27,30 @@ import (
 type Client struct{}
 
 func (Client) Name() string { return "codex" }
+
+// AgentShell tells the commands Codex CLI 0.169.0 runs for an agent by
+// CODEX_THREAD_ID, which names the agent's own thread (a subagent's id
+// inside one) beside CODEX_SESSION_ID, the root session; its hooks get
+// neither (seen with the real client). So a Codex agent is known by its
+// shell alone, and its lucid commands are signed without a stamp.
+func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
+	thread := strings.TrimSpace(getenv("CODEX_THREAD_ID"))
+	session := strings.TrimSpace(getenv("CODEX_SESSION_ID"))
+	if thread == "" && session == "" {
+		return hooks.Shell{}, false
+	}
+	if thread == session {
+		thread = ""
+	}
+	sh := hooks.Shell{Client: "Codex CLI", Session: session}
+	if session != "" {
+		sh.Agent = gitstore.AgentID(session, thread)
+	}
+	return sh, true
+}
+
+// OwnHook: nothing in the environment of Codex's hooks names them.
+func (Client) OwnHook(func(string) string) bool { return false }
 
 // Events are the Codex events lucid registers; their names are lucid's.
 func (Client) Events() []string {

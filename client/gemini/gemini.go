@@ -29,6 +29,20 @@ type Client struct{}
 
 func (Client) Name() string { return "gemini" }
 
+// AgentShell tells the commands Gemini CLI 0.61.0 runs for its agent
+// (run_shell_command) by GEMINI_CLI=1; its hooks get GEMINI_PROJECT_DIR and
+// GEMINI_SESSION_ID instead. The shell names no session (seen with the real
+// client).
+func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
+	if getenv("GEMINI_CLI") != "1" || getenv("GEMINI_PROJECT_DIR") != "" {
+		return hooks.Shell{}, false
+	}
+	return hooks.Shell{Client: "Gemini CLI"}, true
+}
+
+// OwnHook: Gemini CLI gives its hooks GEMINI_PROJECT_DIR.
+func (Client) OwnHook(getenv func(string) string) bool { return getenv("GEMINI_PROJECT_DIR") != "" }
+
 // events maps the Gemini events lucid registers to lucid's own.
 // PreCompress is not among them: 0.61.0 fires it before every model call,
 // whether or not anything is compressed.

@@ -57,7 +57,11 @@ expire after --ttl unless lucid remote sync renews them.`)
 	if *ttl <= 0 {
 		return usageErr("--ttl must be a positive duration, such as 30m or 2h")
 	}
-	req := claims.ClaimRequest{Owner: agent(), Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
+	owner, err := agent()
+	if err != nil {
+		return err
+	}
+	req := claims.ClaimRequest{Owner: owner, Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
 	if !*localOnly {
 		req.Remote = repo.ClaimsRemote()
 	}

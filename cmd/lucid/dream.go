@@ -39,7 +39,11 @@ gives digest.md and only the entries newer than that point.`)
 		return err
 	}
 	if *done {
-		e, err := repo.Dream(agent(), cwd)
+		by, err := agent()
+		if err != nil {
+			return err
+		}
+		e, err := repo.Dream(by, cwd)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // flags is a command's flags and its usage text. It reads a command line
@@ -306,23 +307,42 @@ func usageErr(format string, a ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
 }
 
-// agent is who runs the command: $LUCID_AGENT, stamped by the hooks on an
-// agent's shell commands; else the Codex agent whose shell this is (Codex
-// gives every command it runs CODEX_SESSION_ID, the root session, and
-// CODEX_THREAD_ID, the agent's own thread: a subagent's id inside one);
-// else a person.
-func agent() string {
+// agent is who runs a command that records or claims: $LUCID_AGENT,
+// stamped by the hooks on an agent's shell commands; else the agent whose
+// shell this is, where its client names it (Codex CLI); else, outside any
+// agent's shell, a person. In an agent's shell the command never acts as a
+// person: an unsigned one (its name hidden from the stamp in a script, a
+// variable or a $( )) is refused, and so is a LUCID_AGENT that names an
+// agent the shell says it is not.
+func agent() (string, error) {
+	sh, inShell := hooks.AgentShell(clients, os.Getenv)
 	if a := strings.TrimSpace(os.Getenv("LUCID_AGENT")); a != "" {
-		return a
-	}
-	if session := strings.TrimSpace(os.Getenv("CODEX_SESSION_ID")); session != "" {
-		thread := strings.TrimSpace(os.Getenv("CODEX_THREAD_ID"))
-		if thread == session {
-			thread = ""
+		switch {
+		case !inShell:
+			return a, nil
+		case sh.Agent != "" && a != sh.Agent:
+			return "", fmt.Errorf("LUCID_AGENT=%s names another agent than the %s agent whose shell this is (%s): lucid signs your commands itself; run lucid without setting LUCID_AGENT", a, sh.Client, sh.Agent)
+		case sh.Session != "" && a != sh.Session && !strings.HasPrefix(a, sh.Session+"/"):
+			return "", fmt.Errorf("LUCID_AGENT=%s names an agent of another session than this %s session (%s): lucid signs your commands itself; run lucid without setting LUCID_AGENT", a, sh.Client, sh.Session)
 		}
-		return gitstore.AgentID(session, thread)
+		return a, nil
 	}
-	return gitstore.AgentHuman
+	switch {
+	case sh.Agent != "":
+		return sh.Agent, nil
+	case inShell:
+		return "", fmt.Errorf("this runs in a %s agent's shell but is not signed with the agent's id, so lucid cannot tell which agent runs it: run `lucid ...` by its plain name as a command of the shell tool, where lucid's hook signs it (not from a script, a variable or a $( ))", sh.Client)
+	}
+	return gitstore.AgentHuman, nil
+}
+
+// personOnly refuses a command that is a person's to run when an agent's
+// shell runs it.
+func personOnly(name string) error {
+	if sh, ok := hooks.AgentShell(clients, os.Getenv); ok {
+		return fmt.Errorf("lucid %s is a person's command, and this runs in a %s agent's shell: ask the user to run it", name, sh.Client)
+	}
+	return nil
 }
 
 // findRepo finds the work tree around the current folder.

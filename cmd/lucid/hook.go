@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -35,7 +37,18 @@ func fastHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bo
 	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
 		return 0, false
 	}
-	return hooks.Run(claude.Client{}, args[1], stdin, stdout, stderr), true
+	return runHookAs(claude.Client{}, args[1], stdin, stdout, stderr), true
+}
+
+// runHookAs runs one hook call of client, unless it is not one: a `lucid
+// hook` that an agent runs in its own shell speaks for whoever its payload
+// names, so it is refused, with exit 0 like every hook's own trouble.
+func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if why := hooks.ForgedHook(client, clients, os.Getenv); why != "" {
+		fmt.Fprintln(stderr, "lucid:", why)
+		return 0
+	}
+	return hooks.Run(client, event, stdin, stdout, stderr)
 }
 
 func runHook(c *cli, args []string) error {
@@ -57,5 +70,5 @@ It never fails the agent's work: trouble is one line on stderr and exit 0.`)
 	if f.NArg() != 1 {
 		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(cl.Events(), ", "))
 	}
-	return &exitError{code: hooks.Run(cl, f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
+	return &exitError{code: runHookAs(cl, f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 }

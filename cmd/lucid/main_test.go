@@ -58,7 +58,14 @@ func scriptParams(dir string) testscript.Params {
 				"LUCID_AGENT":         "",
 				"CODEX_SESSION_ID":    "",
 				"CODEX_THREAD_ID":     "",
-				"LUCID_BUDGET":        "",
+				// An agent's shell, when the suite runs in one: the
+				// scripts are a person's terminal unless they say not.
+				"AI_AGENT":                   "",
+				"CLAUDECODE":                 "",
+				"CLAUDE_CODE_SESSION_ID":     "",
+				"GEMINI_CLI":                 "",
+				"CLAUDE_CODE_BASH_EDIT_DIFF": "",
+				"LUCID_BUDGET":               "",
 				// The clients' own homes and trust: the test's alone.
 				"CODEX_HOME":                      filepath.Join(home, ".codex"),
 				"GEMINI_CLI_HOME":                 "",

@@ -41,7 +41,11 @@ when the file changes. The writer is $LUCID_AGENT, else "human".`, kind, kind))
 	if err != nil {
 		return err
 	}
-	e, err := repo.Record(agent(), kind, text, cwd, *evidence)
+	by, err := agent()
+	if err != nil {
+		return err
+	}
+	e, err := repo.Record(by, kind, text, cwd, *evidence)
 	if err != nil {
 		return err
 	}

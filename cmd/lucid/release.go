@@ -37,7 +37,11 @@ lucid remote sync.`)
 	for i, g := range f.Args() {
 		globs[i] = claims.FolderGlob(repo.Top, g)
 	}
-	released, shared, err := claims.Release(repo, agent(), globs)
+	owner, err := agent()
+	if err != nil {
+		return err
+	}
+	released, shared, err := claims.Release(repo, owner, globs)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,11 @@ from then on only the new one is shown (the old one with lucid log --all).`)
 	if err != nil {
 		return err
 	}
-	e, err := repo.Supersede(agent(), id, text, *retire, cwd, *evidence)
+	by, err := agent()
+	if err != nil {
+		return err
+	}
+	e, err := repo.Supersede(by, id, text, *retire, cwd, *evidence)
 	if err != nil {
 		return err
 	}

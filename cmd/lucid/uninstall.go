@@ -20,8 +20,12 @@ Removes exactly what lucid init added: lucid's hooks (and status line) in
 lucid init --trust-codex wrote for them, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
-stay as they are, and so does .lucid/ with the plan and the log.`)
+stay as they are, and so does .lucid/ with the plan and the log.
+It is a person's command: an agent's shell is refused.`)
 	if err := f.parse(c, args); err != nil {
+		return err
+	}
+	if err := personOnly("uninstall"); err != nil {
 		return err
 	}
 	if f.NArg() > 0 {

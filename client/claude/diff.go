@@ -1,0 +1,110 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lucid-dev/lucid/internal/jsonread"
+)
+
+// Claude Code 2.1.332 tells a PostToolUse hook what a Bash command changed
+// (tool_response.bashEditDiff) only in the permission modes bypassPermissions
+// and auto, unless the user turned it on for every mode: the setting
+// bashEditDiffEnabled in the user's (or the managed policy's) settings, or
+// CLAUDE_CODE_BASH_EDIT_DIFF=1 in its environment (both seen with the real
+// client; a project's settings cannot turn it on). And it skips the diff of a
+// plain git whole-tree command (git checkout BRANCH, stash, pull...), which
+// changes the most files. Where no diff will come, lucid watches the claimed
+// files itself.
+
+// diffComes reports whether Claude Code will record what command changed.
+func diffComes(mode, command string) bool {
+	if skipsDiff(command) {
+		return false
+	}
+	switch mode {
+	case "bypassPermissions", "auto":
+		return true
+	}
+	return DiffTurnedOn()
+}
+
+// DiffTurnedOn reports whether the user turned Claude Code's record of a
+// shell command's changes on for every permission mode.
+func DiffTurnedOn() bool {
+	switch strings.ToLower(os.Getenv("CLAUDE_CODE_BASH_EDIT_DIFF")) {
+	case "1", "true", "yes":
+		return true
+	}
+	for _, path := range []string{UserSettings(), "/etc/claude-code/managed-settings.json"} {
+		if path != "" && settingOn(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// UserSettings is the user's settings file of Claude Code:
+// $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
+func UserSettings() string {
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".claude")
+	}
+	return filepath.Join(dir, "settings.json")
+}
+
+// settingOn reports whether the settings file at path sets
+// bashEditDiffEnabled to true.
+func settingOn(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > 4<<20 {
+		return false
+	}
+	on := false
+	jsonread.Fields(b, map[string]any{"bashEditDiffEnabled": &on})
+	return on
+}
+
+// skipsDiff reports whether Claude Code skips the diff of command: a line
+// that is, whole, an optional sudo, git, one of its whole-tree commands,
+// and up to 16 plain words (letters, digits and ._/@~^, then also -; none
+// starting with -). It is Claude Code's own test, as its binary holds it,
+// written out instead of as a regular expression that every hook would
+// compile.
+func skipsDiff(command string) bool {
+	body := strings.TrimRight(command, " \t\n\r\v\f")
+	if strings.ContainsAny(body, "\n\r\v\f") {
+		return false
+	}
+	words := strings.FieldsFunc(body, func(r rune) bool { return r == ' ' || r == '\t' })
+	if len(words) > 0 && words[0] == "sudo" {
+		words = words[1:]
+	}
+	if len(words) < 2 || words[0] != "git" {
+		return false
+	}
+	switch words[1] {
+	case "checkout", "switch", "stash", "pull", "merge", "rebase", "reset", "restore", "clean", "cherry-pick", "revert":
+	default:
+		return false
+	}
+	if len(words) > 2+16 {
+		return false
+	}
+	for _, w := range words[2:] {
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			plain := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._/@~^", c) >= 0
+			if !plain && (i == 0 || c != '-') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,85 @@
+package gitstore
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// ResolvePath lands where the kernel lands: the write the shell makes
+// through each path is checked against the file it really changes.
+func TestResolvePathAsTheKernel(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(p string) {
+		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ln := func(target, link string) {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("src/deep")
+	os.WriteFile(filepath.Join(root, "src/a.go"), nil, 0o644)
+	ln("src/deep", "deep")       // relative, to a folder
+	ln("src/new.go", "dangling") // to a file not there yet
+	ln(root+"/src", "abs")       // absolute
+	ln("deep", "chain")          // a link to a link
+	ln("loop2", "loop1")         // a loop
+	ln("loop1", "loop2")
+	ln("../a.go", "src/deep/up") // relative to the link's own folder
+	for _, tc := range []struct{ in, want string }{
+		{"deep/../a.go", "src/a.go"},
+		{"chain/../a.go", "src/a.go"},
+		{"dangling", "src/new.go"},
+		{"abs/a.go", "src/a.go"},
+		{"src/deep/up", "src/a.go"},
+		{"src/./deep/../a.go", "src/a.go"},
+		{"src/nothere/../a.go", "src/a.go"}, // lexical past what does not exist
+		{"src/new/dir/f.go", "src/new/dir/f.go"},
+		{"a.go", "a.go"},
+	} {
+		if got := ResolvePath(root + "/" + tc.in); got != filepath.Join(root, tc.want) {
+			t.Errorf("ResolvePath(%s) = %s, want %s", tc.in, got, filepath.Join(root, tc.want))
+		}
+	}
+	// A loop ends without hanging, somewhere in the loop.
+	if got := ResolvePath(filepath.Join(root, "loop1")); filepath.Dir(got) != root {
+		t.Errorf("a loop of links resolved to %s", got)
+	}
+}
+
+// StateDir finds lucid's and lich's state under any git dir, and nothing
+// else named lucid.
+func TestStateDir(t *testing.T) {
+	root := t.TempDir()
+	git := filepath.Join(root, ".git")
+	for _, d := range []string{"objects", "lucid/agents", "worktrees/wt/lucid", "lich-edits"} {
+		os.MkdirAll(filepath.Join(git, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(git, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.WriteFile(filepath.Join(git, "worktrees/wt/HEAD"), []byte("x\n"), 0o644)
+	os.WriteFile(filepath.Join(git, "worktrees/wt/commondir"), []byte("../..\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "src/lucid"), 0o755)
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{".git/lucid/claims", true},
+		{".git/lucid", true},
+		{".git/lucid/agents/x.json", true},
+		{".git/worktrees/wt/lucid/plan.seen", true},
+		{".git/lich-edits/0badf00d", true},
+		{".git/config", false},
+		{"src/lucid/main.go", false},
+		{".lucid/log.jsonl", false},
+	} {
+		if _, got := StateDir(filepath.Join(root, tc.in)); got != tc.want {
+			t.Errorf("StateDir(%s) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
