@@ -26,12 +26,18 @@ type AgentRecord struct {
 	// Cursor is where the agent last read the log; see the hooks package
 	// for how the delta uses it.
 	Cursor LogCursor `json:"cursor"`
-	// KnownBefore (Unix ms): entries older than this that arrive by a
-	// rewrite of the log count as known to the agent.
-	KnownBefore int64 `json:"known_before"`
+	// KnownBefore (Unix ms) is the agent's first look (or its latest
+	// digest): an entry older than this that arrives by a rewrite of the
+	// log is known to it only when its starting log held it, at StartHead
+	// or among the newest entries then (SaveStart).
+	KnownBefore int64  `json:"known_before"`
+	StartHead   string `json:"start_head,omitempty"`
 	// Seen holds ids the agent was shown or wrote since KnownBefore,
-	// oldest first, at most MaxSeen of them.
-	Seen []string `json:"seen,omitempty"`
+	// oldest first, at most MaxSeen of them; SeenBefore (Unix ms) is past
+	// the newest id that fell off the list, so what it forgot still counts
+	// as seen.
+	Seen       []string `json:"seen,omitempty"`
+	SeenBefore int64    `json:"seen_before,omitempty"`
 
 	Edits   int  `json:"edits,omitempty"`   // files edited (PostToolUse)
 	Entries int  `json:"entries,omitempty"` // entries and plan changes it wrote
@@ -96,7 +102,7 @@ func (rec *AgentRecord) decode(b []byte) error {
 		"cursor": func(v []byte) error {
 			return jsonread.Fields(v, map[string]any{"size": &cur.Size, "inode": &cur.Inode, "mtime_ns": &cur.MTime, "tail": &cur.Tail})
 		},
-		"known_before": &rec.KnownBefore, "seen": &rec.Seen, "edits": &rec.Edits, "entries": &rec.Entries,
+		"known_before": &rec.KnownBefore, "start_head": &rec.StartHead, "seen": &rec.Seen, "seen_before": &rec.SeenBefore, "edits": &rec.Edits, "entries": &rec.Entries,
 		"asked": &rec.Asked, "compacted": &rec.Compacted,
 	})
 }
@@ -155,14 +161,14 @@ func (r *Repo) Agents() ([]AgentRecord, []time.Time, error) {
 }
 
 // AddSeen appends ids to the record's seen list, dropping the oldest past
-// MaxSeen and moving KnownBefore up to the newest dropped id, so that what
-// was forgotten still counts as known.
+// MaxSeen and moving SeenBefore up past the newest dropped id, so that what
+// was forgotten still counts as seen.
 func (rec *AgentRecord) AddSeen(ids ...string) {
 	rec.Seen = append(rec.Seen, ids...)
 	if over := len(rec.Seen) - MaxSeen; over > 0 {
 		for _, id := range rec.Seen[:over] {
 			if ValidID(id) {
-				rec.KnownBefore = max(rec.KnownBefore, IDTime(id).UnixMilli()+1)
+				rec.SeenBefore = max(rec.SeenBefore, IDTime(id).UnixMilli()+1)
 			}
 		}
 		rec.Seen = append([]string(nil), rec.Seen[over:]...)

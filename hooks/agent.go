@@ -20,15 +20,29 @@ func (c *call) record() (gitstore.AgentRecord, bool, error) {
 		return gitstore.AgentRecord{}, false, err
 	}
 	rec := gitstore.AgentRecord{
-		ID:          c.agent,
-		Type:        c.in.AgentType,
-		Client:      c.in.Client,
-		Worktree:    c.repo.Top,
-		Started:     c.now.UTC().Format(gitstore.TimeFormat),
-		Cursor:      cur,
-		KnownBefore: c.now.UnixMilli(),
+		ID:       c.agent,
+		Type:     c.in.AgentType,
+		Client:   c.in.Client,
+		Worktree: c.repo.Top,
+		Started:  c.now.UTC().Format(gitstore.TimeFormat),
+		Cursor:   cur,
 	}
+	c.noteStart(&rec)
 	return rec, true, nil
+}
+
+// noteStart marks now as the agent's start: what the log holds now, it
+// knows (from its digest, or as what came before it), also when a rewrite
+// of the log brings it again; what another branch brings later, however
+// old, is news.
+func (c *call) noteStart(rec *gitstore.AgentRecord) {
+	rec.KnownBefore = c.now.UnixMilli()
+	rec.StartHead = c.repo.Head()
+	ids, err := gitstore.NewestIDs(c.repo.LogPath(), gitstore.MaxSeen)
+	if err == nil {
+		err = c.repo.SaveStart(c.agent, ids)
+	}
+	c.warn(err)
 }
 
 // update changes the caller's record under the repository's lock, so that
@@ -115,8 +129,8 @@ func (c *call) giveDigest(rec gitstore.AgentRecord) (string, error) {
 	if cur, err := gitstore.EndCursor(c.repo.LogPath()); err == nil {
 		rec.Cursor = cur
 		rec.Worktree = c.repo.Top
-		rec.KnownBefore = c.now.UnixMilli()
-		rec.Seen = nil
+		c.noteStart(&rec)
+		rec.Seen, rec.SeenBefore = nil, 0
 	}
 	rec.Compacted = false
 	if err := c.hold(); err != nil {

@@ -20,16 +20,18 @@ import (
 //     lines after the cursor are read, and the entries among them by others
 //     are new. A merge by lucid's driver keeps "ours" as it was and appends
 //     what "theirs" adds, so a merge is an append too.
-//   - Rewritten (a checkout of another branch, a reset, a merge without
+//   - Rewritten (a checkout of another branch, a rebase, a merge without
 //     lucid's driver): the whole log is read once, and an entry is new when
-//     the agent has not seen it: it is neither in the record's seen list nor
-//     older than KnownBefore, the time of the agent's first look (entries
-//     older than that were in the log it started with, or in its digest).
+//     the agent has not seen it (it is not in the record's seen list) and
+//     its starting log did not hold it: an entry older than KnownBefore,
+//     the agent's first look, was in that log when git's commit of the
+//     start (StartHead) or the newest entries then had it; otherwise it
+//     comes from another branch, and is new however old (see unknown).
 //
 // Every entry delivered, written by the agent, or passed over as "N more"
 // joins the seen list, so no entry reaches one agent twice, including after
 // a checkout back and forth. The list is bounded (gitstore.MaxSeen); what
-// falls off it moves KnownBefore up, so it still counts as seen. The read
+// falls off it moves SeenBefore up, so it still counts as seen. The read
 // and the cursor's move hold the repository's lock, so two hooks of one
 // agent running at once (parallel tool calls) do not both deliver an entry;
 // so does the save of the record that says so. A rewritten log is read
@@ -64,19 +66,20 @@ func (c *call) appended(rec gitstore.AgentRecord) bool {
 func (c *call) unread(rec gitstore.AgentRecord, ahead *readAhead) ([]gitstore.Entry, gitstore.LogCursor, error) {
 	path := c.repo.LogPath()
 	unseen := func(e gitstore.Entry) bool { return !rec.HasSeen(e.ID) }
-	// In a rewritten log, what is older than the agent's first look was
-	// in the log it started with, or in its digest.
-	unknown := func(e gitstore.Entry) bool {
-		return gitstore.IDTime(e.ID).UnixMilli() >= rec.KnownBefore && unseen(e)
-	}
 	var fresh []gitstore.Entry
-	off, keep := int64(0), unknown
+	off, keep := int64(0), unseen
+	if !c.appended(rec) {
+		var err error
+		if keep, err = c.unknown(rec); err != nil {
+			return nil, gitstore.LogCursor{}, err
+		}
+	}
 	switch {
 	case c.appended(rec):
-		off, keep = rec.Cursor.Size, unseen
+		off = rec.Cursor.Size
 	case ahead != nil && gitstore.Grown(path, ahead.cur):
 		// rec may have moved since ahead was read: filter again.
-		fresh = slices.DeleteFunc(ahead.entries, func(e gitstore.Entry) bool { return !unknown(e) })
+		fresh = slices.DeleteFunc(ahead.entries, func(e gitstore.Entry) bool { return !keep(e) })
 		off = ahead.cur.Size
 	}
 	cur, _, err := gitstore.ScanFrom(path, off, func(e gitstore.Entry) {
@@ -85,6 +88,45 @@ func (c *call) unread(rec gitstore.AgentRecord, ahead *readAhead) ([]gitstore.En
 		}
 	})
 	return fresh, cur, err
+}
+
+// unknown is the test of an entry of a rewritten log (a checkout, a
+// rebase, a pull --rebase) against what the agent of rec knows: it has not
+// seen the entry, and its starting log did not hold it. An entry older
+// than the agent's first look came in the log it started with, unless it
+// was on another branch then: the log committed at the start's HEAD, and
+// the newest entries then (the lines not yet committed are among them),
+// say which.
+func (c *call) unknown(rec gitstore.AgentRecord) (func(gitstore.Entry) bool, error) {
+	starting := c.repo.LoadStart(c.agent)
+	var committed *gitstore.IDSet
+	if rec.StartHead != "" {
+		// Read once a call: the log read ahead and the read under the
+		// lock ask the same.
+		if c.committed == nil || c.committedAt != rec.StartHead {
+			set, err := c.repo.CommittedIDs(rec.StartHead)
+			if err != nil {
+				return nil, err
+			}
+			c.committed, c.committedAt = set, rec.StartHead
+		}
+		committed = c.committed
+	}
+	return func(e gitstore.Entry) bool {
+		if rec.HasSeen(e.ID) {
+			return false
+		}
+		t := gitstore.IDTime(e.ID).UnixMilli()
+		switch {
+		case t < rec.SeenBefore:
+			return false // seen, and forgotten since (gitstore.MaxSeen)
+		case t >= rec.KnownBefore:
+			return true
+		case starting == nil && rec.StartHead == "":
+			return false // a record from before lucid kept the start
+		}
+		return !starting[e.ID] && !committed.Has(e.ID)
+	}, nil
 }
 
 // newEntries returns the entries new to the caller, oldest first, and

@@ -241,6 +241,11 @@ type call struct {
 	// (nil: none), since a command may write many files of one folder.
 	found map[string]*gitstore.Repo
 
+	// committed is the ids of the log as the commit committedAt holds it,
+	// read once a call (see unknown).
+	committed   *gitstore.IDSet
+	committedAt string
+
 	// lockBy is when the call stops waiting for the repository's lock, all
 	// its waits together (lockBudget): past it, what needs the lock fails
 	// open, and what can be decided without it (a claim's denial) still is.

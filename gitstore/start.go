@@ -1,0 +1,152 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// What an agent had in its starting log.
+//
+// An entry that reaches an agent's log by a rewrite of it (a checkout of
+// another branch, a rebase, a pull --rebase) may be older than the agent's
+// first look and still new to it: it was on another branch. The agent had
+// in its starting log the log committed at the HEAD of its start, and the
+// lines not yet committed then, which are the newest; lucid notes both at
+// the start (the commit, and the ids of the newest MaxSeen entries), and a
+// rewritten log is checked against them.
+
+// Head is the commit the work tree's HEAD names, read from the git dir
+// without running git (HEAD, then the loose ref or packed-refs); "" for a
+// branch with no commit yet, or what cannot be read.
+func (r *Repo) Head() string {
+	b, err := ReadFile(filepath.Join(r.GitDir, "HEAD"), MaxRecord)
+	if err != nil {
+		return ""
+	}
+	head := strings.TrimSpace(string(b))
+	ref, symbolic := strings.CutPrefix(head, "ref:")
+	if !symbolic {
+		return head // detached
+	}
+	ref = strings.TrimSpace(ref)
+	if strings.Contains(ref, "..") {
+		return ""
+	}
+	for _, dir := range []string{r.GitDir, r.CommonDir} {
+		if b, err := ReadFile(filepath.Join(dir, filepath.FromSlash(ref)), MaxRecord); err == nil {
+			return strings.TrimSpace(string(b))
+		}
+	}
+	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if id, name, ok := strings.Cut(sc.Text(), " "); ok && name == ref {
+			return id
+		}
+	}
+	return ""
+}
+
+// NewestIDs returns the ids of the newest n entries of the log at path
+// (the last n whole lines that are entries), newest first.
+func NewestIDs(path string, n int) ([]string, error) {
+	f, err := openLog(path)
+	if f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	var ids []string
+	var h liveHead
+	err = backwardLines(f, func(line []byte) bool {
+		h = liveHead{}
+		if ok, _ := decodeHead(trimLine(line), &h); ok && ValidID(h.ID) {
+			ids = append(ids, h.ID)
+		}
+		return len(ids) < n
+	})
+	return ids, err
+}
+
+// startPath is the file of the ids an agent's starting log ended with.
+func (r *Repo) startPath(id string) string {
+	return strings.TrimSuffix(r.agentPath(id), ".json") + ".start"
+}
+
+// SaveStart keeps ids, the newest entries of agent's starting log, in
+// place of any it had.
+func (r *Repo) SaveStart(agent string, ids []string) error {
+	if err := os.MkdirAll(r.agentsDir(), 0o755); err != nil {
+		return err
+	}
+	return WriteFileAtomic(r.startPath(agent), []byte(strings.Join(ids, "\n")+"\n"), 0o644)
+}
+
+// LoadStart returns the ids SaveStart kept for agent; none when there are
+// none.
+func (r *Repo) LoadStart(agent string) map[string]bool {
+	b, err := ReadFileIfExists(r.startPath(agent), MaxRecord)
+	if err != nil || b == nil {
+		return nil
+	}
+	ids := map[string]bool{}
+	for _, line := range bytes.Split(b, []byte{'\n'}) {
+		if len(line) > 0 {
+			ids[string(line)] = true
+		}
+	}
+	return ids
+}
+
+// IDSet is a set of entry ids, compact enough for a whole log.
+type IDSet struct{ ids [][idLen]byte }
+
+const idLen = 26
+
+// Has reports whether id is in the set.
+func (s *IDSet) Has(id string) bool {
+	if s == nil || len(id) != idLen {
+		return false
+	}
+	var k [idLen]byte
+	copy(k[:], id)
+	_, ok := slices.BinarySearchFunc(s.ids, k, func(a, b [idLen]byte) int { return bytes.Compare(a[:], b[:]) })
+	return ok
+}
+
+// CommittedIDs returns the ids of the entries of the log as commit holds
+// it, by asking git: empty when the commit has no log, or is gone.
+func (r *Repo) CommittedIDs(commit string) (*IDSet, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := RunGit(ctx, r.Top, nil, "cat-file", "blob", commit+":"+LogName)
+	if err != nil {
+		if GitExitCode(err) > 0 {
+			return &IDSet{}, nil // no log at that commit, or no such commit
+		}
+		return nil, err
+	}
+	set := &IDSet{}
+	var h liveHead
+	for len(out) > 0 {
+		var line []byte
+		line, out, _ = bytes.Cut(out, []byte{'\n'})
+		h = liveHead{}
+		if ok, _ := decodeHead(trimLine(line), &h); ok && len(h.ID) == idLen {
+			var k [idLen]byte
+			copy(k[:], h.ID)
+			set.ids = append(set.ids, k)
+		}
+	}
+	slices.SortFunc(set.ids, func(a, b [idLen]byte) int { return bytes.Compare(a[:], b[:]) })
+	return set, nil
+}
