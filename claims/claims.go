@@ -669,7 +669,7 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstor
 		var ok bool
 		lock, ok, err = repo.TryLock(wait)
 		if err == nil && !ok {
-			err = fmt.Errorf("the claims stayed locked for %v by another lucid: these claims end when their owners' silence reaches LUCID_CLAIM_TTL", wait)
+			err = fmt.Errorf("the claims stayed locked for %v by another lucid: these claims end when their owners' silence reaches LUCID_CLAIM_TTL", wait.Round(10*time.Millisecond))
 		}
 	} else {
 		lock, err = repo.Lock()

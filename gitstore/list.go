@@ -17,14 +17,16 @@ type Listed struct {
 	SupersededBy string `json:"superseded_by,omitempty"`
 }
 
-// List returns entries newest first. It reads the log from its end and
-// stops once it has N, so `lucid log -n 20` costs the same on any log.
-// A supersede entry is always newer than its target, so reading backwards
-// meets it first.
+// List returns entries newest first (by time, then id, also after a merge
+// appended older entries: see newestFirst). It reads
+// the log from its end and stops once it has N, so `lucid log -n 20` costs
+// the same on any log. A supersede entry is always newer than its target,
+// so it comes first.
 func (r *Repo) List(opt ListOptions) ([]Listed, int, error) {
 	supersededBy := map[string]string{}
 	var out []Listed
-	invalid, err := ScanBackward(r.LogPath(), func(e Entry) bool {
+	invalid := 0
+	err := r.newestFirst(entries(&invalid, func(e Entry) bool {
 		if e.Kind == KindSupersede && e.Supersedes != "" {
 			if _, seen := supersededBy[e.Supersedes]; !seen {
 				supersededBy[e.Supersedes] = e.ID
@@ -42,7 +44,7 @@ func (r *Repo) List(opt ListOptions) ([]Listed, int, error) {
 		}
 		out = append(out, Listed{Entry: e, SupersededBy: by})
 		return opt.N <= 0 || len(out) < opt.N
-	})
+	}))
 	return out, invalid, err
 }
 

@@ -240,46 +240,72 @@ func backwardLines(f *os.File, fn func(line []byte) bool) error {
 	if err != nil {
 		return err
 	}
-	const block = 64 << 10
-	end := fi.Size()
-	var carry []byte // the start of a line whose beginning is in an earlier block
-	first := true
-	buf := make([]byte, block)
-	for end > 0 {
-		start := max(end-block, 0)
-		chunk := buf[:end-start]
-		if _, err := f.ReadAt(chunk, start); err != nil && err != io.EOF {
+	b := newBackReader(f, 0, fi.Size(), true)
+	for {
+		line, ok, err := b.next()
+		if err != nil || !ok || !fn(line) {
 			return err
 		}
-		data := chunk
-		if len(carry) > 0 {
-			data = append(append([]byte(nil), chunk...), carry...)
+	}
+}
+
+// backReader hands out the whole lines of the bytes [start, end) of a
+// file, last first, reading blocks from the end as it needs them.
+type backReader struct {
+	f          *os.File
+	start, end int64    // what is left to read
+	lines      [][]byte // lines read and not yet handed out, last at the end
+	carry      []byte   // the start of a line whose beginning lies further back
+	torn       bool     // skip what follows the last newline (the file's end)
+	buf        []byte
+}
+
+func newBackReader(f *os.File, start, end int64, torn bool) *backReader {
+	return &backReader{f: f, start: start, end: end, torn: torn}
+}
+
+// next returns the next line, going back; ok is false past the first.
+func (b *backReader) next() (line []byte, ok bool, err error) {
+	const block = 64 << 10
+	for len(b.lines) == 0 {
+		if b.end <= b.start {
+			if len(b.carry) > 0 && !b.torn { // the first line of the range
+				line, b.carry = b.carry, nil
+				return line, true, nil
+			}
+			return nil, false, nil
 		}
-		if first {
-			// A torn line may span blocks: trim until a newline shows.
+		from := max(b.end-block, b.start)
+		if b.buf == nil {
+			b.buf = make([]byte, block)
+		}
+		chunk := b.buf[:b.end-from]
+		if _, err := b.f.ReadAt(chunk, from); err != nil && err != io.EOF {
+			return nil, false, err
+		}
+		data := append(append([]byte(nil), chunk...), b.carry...)
+		b.end = from
+		if b.torn {
+			// A torn line may span blocks: drop it until a newline shows.
 			i := bytes.LastIndexByte(data, '\n')
 			if i < 0 {
-				data = data[:0]
-			} else {
-				data = data[:i+1]
-				first = false
+				b.carry = nil
+				continue
 			}
+			data, b.torn = data[:i+1], false
 		}
-		// data ends with '\n' (or is empty); lines are complete except the
-		// first, which may begin in the previous block.
-		for len(data) > 0 {
-			body := data[:len(data)-1]
-			i := bytes.LastIndexByte(body, '\n')
-			if i < 0 && start > 0 {
-				break
-			}
-			data = data[:i+1]
-			if !fn(body[i+1:]) {
-				return nil
-			}
+		// data ends with a newline, or is the end of the range: every line
+		// in it is whole but the first, which may begin further back.
+		data = bytes.TrimSuffix(data, []byte{'\n'})
+		parts := bytes.Split(data, []byte{'\n'})
+		if b.end > b.start {
+			b.carry, parts = parts[0], parts[1:]
+		} else {
+			b.carry = nil
 		}
-		carry = append(carry[:0:0], data...)
-		end = start
+		b.lines = parts
 	}
-	return nil
+	line = b.lines[len(b.lines)-1]
+	b.lines = b.lines[:len(b.lines)-1]
+	return line, true, nil
 }

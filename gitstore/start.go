@@ -108,18 +108,16 @@ func (r *Repo) LoadStart(agent string) map[string]bool {
 }
 
 // IDSet is a set of entry ids, compact enough for a whole log.
-type IDSet struct{ ids [][idLen]byte }
-
-const idLen = 26
+type IDSet struct{ ids [][IDLen]byte }
 
 // Has reports whether id is in the set.
 func (s *IDSet) Has(id string) bool {
-	if s == nil || len(id) != idLen {
+	if s == nil || len(id) != IDLen {
 		return false
 	}
-	var k [idLen]byte
+	var k [IDLen]byte
 	copy(k[:], id)
-	_, ok := slices.BinarySearchFunc(s.ids, k, func(a, b [idLen]byte) int { return bytes.Compare(a[:], b[:]) })
+	_, ok := slices.BinarySearchFunc(s.ids, k, func(a, b [IDLen]byte) int { return bytes.Compare(a[:], b[:]) })
 	return ok
 }
 
@@ -141,12 +139,12 @@ func (r *Repo) CommittedIDs(commit string) (*IDSet, error) {
 		var line []byte
 		line, out, _ = bytes.Cut(out, []byte{'\n'})
 		h = liveHead{}
-		if ok, _ := decodeHead(trimLine(line), &h); ok && len(h.ID) == idLen {
-			var k [idLen]byte
+		if ok, _ := decodeHead(trimLine(line), &h); ok && len(h.ID) == IDLen {
+			var k [IDLen]byte
 			copy(k[:], h.ID)
 			set.ids = append(set.ids, k)
 		}
 	}
-	slices.SortFunc(set.ids, func(a, b [idLen]byte) int { return bytes.Compare(a[:], b[:]) })
+	slices.SortFunc(set.ids, func(a, b [IDLen]byte) int { return bytes.Compare(a[:], b[:]) })
 	return set, nil
 }

@@ -376,10 +376,11 @@ func (c *call) logFor(r *gitstore.Repo) string {
 }
 
 // releaseClaims ends the claims of the owners that match, when an agent
-// stops or a session ends, waiting for the lock no longer than wait, so
-// that the hook ends within its time.
-func (c *call) releaseClaims(owner func(string) bool, wait time.Duration) error {
-	_, err := claims.ReleaseWhere(c.repo, owner, wait)
+// stops or a session ends, waiting for the lock no longer than what is
+// left of the call's budget (lockBudget), so that the hook ends in time.
+func (c *call) releaseClaims(owner func(string) bool) error {
+	// Past the budget, one try: ReleaseWhere takes 0 as no bound.
+	_, err := claims.ReleaseWhere(c.repo, owner, max(time.Until(c.lockBy), time.Nanosecond))
 	return err
 }
 

@@ -262,9 +262,9 @@ func (c *call) warn(err error) {
 }
 
 // lockBudget is how long one hook call may wait for the repository's lock,
-// well inside the timeout lucid registers for its event (installers/claude.go):
-// the agent waits for a tool call's and a prompt's hooks, and all
-// SessionEnd hooks share about 1.5 s.
+// all its waits together, well inside the timeout lucid registers for its
+// event (installers/claude.go): the agent waits for a tool call's, a
+// prompt's and a stop's hooks, and all SessionEnd hooks share about 1.5 s.
 func lockBudget(event string) time.Duration {
 	switch event {
 	case "SessionStart", "SubagentStart":

@@ -3,7 +3,6 @@ package hooks
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
 )
@@ -78,7 +77,7 @@ func (c *call) subagentStop() (*Output, error) {
 	if ask {
 		return &Output{Block: reportReason}, nil
 	}
-	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
+	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
 }
 
 // taskCompleted runs the stop gate for the agent that did the task, when a
@@ -146,13 +145,6 @@ func (c *call) preCompact() (*Output, error) {
 	return nil, c.repo.SaveAgent(rec)
 }
 
-// The longest a stop waits for the lock to release claims: well inside
-// the hooks' timeouts (10 s; SessionEnd's whole budget is about 1.5 s).
-const (
-	stopWait       = 5 * time.Second
-	sessionEndWait = time.Second
-)
-
 // stop ends the lead's turn: its own claims end, not its subagents', which
 // may still be running in the background.
 //
@@ -170,16 +162,17 @@ func (c *call) stop() (*Output, error) {
 			return &Output{Block: reportReason}, nil
 		}
 	}
-	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent }, stopWait)
+	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
 }
 
 // sessionEnd ends every claim of the session, its subagents' included.
-// It must fit SessionEnd's budget of about 1.5 s: one read of the claims
-// and at most one write.
+// It must fit SessionEnd's budget of about 1.5 s, all SessionEnd hooks
+// together: one read of the claims and at most one write, within the
+// call's wait for the lock (lockBudget).
 func (c *call) sessionEnd() (*Output, error) {
 	c.touch()
 	session := c.in.SessionID
 	return nil, c.releaseClaims(func(owner string) bool {
 		return owner == session || strings.HasPrefix(owner, session+"/")
-	}, sessionEndWait)
+	})
 }

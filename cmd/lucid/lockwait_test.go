@@ -135,6 +135,34 @@ func TestHooksLockHeld(t *testing.T) {
 	// The news was not lost: once the lock is free, it comes.
 }
 
+// TestStopsLockHeld: with the lock held, the hooks that end claims wait
+// no longer than their budget (SessionEnd 0.5 s, Stop and SubagentStop 1 s,
+// all their waits together), then fail open saying so; the claims are left
+// to expire.
+func TestStopsLockHeld(t *testing.T) {
+	repo := newLucidRepo(t)
+	const session = "6a0e5c4e-1f53-4c3a-9a57-3f3d0d0d7a11"
+	payload := func(event string) string {
+		return fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q}`, session, repo.Top, event)
+	}
+	if out, err := lucidCmd(repo, session, "claim", "src/**", "--for", "the login").CombinedOutput(); err != nil {
+		t.Fatalf("claim: %v\n%s", err, out)
+	}
+	holdLock(t, repo)
+	for _, c := range []struct {
+		event, budget string
+		within        time.Duration
+	}{{"SessionEnd", "500ms", time.Second}, {"Stop", "1s", 2 * time.Second}} {
+		_, errOut, took := hookRun(t, repo, c.event, payload(c.event))
+		if !strings.Contains(errOut, "stayed locked for "+c.budget) {
+			t.Errorf("%s with the lock held: stderr %q, want that it waited %s", c.event, errOut, c.budget)
+		}
+		if took > c.within {
+			t.Errorf("%s with the lock held took %v, want within %v (its budget is %s)", c.event, took, c.within, c.budget)
+		}
+	}
+}
+
 // TestCommandsLockHeld: a command that needs the lock waits LUCID_LOCK_WAIT
 // for it, then fails saying which process holds it and what to do; lucid
 // supersede of an unknown id does not need the lock at all.
