@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -107,4 +108,20 @@ func skipsDiff(command string) bool {
 		}
 	}
 	return true
+}
+
+// DiffFinding is lucid doctor's line on Claude Code's record of what a
+// shell command changed: lucid works without it, but its own watch of the
+// claimed files cannot tell whose a change was while other agents are at
+// work, so a violation can go unreported.
+func DiffFinding() hooks.Finding {
+	f := hooks.Finding{Check: "Claude Code's record of shell changes", OK: true}
+	if DiffTurnedOn() {
+		f.Detail = "on in every permission mode: a shell command's changes to claimed files are caught exactly"
+		return f
+	}
+	f.Detail = `on only in bypassPermissions and auto modes; in default and acceptEdits lucid watches the claimed files itself, ` +
+		`which misses a change made while another agent works. To turn it on in every mode, add "bashEditDiffEnabled": true to ` +
+		UserSettings() + ` (or set CLAUDE_CODE_BASH_EDIT_DIFF=1 where claude starts)`
+	return f
 }

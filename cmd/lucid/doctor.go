@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 )
 
 func init() {
@@ -24,8 +26,10 @@ are not valid entries), and that the claims and the lock are healthy. For
 Codex CLI, where lucid is set up for it: that Codex trusts the project and
 each of lucid's hooks as they are now (it skips the others without a word)
 and that its shells find lucid; for Gemini CLI: that the workspace is
-trusted and lucid's hooks are not turned off in hooksConfig. One line per
-check, with a fix under each failure; exit 1 when any fails.`)
+trusted and lucid's hooks are not turned off in hooksConfig; for Claude
+Code, whether its record of a shell command's changes is on in every
+permission mode, and how to turn it on. One line per check, with a fix
+under each failure; exit 1 when any fails.`)
 	asJSON := f.Bool("json", false, "print the checks as JSON")
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -40,6 +44,9 @@ check, with a fix under each failure; exit 1 when any fails.`)
 	var v bytes.Buffer
 	runVersion(&cli{stdout: &v}, nil)
 	findings := hooks.Doctor(repo, strings.TrimSpace(v.String()))
+	if installers.ClaudeCode.SetUp(repo) {
+		findings = append(findings, claude.DiffFinding())
+	}
 	failed := 0
 	for _, fd := range findings {
 		if !fd.OK {
