@@ -36,6 +36,9 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 	if active {
 		return false, nil
 	}
+	if rec, _, ok := c.repo.LoadAgent(agent); !ok || rec.Edits == 0 || rec.Entries > 0 || rec.Asked {
+		return false, nil // most stops: nothing to ask, and no wait for the lock
+	}
 	if err := c.hold(); err != nil {
 		return false, err
 	}

@@ -24,7 +24,7 @@ func newLucidRepo(t *testing.T) *gitstore.Repo {
 	for _, args := range [][]string{{"git", "init", "-q", dir}, {"lucid", "init"}} {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "LUCID_AGENT=")
+		cmd.Env = append(os.Environ(), "LUCID_AGENT=", "AI_AGENT=", "CLAUDECODE=", "GEMINI_CLI=", "CODEX_THREAD_ID=")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
@@ -39,7 +39,8 @@ func newLucidRepo(t *testing.T) *gitstore.Repo {
 func lucidCmd(repo *gitstore.Repo, agent string, args ...string) *exec.Cmd {
 	cmd := exec.Command("lucid", args...)
 	cmd.Dir = repo.Top
-	cmd.Env = append(os.Environ(), "LUCID_AGENT="+agent, "CODEX_SESSION_ID=", "CODEX_THREAD_ID=")
+	cmd.Env = append(os.Environ(), "LUCID_AGENT="+agent, "CODEX_SESSION_ID=", "CODEX_THREAD_ID=",
+		"AI_AGENT=", "CLAUDECODE=", "CLAUDE_CODE_SESSION_ID=", "GEMINI_CLI=") // a person's terminal, even inside an agent's shell
 	return cmd
 }
 
