@@ -279,3 +279,83 @@ func writeDreamCommand(repo *gitstore.Repo) (bool, error) {
 	}
 	return true, gitstore.WriteFileAtomic(path, []byte(DreamCommand), 0o644)
 }
+
+// Claude Code reads a project's .claude/settings.json only from the folder
+// a session starts in (seen with 2.1.332: a session started in a subfolder
+// of the repository, in a repository nested in it, or above it runs none of
+// the repository's hooks). Hooks in the user's settings run in every
+// session, wherever it starts: `lucid init --user` registers lucid's there,
+// and they stand aside where the session's own folder registers lucid's
+// project hooks, so that no hook runs twice.
+
+// UserHookCommand is the command registered in the user's settings.
+func UserHookCommand(event string) string {
+	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --user " + event
+}
+
+// claudeUser is Claude Code's user settings as a client of the installer.
+var claudeUser = &Client{
+	ID:          "claude",
+	Name:        "Claude Code",
+	Events:      claudeEvents,
+	TimeoutUnit: time.Second,
+	Command:     UserHookCommand,
+}
+
+// InstallUser registers lucid's hooks in Claude Code's user settings at
+// path (~/.claude/settings.json), keeping every byte of the user's.
+func InstallUser(path string) ([]Change, error) {
+	s, err := claudeUser.readAt(path, path)
+	if err != nil {
+		return nil, err
+	}
+	what := s.registerWhat()
+	if what == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	if err := s.write(); err != nil {
+		return nil, err
+	}
+	return []Change{{Path: path, What: what}}, nil
+}
+
+// UninstallUser removes what InstallUser added; a file left empty goes.
+func UninstallUser(path string) ([]Change, error) {
+	s, err := claudeUser.readAt(path, path)
+	if err != nil {
+		return nil, err
+	}
+	if !s.unregister() {
+		return nil, nil
+	}
+	if s.empty() {
+		return []Change{{Path: path, What: "removed (it held only lucid's hooks)"}}, os.Remove(path)
+	}
+	return []Change{{Path: path, What: "lucid's hooks removed"}}, s.write()
+}
+
+// UserSetUp reports whether the user's settings at path register lucid's
+// hooks.
+func UserSetUp(path string) bool {
+	s, err := claudeUser.readAt(path, path)
+	return err == nil && len(s.registered()) == len(claudeEvents)
+}
+
+// ProjectHooks reports whether a session started in dir runs lucid's
+// project hooks for event: its .claude/settings.json or
+// settings.local.json registers them. lucid's user hooks then stand aside.
+// It reads the two files whole, without decoding them: it runs in every
+// hook call of a user hook.
+func ProjectHooks(dir, event string) bool {
+	want := []byte("lucid hook " + event + `"`)
+	for _, name := range []string{SettingsName, LocalSettingsName} {
+		b, err := gitstore.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), gitstore.MaxSettings)
+		if err == nil && bytes.Contains(b, want) {
+			return true
+		}
+	}
+	return false
+}

@@ -115,7 +115,12 @@ type settings struct {
 }
 
 func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
-	s := &settings{client: c, name: name, path: repo.Abs(name), doc: []byte("{}"), fresh: true}
+	return c.readAt(repo.Abs(name), name)
+}
+
+// readAt reads the settings file at path, named name in messages.
+func (c *Client) readAt(path, name string) (*settings, error) {
+	s := &settings{client: c, name: name, path: path, doc: []byte("{}"), fresh: true}
 	raw, err := gitstore.ReadFile(s.path, gitstore.MaxSettings)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil

@@ -125,3 +125,18 @@ func DiffFinding() hooks.Finding {
 		UserSettings() + ` (or set CLAUDE_CODE_BASH_EDIT_DIFF=1 where claude starts)`
 	return f
 }
+
+// SessionsFinding is lucid doctor's line on sessions that start outside
+// the folder holding .claude/settings.json: Claude Code runs none of the
+// project's hooks for them, so only lucid's hooks in the user's settings
+// guard them (lucid init --user).
+func SessionsFinding(userSetUp bool) hooks.Finding {
+	f := hooks.Finding{Check: "sessions started elsewhere", OK: true}
+	if userSetUp {
+		f.Detail = "lucid's hooks in " + UserSettings() + " guard sessions started in any folder"
+		return f
+	}
+	f.Detail = "a Claude Code session started in a subfolder of this work tree, in a repository nested in it, or above it runs none of this repository's hooks, " +
+		"so lucid does not guard it: run `lucid init --user` to guard every session on this machine"
+	return f
+}

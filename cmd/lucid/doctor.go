@@ -45,7 +45,7 @@ under each failure; exit 1 when any fails.`)
 	runVersion(&cli{stdout: &v}, nil)
 	findings := hooks.Doctor(repo, strings.TrimSpace(v.String()))
 	if installers.ClaudeCode.SetUp(repo) {
-		findings = append(findings, claude.DiffFinding())
+		findings = append(findings, claude.DiffFinding(), claude.SessionsFinding(installers.UserSetUp(claude.UserSettings())))
 	}
 	failed := 0
 	for _, fd := range findings {

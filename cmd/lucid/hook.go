@@ -11,6 +11,7 @@ import (
 	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/client/gemini"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 )
 
 func init() {
@@ -34,10 +35,27 @@ func clientNames() []string {
 // of every agent, without building a flag set for it; anything else
 // (--client, --help, a missing or extra word) goes through runHook.
 func fastHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
-	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
-		return 0, false
+	switch {
+	case len(args) == 2 && args[0] == "hook" && !strings.HasPrefix(args[1], "-"):
+		return runHookAs(claude.Client{}, args[1], stdin, stdout, stderr), true
+	case len(args) == 3 && args[0] == "hook" && args[1] == "--user" && !strings.HasPrefix(args[2], "-"):
+		return runUserHook(args[2], stdin, stdout, stderr), true
 	}
-	return runHookAs(claude.Client{}, args[1], stdin, stdout, stderr), true
+	return 0, false
+}
+
+// runUserHook runs a hook of Claude Code's user settings (lucid init
+// --user), unless the folder the session started in registers lucid's
+// project hooks, which then serve it.
+func runUserHook(event string, stdin io.Reader, stdout, stderr io.Writer) int {
+	dir := os.Getenv("CLAUDE_PROJECT_DIR")
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if installers.ProjectHooks(dir, event) {
+		return 0
+	}
+	return runHookAs(claude.Client{}, event, stdin, stdout, stderr)
 }
 
 // runHookAs runs one hook call of client, unless it is not one: a `lucid
@@ -59,6 +77,7 @@ prints at most one answer. `+"`lucid init`"+` registers it for each event
 (Claude Code's: `+strings.Join(hooks.Events, ", ")+`).
 It never fails the agent's work: trouble is one line on stderr and exit 0.`)
 	name := f.String("client", "claude", "the client that calls: "+strings.Join(clientNames(), ", "))
+	user := f.Bool("user", false, "a hook of Claude Code's user settings (lucid init --user): it stands aside where the project registers lucid's own")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -69,6 +88,12 @@ It never fails the agent's work: trouble is one line on stderr and exit 0.`)
 	cl := clients[i]
 	if f.NArg() != 1 {
 		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(cl.Events(), ", "))
+	}
+	if *user {
+		if cl.Name() != "claude" {
+			return usageErr("--user is Claude Code's: lucid hook --user EVENT")
+		}
+		return &exitError{code: runUserHook(f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 	}
 	return &exitError{code: runHookAs(cl, f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 }

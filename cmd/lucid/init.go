@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 
+	claudeclient "github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
@@ -15,6 +16,7 @@ func init() {
 
 func runInit(c *cli, args []string) error {
 	f := newFlags("init", `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex]
+       lucid init --user
 
 Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
 .lucid/log.jsonl (the log) at the work tree's top; lucid's hooks in
@@ -36,17 +38,44 @@ Gemini CLI too where .codex/ or .gemini/ is already there.
 
 Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
-else, in $CODEX_HOME/config.toml (~/.codex/config.toml by default).`)
+else, in $CODEX_HOME/config.toml (~/.codex/config.toml by default).
+
+Claude Code runs a project's hooks only in sessions started at the folder
+that holds .claude/settings.json: a session started in a subfolder of the
+work tree, in a repository nested in it, or above it, runs none of them.
+--user registers lucid's hooks in your Claude Code user settings
+($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json), so every
+session on this machine is guarded wherever it starts; they stand aside
+where a session's own folder registers lucid's. It needs no repository.`)
 	clients := f.StringSlice("client", nil, "set lucid up in these clients: claude, codex, gemini (repeatable, or a comma list)")
 	local := f.Bool("local", false, "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)")
 	statusLine := f.Bool("statusline", false, "register lucid statusline as Claude Code's status line")
 	force := f.Bool("force", false, "replace a merge.lucid.driver, or with --statusline a status line, that lucid did not write")
 	trustCodex := f.Bool("trust-codex", false, "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml")
+	user := f.Bool("user", false, "register lucid's hooks in your Claude Code user settings, for sessions started in any folder")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
 	if f.NArg() > 0 {
 		return usageErr("init takes no arguments")
+	}
+	if *user {
+		if len(*clients) > 0 || *local || *statusLine || *trustCodex {
+			return usageErr("--user sets up Claude Code's user settings alone: run lucid init --user, then lucid init in a repository")
+		}
+		if err := personOnly("init --user"); err != nil {
+			return err
+		}
+		path := claudeclient.UserSettings()
+		ch, err := installers.InstallUser(path)
+		if err != nil {
+			return err
+		}
+		printChanges(c, ch)
+		if len(ch) == 0 {
+			fmt.Fprintf(c.stdout, "lucid's hooks are already in %s; nothing changed\n", path)
+		}
+		return nil
 	}
 	var chosen []*installers.Client
 	for _, name := range *clients {

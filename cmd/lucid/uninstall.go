@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	claudeclient "github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
@@ -13,6 +14,7 @@ func init() {
 
 func runUninstall(c *cli, args []string) error {
 	f := newFlags("uninstall", `lucid uninstall
+       lucid uninstall --user
 
 Removes exactly what lucid init added: lucid's hooks (and status line) in
 .claude/settings.json and .claude/settings.local.json, lucid's hooks in
@@ -21,7 +23,10 @@ lucid init --trust-codex wrote for them, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
-It is a person's command: an agent's shell is refused.`)
+--user removes what lucid init --user added to your Claude Code user
+settings, and nothing else. It is a person's command: an agent's shell is
+refused.`)
+	user := f.Bool("user", false, "remove lucid's hooks from your Claude Code user settings")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -30,6 +35,18 @@ It is a person's command: an agent's shell is refused.`)
 	}
 	if f.NArg() > 0 {
 		return usageErr("uninstall takes no arguments")
+	}
+	if *user {
+		path := claudeclient.UserSettings()
+		changes, err := installers.UninstallUser(path)
+		if err != nil {
+			return err
+		}
+		printChanges(c, changes)
+		if len(changes) == 0 {
+			fmt.Fprintf(c.stdout, "lucid's hooks are not in %s; nothing changed\n", path)
+		}
+		return nil
 	}
 	repo, _, err := findRepo()
 	if err != nil {
