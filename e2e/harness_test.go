@@ -190,7 +190,10 @@ func (e *env) environ(extra ...string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
 		case k == "PATH", k == "HOME", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "ANTHROPIC_"),
-			strings.HasPrefix(k, "CLAUDE"), strings.HasPrefix(k, "LICH_"), strings.HasPrefix(k, "GIT_"):
+			strings.HasPrefix(k, "CLAUDE"), strings.HasPrefix(k, "LICH_"), strings.HasPrefix(k, "GIT_"),
+			// An agent's shell the suite may run in: the clients it starts
+			// are not that agent's.
+			k == "AI_AGENT", k == "GEMINI_CLI", k == "CODEX_THREAD_ID", k == "CODEX_SESSION_ID":
 			continue
 		}
 		out = append(out, kv)
