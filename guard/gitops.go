@@ -32,6 +32,12 @@ type GitChanges struct {
 	// argument is a variable, a revision does not resolve. Paths then holds
 	// what could be found, and the command may change more.
 	Unknown string
+	// LogLoss, when not "", says that the command would discard changes
+	// under .lucid/ that are not committed (the lines agents appended to
+	// .lucid/log.jsonl, a plan not yet committed), why, and the command to
+	// run instead, which does the rest alike and keeps them: "... Run
+	// instead: `COMMAND`." (tried with git 2.39).
+	LogLoss string
 }
 
 // gitTimeout bounds the git processes of one Changes: the hook that asks
@@ -39,8 +45,8 @@ type GitChanges struct {
 const gitTimeout = 3 * time.Second
 
 // Changes asks git which files of the work tree op would change, before it
-// runs. It runs a few short git processes (one or two for most commands),
-// each with no pager, no prompt, no hook and
+// runs. It runs a few short git processes (one or two for most commands;
+// one more to write a LogLoss), each with no pager, no prompt, no hook and
 // no optional lock, and reads what git records of an operation in progress
 // (a rebase's todo list) itself. It returns an error
 // when op.Dir is not in a work tree, or git cannot run or takes longer than
@@ -101,6 +107,10 @@ type gitQuery struct {
 	repo  *gitstore.Repo
 	c     *GitChanges
 	paths []string // absolute, found so far
+	// local is the files under .lucid/ with changes that are not
+	// committed, once asked (localLucid).
+	local      []string
+	localAsked bool
 }
 
 func (q *gitQuery) ask() error {
@@ -180,11 +190,18 @@ func (q *gitQuery) stash() error {
 		if err != nil {
 			return err
 		}
+		var lost []string
 		for _, e := range entries {
-			if stashes(o, e) {
-				q.paths = append(q.paths, e.path)
+			if !stashes(o, e) {
+				continue
+			}
+			q.paths = append(q.paths, e.path)
+			if q.underLucid(e.path) {
+				lost = append(lost, e.path)
 			}
 		}
+		q.lose(lost, "git stash takes them into the stash, and applying it back fails once an agent has appended to the log again",
+			func() string { return q.here(stashSafe(o, action, pathspecs)) })
 	}
 	return nil
 }
@@ -205,6 +222,22 @@ func stashes(o opts, e statusEntry) bool {
 	}
 	return true
 }
+
+// stashSafe is git stash push with the options of o and its pathspecs,
+// with .lucid/ left out.
+func stashSafe(o opts, action string, pathspecs []string) []string {
+	args := append([]string{"stash", "push"}, flagArgs(o)...)
+	if action == "save" {
+		if msg := strings.Join(lits(o.ops[1:]), " "); msg != "" {
+			args = append(args, "-m", msg)
+		}
+	}
+	return append(append(append(args, "--"), pathspecs...), excludeLucid)
+}
+
+// excludeLucid is the pathspec that leaves .lucid/ out, from any folder of
+// the work tree.
+const excludeLucid = ":(top,exclude).lucid"
 
 // checkout: git checkout and git switch to a commit change the files that
 // differ between HEAD and it; the files with local changes keep them, or
@@ -227,7 +260,10 @@ func (q *gitQuery) checkout() error {
 		guess = guess && !o.has("b", "B", "orphan")
 	} else {
 		if _, ok := o.get("orphan"); ok {
-			return q.list(q.repo.Top, q.repo.Top, "ls-files", "-z")
+			if err := q.list(q.repo.Top, q.repo.Top, "ls-files", "-z"); err != nil {
+				return err
+			}
+			return q.loseIfLocal(q.paths, "git switch --orphan removes every tracked file", q.keepLog)
 		}
 		if len(o.ops) > 0 {
 			target = o.ops[0].s
@@ -248,7 +284,10 @@ func (q *gitQuery) checkout() error {
 			err = changes(remote)
 		}
 	}
-	return err
+	if err != nil || !force {
+		return err
+	}
+	return q.loseIfLocal(q.paths, "it puts back the committed copies", q.keepLog)
 }
 
 // diffTo adds the files that differ between commit and the work tree: what
@@ -305,7 +344,16 @@ func (q *gitQuery) restorePaths(source string, pathspecs []string, fromFile bool
 	if source != "" {
 		revs = []string{revision(source)}
 	}
-	return q.diff(revs, pathspecs)
+	if err := q.diff(revs, pathspecs); err != nil {
+		return err
+	}
+	safe := func() string { return q.here(append(slices.Clip(q.op.Args), excludeLucid)) }
+	if source == "" {
+		// The index against the work tree: every difference is uncommitted.
+		q.lose(q.underLucidOf(q.paths), "it puts back the copies in the index", safe)
+		return nil
+	}
+	return q.loseIfLocal(q.paths, "it puts back the copies of "+source, safe)
 }
 
 // merge changes the files their side changed since the merge base: git
@@ -433,6 +481,9 @@ func (q *gitQuery) rebase() error {
 		if err := q.diffTo(orig); err != nil {
 			return err
 		}
+		if err := q.loseIfLocal(q.paths, "git rebase --abort puts back the copies of the commit it started from", q.keepLog); err != nil {
+			return err
+		}
 		if stash := q.gitFile(state + "/autostash"); stash != "" {
 			return q.list(q.op.Dir, q.repo.Top, "stash", "show", "--name-only", "-z", "--no-renames", "--include-untracked", stash)
 		}
@@ -442,6 +493,7 @@ func (q *gitQuery) rebase() error {
 			if err := q.diffTo("HEAD"); err != nil {
 				return err
 			}
+			q.lose(q.underLucidOf(q.paths), "git rebase --skip puts back the committed copies", q.keepLog)
 		}
 		if state == "rebase-apply" {
 			q.unknown("the patches git rebase has left to apply are not read by lucid")
@@ -483,17 +535,22 @@ func (q *gitQuery) rebase() error {
 	return q.autostash(`rebase\.autostash`)
 }
 
-// pull is Unknown: it fetches first.
+// pull is Unknown: it fetches first. It loses the uncommitted changes of
+// the log the way an autostash does (see autostash); since whether it
+// rebases or merges may come from the config too, either key counts.
 func (q *gitQuery) pull() error {
 	q.unknown("git pull fetches first, so what it changes is known only after the fetch: run `git fetch`, then `git merge` or `git rebase` with what it fetched, which lucid can check")
-	return nil
+	return q.autostash(`rebase\.autostash`, `merge\.autostash`)
 }
 
 // autostash adds the files with changes that are not committed when the
 // command stashes them before it runs and applies them after: with
 // --autostash, or when a git config key it reads (rebase.autoStash,
 // merge.autoStash; patterns) is true, unless --no-autostash. Without it,
-// such a command refuses to run with those changes, or keeps them.
+// such a command refuses to run with those changes, or keeps them. An
+// autostash takes the log's new lines away while the command runs, and
+// applying them back fails once an agent has appended to the log
+// meanwhile: a LogLoss.
 func (q *gitQuery) autostash(keys ...string) error {
 	on, decided := false, false
 	for i := len(q.o.flags) - 1; i >= 0 && !decided; i-- {
@@ -511,7 +568,12 @@ func (q *gitQuery) autostash(keys ...string) error {
 	if !on {
 		return nil
 	}
-	return q.diffTo("HEAD")
+	before := len(q.paths)
+	if err := q.diffTo("HEAD"); err != nil {
+		return err
+	}
+	q.lose(q.underLucidOf(q.paths[before:]), "the autostash takes them away while it runs, and applying them back fails once an agent has appended to the log meanwhile", q.keepLog)
+	return nil
 }
 
 // reset: --hard writes every file that differs between the commit and the
@@ -526,7 +588,10 @@ func (q *gitQuery) reset() error {
 	}
 	switch {
 	case o.has("hard"):
-		return q.diffTo(commit)
+		if err := q.diffTo(commit); err != nil {
+			return err
+		}
+		return q.loseIfLocal(q.paths, "git reset --hard puts back the copies of "+commit, q.keepLog)
 	case o.has("merge"):
 		return q.resetMerge(commit)
 	case o.has("keep"):
@@ -540,7 +605,10 @@ func (q *gitQuery) reset() error {
 // differs from the commit (git diff --cached), and keeps the changes not
 // added to the index, or refuses. A file with both is taken as written.
 func (q *gitQuery) resetMerge(commit string) error {
-	return q.diff([]string{commit}, nil, "--cached")
+	if err := q.diff([]string{commit}, nil, "--cached"); err != nil {
+		return err
+	}
+	return q.loseIfLocal(q.paths, "it puts back the copies of "+commit, q.keepLog)
 }
 
 // clean deletes what git clean --dry-run with the same options says it
@@ -572,6 +640,15 @@ func (q *gitQuery) clean() error {
 		}
 		q.paths = append(q.paths, filepath.Join(q.op.Dir, name))
 	}
+	// -e adds an ignore rule: -x still keeps what it ignores, -X deletes
+	// only what is ignored, so there a negated rule keeps .lucid/.
+	exclude := ".lucid"
+	if o.has("X") {
+		exclude = "!.lucid"
+	}
+	safe := append(append([]string{"clean"}, flagArgs(o)...), "-e", exclude, "--")
+	q.lose(q.underLucidOf(q.paths), "git clean deletes them, and they were never committed",
+		func() string { return q.here(append(safe, lits(o.ops)...)) })
 	return nil
 }
 
@@ -661,7 +738,10 @@ func (q *gitQuery) readTree() error {
 			return err
 		}
 	}
-	return nil
+	if !o.has("reset") {
+		return nil
+	}
+	return q.loseIfLocal(q.paths, "git read-tree --reset -u puts back the copies of the tree", q.keepLog)
 }
 
 // checkoutIndex: git checkout-index -f writes the files (all with -a)
@@ -683,11 +763,16 @@ func (q *gitQuery) checkoutIndex() error {
 	for _, p := range lits(o.ops) {
 		paths = append(paths, ":(literal)"+p) // its operands are paths, not pathspecs
 	}
-	return q.diff(nil, paths, options...)
+	if err := q.diff(nil, paths, options...); err != nil {
+		return err
+	}
+	q.lose(q.underLucidOf(q.paths), "git checkout-index -f puts back the copies in the index", q.keepLog)
+	return nil
 }
 
 // worktreeRemove: git worktree remove --force deletes a linked work tree
-// with what it holds: Paths is its folder.
+// with what it holds: Paths is its folder. Its uncommitted changes under
+// .lucid/ are lost with it.
 func (q *gitQuery) worktreeRemove() error {
 	ops := lits(q.o.ops)
 	if len(ops) < 2 {
@@ -702,6 +787,15 @@ func (q *gitQuery) worktreeRemove() error {
 		return nil // no such work tree: the command fails
 	}
 	q.paths = append(q.paths, wt)
+	entries, err := q.status(wt, wt, false, []string{":(top).lucid"})
+	if err != nil {
+		return err
+	}
+	var lost []string
+	for _, e := range entries {
+		lost = append(lost, e.path)
+	}
+	q.lose(lost, "git worktree remove --force deletes them with the work tree", func() string { return q.commitFirst(wt) })
 	return nil
 }
 
@@ -823,6 +917,152 @@ func (q *gitQuery) gitFile(name string) string {
 	return strings.TrimSpace(string(line))
 }
 
+// underLucid reports whether path is .lucid/, a file under it, or the top
+// that holds it.
+func (q *gitQuery) underLucid(path string) bool {
+	lucid := filepath.Join(q.repo.Top, gitstore.LucidDirName)
+	return path == lucid || strings.HasPrefix(path, lucid+"/") || path == q.repo.Top
+}
+
+func (q *gitQuery) underLucidOf(paths []string) []string {
+	var in []string
+	for _, p := range paths {
+		if q.underLucid(p) {
+			in = append(in, p)
+		}
+	}
+	return in
+}
+
+// localLucid is the files under .lucid/ with changes that are not
+// committed (tracked ones changed, untracked ones), asked of git once.
+func (q *gitQuery) localLucid() ([]string, error) {
+	if q.localAsked {
+		return q.local, nil
+	}
+	q.localAsked = true
+	entries, err := q.status(q.op.Dir, q.repo.Top, false, []string{":(top)" + gitstore.LucidDirName})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		q.local = append(q.local, e.path)
+	}
+	return q.local, nil
+}
+
+// loseIfLocal records a LogLoss when some of changed, the files a command
+// overwrites with a committed copy, lie under .lucid/ and hold changes that
+// are not committed. Only then is git asked which do.
+func (q *gitQuery) loseIfLocal(changed []string, why string, safe func() string) error {
+	in := q.underLucidOf(changed)
+	if len(in) == 0 {
+		return nil
+	}
+	local, err := q.localLucid()
+	if err != nil {
+		return err
+	}
+	var lost []string
+	for _, l := range local {
+		if slices.ContainsFunc(in, func(c string) bool { return c == l || strings.HasPrefix(l, c+"/") }) {
+			lost = append(lost, l)
+		}
+	}
+	q.lose(lost, why, safe)
+	return nil
+}
+
+// lose records that the command discards the uncommitted changes of
+// files (absolute), why, and safe, the command to run instead (made only
+// then: it may ask git).
+func (q *gitQuery) lose(files []string, why string, safe func() string) {
+	if len(files) == 0 || q.c.LogLoss != "" {
+		return
+	}
+	names := make([]string, 0, len(files))
+	for _, f := range files {
+		rel, err := filepath.Rel(q.repo.Top, f)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = f
+		}
+		names = append(names, rel)
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	q.c.LogLoss = fmt.Sprintf("`%s` would discard the changes to %s that are not committed: %s. Run instead: `%s`.",
+		q.op.command(), strings.Join(names, ", "), why, safe())
+}
+
+// here is git with args, run in the folder the command runs in: the
+// agent's shell may be elsewhere (git -C), and pathspecs are relative to
+// it.
+func (q *gitQuery) here(args []string) string {
+	return shellCommandLine(append([]string{"git", "-C", q.op.Dir}, args...))
+}
+
+// keepLog is the safe form of a command that puts back committed copies:
+// commit .lucid/ first (commitFirst). In the middle of a merge, rebase or
+// cherry-pick, where git refuses to commit some paths alone or the commit
+// would be undone, it saves the log's new lines and appends them again
+// after the command.
+func (q *gitQuery) keepLog() string {
+	busy := false
+	for _, name := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply"} {
+		if _, err := os.Stat(filepath.Join(q.repo.GitDir, name)); err == nil {
+			busy = true
+		}
+	}
+	if !busy {
+		return q.commitFirst(q.repo.Top)
+	}
+	saved := shellQuote(filepath.Join(q.repo.GitDir, "lucid-log-lines"))
+	// Log lines are JSON objects: the lines added are those of "+{".
+	return "git -C " + shellQuote(q.repo.Top) + " diff --no-ext-diff --no-color -U0 HEAD -- .lucid/log.jsonl | sed -n 's/^+{/{/p' > " + saved +
+		" && " + q.here(q.op.Args) +
+		" && cat " + saved + " >> " + shellQuote(filepath.Join(q.repo.Top, gitstore.LogName))
+}
+
+// commitFirst commits the changes under .lucid/ of work tree top, then
+// runs the command: what is committed, it does not discard. A revision
+// relative to HEAD (HEAD~1) is given as the commit it names now, since the
+// commit moves HEAD.
+func (q *gitQuery) commitFirst(top string) string {
+	t := shellQuote(top)
+	return "git -C " + t + " add -- .lucid && git -C " + t + " commit -q -m 'lucid log' -- .lucid && " + q.here(q.pinned())
+}
+
+// pinned is the command's arguments with each revision relative to HEAD
+// (HEAD~2, @^, --onto=HEAD~1) replaced by the commit it names now.
+func (q *gitQuery) pinned() []string {
+	args := slices.Clone(q.op.Args)
+	var at []int
+	var revs []string
+	for i, a := range args {
+		_, v, _ := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "-") {
+			v = a
+		}
+		for _, head := range []string{"HEAD", "@"} {
+			if rest, ok := strings.CutPrefix(v, head); ok && rest != "" && (rest[0] == '~' || rest[0] == '^') {
+				at, revs = append(at, i), append(revs, v)
+			}
+		}
+	}
+	if len(revs) == 0 {
+		return args
+	}
+	out, err := q.git(q.op.Dir, append([]string{"rev-parse", "--revs-only"}, revs...)...) // each starts with HEAD or @: no option
+	commits := strings.Fields(string(out))
+	if err != nil || len(commits) != len(revs) {
+		return args
+	}
+	for j, i := range at {
+		args[i] = strings.Replace(args[i], revs[j], commits[j], 1)
+	}
+	return args
+}
+
 // revision is the revision git reads for a command's argument: - is the
 // branch checked out before.
 func revision(s string) string {
@@ -833,6 +1073,15 @@ func revision(s string) string {
 		return "HEAD"
 	}
 	return s
+}
+
+// flagArgs writes the options of o back as arguments.
+func flagArgs(o opts) []string {
+	var args []string
+	for _, f := range o.flags {
+		args = append(args, flagArg(f)...)
+	}
+	return args
 }
 
 // flagArg writes one option back as arguments.

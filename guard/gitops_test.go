@@ -142,6 +142,28 @@ func (r *gitRepo) appendLog(rel, line string) {
 	}
 }
 
+// logKept reports whether line is still in the log of work tree rel, or
+// in a commit of a branch or of HEAD's history: a line only in a stash is
+// lost, since applying the stash fails once another line is appended.
+func (r *gitRepo) logKept(rel, line string) bool {
+	if r.logHas(rel, line) {
+		return true
+	}
+	commits := strings.Fields(r.git("rev-list", "--branches"))
+	reflog := exec.Command("git", "log", "-g", "--format=%H", "HEAD") // none on an unborn branch
+	reflog.Dir = r.top
+	out, _ := reflog.Output()
+	grep := exec.Command("git", append(append([]string{"grep", "-F", "-q", "-e", line}, append(commits, strings.Fields(string(out))...)...), "--", ".lucid/log.jsonl")...)
+	grep.Dir = r.top
+	return grep.Run() == nil
+}
+
+// logHas reports whether the log of work tree rel holds line.
+func (r *gitRepo) logHas(rel, line string) bool {
+	data, err := os.ReadFile(filepath.Join(r.root, rel, ".lucid", "log.jsonl"))
+	return err == nil && strings.Contains(string(data), line)
+}
+
 // snapshot is the content of every file under root, but git's own.
 func (r *gitRepo) snapshot() map[string][sha256.Size]byte {
 	files := map[string][sha256.Size]byte{}
@@ -218,6 +240,8 @@ type gitCase struct {
 	run    string                           // what really runs, when an agent must append to the log while it does
 	extra  []string                         // files Changes names that the command leaves alone, as the rule of its subcommand says (relative to root)
 	unsure bool                             // Changes says Unknown
+	loss   bool                             // Changes says LogLoss
+	logIn  string                           // the work tree whose log holds the marker, relative to root; "repo" when empty
 	after  func(t *testing.T, c GitChanges) // more checks of what Changes said
 }
 
@@ -246,20 +270,20 @@ func gitCases() []gitCase {
 	appendAgent := `echo '{"agent":"meanwhile"}' >> .lucid/log.jsonl`
 	return []gitCase{
 		// git stash
-		{name: "stash", setup: dirty, cmd: "git stash"},
-		{name: "stash -u", setup: dirty, cmd: "git stash -u"},
-		{name: "stash --all", setup: dirty, cmd: "git stash --all"},
-		{name: "stash save", setup: dirty, cmd: `git stash save "before the rebase"`},
-		{name: "stash --keep-index", setup: dirty, cmd: "git stash push --keep-index -u"},
+		{name: "stash", setup: dirty, cmd: "git stash", loss: true},
+		{name: "stash -u", setup: dirty, cmd: "git stash -u", loss: true},
+		{name: "stash --all", setup: dirty, cmd: "git stash --all", loss: true},
+		{name: "stash save", setup: dirty, cmd: `git stash save "before the rebase"`, loss: true},
+		{name: "stash --keep-index", setup: dirty, cmd: "git stash push --keep-index -u", loss: true},
 		{name: "stash --keep-index, the log staged", cmd: "git stash -k", setup: func(r *gitRepo) {
 			dirty(r)
 			r.git("add", ".lucid/log.jsonl") // the index keeps the line, and so does the file
 		}},
 		{name: "stash --staged", setup: dirty, cmd: "git stash push --staged"},
 		{name: "stash of a folder", setup: dirty, cmd: "git stash push -u -- sub"},
-		{name: "stash from a folder", setup: dirty, dir: "repo/sub", cmd: "git stash -u"},
+		{name: "stash from a folder", setup: dirty, dir: "repo/sub", cmd: "git stash -u", loss: true},
 		{name: "stash, .lucid left out", setup: dirty, dir: "repo/sub", cmd: "git stash push -u -- ':(top,exclude).lucid'"},
-		{name: "stash -u, .lucid not committed", bare: true, setup: dirty, cmd: "git stash -u"},
+		{name: "stash -u, .lucid not committed", bare: true, setup: dirty, cmd: "git stash -u", loss: true},
 		{name: "stash pop", cmd: "git stash pop", setup: func(r *gitRepo) {
 			dirty(r)
 			r.git("stash", "push", "-u", "--", ".", ":!.lucid")
@@ -283,8 +307,8 @@ func gitCases() []gitCase {
 			r.write("sub/d.txt", "d local\n")
 			r.appendLog("repo", marker)
 		}},
-		{name: "checkout -f", setup: dirty, cmd: "git checkout -f feature"},
-		{name: "checkout -f HEAD", setup: dirty, cmd: "git checkout -f"},
+		{name: "checkout -f", setup: dirty, cmd: "git checkout -f feature", loss: true},
+		{name: "checkout -f HEAD", setup: dirty, cmd: "git checkout -f", loss: true},
 		{name: "checkout -b from a commit", cmd: "git checkout -b new feature"},
 		{name: "checkout --detach", cmd: "git checkout --detach HEAD~1"},
 		{name: "checkout -", cmd: "git checkout -", setup: func(r *gitRepo) { r.git("checkout", "-q", "feature"); r.git("checkout", "-q", "main") }},
@@ -293,15 +317,15 @@ func gitCases() []gitCase {
 		{name: "checkout of a variable", cmd: `B=feature; git checkout "$B"`, unsure: true},
 		{name: "switch", cmd: "git switch feature", setup: func(r *gitRepo) { r.appendLog("repo", marker) }},
 		{name: "switch -c", cmd: "git switch -c new origin/topic"},
-		{name: "switch --discard-changes", setup: dirty, cmd: "git switch --discard-changes feature"},
-		{name: "switch -f", setup: dirty, cmd: "git switch -f feature"},
+		{name: "switch --discard-changes", setup: dirty, cmd: "git switch --discard-changes feature", loss: true},
+		{name: "switch -f", setup: dirty, cmd: "git switch -f feature", loss: true},
 		{name: "switch --orphan", cmd: "git switch --orphan fresh"},
 		{name: "checkout -f, .lucid not committed", bare: true, setup: dirty, cmd: "git checkout -f feature"},
 
 		// path forms that leave the files to git
-		{name: "checkout .", setup: dirty, cmd: "git checkout ."},
+		{name: "checkout .", setup: dirty, cmd: "git checkout .", loss: true},
 		{name: "checkout a folder from a branch", setup: dirty, cmd: "git checkout feature -- docs"},
-		{name: "restore --source of the top", setup: dirty, cmd: "git restore --source=feature ."},
+		{name: "restore --source of the top", setup: dirty, cmd: "git restore --source=feature .", loss: true},
 		{name: "restore --source of a folder", setup: dirty, dir: "repo/sub", cmd: "git restore -s HEAD~1 ."},
 		{name: "restore of a glob", setup: dirty, cmd: "git restore '*.txt'"},
 
@@ -321,13 +345,15 @@ func gitCases() []gitCase {
 			clash(r)
 			r.git("checkout", "-q", "feature")
 			r.appendLog("repo", marker)
-		}, run: "git merge --autostash --no-edit clash; " + appendAgent + "; git checkout --theirs -- a.txt && git add a.txt && git commit -q --no-edit"},
+		}, run: "git merge --autostash --no-edit clash; " + appendAgent + "; git checkout --theirs -- a.txt && git add a.txt && git commit -q --no-edit",
+			loss: true},
 		{name: "merge with merge.autoStash", cmd: "git merge --no-edit clash", setup: func(r *gitRepo) {
 			clash(r)
 			r.git("config", "merge.autoStash", "true")
 			r.git("checkout", "-q", "feature")
 			r.appendLog("repo", marker)
-		}, run: "git merge --no-edit clash; " + appendAgent + "; git checkout --theirs -- a.txt && git add a.txt && git commit -q --no-edit"},
+		}, run: "git merge --no-edit clash; " + appendAgent + "; git checkout --theirs -- a.txt && git add a.txt && git commit -q --no-edit",
+			loss: true},
 
 		// cherry-pick and revert
 		{name: "cherry-pick", cmd: "git cherry-pick feature"},
@@ -375,24 +401,26 @@ func gitCases() []gitCase {
 		{name: "rebase --autostash", cmd: "git rebase --autostash main", setup: func(r *gitRepo) {
 			r.git("checkout", "-q", "feature")
 			r.appendLog("repo", marker)
-		}, run: `git rebase --autostash --exec "` + strings.ReplaceAll(appendAgent, `"`, `\"`) + `" main`},
+		}, run: `git rebase --autostash --exec "` + strings.ReplaceAll(appendAgent, `"`, `\"`) + `" main`,
+			loss: true},
 		{name: "rebase with rebase.autoStash", cmd: "git rebase main", setup: func(r *gitRepo) {
 			r.git("config", "rebase.autoStash", "true")
 			r.git("checkout", "-q", "feature")
 			r.appendLog("repo", marker)
-		}, run: `git rebase --exec "` + strings.ReplaceAll(appendAgent, `"`, `\"`) + `" main`},
+		}, run: `git rebase --exec "` + strings.ReplaceAll(appendAgent, `"`, `\"`) + `" main`,
+			loss: true},
 		{name: "rebase --abort", cmd: "git rebase --abort", setup: func(r *gitRepo) {
 			clash(r)
 			r.git("checkout", "-q", "feature")
 			r.sh("repo", "git rebase clash")
 			r.appendLog("repo", marker)
-		}},
+		}, loss: true},
 		{name: "rebase --skip", cmd: "git rebase --skip", setup: func(r *gitRepo) {
 			clash(r)
 			r.git("checkout", "-q", "feature")
 			r.sh("repo", "git rebase clash")
 			r.appendLog("repo", marker)
-		}},
+		}, loss: true},
 		{name: "rebase --continue", cmd: "git rebase --continue", setup: func(r *gitRepo) {
 			clash(r)
 			r.mustSh("repo", `git checkout -q -b two feature && echo t > t.txt && git add t.txt && git commit -q -m t`)
@@ -407,28 +435,29 @@ func gitCases() []gitCase {
 			r.write("a.txt", "a mine\n")
 			r.git("commit", "-q", "-am", "mine")
 			r.appendLog("repo", marker)
-		}, run: "git pull --rebase --autostash; " + appendAgent + "; git checkout --theirs -- a.txt && git add a.txt && git rebase --continue"},
+		}, run: "git pull --rebase --autostash; " + appendAgent + "; git checkout --theirs -- a.txt && git add a.txt && git rebase --continue",
+			loss: true},
 
 		// reset
-		{name: "reset --hard", setup: dirty, cmd: "git reset --hard"},
-		{name: "reset --hard to a commit", setup: dirty, cmd: "git reset --hard HEAD~1"},
+		{name: "reset --hard", setup: dirty, cmd: "git reset --hard", loss: true},
+		{name: "reset --hard to a commit", setup: dirty, cmd: "git reset --hard HEAD~1", loss: true},
 		{name: "reset --hard, the log committed", cmd: "git reset --hard HEAD~1", setup: func(r *gitRepo) { r.write("a.txt", "a local\n") }},
 		{name: "reset --hard, .lucid not committed", bare: true, setup: dirty, cmd: "git reset --hard"},
 		{name: "reset --merge, the log staged", cmd: "git reset --merge", setup: func(r *gitRepo) {
 			dirty(r)
 			r.git("add", ".lucid/log.jsonl")
-		}},
+		}, loss: true},
 		{name: "reset --keep", setup: func(r *gitRepo) { r.appendLog("repo", marker) }, cmd: "git reset --keep HEAD~1"},
 
 		// clean
 		{name: "clean -fdx", setup: dirty, cmd: "git clean -fdx"},
-		{name: "clean -fdx, .lucid not committed", bare: true, setup: dirty, cmd: "git clean -fdx"},
-		{name: "clean -fd, .lucid not committed", bare: true, setup: dirty, cmd: "git clean -fd"},
+		{name: "clean -fdx, .lucid not committed", bare: true, setup: dirty, cmd: "git clean -fdx", loss: true},
+		{name: "clean -fd, .lucid not committed", bare: true, setup: dirty, cmd: "git clean -fd", loss: true},
 		{name: "clean -f, .lucid not committed", bare: true, setup: dirty, cmd: "git clean -f"},
 		{name: "clean -fdX, .lucid ignored", bare: true, setup: func(r *gitRepo) {
 			dirty(r)
 			r.write(".gitignore", "*.o\n/build/\n.lucid/\n")
-		}, cmd: "git clean -fdX"},
+		}, cmd: "git clean -fdX", loss: true},
 		{name: "clean of a folder", setup: func(r *gitRepo) { dirty(r); r.write("sub/new.txt", "n\n") }, cmd: "git clean -f sub"},
 		{name: "clean from a folder", bare: true, setup: func(r *gitRepo) { dirty(r); r.write("sub/new.txt", "n\n") }, dir: "repo/sub", cmd: "git clean -fdx"},
 
@@ -441,39 +470,45 @@ func gitCases() []gitCase {
 		{name: "am from a folder", dir: "repo/sub", cmd: "git am ../../0001-feature.patch", setup: func(r *gitRepo) { r.mustSh("repo", "git format-patch -q -o .. main..feature") }},
 
 		// plumbing
-		{name: "read-tree --reset -u", setup: dirty, cmd: "git read-tree --reset -u feature"},
+		{name: "read-tree --reset -u", setup: dirty, cmd: "git read-tree --reset -u feature", loss: true},
 		{name: "read-tree -m -u", setup: func(r *gitRepo) { r.appendLog("repo", marker) }, cmd: "git read-tree -m -u HEAD feature"},
-		{name: "checkout-index -f -a", setup: dirty, cmd: "git checkout-index -f -a"},
+		{name: "checkout-index -f -a", setup: dirty, cmd: "git checkout-index -f -a", loss: true},
 		{name: "checkout-index -a", cmd: "git checkout-index -a", setup: func(r *gitRepo) {
 			dirty(r)
 			os.Remove(filepath.Join(r.top, "b.txt"))
 		}},
 
 		// linked work trees
-		{name: "worktree remove --force", dir: "repo", cmd: "git worktree remove --force ../wt", setup: func(r *gitRepo) {
+		{name: "worktree remove --force", dir: "repo", cmd: "git worktree remove --force ../wt", logIn: "wt", setup: func(r *gitRepo) {
 			r.git("worktree", "add", "-q", "../wt", "feature")
 			r.appendLog("wt", marker)
+		}, loss: true, after: func(t *testing.T, c GitChanges) {
+			if !strings.Contains(c.LogLoss, "/wt") {
+				t.Errorf("the advice commits in the removed work tree: %s", c.LogLoss)
+			}
 		}},
-		{name: "stash in a linked work tree", dir: "wt", cmd: "git stash", setup: func(r *gitRepo) {
+		{name: "stash in a linked work tree", dir: "wt", cmd: "git stash", logIn: "wt", setup: func(r *gitRepo) {
 			r.git("worktree", "add", "-q", "../wt", "feature")
 			os.WriteFile(filepath.Join(r.root, "wt", "a.txt"), []byte("a wt\n"), 0o644)
 			r.appendLog("wt", marker)
-		}, after: func(t *testing.T, c GitChanges) {
+		}, loss: true, after: func(t *testing.T, c GitChanges) {
 			if !strings.HasSuffix(c.Top, "/wt") {
 				t.Errorf("Top is %s, want the linked work tree", c.Top)
 			}
 		}},
-		{name: "checkout in a linked work tree", dir: "wt/sub", cmd: "git checkout -f --detach main", setup: func(r *gitRepo) {
+		{name: "checkout in a linked work tree", dir: "wt/sub", cmd: "git checkout -f --detach main", logIn: "wt", setup: func(r *gitRepo) {
 			r.git("worktree", "add", "-q", "../wt", "feature")
 			r.appendLog("wt", marker)
-		}},
+		}, loss: true},
 	}
 }
 
 // TestGitChanges runs each command in a repository of its own, after
 // asking Changes about it: every file the command changes must be in
 // Paths, and Paths holds no other file but those the case names (each as
-// the doc comment of its subcommand's rule says).
+// the doc comment of its subcommand's rule says). A command said to lose
+// the log's line loses it, one not said to keeps it, and the safe form the
+// LogLoss message gives keeps it and does the rest of the work alike.
 func TestGitChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs some 1,500 git processes")
@@ -491,14 +526,25 @@ func TestGitChanges(t *testing.T) {
 			if (got.Unknown != "") != c.unsure {
 				t.Errorf("Unknown = %q, want it set: %v", got.Unknown, c.unsure)
 			}
+			if (got.LogLoss != "") != c.loss {
+				t.Errorf("LogLoss = %q, want it set: %v", got.LogLoss, c.loss)
+			}
 			if c.after != nil {
 				c.after(t, got)
 			}
+			logDir := or(c.logIn, "repo")
+			logged := r.logHas(logDir, marker)
 			before := r.snapshot()
 			out, _ := r.sh(dir, or(c.run, c.cmd))
 			changed := changedFiles(before, r.snapshot())
 			if !c.unsure { // Paths is what could be found
 				checkPaths(t, r, got, changed, c.extra, out)
+			}
+			if kept := r.logKept(logDir, marker); logged && kept == c.loss {
+				t.Errorf("the log's uncommitted line kept: %v, but LogLoss = %q\n%s", kept, got.LogLoss, out)
+			}
+			if c.loss {
+				checkSafeForm(t, bases[!c.bare], c, got.LogLoss, changed, r.root)
 			}
 		})
 	}
@@ -529,6 +575,7 @@ func changesOf(t *testing.T, command, dir string) GitChanges {
 		all.Top = c.Top
 		all.Paths = append(all.Paths, c.Paths...)
 		all.Unknown = or(all.Unknown, c.Unknown)
+		all.LogLoss = or(all.LogLoss, c.LogLoss)
 	}
 	return all
 }
@@ -551,6 +598,57 @@ func checkPaths(t *testing.T, r *gitRepo, got GitChanges, changed, extra []strin
 		if used && slices.Contains(extra, rel) {
 			t.Errorf("%s is listed as extra, but the command changed it", rel)
 		}
+	}
+}
+
+// checkSafeForm runs, in a repository set up alike, the command the
+// LogLoss message says to run instead: it must succeed, keep the log's
+// line, and change the other files as the command did.
+func checkSafeForm(t *testing.T, base *gitRepo, c gitCase, msg string, changed []string, oldRoot string) {
+	t.Helper()
+	_, safe, ok := strings.Cut(msg, "Run instead: `")
+	safe, _, ok2 := strings.Cut(safe, "`")
+	if !ok || !ok2 {
+		t.Fatalf("no command to run instead in %q", msg)
+	}
+	r := base.clone(t)
+	if c.setup != nil {
+		c.setup(r)
+	}
+	dir := or(c.dir, "repo")
+	// The message names the first repository's folders.
+	safe = strings.ReplaceAll(safe, oldRoot, r.root)
+	if c.run != "" {
+		// An agent appends to the log while the command runs.
+		op := AnalyzeShell(c.cmd, filepath.Join(r.root, dir)).Git[0]
+		orig := shellCommandLine(append([]string{"git", "-C", op.Dir}, op.Args...))
+		if !strings.Contains(safe, orig) {
+			t.Fatalf("%q does not run %q", safe, orig)
+		}
+		safe = strings.Replace(safe, orig, "{ "+c.run+"; }", 1)
+	}
+	before := r.snapshot()
+	if out, ok := r.sh(dir, safe); !ok && c.run == "" {
+		t.Fatalf("%s failed:\n%s", safe, out)
+	}
+	if !r.logKept(or(c.logIn, "repo"), marker) {
+		t.Errorf("%s lost the log's line", safe)
+	}
+	if c.run != "" {
+		return // an agent appended meanwhile: the rest differs by that
+	}
+	outside := func(root string, paths []string) []string {
+		var rest []string
+		for _, p := range paths {
+			rel, _ := filepath.Rel(root, p)
+			if !strings.Contains(rel, ".lucid") {
+				rest = append(rest, rel)
+			}
+		}
+		return rest
+	}
+	if want, got := outside(oldRoot, changed), outside(r.root, changedFiles(before, r.snapshot())); !slices.Equal(want, got) {
+		t.Errorf("%s changed %q, the command %q", safe, got, want)
 	}
 }
 
