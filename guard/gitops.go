@@ -682,31 +682,33 @@ func (q *gitQuery) apply() error {
 		}
 	}
 	args := []string{"apply", "--numstat", "-z"}
+	reverse := false
 	for _, f := range o.flags {
 		switch f.name {
-		case "p", "directory", "include", "exclude", "R", "reverse", "recount", "unidiff-zero", "inaccurate-eof":
+		case "p", "directory", "include", "exclude", "recount", "unidiff-zero", "inaccurate-eof":
 			args = append(args, flagArg(f)...)
+		case "R", "reverse":
+			reverse = true
 		}
 	}
-	out, err := q.git(dir, append(append(args, "--"), files...)...)
-	if err != nil {
-		return err
-	}
-	// Each file is "ADDED\tDELETED\tNAME\0", a rename "ADDED\tDELETED\t\0OLD\0NEW\0".
-	fields := strings.Split(string(out), "\x00")
-	for i := 0; i < len(fields); i++ {
-		rec := fields[i]
-		if rec == "" {
-			continue
+	// --numstat names a renamed file by its new name only: the patch
+	// read the other way names the old one.
+	for _, r := range []bool{reverse, !reverse} {
+		run := args
+		if r {
+			run = append(slices.Clip(args), "-R")
 		}
-		_, name, _ := strings.Cut(rec, "\t")
-		_, name, _ = strings.Cut(name, "\t")
-		if name == "" && i+2 < len(fields) {
-			q.addRel(q.repo.Top, fields[i+1], fields[i+2])
-			i += 2
-			continue
+		out, err := q.git(dir, append(append(run, "--"), files...)...)
+		if err != nil {
+			return err
 		}
-		q.addRel(q.repo.Top, name)
+		for rec := range strings.SplitSeq(string(out), "\x00") {
+			// ADDED\tDELETED\tNAME
+			if _, name, ok := strings.Cut(rec, "\t"); ok {
+				_, name, _ = strings.Cut(name, "\t")
+				q.addRel(q.repo.Top, name)
+			}
+		}
 	}
 	return nil
 }

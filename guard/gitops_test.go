@@ -266,6 +266,11 @@ func clash(r *gitRepo) {
 	r.mustSh("repo", `git checkout -q -b clash main && echo "a clash" > a.txt && git commit -q -am clash && git checkout -q main`)
 }
 
+// moved makes branch moved from main that renames docs/y.md to docs/z.md.
+func moved(r *gitRepo) {
+	r.mustSh("repo", "git checkout -q -b moved main && git mv docs/y.md docs/z.md && git commit -q -m moved && git checkout -q main")
+}
+
 func gitCases() []gitCase {
 	appendAgent := `echo '{"agent":"meanwhile"}' >> .lucid/log.jsonl`
 	return []gitCase{
@@ -307,6 +312,7 @@ func gitCases() []gitCase {
 			r.write("sub/d.txt", "d local\n")
 			r.appendLog("repo", marker)
 		}},
+		{name: "checkout of a rename", cmd: "git checkout moved", setup: moved},
 		{name: "checkout -f", setup: dirty, cmd: "git checkout -f feature", loss: true},
 		{name: "checkout -f HEAD", setup: dirty, cmd: "git checkout -f", loss: true},
 		{name: "checkout -b from a commit", cmd: "git checkout -b new feature"},
@@ -463,6 +469,10 @@ func gitCases() []gitCase {
 
 		// apply and am
 		{name: "apply", cmd: "git apply ../p.patch", setup: func(r *gitRepo) { r.mustSh("repo", "git diff main feature > ../p.patch") }},
+		{name: "apply of a rename", cmd: "git apply ../p.patch", setup: func(r *gitRepo) {
+			moved(r)
+			r.mustSh("repo", "git diff -M main moved > ../p.patch && grep -q '^rename from' ../p.patch")
+		}},
 		{name: "apply -R", cmd: "git apply -R ../p.patch", setup: func(r *gitRepo) { r.mustSh("repo", "git diff feature main > ../p.patch") }},
 		{name: "apply in a folder", dir: "repo/docs", cmd: "git apply ../../p.patch", setup: func(r *gitRepo) { r.mustSh("repo", "git diff main feature > ../p.patch") }},
 		{name: "apply from standard input", cmd: "git apply < ../p.patch", unsure: true, setup: func(r *gitRepo) { r.mustSh("repo", "git diff main feature > ../p.patch") }},
