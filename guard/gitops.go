@@ -539,7 +539,7 @@ func (q *gitQuery) rebase() error {
 // the log the way an autostash does (see autostash); since whether it
 // rebases or merges may come from the config too, either key counts.
 func (q *gitQuery) pull() error {
-	q.unknown("git pull fetches first, so what it changes is known only after the fetch: run `git fetch`, then `git merge` or `git rebase` with what it fetched, which lucid can check")
+	q.unknown("it fetches first (run `git fetch`, then `git merge` or `git rebase` with what it fetched, which lucid can check)")
 	return q.autostash(`rebase\.autostash`, `merge\.autostash`)
 }
 
@@ -646,17 +646,22 @@ func (q *gitQuery) clean() error {
 	if o.has("X") {
 		exclude = "!.lucid"
 	}
-	safe := append(append([]string{"clean"}, flagArgs(o)...), "-e", exclude, "--")
+	safe := append(append([]string{"clean"}, flagArgs(o)...), "-e", exclude)
+	if len(o.ops) > 0 {
+		safe = append(append(safe, "--"), lits(o.ops)...)
+	}
 	q.lose(q.underLucidOf(q.paths), "git clean deletes them, and they were never committed",
-		func() string { return q.here(append(safe, lits(o.ops)...)) })
+		func() string { return q.here(safe) })
 	return nil
 }
 
 // apply: git apply and git am change the files their patches name (git
-// apply --numstat with the same -p, --directory, --include, --exclude and
-// -R; git apply in a folder leaves out the files outside it, as the
-// command does). A patch read from standard input, a Maildir, and git am
-// going on with a series it stopped in are Unknown.
+// apply --numstat with the same -p, --directory, --include and --exclude,
+// read both ways to get both names of a rename; git apply in a folder
+// leaves out the files outside it, as the command does). The source of a
+// copy is named too, though it is left alone. A patch read from standard
+// input, a Maildir, and git am going on with a series it stopped in are
+// Unknown.
 func (q *gitQuery) apply() error {
 	o := q.o
 	am := q.op.Args[0] == "am"
@@ -987,6 +992,9 @@ func (q *gitQuery) lose(files []string, why string, safe func() string) {
 		rel, err := filepath.Rel(q.repo.Top, f)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			rel = f
+		}
+		if statKind(f) == kindDir {
+			rel += "/"
 		}
 		names = append(names, rel)
 	}
