@@ -527,6 +527,7 @@ func TestGitChanges(t *testing.T) {
 	bases := map[bool]*gitRepo{true: newBaseRepo(t, true), false: newBaseRepo(t, false)}
 	for _, c := range gitCases() {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			r := bases[!c.bare].clone(t)
 			if c.setup != nil {
 				c.setup(r)
