@@ -924,13 +924,13 @@ func (q *gitQuery) gitFile(name string) string {
 	return strings.TrimSpace(string(line))
 }
 
-// underLucid reports whether path is .lucid/, a file under it, or the top
-// that holds it.
+// underLucid reports whether path is .lucid/ or under it.
 func (q *gitQuery) underLucid(path string) bool {
 	lucid := filepath.Join(q.repo.Top, gitstore.LucidDirName)
-	return path == lucid || strings.HasPrefix(path, lucid+"/") || path == q.repo.Top
+	return path == lucid || strings.HasPrefix(path, lucid+"/")
 }
 
+// underLucidOf is the paths that are .lucid/ or under it.
 func (q *gitQuery) underLucidOf(paths []string) []string {
 	var in []string
 	for _, p := range paths {
