@@ -1,7 +1,10 @@
 // Package guard decides about one tool call of an agent: which paths it
 // writes (Edit, Write, NotebookEdit, Codex's apply_patch, Gemini CLI's
-// tools, and shell commands parsed with mvdan.cc/sh), the LUCID_AGENT
-// stamp on the lucid commands it runs, and lich's edit markers. Whether a
+// tools, and shell commands parsed with mvdan.cc/sh; for git's whole-tree
+// commands, such as git stash or git reset --hard, git itself is asked
+// what they would change and whether they would lose the log's uncommitted
+// lines), the LUCID_AGENT stamp on the lucid commands it runs, and lich's
+// edit markers. Whether a
 // claim forbids those paths is answered by package claims, which the hooks
 // ask with what guard found.
 package guard

@@ -21,6 +21,7 @@ type shellCase struct {
 	cwd     string
 	command string
 	want    []ShellWrite
+	git     []string // the GitOps expected, as formatGitOps writes them
 	kinds   map[string]pathKind
 }
 
@@ -58,7 +59,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 			cases = append(cases, shellCase{file: base, line: n, cwd: cwd, command: line[2:], kinds: kinds})
 			cur = &cases[len(cases)-1]
 		case line == "|" || strings.HasPrefix(line, "| "):
-			if cur == nil || len(cur.want) > 0 {
+			if cur == nil || len(cur.want) > 0 || len(cur.git) > 0 {
 				fail("a continuation line belongs right after its $ line")
 			}
 			cur.command += "\n" + strings.TrimPrefix(strings.TrimPrefix(line, "|"), " ")
@@ -72,6 +73,11 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 				sw.Path, sw.Under = path, under[:len(under)-1]
 			}
 			cur.want = append(cur.want, sw)
+		case strings.HasPrefix(line, "= "):
+			if cur == nil {
+				fail("want `= git ARGS @ DIR` after a $ line")
+			}
+			cur.git = append(cur.git, line[2:])
 		case line == "" || strings.HasPrefix(line, "#"):
 			cur = nil
 		case strings.HasPrefix(line, "cwd "):
@@ -107,15 +113,36 @@ func formatWrites(ws []ShellWrite) string {
 	return b.String()
 }
 
+// formatGitOps writes each op as the corpus does: `git ARGS @ DIR`, DIR ?
+// when not known, and (unknown) when an argument is not.
+func formatGitOps(ops []GitOp) []string {
+	var lines []string
+	for _, op := range ops {
+		dir := op.Dir
+		if dir == "" {
+			dir = "?"
+		}
+		line := op.command() + " @ " + dir
+		if !op.Known {
+			line += " (unknown)"
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
 func TestShellWritesCorpus(t *testing.T) {
 	cases := readCorpus(t)
 	if len(cases) < 150 {
 		t.Errorf("the corpus has %d commands; it should keep at least 150", len(cases))
 	}
 	for _, c := range cases {
-		got := shellWrites(c.command, c.cwd, c.kind)
-		if formatWrites(got) != formatWrites(c.want) {
-			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(got), formatWrites(c.want))
+		a := analyzeShell(c.command, c.cwd, c.kind)
+		if formatWrites(a.Writes) != formatWrites(c.want) {
+			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(a.Writes), formatWrites(c.want))
+		}
+		if got := formatGitOps(a.Git); !slices.Equal(got, c.git) {
+			t.Errorf("%s:%d: $ %s\ngit ops: %q\nwant:    %q", c.file, c.line, c.command, got, c.git)
 		}
 	}
 }
