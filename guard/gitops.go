@@ -252,6 +252,11 @@ func (q *gitQuery) checkout() error {
 	guess := !o.has("no-guess", "detach")
 	if q.op.Args[0] == "checkout" {
 		co := checkoutOperands(o, &shState{dir: q.op.Dir}, statKind)
+		if co.pathForm && o.dashes < 0 && len(o.ops) == 1 && q.isCommit(o.ops[0].s) {
+			// A name that is both a path and a branch: git switches to
+			// the branch (seen with git 2.39).
+			co = checkoutArgs{target: o.ops[0]}
+		}
 		if co.pathForm {
 			_, fromFile := o.get("pathspec-from-file")
 			return q.restorePaths(co.source.s, lits(co.paths), fromFile)
@@ -288,6 +293,15 @@ func (q *gitQuery) checkout() error {
 		return err
 	}
 	return q.loseIfLocal(q.paths, "it puts back the committed copies", q.keepLog)
+}
+
+// isCommit reports whether name resolves to a commit here.
+func (q *gitQuery) isCommit(name string) bool {
+	if name == "" || strings.HasPrefix(name, "-") {
+		return false
+	}
+	_, err := q.git(q.op.Dir, "rev-parse", "--verify", "--quiet", name+"^{commit}")
+	return err == nil
 }
 
 // diffTo adds the files that differ between commit and the work tree: what
@@ -1152,3 +1166,6 @@ func shellQuote(s string) string {
 	}
 	return s
 }
+
+// String is the command as the shell would run it, for messages.
+func (op GitOp) String() string { return op.command() }

@@ -314,6 +314,10 @@ func gitCases() []gitCase {
 		}},
 		{name: "checkout of a rename", cmd: "git checkout moved", setup: moved},
 		{name: "checkout -f", setup: dirty, cmd: "git checkout -f feature", loss: true},
+		{name: "checkout -f of a branch named as a folder", setup: func(r *gitRepo) {
+			r.git("branch", "sub", "feature") // git prefers the branch to the folder sub/
+			dirty(r)
+		}, cmd: "git checkout -f sub", loss: true},
 		{name: "checkout -f HEAD", setup: dirty, cmd: "git checkout -f", loss: true},
 		{name: "checkout -b from a commit", cmd: "git checkout -b new feature"},
 		{name: "checkout --detach", cmd: "git checkout --detach HEAD~1"},

@@ -52,7 +52,10 @@ func (w *shellWalker) git(args []shArg, st *shState) {
 		co := checkoutOperands(o, st, w.kind)
 		if co.pathForm {
 			w.gitPaths(st, o, co.paths, "git checkout")
-			if w.manyFiles(st, o, co.paths) {
+			// One operand without -- that names a path may name a branch
+			// too, which git prefers: only git can tell.
+			ambiguous := o.dashes < 0 && len(o.ops) == 1
+			if ambiguous || w.manyFiles(st, o, co.paths) {
 				w.gitOp(st, sub, settings, rest)
 			}
 			return

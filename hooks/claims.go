@@ -25,6 +25,10 @@ type target struct {
 	// under, when not "", is the glob of the paths under the folder rel
 	// that are written (guard.ShellWrite.Under).
 	under string
+	// by, when not "", is the git command that would change the path,
+	// though the command line does not name it (git stash, checkout
+	// BRANCH...).
+	by string
 }
 
 // abs is path made absolute against the call's folder, cleaned.
@@ -106,6 +110,19 @@ type written struct {
 	state string
 	// unsure says why the shell analysis could not read the whole command.
 	unsure string
+	// logLoss says which git command would discard lines of a log that
+	// are not committed yet, and what to run instead.
+	logLoss string
+	// unknown are the git commands whose changes git cannot tell before
+	// they run (git pull fetches first), with why, by the work tree they
+	// run in.
+	unknown []gitUnknown
+}
+
+// gitUnknown is a git command whose changes cannot be known beforehand.
+type gitUnknown struct {
+	repo *gitstore.Repo
+	why  string
 }
 
 // writes returns what the tool call is about to write.
@@ -114,7 +131,7 @@ func (c *call) writes() written {
 	// A path is checked as the text says (Claude Code's own tools clean
 	// ".." from the text) and as the kernel resolves it (a shell, and
 	// through a link that is not the same file).
-	add := func(path string, tree bool, under string) {
+	add := func(path string, tree bool, under, by string) {
 		raw := path
 		if !filepath.IsAbs(raw) {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
@@ -128,27 +145,55 @@ func (c *call) writes() written {
 				w.state = c.stateWritten(p, tree)
 			}
 			for _, t := range c.locate(p) {
-				t.tree, t.under = tree, under
+				t.tree, t.under, t.by = tree, under, by
 				w.targets = append(w.targets, t)
 			}
 		}
 	}
+	isDir := func(p string) bool {
+		fi, err := os.Stat(p)
+		return err == nil && fi.IsDir()
+	}
 	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
-		add(p, false, "")
+		add(p, false, "", "")
 	}
 	if c.in.Tool == ToolShell {
 		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
-			tree := false
-			if sw.Under == "" {
-				fi, err := os.Stat(sw.Path)
-				tree = err == nil && fi.IsDir()
-			}
-			add(sw.Path, tree, sw.Under)
+			add(sw.Path, sw.Under == "" && isDir(sw.Path), sw.Under, "")
 		}
 		w.unsure = a.Unsure
+		for _, op := range a.Git {
+			c.gitWrites(&w, op, func(p string) { add(p, isDir(p), "", op.String()) })
+		}
 	}
 	return w
+}
+
+// gitWrites asks git what op, one of git's whole-tree commands in the
+// line, would change (guard.GitOp.Changes) and adds it to w: the files,
+// each a write like any other, the loss of the log's unsaved lines, or
+// that it cannot be known beforehand. It runs git: only a line with such
+// a command pays for it.
+func (c *call) gitWrites(w *written, op guard.GitOp, add func(path string)) {
+	ch, err := op.Changes()
+	if err != nil {
+		c.warn(fmt.Errorf("%s: %v", op, err))
+		return
+	}
+	if ch.LogLoss != "" && w.logLoss == "" {
+		w.logLoss = ch.LogLoss
+	}
+	if ch.Unknown != "" {
+		if r, err := gitstore.Find(op.Dir); err == nil {
+			w.unknown = append(w.unknown, gitUnknown{repo: r, why: ch.Unknown})
+		} else if c.repo != nil {
+			w.unknown = append(w.unknown, gitUnknown{repo: c.repo, why: ch.Unknown})
+		}
+	}
+	for _, p := range ch.Paths {
+		add(p)
+	}
 }
 
 // stateWritten is path when writing it (or removing it as a folder, tree)
@@ -181,6 +226,11 @@ const appendOnly = "lucid: " + gitstore.LogName + " is append-only, for every ag
 const ownState = "lucid: %s holds lucid's shared state (claims, agents' records and cursors, the lock): no agent writes it by hand, " +
 	"since that ends, moves or forges other agents' claims and records. Change it with lucid's commands (lucid claim, lucid release)."
 
+// unknownGit is the reason for refusing a git command whose changes git
+// cannot tell beforehand, while other agents hold claims in its work tree.
+const unknownGit = "lucid: %s Other agents hold claims in this work tree, so lucid cannot let it change files unseen: " +
+	"run it in steps git can answer for (git fetch, then git merge or git rebase of the fetched branch), with revisions and folders written out, or ask the claims' owners first (`lucid claims`)."
+
 // unsureShell is the reason for refusing a command the analysis could not
 // read whole.
 const unsureShell = "lucid: %s Until then lucid cannot tell whether it writes files other agents claimed."
@@ -195,13 +245,26 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		return fmt.Sprintf(ownState, escape.Line(w.state)), "", nil
 	}
 	for _, t := range w.targets {
+		if t.by != "" {
+			// git puts back another committed version of the log; what
+			// it would lose is logLoss's to say.
+			continue
+		}
 		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
 			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
 	}
+	if w.logLoss != "" {
+		return "lucid: " + w.logLoss + " The log's entries are every agent's record: none may be lost.", "", nil
+	}
 	if w.unsure != "" && c.othersHoldClaims(c.watched(w)) {
 		return fmt.Sprintf(unsureShell, w.unsure), "", nil
+	}
+	for _, u := range w.unknown {
+		if c.othersHoldClaims([]*gitstore.Repo{u.repo}) {
+			return fmt.Sprintf(unknownGit, u.why), "", nil
+		}
 	}
 	if len(w.targets) == 0 {
 		return "", "", nil
@@ -231,7 +294,11 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			h := hits[0]
 			who := set.Describe(h.Claim, labels)
 			if h.Here {
-				denials = append(denials, fmt.Sprintf("lucid: %s is claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", escape.Line(t.rel), who, c.howToAgree(h.Claim.Owner)))
+				what := escape.Line(t.rel) + " is"
+				if t.by != "" {
+					what = fmt.Sprintf("`%s` would change %s, which is", escape.Line(t.by), escape.Line(t.rel))
+				}
+				denials = append(denials, fmt.Sprintf("lucid: %s claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", what, who, c.howToAgree(h.Claim.Owner)))
 			} else {
 				warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", escape.Line(t.rel), escape.Line(h.Claim.Worktree), who))
 			}
