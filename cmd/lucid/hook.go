@@ -70,7 +70,7 @@ func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stder
 }
 
 func runHook(c *cli, args []string) error {
-	f := newFlags("hook", `lucid hook [--client NAME] EVENT
+	f := newFlags("hook", `lucid hook [--client NAME] [--user] EVENT
 
 Handles one hook call of a coding client: reads the payload on stdin and
 prints at most one answer. `+"`lucid init`"+` registers it for each event
