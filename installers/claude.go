@@ -302,10 +302,41 @@ var claudeUser = &Client{
 	Command:     UserHookCommand,
 }
 
-// InstallUser registers lucid's hooks in Claude Code's user settings at
-// path (~/.claude/settings.json), keeping every byte of the user's.
-func InstallUser(path string) ([]Change, error) {
-	s, err := claudeUser.readAt(path, path)
+// UserHooks is what lucid registers in a client's user settings, and
+// where: Claude Code's entries stand aside themselves (lucid hook --user);
+// Gemini CLI's are its project entries as they are, which Gemini runs once
+// where both are registered (seen with 0.61.0: of two hooks with one name
+// and command it keeps the project's). Gemini, like Claude Code, runs a
+// project's hooks only in a session started at the folder that holds them.
+// nil for a client lucid does not set up this way.
+func UserHooks(id string) (*Client, string) {
+	switch id {
+	case "claude":
+		return claudeUser, ClaudeUserSettings()
+	case "gemini":
+		return Gemini, filepath.Join(geminiHome(), ".gemini", "settings.json")
+	}
+	return nil, ""
+}
+
+// ClaudeUserSettings is $CLAUDE_CONFIG_DIR/settings.json, else
+// ~/.claude/settings.json.
+func ClaudeUserSettings() string {
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".claude")
+	}
+	return filepath.Join(dir, "settings.json")
+}
+
+// InstallUser registers lucid's hooks of c in the user settings at path,
+// keeping every byte of the user's.
+func InstallUser(c *Client, path string) ([]Change, error) {
+	s, err := c.readAt(path, path)
 	if err != nil {
 		return nil, err
 	}
@@ -323,8 +354,8 @@ func InstallUser(path string) ([]Change, error) {
 }
 
 // UninstallUser removes what InstallUser added; a file left empty goes.
-func UninstallUser(path string) ([]Change, error) {
-	s, err := claudeUser.readAt(path, path)
+func UninstallUser(c *Client, path string) ([]Change, error) {
+	s, err := c.readAt(path, path)
 	if err != nil {
 		return nil, err
 	}
@@ -337,11 +368,11 @@ func UninstallUser(path string) ([]Change, error) {
 	return []Change{{Path: path, What: "lucid's hooks removed"}}, s.write()
 }
 
-// UserSetUp reports whether the user's settings at path register lucid's
-// hooks.
-func UserSetUp(path string) bool {
-	s, err := claudeUser.readAt(path, path)
-	return err == nil && len(s.registered()) == len(claudeEvents)
+// UserSetUp reports whether the user settings at path register every
+// hook of c.
+func UserSetUp(c *Client, path string) bool {
+	s, err := c.readAt(path, path)
+	return err == nil && len(s.registered()) == len(c.Events)
 }
 
 // ProjectHooks reports whether a session started in dir runs lucid's

@@ -2,10 +2,10 @@ package claude
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -48,17 +48,7 @@ func DiffTurnedOn() bool {
 
 // UserSettings is the user's settings file of Claude Code:
 // $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
-func UserSettings() string {
-	dir := os.Getenv("CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".claude")
-	}
-	return filepath.Join(dir, "settings.json")
-}
+func UserSettings() string { return installers.ClaudeUserSettings() }
 
 // settingOn reports whether the settings file at path sets
 // bashEditDiffEnabled to true.

@@ -45,7 +45,7 @@ under each failure; exit 1 when any fails.`)
 	runVersion(&cli{stdout: &v}, nil)
 	findings := hooks.Doctor(repo, strings.TrimSpace(v.String()))
 	if installers.ClaudeCode.SetUp(repo) {
-		findings = append(findings, claude.DiffFinding(), claude.SessionsFinding(installers.UserSetUp(claude.UserSettings())))
+		findings = append(findings, claude.DiffFinding(), claude.SessionsFinding(claudeUserSetUp()))
 	}
 	failed := 0
 	for _, fd := range findings {
@@ -73,4 +73,11 @@ under each failure; exit 1 when any fails.`)
 		return &exitError{code: 1, err: fmt.Errorf("%d of %d checks failed", failed, len(findings))}
 	}
 	return nil
+}
+
+// claudeUserSetUp reports whether lucid's hooks are in Claude Code's user
+// settings.
+func claudeUserSetUp() bool {
+	cl, path := installers.UserHooks("claude")
+	return installers.UserSetUp(cl, path)
 }

@@ -5,7 +5,6 @@ import (
 	"path"
 	"slices"
 
-	claudeclient "github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
@@ -40,19 +39,20 @@ Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
 else, in $CODEX_HOME/config.toml (~/.codex/config.toml by default).
 
-Claude Code runs a project's hooks only in sessions started at the folder
-that holds .claude/settings.json: a session started in a subfolder of the
-work tree, in a repository nested in it, or above it, runs none of them.
---user registers lucid's hooks in your Claude Code user settings
-($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json), so every
-session on this machine is guarded wherever it starts; they stand aside
-where a session's own folder registers lucid's. It needs no repository.`)
+Claude Code and Gemini CLI run a project's hooks only in sessions started
+at the folder that holds their settings: a session started in a subfolder
+of the work tree, in a repository nested in it, or above it, runs none of
+them. --user registers lucid's hooks in your user settings (Claude Code's
+~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json; with
+--client gemini, ~/.gemini/settings.json), so every session on this machine
+is guarded wherever it starts; where a session's folder registers lucid's
+own, only one of the two runs. It needs no repository.`)
 	clients := f.StringSlice("client", nil, "set lucid up in these clients: claude, codex, gemini (repeatable, or a comma list)")
 	local := f.Bool("local", false, "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)")
 	statusLine := f.Bool("statusline", false, "register lucid statusline as Claude Code's status line")
 	force := f.Bool("force", false, "replace a merge.lucid.driver, or with --statusline a status line, that lucid did not write")
 	trustCodex := f.Bool("trust-codex", false, "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml")
-	user := f.Bool("user", false, "register lucid's hooks in your Claude Code user settings, for sessions started in any folder")
+	user := f.Bool("user", false, "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini), for sessions started in any folder")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -60,22 +60,13 @@ where a session's own folder registers lucid's. It needs no repository.`)
 		return usageErr("init takes no arguments")
 	}
 	if *user {
-		if len(*clients) > 0 || *local || *statusLine || *trustCodex {
-			return usageErr("--user sets up Claude Code's user settings alone: run lucid init --user, then lucid init in a repository")
+		if *local || *statusLine || *trustCodex {
+			return usageErr("--user sets up the clients' user settings alone: run lucid init --user [--client NAME], then lucid init in a repository")
 		}
 		if err := personOnly("init --user"); err != nil {
 			return err
 		}
-		path := claudeclient.UserSettings()
-		ch, err := installers.InstallUser(path)
-		if err != nil {
-			return err
-		}
-		printChanges(c, ch)
-		if len(ch) == 0 {
-			fmt.Fprintf(c.stdout, "lucid's hooks are already in %s; nothing changed\n", path)
-		}
-		return nil
+		return initUser(c, *clients)
 	}
 	var chosen []*installers.Client
 	for _, name := range *clients {
@@ -150,6 +141,32 @@ where a session's own folder registers lucid's. It needs no repository.`)
 	}
 	if slices.Contains(chosen, installers.Gemini) {
 		fmt.Fprintf(c.stdout, "\n%s\n", installers.GeminiTrustAdvice(repo))
+	}
+	return nil
+}
+
+// initUser registers lucid's hooks in the user settings of the clients
+// named (Claude Code by default), for sessions started in any folder.
+func initUser(c *cli, names []string) error {
+	if len(names) == 0 {
+		names = []string{"claude"}
+	}
+	for _, name := range names {
+		cl, path := installers.UserHooks(name)
+		if cl == nil {
+			if name == "codex" {
+				return usageErr("init --user --client codex: Codex CLI runs a hook registered both for the user and the project twice, and one for the user only once trusted; lucid sets Codex up per repository (lucid init --client codex)")
+			}
+			return usageErr("init --user --client %q: lucid knows claude and gemini here", name)
+		}
+		ch, err := installers.InstallUser(cl, path)
+		if err != nil {
+			return err
+		}
+		printChanges(c, ch)
+		if len(ch) == 0 {
+			fmt.Fprintf(c.stdout, "lucid's %s hooks are already in %s; nothing changed\n", cl.Name, path)
+		}
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	claudeclient "github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
@@ -23,10 +22,10 @@ lucid init --trust-codex wrote for them, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
---user removes what lucid init --user added to your Claude Code user
-settings, and nothing else. It is a person's command: an agent's shell is
+--user removes what lucid init --user added to your user settings (Claude
+Code's and Gemini CLI's), and nothing else. It is a person's command: an agent's shell is
 refused.`)
-	user := f.Bool("user", false, "remove lucid's hooks from your Claude Code user settings")
+	user := f.Bool("user", false, "remove lucid's hooks from your user settings (Claude Code's and Gemini CLI's)")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -37,14 +36,13 @@ refused.`)
 		return usageErr("uninstall takes no arguments")
 	}
 	if *user {
-		path := claudeclient.UserSettings()
-		changes, err := installers.UninstallUser(path)
-		if err != nil {
-			return err
-		}
-		printChanges(c, changes)
-		if len(changes) == 0 {
-			fmt.Fprintf(c.stdout, "lucid's hooks are not in %s; nothing changed\n", path)
+		for _, id := range []string{"claude", "gemini"} {
+			cl, path := installers.UserHooks(id)
+			changes, err := installers.UninstallUser(cl, path)
+			if err != nil {
+				return err
+			}
+			printChanges(c, changes)
 		}
 		return nil
 	}
