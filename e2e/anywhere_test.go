@@ -95,3 +95,34 @@ func TestSessionAboveTheWorkTree(t *testing.T) {
 		t.Errorf("src/auth.go changed although both writes were denied:\n%s", got)
 	}
 }
+
+// An agent's git stash beside another agent's uncommitted work on a
+// claimed file: git would take that work away, so lucid asks git first and
+// denies it, and the work stays. The same agent's stash of its own files,
+// with the log left out as lucid says, goes ahead.
+func TestStashBesideClaimedWork(t *testing.T) {
+	e := newEnv(t)
+	e.claimAs(otherAgent, "src/**", "rewrite auth")
+	work := "package auth\n\n// the other agent's work in progress\n"
+	e.write(e.path("src/auth.go"), work)
+	lead := &api.Script{Name: "lead", Marker: "[[lead]]", Steps: []api.Step{
+		api.Call("Bash", map[string]any{"command": "git stash", "description": "stash"}),
+		api.Call("Bash", map[string]any{"command": "echo mine >> README.md && git stash push -- README.md", "description": "stash mine"}),
+		api.Say("done"),
+	}}
+	srv := api.New(lead)
+	defer srv.Close()
+	if _, err := e.claudeRunMode(srv, "[[lead]] clean up", "default", []string{"--allowedTools", "Bash"}); err != nil {
+		t.Fatal(err)
+	}
+	denied(t, step(t, srv, "lead", 1), "Bash", "`git stash` would change src/auth.go, which is claimed by")
+	if _, res, _ := lastResult(step(t, srv, "lead", 2).Messages); res.IsError {
+		t.Errorf("the stash of the lead's own file was refused: %s", res.ResultText())
+	}
+	if got := e.read("src/auth.go"); got != work {
+		t.Errorf("the other agent's uncommitted work is gone:\n%s", got)
+	}
+	if out := e.run("git", "stash", "list"); strings.Count(out, "\n") != 1 {
+		t.Errorf("want the one stash of README.md, got:\n%s", out)
+	}
+}
