@@ -25,6 +25,8 @@
 //	      same logs.
 //	claims lucid hook PreToolUse on an Edit and on a Bash command, and
 //	      lucid claim, with 1,000 active claims (see claims.go).
+//	payloads lucid hook PreToolUse on a git whole-tree command, a 20 MiB
+//	      Bash command and a 40 MiB Write (see payloads.go).
 //	merge lucid merge-driver on two sides of 500k entries, base 250k.
 //	remote lucid claim through a bare repository on disk as the remote,
 //	      alone and 16 at once, beside git ls-remote and git push.
@@ -69,6 +71,7 @@ var sections = []section{
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"clients", "the tool-call hook of Claude Code, Codex CLI and Gemini CLI, nothing new, at 100k entries", clientsSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
+	{"payloads", "the write guard on a git whole-tree command, a 20 MiB Bash command and a 40 MiB Write", payloadsSection},
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
 	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
