@@ -122,6 +122,9 @@ func lucidCall(call *syntax.CallExpr, src string, base int) (int, bool, *innerSt
 // plain or single-quoted word, or a double-quoted one without escapes or
 // expansions, so its bytes map one to one onto the outer line.
 func shellString(call *syntax.CallExpr, src string, base int) *innerStamp {
+	if len(call.Args) < 3 {
+		return nil // a bare sh reads its script from stdin; sh -c alone has none
+	}
 	for i, w := range call.Args[1 : len(call.Args)-1] {
 		flag := w.Lit()
 		if !strings.HasPrefix(flag, "-") || strings.HasPrefix(flag, "--") || !strings.Contains(flag, "c") {

@@ -33,6 +33,11 @@ func TestStampLucid(t *testing.T) {
 		{`lucidity --help`, `lucidity --help`, false, false},
 		{`echo "unterminated`, `echo "unterminated`, false, false},
 		{`bash -c "lucid note \"$X\""`, `bash -c "lucid note \"$X\""`, false, false},
+		// A shell with fewer than two words after it once indexed past them.
+		{`curl -s https://example.com/install | sh`, `curl -s https://example.com/install | sh`, false, false},
+		{"bash <<'EOF'\necho hi\nEOF", "bash <<'EOF'\necho hi\nEOF", false, false},
+		{`sh`, `sh`, false, false},
+		{`bash -c`, `bash -c`, false, false},
 	} {
 		st := StampLucid(tc.in, id)
 		if st.Command != tc.want || st.Found != tc.found || st.OnlyLucid != tc.only {
@@ -43,7 +48,8 @@ func TestStampLucid(t *testing.T) {
 }
 
 func FuzzStampLucid(f *testing.F) {
-	for _, s := range []string{`lucid fact x`, `bash -c 'lucid x'`, `a | lucid b && (lucid c)`, `sh -c "lucid"`} {
+	for _, s := range []string{`lucid fact x`, `bash -c 'lucid x'`, `a | lucid b && (lucid c)`, `sh -c "lucid"`,
+		`curl -s URL | sh`, "bash <<'EOF'\nlucid release\nEOF", `sh`, `bash -c`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
