@@ -44,8 +44,10 @@ type ShellAnalysis struct {
 	// they change is asked of git itself (GitOp.Changes).
 	Git []GitOp
 	// Unsure, when not "", says why the analysis could not read the whole
-	// command (it ran out of its step budget): Writes and Git may then miss
-	// some, and the caller must not take the command as harmless.
+	// command, in a sentence for the model: it is too long, nests too
+	// deep, or expands to more words than lucid looks at. Writes and Git
+	// hold what was found before it stopped and may miss some; the caller
+	// must not take the command as harmless.
 	Unsure string
 }
 
@@ -89,11 +91,24 @@ func statKind(path string) pathKind {
 }
 
 // Limits that keep hostile input (recursive functions, bash -c nested
-// deeply) from costing more than a hook may spend; past them, what is left
-// is not looked at.
+// deeply, megabytes of command line) from costing more than a hook may
+// spend; past them, what is left is not looked at and the analysis says so
+// (ShellAnalysis.Unsure).
 const (
 	maxShellDepth = 8    // bash -c inside bash -c, and function calls
 	maxShellSteps = 4096 // statements and calls walked per command
+	// maxShellBytes is the longest command read at all: parsing runs at
+	// 5 to 25 MB/s, and the hook parses a command twice (AnalyzeShell,
+	// StampLucid), so 1 MiB costs at most about 0.3 s. What agents write
+	// stays far below it: a tool call's input is a model's output.
+	maxShellBytes = 1 << 20
+)
+
+// The reasons the analysis gives for stopping short, for the model to read.
+const (
+	unsureSteps = "the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script"
+	unsureDepth = "the command nests shells or function calls more than 8 deep for lucid to check: split it, or write a script"
+	unsureBytes = "the command is over 1 MiB, more than lucid reads: split it, or write a script"
 )
 
 var shellParsers = sync.Pool{New: func() any {
@@ -116,6 +131,9 @@ func shellWrites(command, cwd string, kind func(string) pathKind) []ShellWrite {
 }
 
 func analyzeShell(command, cwd string, kind func(string) pathKind) ShellAnalysis {
+	if len(command) > maxShellBytes {
+		return ShellAnalysis{Unsure: unsureBytes}
+	}
 	f := parseShell(command)
 	if f == nil {
 		return ShellAnalysis{}
@@ -258,7 +276,29 @@ func (w *shellWalker) result() []ShellWrite {
 // budget counts one step and reports whether the walk may go on.
 func (w *shellWalker) budget() bool {
 	w.steps++
-	return w.steps <= maxShellSteps
+	if w.steps > maxShellSteps {
+		w.stop(unsureSteps)
+		return false
+	}
+	return true
+}
+
+// deeper reports whether the walk may enter one more shell or function
+// call.
+func (w *shellWalker) deeper() bool {
+	if w.depth >= maxShellDepth {
+		w.stop(unsureDepth)
+		return false
+	}
+	return true
+}
+
+// stop records why the walk leaves part of the command unread; the first
+// reason is the one given.
+func (w *shellWalker) stop(reason string) {
+	if w.unsure == "" {
+		w.unsure = reason
+	}
 }
 
 func (w *shellWalker) stmts(list []*syntax.Stmt, st *shState) {
@@ -481,7 +521,7 @@ func (w *shellWalker) substs(node syntax.Node, st *shState) {
 // script walks src, the text of bash -c or of a heredoc fed to a shell, as
 // a new shell process started in st's directory.
 func (w *shellWalker) script(src string, st *shState, pos uint) {
-	if w.depth >= maxShellDepth {
+	if !w.deeper() {
 		return
 	}
 	f, ok := w.scripts[src]

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The corpus is testdata/shellwrites/*.txt at the top of the repository;
@@ -21,6 +22,7 @@ type shellCase struct {
 	cwd     string
 	command string
 	want    []ShellWrite
+	unsure  string // the ShellAnalysis.Unsure expected
 	kinds   map[string]pathKind
 }
 
@@ -72,6 +74,11 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 				sw.Path, sw.Under = path, under[:len(under)-1]
 			}
 			cur.want = append(cur.want, sw)
+		case strings.HasPrefix(line, "? "):
+			if cur == nil || cur.unsure != "" {
+				fail("want one `? reason` after a $ line")
+			}
+			cur.unsure = line[2:]
 		case line == "" || strings.HasPrefix(line, "#"):
 			cur = nil
 		case strings.HasPrefix(line, "cwd "):
@@ -113,9 +120,12 @@ func TestShellWritesCorpus(t *testing.T) {
 		t.Errorf("the corpus has %d commands; it should keep at least 150", len(cases))
 	}
 	for _, c := range cases {
-		got := shellWrites(c.command, c.cwd, c.kind)
-		if formatWrites(got) != formatWrites(c.want) {
-			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(got), formatWrites(c.want))
+		got := analyzeShell(c.command, c.cwd, c.kind)
+		if formatWrites(got.Writes) != formatWrites(c.want) {
+			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(got.Writes), formatWrites(c.want))
+		}
+		if got.Unsure != c.unsure {
+			t.Errorf("%s:%d: $ %s\nunsure %q, want %q", c.file, c.line, c.command, got.Unsure, c.unsure)
 		}
 	}
 }
@@ -220,4 +230,35 @@ func BenchmarkShellWrites(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/command")
 	})
+}
+
+// TestShellLimits checks that a command past the step budget or the size
+// limit is reported as not read whole, with what was found before it.
+func TestShellLimits(t *testing.T) {
+	long := "touch early.txt; " + strings.Repeat("true; ", maxShellSteps) + "touch late.txt"
+	got := AnalyzeShell(long, "/repo")
+	if got.Unsure != unsureSteps {
+		t.Errorf("%d statements: unsure %q, want %q", maxShellSteps+2, got.Unsure, unsureSteps)
+	}
+	if want := []ShellWrite{{Path: "/repo/early.txt", By: "touch"}}; formatWrites(got.Writes) != formatWrites(want) {
+		t.Errorf("%d statements: got\n%swant\n%s", maxShellSteps+2, formatWrites(got.Writes), formatWrites(want))
+	}
+	if got := AnalyzeShell("touch a.txt; "+strings.Repeat("true; ", 100), "/repo"); got.Unsure != "" {
+		t.Errorf("a short command is unsure: %q", got.Unsure)
+	}
+}
+
+// TestShellHugeCommand feeds the analysis a 20 MiB command, the size of
+// payload a hook can receive: it must answer at once, and say it did not
+// read it.
+func TestShellHugeCommand(t *testing.T) {
+	huge := "cat > big.json <<'EOF'\n" + strings.Repeat(`{"k": "lucid fact x"},`+"\n", 20<<20/22) + "EOF\n"
+	start := time.Now()
+	got := AnalyzeShell(huge, "/repo")
+	if took := time.Since(start); took > time.Second/4 {
+		t.Errorf("AnalyzeShell of %d bytes took %v", len(huge), took)
+	}
+	if got.Unsure != unsureBytes || len(got.Writes) != 0 {
+		t.Errorf("AnalyzeShell of %d bytes = %+v, want only Unsure %q", len(huge), got, unsureBytes)
+	}
 }

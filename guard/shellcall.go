@@ -36,7 +36,7 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 // callFunc walks a function's body where it is called: it runs in the
 // calling shell, so its cd counts.
 func (w *shellWalker) callFunc(body *syntax.Stmt, st *shState, pos uint) {
-	if w.depth >= maxShellDepth {
+	if !w.deeper() {
 		return
 	}
 	fixed, hasFixed := w.fixed, w.hasFixed
