@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,9 +11,12 @@ import (
 
 // ShellWrite is one path a command writes.
 type ShellWrite struct {
-	// Path is absolute and cleaned, resolved against the directory the
-	// command has reached when it writes. It may name a folder (rm -r,
-	// cp -r, git checkout -- dir): everything under it is written.
+	// Path is absolute and clean, where the kernel puts the write: from
+	// the directory the command has reached, every symbolic link on the
+	// way followed, so no .. is left. A command that opens a file (>, tee,
+	// cp) through a symbolic link writes its target: both are reported.
+	// Path may name a folder (rm -r, cp -r, git checkout -- dir):
+	// everything under it is written.
 	Path string
 	// Under, when not "", is a doublestar glob relative to the folder
 	// Path: the command writes the paths under Path that it matches, and
@@ -65,29 +67,7 @@ type GitOp struct {
 // A command that does not parse gives an empty analysis: the shell would
 // not run it either.
 func AnalyzeShell(command, cwd string) ShellAnalysis {
-	return analyzeShell(command, cwd, statKind)
-}
-
-// pathKind is what a path names on disk, as far as cp, mv, ln and
-// git checkout care.
-type pathKind uint8
-
-const (
-	kindNone pathKind = iota
-	kindFile
-	kindDir
-)
-
-// statKind is the real existence check; tests inject a fixed one.
-func statKind(path string) pathKind {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return kindNone
-	case fi.IsDir():
-		return kindDir
-	}
-	return kindFile
+	return analyzeShell(command, cwd, osFS{})
 }
 
 // Limits that keep hostile input (recursive functions, bash -c nested
@@ -126,11 +106,7 @@ func parseShell(src string) *syntax.File {
 	return f
 }
 
-func shellWrites(command, cwd string, kind func(string) pathKind) []ShellWrite {
-	return analyzeShell(command, cwd, kind).Writes
-}
-
-func analyzeShell(command, cwd string, kind func(string) pathKind) ShellAnalysis {
+func analyzeShell(command, cwd string, fsys shellFS) ShellAnalysis {
 	if len(command) > maxShellBytes {
 		return ShellAnalysis{Unsure: unsureBytes}
 	}
@@ -138,8 +114,8 @@ func analyzeShell(command, cwd string, kind func(string) pathKind) ShellAnalysis
 	if f == nil {
 		return ShellAnalysis{}
 	}
-	w := &shellWalker{kind: kind}
-	st := &shState{}
+	w := &shellWalker{fs: fsys}
+	st := &shState{fs: fsys}
 	if filepath.IsAbs(cwd) {
 		st.dir = filepath.Clean(cwd)
 	}
@@ -149,7 +125,7 @@ func analyzeShell(command, cwd string, kind func(string) pathKind) ShellAnalysis
 
 // shellWalker walks a parsed command in the order the shell runs it.
 type shellWalker struct {
-	kind  func(string) pathKind
+	fs    shellFS
 	out   []ShellWrite
 	pos   []uint // source offset of each write in out, to order them
 	funcs map[string]*syntax.Stmt
@@ -169,50 +145,82 @@ type shellWalker struct {
 	gitOps []GitOp
 	// unsure says why the walk stopped short, when it did.
 	unsure string
+	// realDirs caches the folders physical resolved, by the path given.
+	realDirs map[string]string
 }
 
-// shState is the shell's directory as far as it is known ("" when not).
+// shState is the shell's directory as far as it is known ("" when not),
+// and the disk it runs on.
 type shState struct {
+	// dir is the directory as the shell names it ($PWD): cd follows
+	// paths as written, .. included, as bash's cd does.
 	dir   string
 	stack []string // pushd's stack, from this command only
+	fs    shellFS
 }
 
 func (st *shState) clone() *shState {
-	return &shState{dir: st.dir, stack: slices.Clip(st.stack)}
+	return &shState{dir: st.dir, stack: slices.Clip(st.stack), fs: st.fs}
 }
 
-// resolve turns an argument into an absolute clean path, or reports that
-// it cannot.
-func (st *shState) resolve(a shArg) (string, bool) {
+// path is where an argument leads from the shell's directory, absolute
+// but not cleaned: a .. in it is the kernel's to take (see realPath). It
+// reports false when the argument or the directory is not known.
+func (st *shState) path(a shArg) (string, bool) {
 	s, ok := a.lit()
-	if !ok || s == "" {
+	switch {
+	case !ok || s == "":
+		return "", false
+	case filepath.IsAbs(s):
+		return s, true
+	case st.dir == "":
 		return "", false
 	}
-	if filepath.IsAbs(s) {
-		return filepath.Clean(s), true
-	}
-	if st.dir == "" {
-		return "", false
-	}
-	return filepath.Join(st.dir, s), true
+	return st.dir + "/" + s, true
 }
 
-// write records that path a is written by by, when a resolves to a file
-// that is not a device.
-func (w *shellWalker) write(st *shState, a shArg, by string) {
-	if a.under != "" {
-		w.record(ShellWrite{Path: a.s, Under: a.under, By: by}, a.pos)
-		return
-	}
-	p, ok := st.resolve(a)
+// resolve turns an argument into an absolute clean path as the shell
+// writes it (cd's idea of a path: .. removes the name before it), or
+// reports that it cannot.
+func (st *shState) resolve(a shArg) (string, bool) {
+	p, ok := st.path(a)
 	if !ok {
-		return
+		return "", false
 	}
-	w.writePath(p, by, a.pos)
+	return filepath.Clean(p), true
 }
 
-func (w *shellWalker) writePath(p, by string, pos uint) {
-	w.record(ShellWrite{Path: p, By: by}, pos)
+// write records that the path a names is replaced or removed (rm, mv, ln,
+// git checkout): a symbolic link there is itself what changes.
+func (w *shellWalker) write(st *shState, a shArg, by string) {
+	w.writeArg(st, a, by, false)
+}
+
+// open records that the command opens the file a names and writes into
+// it (>, tee, cp's destination, touch): through a symbolic link there,
+// the link's target is written, a dangling link's created.
+func (w *shellWalker) open(st *shState, a shArg, by string) {
+	w.writeArg(st, a, by, true)
+}
+
+func (w *shellWalker) writeArg(st *shState, a shArg, by string, opens bool) {
+	if a.under != "" {
+		w.record(ShellWrite{Path: realPath(w.fs, a.s, true), Under: a.under, By: by}, a.pos)
+		return
+	}
+	if p, ok := st.path(a); ok {
+		w.writePath(p, by, a.pos, opens)
+	}
+}
+
+// writePath records a write to the absolute path p where the kernel puts
+// it (see physical).
+func (w *shellWalker) writePath(p, by string, pos uint, opens bool) {
+	path, target := w.physical(p, opens)
+	w.record(ShellWrite{Path: path, By: by}, pos)
+	if target != "" {
+		w.record(ShellWrite{Path: target, By: by}, pos)
+	}
 }
 
 func (w *shellWalker) record(sw ShellWrite, pos uint) {
@@ -494,7 +502,7 @@ func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
 	if r.N != nil {
 		by = r.N.Value + by
 	}
-	w.write(st, shellArg(r.Word), by)
+	w.open(st, shellArg(r.Word), by)
 }
 
 // substs walks the command substitutions inside node, each in a subshell.

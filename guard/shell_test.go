@@ -3,9 +3,12 @@ package guard
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +26,61 @@ type shellCase struct {
 	command string
 	want    []ShellWrite
 	unsure  string // the ShellAnalysis.Unsure expected
-	kinds   map[string]pathKind
+	fs      *testFS
+}
+
+// testFS is the imaginary disk of the corpus: the folders, files and
+// symbolic links its lines declare, and every folder above them.
+type testFS struct {
+	kinds map[string]pathKind
+	links map[string]string // link -> target
+	files map[string]string // file -> content
+}
+
+func newTestFS() *testFS {
+	fsys := &testFS{kinds: map[string]pathKind{}, links: map[string]string{}, files: map[string]string{}}
+	fsys.add("/repo/sub", kindDir)
+	return fsys
+}
+
+// with is a copy of fsys, so that a declaration holds only for the cases
+// after it.
+func (fsys *testFS) with() *testFS {
+	return &testFS{kinds: maps.Clone(fsys.kinds), links: maps.Clone(fsys.links), files: maps.Clone(fsys.files)}
+}
+
+// add declares path, and every folder above it.
+func (fsys *testFS) add(path string, k pathKind) {
+	fsys.kinds[path] = k
+	for d := filepath.Dir(path); d != "/"; d = filepath.Dir(d) {
+		fsys.kinds[d] = kindDir
+	}
+}
+
+func (fsys *testFS) lstat(p string) pathKind { return fsys.kinds[p] }
+
+func (fsys *testFS) readlink(p string) (string, bool) {
+	t, ok := fsys.links[p]
+	return t, ok
+}
+
+func (fsys *testFS) readDir(p string, max int) ([]string, bool) {
+	var names []string
+	for q := range fsys.kinds {
+		if filepath.Dir(q) == p && q != p {
+			names = append(names, filepath.Base(q))
+		}
+	}
+	slices.Sort(names)
+	return names[:min(len(names), max)], len(names) > max
+}
+
+func (fsys *testFS) readFile(p string, max int) ([]byte, bool, bool) {
+	if fsys.kinds[p] != kindFile {
+		return nil, false, false
+	}
+	b := fsys.files[p]
+	return []byte(b[:min(len(b), max)]), len(b) > max, true
 }
 
 // readCorpus parses every corpus file.
@@ -48,7 +105,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 	defer f.Close()
 	base := filepath.Base(name)
 	cwd := "/repo/sub"
-	kinds := map[string]pathKind{"/repo": kindDir, "/repo/sub": kindDir}
+	fsys := newTestFS()
 	var cases []shellCase
 	var cur *shellCase
 	sc := bufio.NewScanner(f)
@@ -57,7 +114,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 		fail := func(msg string) { t.Fatalf("%s:%d: %s: %q", base, n, msg, line) }
 		switch {
 		case strings.HasPrefix(line, "$ "):
-			cases = append(cases, shellCase{file: base, line: n, cwd: cwd, command: line[2:], kinds: kinds})
+			cases = append(cases, shellCase{file: base, line: n, cwd: cwd, command: line[2:], fs: fsys})
 			cur = &cases[len(cases)-1]
 		case line == "|" || strings.HasPrefix(line, "| "):
 			if cur == nil || len(cur.want) > 0 {
@@ -84,9 +141,28 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 		case strings.HasPrefix(line, "cwd "):
 			cwd = line[4:]
 		case strings.HasPrefix(line, "dir "):
-			kinds[line[4:]] = kindDir
+			fsys = fsys.with()
+			fsys.add(line[4:], kindDir)
 		case strings.HasPrefix(line, "file "):
-			kinds[line[5:]] = kindFile
+			path, content := line[5:], ""
+			if i := strings.Index(path, ` "`); i >= 0 {
+				var err error
+				if content, err = strconv.Unquote(path[i+1:]); err != nil {
+					fail("want `file PATH \"CONTENT\"`, CONTENT quoted as in Go")
+				}
+				path = path[:i]
+			}
+			fsys = fsys.with()
+			fsys.add(path, kindFile)
+			fsys.files[path] = content
+		case strings.HasPrefix(line, "link "):
+			path, target, ok := strings.Cut(line[5:], " ")
+			if !ok {
+				fail("want `link PATH TARGET`")
+			}
+			fsys = fsys.with()
+			fsys.add(path, kindLink)
+			fsys.links[path] = target
 		default:
 			fail("unknown line")
 		}
@@ -96,8 +172,6 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 	}
 	return cases
 }
-
-func (c shellCase) kind(p string) pathKind { return c.kinds[p] }
 
 func formatWrites(ws []ShellWrite) string {
 	if len(ws) == 0 {
@@ -120,7 +194,7 @@ func TestShellWritesCorpus(t *testing.T) {
 		t.Errorf("the corpus has %d commands; it should keep at least 150", len(cases))
 	}
 	for _, c := range cases {
-		got := analyzeShell(c.command, c.cwd, c.kind)
+		got := analyzeShell(c.command, c.cwd, c.fs)
 		if formatWrites(got.Writes) != formatWrites(c.want) {
 			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(got.Writes), formatWrites(c.want))
 		}
@@ -130,32 +204,113 @@ func TestShellWritesCorpus(t *testing.T) {
 	}
 }
 
-// TestShellWritesDisk checks the folder detection on a real disk: cp and
-// mv into an existing folder keep the source's name, into a new name they
-// do not, and git checkout of an existing file is a path, not a branch.
+// TestShellWritesDisk checks the analysis on a real disk: cp and mv into
+// an existing folder keep the source's name, into a new name they do not;
+// git checkout of an existing file is a path, not a branch; and symbolic
+// links lead where the kernel takes them. Where bash is at hand, each
+// command that can run here is run on a fresh copy of the disk, and every
+// path it changed must be among those reported.
 func TestShellWritesDisk(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "assets"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		cmd  string
-		want []ShellWrite
+		want []string // paths relative to the top, each written by by
+		by   string
+		run  bool // bash can run it here
 	}{
-		{"cp logo.png assets", []ShellWrite{{Path: filepath.Join(dir, "assets", "logo.png"), By: "cp"}}},
-		{"cp logo.png fresh", []ShellWrite{{Path: filepath.Join(dir, "fresh"), By: "cp"}}},
-		{"mv a.txt assets", []ShellWrite{{Path: filepath.Join(dir, "a.txt"), By: "mv"}, {Path: filepath.Join(dir, "assets", "a.txt"), By: "mv"}}},
-		{"git checkout main.go", []ShellWrite{{Path: filepath.Join(dir, "main.go"), By: "git checkout"}}},
-		{"git checkout develop", nil},
+		{"cp logo.png assets", []string{"sub/assets/logo.png"}, "cp", false},
+		{"cp logo.png fresh", []string{"sub/fresh"}, "cp", false},
+		{"mv main.go assets", []string{"sub/main.go", "sub/assets/main.go"}, "mv", true},
+		{"git checkout main.go", []string{"sub/main.go"}, "git checkout", false},
+		{"git checkout develop", nil, "", false},
+		{"echo x >> deep/../a.go", []string{"src/a.go"}, ">>", true},
+		{"echo x > dangling", []string{"sub/dangling", "claimed.go"}, ">", true},
+		{"touch dangling", []string{"sub/dangling", "claimed.go"}, "touch", true},
+		{"cp main.go to-a", []string{"sub/to-a", "src/a.go"}, "cp", true},
+		{"tee to-a < main.go", []string{"sub/to-a", "src/a.go"}, "tee", true},
+		{"rm dangling", []string{"sub/dangling"}, "rm", true},
+		{"sed -i s/x/y/ to-a", []string{"sub/to-a"}, "sed -i", true},
+		{"cd -P deep/.. && touch there.txt", []string{"src/there.txt"}, "touch", true},
+		{"cp main.go deep", []string{"src/deep/main.go"}, "cp", true},
 	} {
-		got := ShellWrites(tc.cmd, dir)
-		if formatWrites(got) != formatWrites(tc.want) {
-			t.Errorf("$ %s\ngot:\n%swant:\n%s", tc.cmd, formatWrites(got), formatWrites(tc.want))
+		top := diskFixture(t)
+		var want []ShellWrite
+		for _, p := range tc.want {
+			want = append(want, ShellWrite{Path: filepath.Join(top, p), By: tc.by})
+		}
+		got := ShellWrites(tc.cmd, filepath.Join(top, "sub"))
+		if formatWrites(got) != formatWrites(want) {
+			t.Errorf("$ %s\ngot:\n%swant:\n%s", tc.cmd, formatWrites(got), formatWrites(want))
+		}
+		if bash, err := exec.LookPath("bash"); err == nil && tc.run {
+			before := diskState(t, top)
+			cmd := exec.Command(bash, "-c", tc.cmd)
+			cmd.Dir = filepath.Join(top, "sub")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("$ %s: %v\n%s", tc.cmd, err, out)
+			}
+			after := diskState(t, top)
+			for _, p := range slices.Concat(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after))) {
+				if before[p] != after[p] && !slices.ContainsFunc(got, func(w ShellWrite) bool { return w.Path == p }) {
+					t.Errorf("$ %s changed %s, which is not reported", tc.cmd, p)
+				}
+			}
 		}
 	}
+}
+
+// diskFixture makes a work tree for TestShellWritesDisk and returns its
+// top, its symbolic links resolved as the analysis reports paths:
+//
+//	sub/main.go  sub/assets/  src/a.go  src/deep/
+//	sub/deep -> ../src/deep   sub/to-a -> ../src/a.go
+//	sub/dangling -> ../claimed.go (which does not exist)
+func diskFixture(t *testing.T) string {
+	top, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"sub/assets", "src/deep"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"sub/main.go", "src/a.go"} {
+		if err := os.WriteFile(filepath.Join(top, f), []byte("package x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"sub/deep": "../src/deep", "sub/to-a": "../src/a.go", "sub/dangling": "../claimed.go"} {
+		if err := os.Symlink(target, filepath.Join(top, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return top
+}
+
+// diskState is what each path under top holds: a file's content, a
+// link's target, or that it is a folder.
+func diskState(t *testing.T, top string) map[string]string {
+	state := map[string]string{}
+	err := filepath.WalkDir(top, func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.Type()&os.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			state[p] = "link " + target
+			return err
+		case d.IsDir():
+			state[p] = "dir"
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		state[p] = "file " + string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state
 }
 
 // checkWrites asserts what every result must be, whatever the command:
@@ -180,19 +335,26 @@ func checkWrites(t *testing.T, cmd string, ws []ShellWrite) {
 	}
 }
 
+// allDirs is a disk where every path is an empty folder.
+type allDirs struct{}
+
+func (allDirs) lstat(string) pathKind                     { return kindDir }
+func (allDirs) readlink(string) (string, bool)            { return "", false }
+func (allDirs) readDir(string, int) ([]string, bool)      { return nil, false }
+func (allDirs) readFile(string, int) ([]byte, bool, bool) { return nil, false, false }
+
 func FuzzShellWrites(f *testing.F) {
 	for _, c := range readCorpus(f) {
 		f.Add(c.command)
 	}
-	dirs := func(string) pathKind { return kindDir }
 	f.Fuzz(func(t *testing.T, cmd string) {
-		checkWrites(t, cmd, shellWrites(cmd, "/repo/sub", dirs))
-		checkWrites(t, cmd, shellWrites(cmd, "/repo/sub", func(string) pathKind { return kindNone }))
+		dirs := analyzeShell(cmd, "/repo/sub", allDirs{}).Writes
+		checkWrites(t, cmd, dirs)
+		checkWrites(t, cmd, analyzeShell(cmd, "/repo/sub", newTestFS()).Writes)
 		// Without a known directory only absolute paths can come out, and
 		// each of them also comes out when the directory is known.
-		known := shellWrites(cmd, "/repo/sub", dirs)
-		for _, w := range shellWrites(cmd, "", dirs) {
-			if !slices.ContainsFunc(known, func(k ShellWrite) bool { return k.Path == w.Path && k.Under == w.Under }) {
+		for _, w := range analyzeShell(cmd, "", allDirs{}).Writes {
+			if !slices.ContainsFunc(dirs, func(k ShellWrite) bool { return k.Path == w.Path && k.Under == w.Under }) {
 				t.Fatalf("%q: %q found only without a directory", cmd, w.Path)
 			}
 		}

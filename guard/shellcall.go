@@ -144,7 +144,7 @@ func (w *shellWalker) run(args []shArg, redirs []*syntax.Redirect, st *shState) 
 func (w *shellWalker) dd(args []shArg, st *shState) {
 	for _, a := range args {
 		if strings.HasPrefix(a.s, "of=") {
-			w.write(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
+			w.open(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
 		}
 	}
 }
@@ -155,6 +155,8 @@ func operandSpec(name string) optSpec {
 	switch name {
 	case "touch":
 		return optSpec{args: "dtr", long: []string{"date", "reference", "time"}}
+	case "tee":
+		return optSpec{long: []string{"output-error"}}
 	case "truncate":
 		return optSpec{args: "sr", long: []string{"size", "reference"}}
 	case "shred":
@@ -163,13 +165,23 @@ func operandSpec(name string) optSpec {
 	return optSpec{}
 }
 
+// operands records the operands of rm, touch, tee and the like. rm,
+// rmdir and unlink remove a symbolic link itself; the others open the file
+// and write through a link to its target (touch -h excepted).
 func (w *shellWalker) operands(name string, args []shArg, st *shState) {
 	o := parseOpts(args, operandSpec(name))
 	if o.informational() {
 		return
 	}
+	opens := true
+	switch name {
+	case "rm", "rmdir", "unlink":
+		opens = false
+	case "touch":
+		opens = !o.has("h", "no-dereference")
+	}
 	for _, a := range o.ops {
-		w.write(st, a, name)
+		w.writeArg(st, a, name, opens)
 	}
 }
 
@@ -191,8 +203,10 @@ func (w *shellWalker) chmod(args []shArg, st *shState) {
 	if _, ok := o.get("reference"); !ok && len(files) > 0 {
 		files = files[1:]
 	}
+	// A link's own mode does not exist on Linux: chmod changes its target.
+	opens := !o.has("h", "no-dereference")
 	for _, a := range files {
-		w.write(st, a, "chmod")
+		w.writeArg(st, a, "chmod", opens)
 	}
 }
 
@@ -216,7 +230,7 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 	}
 	if name == "ln" && len(o.ops) == 1 {
 		if _, ok := o.get("t", "target-directory"); !ok {
-			w.into(st, shArg{s: ".", pos: o.ops[0].pos}, o.ops, name, false)
+			w.into(st, shArg{s: ".", pos: o.ops[0].pos}, o.ops, name, false, false)
 			return
 		}
 	}
@@ -224,8 +238,11 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 }
 
 // copyOps records the destinations of a copy or a move whose options and
-// operands are o; a move also removes its sources.
+// operands are o; a move also removes its sources. Only cp writes into an
+// existing destination, through a symbolic link to its target: mv and
+// git mv rename onto it, install and ln remove it first.
 func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
+	opens := by == "cp"
 	srcs := o.ops
 	t, toDir := o.get("t", "target-directory")
 	if !toDir {
@@ -240,10 +257,10 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 		}
 	}
 	if !toDir && o.has("T", "no-target-directory") {
-		w.write(st, t, by)
+		w.writeArg(st, t, by, opens)
 		return
 	}
-	p, ok := st.resolve(t)
+	p, ok := st.path(t)
 	if !ok {
 		return
 	}
@@ -253,17 +270,19 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 			known++
 		}
 	}
-	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || w.kind(p) == kindDir {
-		w.into(st, t, srcs, by, o.has("parents"))
+	// ln -n and ln -T take a link to a folder as the link to replace.
+	follow := !(by == "ln" && o.has("n", "no-dereference"))
+	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || follow && w.kind(p) == kindDir {
+		w.into(st, t, srcs, by, o.has("parents"), opens)
 		return
 	}
-	w.write(st, t, by)
+	w.writeArg(st, t, by, opens)
 }
 
 // into records dir/base(src) for each source copied into folder dir, or
 // dir/src with --parents.
-func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, parents bool) {
-	d, ok := st.resolve(dir)
+func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, parents, opens bool) {
+	d, ok := st.path(dir)
 	if !ok {
 		return
 	}
@@ -284,24 +303,29 @@ func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, pare
 				continue
 			}
 		}
-		w.writePath(filepath.Join(d, rel), by, dir.pos)
+		w.writePath(d+"/"+rel, by, dir.pos, opens)
 	}
 }
 
 // cd follows cd DIR; no argument, cd -, and what cannot be resolved make
-// the directory unknown.
+// the directory unknown. Like bash, cd takes DIR as written (link/.. is
+// where it started), and cd -P as the kernel resolves it.
 func cd(st *shState, args []shArg) {
 	o := parseOpts(args, optSpec{stop: true})
 	if len(o.ops) == 0 {
 		st.dir = ""
 		return
 	}
-	p, ok := st.resolve(o.ops[0])
+	p, ok := st.path(o.ops[0])
 	if !ok || o.ops[0].is("-") {
 		st.dir = ""
 		return
 	}
-	st.dir = p
+	if o.has("P") {
+		st.dir = realPath(st.fs, p, true)
+		return
+	}
+	st.dir = filepath.Clean(p)
 }
 
 func pushd(st *shState, args []shArg) {
@@ -349,7 +373,7 @@ func (w *shellWalker) gofmt(name string, args []shArg, st *shState) {
 		return
 	}
 	for _, a := range args[min(i, len(args)):] {
-		w.write(st, a, name+" -w")
+		w.open(st, a, name+" -w")
 	}
 }
 
@@ -380,7 +404,8 @@ func (w *shellWalker) goTool(args []shArg, st *shState) {
 			i++
 			target = args[i]
 		}
-		w.write(st, target, "go "+sub+" -"+name)
+		// go build -o moves the binary into place; a profile is opened.
+		w.writeArg(st, target, "go "+sub+" -"+name, name != "o")
 	}
 }
 
@@ -408,7 +433,7 @@ func (w *shellWalker) outputFlag(name string, args []shArg, st *shState) {
 	}
 	for _, f := range o.flags {
 		if (f.name == flag || f.name == long) && f.has && !f.val.is("-") {
-			w.write(st, f.val, name+" -"+flag)
+			w.open(st, f.val, name+" -"+flag)
 		}
 	}
 }

@@ -73,7 +73,7 @@ func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redire
 		}
 	case "time":
 		if f, ok := o.get("o", "output"); ok {
-			w.write(st, f, "time -o")
+			w.open(st, f, "time -o")
 		}
 	case "timeout":
 		if len(inner) == 0 {
@@ -95,12 +95,13 @@ func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redire
 	}
 }
 
-// chdir is st moved to d, for a command run by env -C or sudo -D.
+// chdir is st moved to d, for a command run by env -C, sudo -D or
+// git -C: they change directory as the kernel resolves d.
 func chdir(st *shState, d shArg) *shState {
 	st = st.clone()
-	p, ok := st.resolve(d)
-	if !ok {
-		p = ""
+	p, ok := st.path(d)
+	if ok {
+		p = realPath(st.fs, p, true)
 	}
 	st.dir = p
 	return st
@@ -181,7 +182,7 @@ func (w *shellWalker) find(args []shArg, st *shState) {
 		switch s {
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
-				w.write(st, args[i+1], "find "+s)
+				w.open(st, args[i+1], "find "+s)
 				i++
 			}
 		case "-delete":
@@ -245,7 +246,7 @@ func findFiles(args []shArg, st *shState) (starts []shArg, name string, expr int
 		if ok && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ")" || s == ",") {
 			break
 		}
-		if p, ok := st.resolve(args[i]); ok {
+		if p, ok := st.path(args[i]); ok {
 			starts = append(starts, shArg{s: p, pos: args[i].pos})
 		} else {
 			known = false
@@ -253,7 +254,7 @@ func findFiles(args []shArg, st *shState) (starts []shArg, name string, expr int
 	}
 	expr = min(i, len(args))
 	if len(starts) == 0 && known {
-		if p, ok := st.resolve(shArg{s: "."}); ok {
+		if p, ok := st.path(shArg{s: "."}); ok {
 			starts = append(starts, shArg{s: p})
 		}
 	}
