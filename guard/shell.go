@@ -114,8 +114,9 @@ func analyzeShell(command, cwd string, fsys shellFS) ShellAnalysis {
 	if f == nil {
 		return ShellAnalysis{}
 	}
-	w := &shellWalker{fs: fsys}
-	st := &shState{fs: fsys}
+	mfs := &memoFS{shellFS: fsys}
+	w := &shellWalker{fs: mfs}
+	st := &shState{fs: mfs}
 	if filepath.IsAbs(cwd) {
 		st.dir = filepath.Clean(cwd)
 	}
@@ -145,8 +146,6 @@ type shellWalker struct {
 	gitOps []GitOp
 	// unsure says why the walk stopped short, when it did.
 	unsure string
-	// realDirs caches the folders physical resolved, by the path given.
-	realDirs map[string]string
 }
 
 // shState is the shell's directory as far as it is known ("" when not),
@@ -205,18 +204,20 @@ func (w *shellWalker) open(st *shState, a shArg, by string) {
 
 func (w *shellWalker) writeArg(st *shState, a shArg, by string, opens bool) {
 	if a.under != "" {
-		w.record(ShellWrite{Path: realPath(w.fs, a.s, true), Under: a.under, By: by}, a.pos)
+		base, rel := st.from(a.s)
+		p, _ := realPath(w.fs, base, rel, true)
+		w.record(ShellWrite{Path: p, Under: a.under, By: by}, a.pos)
 		return
 	}
 	if p, ok := st.path(a); ok {
-		w.writePath(p, by, a.pos, opens)
+		w.writePath(st, p, by, a.pos, opens)
 	}
 }
 
 // writePath records a write to the absolute path p where the kernel puts
 // it (see physical).
-func (w *shellWalker) writePath(p, by string, pos uint, opens bool) {
-	path, target := w.physical(p, opens)
+func (w *shellWalker) writePath(st *shState, p, by string, pos uint, opens bool) {
+	path, target := w.physical(st, p, opens)
 	w.record(ShellWrite{Path: path, By: by}, pos)
 	if target != "" {
 		w.record(ShellWrite{Path: target, By: by}, pos)

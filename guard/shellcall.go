@@ -272,7 +272,7 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 	}
 	// ln -n and ln -T take a link to a folder as the link to replace.
 	follow := !(by == "ln" && o.has("n", "no-dereference"))
-	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || follow && w.kind(p) == kindDir {
+	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || follow && w.kindAt(st, p) == kindDir {
 		w.into(st, t, srcs, by, o.has("parents"), opens)
 		return
 	}
@@ -303,7 +303,7 @@ func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, pare
 				continue
 			}
 		}
-		w.writePath(d+"/"+rel, by, dir.pos, opens)
+		w.writePath(st, d+"/"+rel, by, dir.pos, opens)
 	}
 }
 
@@ -322,7 +322,7 @@ func cd(st *shState, args []shArg) {
 		return
 	}
 	if o.has("P") {
-		st.dir = realPath(st.fs, p, true)
+		st.dir, _ = realPath(st.fs, "/", p, true)
 		return
 	}
 	st.dir = filepath.Clean(p)

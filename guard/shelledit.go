@@ -176,7 +176,7 @@ func (w *shellWalker) scriptSource(src string, find func(string) []pyWrite, st *
 		}
 		a := shArg{s: pw.path, pos: pos}
 		if pw.src != "" {
-			if p, ok := st.path(a); ok && (strings.HasSuffix(pw.path, "/") || w.kind(p) == kindDir) {
+			if p, ok := st.path(a); ok && (strings.HasSuffix(pw.path, "/") || w.kindAt(st, p) == kindDir) {
 				w.into(st, a, []shArg{{s: pw.src}}, pw.by, false, pw.opens)
 				continue
 			}

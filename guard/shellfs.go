@@ -85,20 +85,49 @@ func (osFS) readFile(path string, max int) ([]byte, bool, bool) {
 	return b[:min(len(b), max)], len(b) > max, true
 }
 
+// memoFS remembers what lstat said of each path during one analysis:
+// resolving each written path from / asks about the same folders again.
+type memoFS struct {
+	shellFS
+	kinds map[string]pathKind
+}
+
+func (m *memoFS) lstat(path string) pathKind {
+	k, ok := m.kinds[path]
+	if !ok {
+		k = m.shellFS.lstat(path)
+		if m.kinds == nil {
+			m.kinds = map[string]pathKind{}
+		}
+		m.kinds[path] = k
+	}
+	return k
+}
+
 // maxLinkHops is how many symbolic links Linux follows in one path before
 // it fails with ELOOP.
 const maxLinkHops = 40
 
-// realPath resolves the absolute path p as the kernel does: component by
-// component from /, following each symbolic link (a relative target from
-// the link's folder, an absolute one from /), and taking a .. after the
-// component before it is resolved, so that link/.. is the folder above the
-// link's target. A final link is followed only with followLast, or when a
-// slash follows it. From a component that does not exist (or is not a
-// folder) on, the rest is taken as written, cleaned. The result is
-// absolute and clean.
-func realPath(fsys shellFS, p string, followLast bool) string {
-	done, rest := "/", p
+// realPath resolves the path rel from the folder base as the kernel
+// resolves a path from its working directory: component by component,
+// following each symbolic link (a relative target from the link's folder,
+// an absolute one from /), and taking a .. after the component before it
+// is resolved, so that link/.. is the folder above the link's target. A
+// final link is followed only with followLast, or when a slash follows it.
+// From a component that does not exist (or is not a folder) on, the rest
+// is taken as written, cleaned.
+//
+// base is taken as the folder it names, unresolved (the shell's directory
+// as it spells it; "/" for an absolute path), until a .. climbs out of
+// it: only then are its own links resolved, since only then do they
+// matter. The result is absolute and clean; kind is what it names
+// (kindNone past a missing component, kindLink for a final link not
+// followed).
+func realPath(fsys shellFS, base, rel string, followLast bool) (path string, kind pathKind) {
+	done, rest := base, rel
+	kind = kindDir
+	resolved := base == "/" // done is spelled as the kernel spells it
+	below := 0              // folders entered below done's unresolved part
 	hops := 0
 	lost := false // a component did not exist: the rest is literal
 	for rest != "" {
@@ -108,6 +137,14 @@ func realPath(fsys shellFS, p string, followLast bool) string {
 		case "", ".":
 			continue
 		case "..":
+			switch {
+			case lost || resolved:
+			case below > 0:
+				below--
+			default:
+				done, _ = realPath(fsys, "/", done, true)
+				resolved = true
+			}
 			done = filepath.Dir(done)
 			continue
 		}
@@ -116,19 +153,19 @@ func realPath(fsys shellFS, p string, followLast bool) string {
 			done = next
 			continue
 		}
-		switch fsys.lstat(next) {
+		switch kind = fsys.lstat(next); kind {
 		case kindLink:
 			if rest == "" && !followLast {
 				break
 			}
 			target, ok := fsys.readlink(next)
 			if !ok || hops == maxLinkHops {
-				lost = true // the kernel fails here: what follows is not reached
+				lost = rest != "" // the kernel fails here: what follows is not reached
 				break
 			}
 			hops++
 			if filepath.IsAbs(target) {
-				done = "/"
+				done, resolved = "/", true
 			}
 			rest = target + "/" + rest
 			continue
@@ -136,10 +173,15 @@ func realPath(fsys shellFS, p string, followLast bool) string {
 			lost = true
 		case kindFile:
 			lost = rest != "" // a file is no folder to go on from
+		case kindDir:
+			below++
 		}
 		done = next
 	}
-	return done
+	if lost {
+		kind = kindNone
+	}
+	return done, kind
 }
 
 // nextComponent splits the first component off p, after any slashes; rest
@@ -152,37 +194,47 @@ func nextComponent(p string) (c, rest string) {
 	return p, ""
 }
 
+// from splits the absolute path p into the shell's directory and the path
+// below it, when it lies there, for realPath to start from the directory
+// as the kernel starts from its working directory; otherwise base is "/".
+func (st *shState) from(p string) (base, rel string) {
+	d := st.dir
+	if d != "" && d != "/" && strings.HasPrefix(p, d) && (len(p) == len(d) || p[len(d)] == '/') {
+		return d, p[len(d):]
+	}
+	return "/", p
+}
+
 // physical is where a write to the absolute path p lands: p resolved as
-// the kernel resolves it, its last component not followed. With opens (the
-// command opens the file, as > and tee do), a last component that is a
-// symbolic link writes the link's target too, which is returned as target
-// ("" otherwise): a dangling link's target is created.
-func (w *shellWalker) physical(p string, opens bool) (path, target string) {
-	dir, base := filepath.Split(p)
-	if base == "" || base == "." || base == ".." {
-		return realPath(w.fs, p, true), ""
+// the kernel resolves it from st's directory, its last component not
+// followed. With opens (the command opens the file, as > and tee do), a
+// last component that is a symbolic link writes the link's target too,
+// which is returned as target ("" otherwise): a dangling link's target is
+// created.
+func (w *shellWalker) physical(st *shState, p string, opens bool) (path, target string) {
+	base, rel := st.from(p)
+	dir, name := filepath.Split(rel)
+	if name == "" || name == "." || name == ".." {
+		path, _ = realPath(w.fs, base, rel, true)
+		return path, ""
 	}
-	d, ok := w.realDirs[dir]
-	if !ok {
-		d = realPath(w.fs, dir, true)
-		if w.realDirs == nil {
-			w.realDirs = map[string]string{}
-		}
-		w.realDirs[dir] = d
-	}
-	path = filepath.Join(d, base)
-	if opens && w.fs.lstat(path) == kindLink {
-		target = realPath(w.fs, path, true)
+	d, kind := realPath(w.fs, base, dir, true)
+	path = filepath.Join(d, name)
+	if opens && kind == kindDir && w.fs.lstat(path) == kindLink {
+		target, _ = realPath(w.fs, "/", path, true)
 	}
 	return path, target
 }
 
 // kind is what the absolute path p names once every link in it is
 // followed, as cp, mv and git see it.
-func (w *shellWalker) kind(p string) pathKind {
-	k := w.fs.lstat(realPath(w.fs, p, true))
-	if k == kindLink {
-		return kindNone // more links than the kernel follows
+func (w *shellWalker) kind(p string) pathKind { return w.kindAt(&shState{}, p) }
+
+// kindAt is kind, p resolved from st's directory.
+func (w *shellWalker) kindAt(st *shState, p string) pathKind {
+	base, rel := st.from(p)
+	if _, k := realPath(w.fs, base, rel, true); k != kindLink {
+		return k
 	}
-	return k
+	return kindNone // more links than the kernel follows
 }

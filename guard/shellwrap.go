@@ -101,7 +101,7 @@ func chdir(st *shState, d shArg) *shState {
 	st = st.clone()
 	p, ok := st.path(d)
 	if ok {
-		p = realPath(st.fs, p, true)
+		p, _ = realPath(st.fs, "/", p, true)
 	}
 	st.dir = p
 	return st
