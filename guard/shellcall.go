@@ -82,13 +82,8 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(_ *shellWalker, c shCall) { pushd(c.st, c.args) }
 	case "popd":
 		return func(_ *shellWalker, c shCall) { popd(c.st, c.args) }
-	case "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
-		"nice", "ionice", "stdbuf", "chronic", "xargs", "npx":
-		return func(w *shellWalker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
 	case "find":
 		return func(w *shellWalker, c shCall) { w.find(c.args, c.st) }
-	case "bash", "sh", "zsh", "dash", "ksh":
-		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
 	case "rm", "rmdir", "touch", "truncate", "tee", "shred", "unlink":
 		return func(w *shellWalker, c shCall) { w.operands(c.name, c.args, c.st) }
 	case "chmod":
@@ -114,7 +109,12 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 	case "ruby":
 		return func(w *shellWalker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
 	}
-	if isPython(name) {
+	switch {
+	case isWrapper(name):
+		return func(w *shellWalker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
+	case isShell(name):
+		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
+	case isPython(name):
 		return func(w *shellWalker, c shCall) { w.python(c.args, c.redirs, c.st) }
 	}
 	return nil
