@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,9 +31,12 @@ type ShellWrite struct {
 }
 
 // ShellWrites returns the paths that command, run in cwd (absolute),
-// writes, in the order they appear, each once. What cannot be resolved
-// (variables, ~, globs, eval, scripts, what make or npm write on their own)
-// is left out: it never denies. A command that does not parse returns nil.
+// writes, in the order they appear, each once. What is literally in the
+// command and can be resolved is: globs and braces, variables the command
+// sets, $HOME and ~, a few command substitutions and piped outputs (see
+// AnalyzeShell). What cannot (a variable from elsewhere, eval, scripts,
+// what make or npm write on their own) is left out: it never denies. A
+// command that does not parse returns nil.
 func ShellWrites(command, cwd string) []ShellWrite {
 	return AnalyzeShell(command, cwd).Writes
 }
@@ -64,10 +68,18 @@ type GitOp struct {
 }
 
 // AnalyzeShell reads command, run in cwd (absolute), for what it writes.
+// It expands words as bash would, as far as the command line and the disk
+// tell: braces; globs, matched against the disk; variables the command
+// sets to known values, loop variables over known lists, $PWD, and $HOME
+// and ~ from this process's environment; $(pwd), $(git rev-parse
+// --show-toplevel) and --show-cdup, $(dirname X), $(basename X); and what
+// xargs or a shell reads from echo, printf '%s\n', ls, cat or find on the
+// left of a pipe, or from xargs -a FILE. After branches that end in
+// different directories, what follows is read in each (a few at most).
 // A command that does not parse gives an empty analysis: the shell would
 // not run it either.
 func AnalyzeShell(command, cwd string) ShellAnalysis {
-	return analyzeShell(command, cwd, osFS{})
+	return analyzeShell(command, cwd, os.Getenv("HOME"), osFS{})
 }
 
 // Limits that keep hostile input (recursive functions, bash -c nested
@@ -106,7 +118,7 @@ func parseShell(src string) *syntax.File {
 	return f
 }
 
-func analyzeShell(command, cwd string, fsys shellFS) ShellAnalysis {
+func analyzeShell(command, cwd, home string, fsys shellFS) ShellAnalysis {
 	if len(command) > maxShellBytes {
 		return ShellAnalysis{Unsure: unsureBytes}
 	}
@@ -119,6 +131,9 @@ func analyzeShell(command, cwd string, fsys shellFS) ShellAnalysis {
 	st := &shState{fs: mfs}
 	if filepath.IsAbs(cwd) {
 		st.dir = filepath.Clean(cwd)
+	}
+	if filepath.IsAbs(home) {
+		st.set("HOME", filepath.Clean(home), true, true)
 	}
 	w.stmts(f.Stmts, st)
 	return ShellAnalysis{Writes: w.result(), Git: w.gitOps, Unsure: w.unsure}
@@ -135,9 +150,11 @@ type shellWalker struct {
 	scripts map[string]*syntax.File
 	depth   int
 	steps   int
-	// piped, while the right side of find ... | CMD is walked, is the
-	// files find prints (see findFiles), for xargs to hand on.
-	piped []shArg
+	// piped, while the right side of a pipe is walked, is its left side
+	// and the state it runs in: xargs or a shell there may read what it
+	// prints (see stdinOf), which is worked out only then.
+	piped   *syntax.Stmt
+	pipedSt *shState
 	// fixed, when set, is the offset every write gets: the bash -c word or
 	// the call of a function whose body sits elsewhere in the source.
 	fixed    uint
@@ -146,20 +163,31 @@ type shellWalker struct {
 	gitOps []GitOp
 	// unsure says why the walk stopped short, when it did.
 	unsure string
+	// words and reads count what expansion made and read, for its bounds.
+	words, reads int
 }
 
-// shState is the shell's directory as far as it is known ("" when not),
-// and the disk it runs on.
+// shState is what the shell knows at a point of the command: its
+// directory as far as it is known ("" when not), the variables the
+// command set, and the disk it runs on.
 type shState struct {
 	// dir is the directory as the shell names it ($PWD): cd follows
 	// paths as written, .. included, as bash's cd does.
-	dir   string
+	dir string
+	// alt are the other directories the shell may be in, after branches
+	// that ended in different ones; each statement is then read in each.
+	alt   []string
 	stack []string // pushd's stack, from this command only
-	fs    shellFS
+	vars  []shVar  // latest last
+	glob  globMode
+	// exited is set once the shell ran exit: nothing after runs.
+	exited bool
+	fs     shellFS
 }
 
 func (st *shState) clone() *shState {
-	return &shState{dir: st.dir, stack: slices.Clip(st.stack), fs: st.fs}
+	return &shState{dir: st.dir, alt: slices.Clip(st.alt), stack: slices.Clip(st.stack),
+		vars: slices.Clip(st.vars), glob: st.glob, fs: st.fs}
 }
 
 // path is where an argument leads from the shell's directory, absolute
@@ -317,7 +345,17 @@ func (w *shellWalker) stmts(list []*syntax.Stmt, st *shState) {
 }
 
 func (w *shellWalker) stmt(s *syntax.Stmt, st *shState) {
-	if s == nil || !w.budget() {
+	if s == nil {
+		return
+	}
+	if st.exited {
+		return
+	}
+	if len(st.alt) > 0 {
+		w.forked(s, st)
+		return
+	}
+	if !w.budget() {
 		return
 	}
 	if s.Background || s.Coprocess || s.Disown {
@@ -345,32 +383,18 @@ func (w *shellWalker) command(s *syntax.Stmt, st *shState) {
 	case *syntax.IfClause:
 		w.ifClause(c, st)
 	case *syntax.WhileClause:
-		before := st.dir
-		w.stmts(c.Cond, st)
-		w.stmts(c.Do, st)
-		if st.dir != before {
-			st.dir = "" // how many times the body ran is not known
-		}
+		w.loop(c.Cond, c.Do, st, nil)
 	case *syntax.ForClause:
-		if it, ok := c.Loop.(*syntax.WordIter); ok {
-			for _, word := range it.Items {
-				w.substs(word, st)
-			}
-		}
-		before := st.dir
-		w.stmts(c.Do, st)
-		if st.dir != before {
-			st.dir = ""
-		}
+		w.forClause(c, st)
 	case *syntax.CaseClause:
 		w.substs(c.Word, st)
-		ends := []string{st.dir} // no pattern matched
+		ends := []*shState{st.clone()} // no pattern matched
 		for _, item := range c.Items {
 			b := st.clone()
 			w.stmts(item.Stmts, b)
-			ends = append(ends, b.dir)
+			ends = append(ends, b)
 		}
-		st.dir = sameDir(ends)
+		w.join(st, ends)
 	case *syntax.FuncDecl:
 		if c.Name != nil && c.Body != nil {
 			if w.funcs == nil {
@@ -382,6 +406,9 @@ func (w *shellWalker) command(s *syntax.Stmt, st *shState) {
 		w.stmt(c.Stmt, st)
 	case *syntax.CoprocClause:
 		w.stmt(c.Stmt, st.clone())
+	case *syntax.DeclClause:
+		w.substs(c, st)
+		w.declare(c, st)
 	default:
 		// [[ ]], (( )), let, declare/local/export: they write nothing
 		// themselves, but a $( ) inside them runs.
@@ -396,40 +423,25 @@ func (w *shellWalker) binary(c *syntax.BinaryCmd, st *shState) {
 	switch c.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		w.stmt(c.X, st.clone())
-		piped := w.piped
-		w.piped = findOutput(c.X, st)
+		piped, pipedSt := w.piped, w.pipedSt
+		w.piped, w.pipedSt = c.X, st.clone()
 		w.stmt(c.Y, st.clone())
-		w.piped = piped
+		w.piped, w.pipedSt = piped, pipedSt
 	case syntax.AndStmt:
 		w.stmt(c.X, st)
 		w.stmt(c.Y, st)
 	case syntax.OrStmt:
 		before := st.clone()
 		w.stmt(c.X, st)
+		// Y runs when X failed: before X changed anything, or after (a
+		// plain cd that fails changes nothing).
 		y := before
-		if st.dir != before.dir && !changesDir(c.X) {
-			y.dir = "" // X changed directory, then failed somewhere
+		if !changesDir(c.X) {
+			w.join(y, []*shState{before.clone(), st.clone()})
 		}
-		start := y.dir
 		w.stmt(c.Y, y)
-		if y.dir != start {
-			st.dir = ""
-		}
+		w.join(st, []*shState{st.clone(), y})
 	}
-}
-
-// findOutput is what a pipeline's left side x prints when it is a plain
-// find: the files it finds, as arguments for write; nil for any other.
-func findOutput(x *syntax.Stmt, st *shState) []shArg {
-	call, ok := x.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || !shellArg(call.Args[0]).is("find") {
-		return nil
-	}
-	starts, name, _ := findFiles(shellArgs(call.Args[1:]), st)
-	if len(starts) == 0 {
-		return nil
-	}
-	return foundArgs(starts, name, true)
 }
 
 // changesDir reports whether s is a plain cd, pushd or popd, which changes
@@ -450,34 +462,73 @@ func (w *shellWalker) ifClause(c *syntax.IfClause, st *shState) {
 	w.stmts(c.Cond, st)
 	then := st.clone()
 	w.stmts(c.Then, then)
-	ends := []string{then.dir}
+	ends := []*shState{then}
 	switch {
 	case c.Else == nil:
-		ends = append(ends, st.dir)
+		ends = append(ends, st.clone())
 	case len(c.Else.Cond) == 0: // else
 		b := st.clone()
 		w.stmts(c.Else.Then, b)
-		ends = append(ends, b.dir)
+		ends = append(ends, b)
 	default: // elif
 		b := st.clone()
 		w.ifClause(c.Else, b)
-		ends = append(ends, b.dir)
+		ends = append(ends, b)
 	}
-	st.dir = sameDir(ends)
+	w.join(st, ends)
 }
 
-// sameDir is the directory every branch ended in, or "" when they differ.
-func sameDir(ends []string) string {
-	for _, d := range ends[1:] {
-		if d != ends[0] {
-			return ""
+// forClause walks a for loop: over a list of known words, its body once
+// for each; otherwise once, as any loop (see loop).
+func (w *shellWalker) forClause(c *syntax.ForClause, st *shState) {
+	it, ok := c.Loop.(*syntax.WordIter)
+	if !ok {
+		w.loop(nil, c.Do, st, nil)
+		return
+	}
+	for _, word := range it.Items {
+		w.substs(word, st)
+	}
+	if it.InPos.IsValid() {
+		items := w.expand(it.Items, st)
+		if !slices.ContainsFunc(items, func(a shArg) bool { _, ok := a.lit(); return !ok }) {
+			if len(items) > maxLoopRuns {
+				w.stop(unsureLoop)
+				items = items[:maxLoopRuns]
+			}
+			for _, a := range items {
+				st.set(it.Name.Value, a.s, true, false)
+				w.stmts(c.Do, st)
+			}
+			return
 		}
 	}
-	return ends[0]
+	w.loop(nil, c.Do, st, []string{it.Name.Value})
+}
+
+// loop walks a loop whose body runs a number of times not known: once,
+// with the variables it sets (and vars) not known, before and after. When
+// the body moves the shell, the directory after is not known.
+func (w *shellWalker) loop(cond, body []*syntax.Stmt, st *shState, vars []string) {
+	vars = append(append(vars, assignedIn(cond)...), assignedIn(body)...)
+	for _, v := range vars {
+		st.set(v, "", false, false)
+	}
+	before := st.dirs()
+	w.stmts(cond, st)
+	w.stmts(body, st)
+	if !slices.Equal(st.dirs(), before) {
+		st.dir, st.alt = "", nil
+	}
+	for _, v := range vars {
+		st.set(v, "", false, false)
+	}
 }
 
 // redirect records the file a redirection writes. Duplicating a
-// descriptor (2>&1, >&-) writes none; `>& file` writes file.
+// descriptor (2>&1, >&-) writes none; `>& file` writes file. A target
+// that expands to more than one word is an ambiguous redirect: bash
+// writes nothing.
 func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
 	if r.Word != nil {
 		w.substs(r.Word, st)
@@ -503,7 +554,9 @@ func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
 	if r.N != nil {
 		by = r.N.Value + by
 	}
-	w.open(st, shellArg(r.Word), by)
+	if target := w.expandWord(nil, r.Word, st); len(target) == 1 {
+		w.open(st, target[0], by)
+	}
 }
 
 // substs walks the command substitutions inside node, each in a subshell.
@@ -550,7 +603,7 @@ func (w *shellWalker) script(src string, st *shState, pos uint) {
 	if !w.hasFixed {
 		w.fixed, w.hasFixed = pos, true
 	}
-	w.stmts(f.Stmts, st.clone())
+	w.stmts(f.Stmts, st.child())
 	w.depth, w.funcs, w.fixed, w.hasFixed = saved.depth, saved.funcs, saved.fixed, saved.hasFixed
 }
 

@@ -26,6 +26,7 @@ type shellCase struct {
 	command string
 	want    []ShellWrite
 	unsure  string // the ShellAnalysis.Unsure expected
+	home    string
 	fs      *testFS
 }
 
@@ -57,14 +58,21 @@ func (fsys *testFS) add(path string, k pathKind) {
 	}
 }
 
-func (fsys *testFS) lstat(p string) pathKind { return fsys.kinds[p] }
+// The disk calls resolve a path as the kernel does, the links in it
+// followed (the last one too, but for lstat and readlink).
+
+func (fsys *testFS) lstat(p string) pathKind { return fsys.kinds[fsys.real(p, false)] }
 
 func (fsys *testFS) readlink(p string) (string, bool) {
-	t, ok := fsys.links[p]
+	t, ok := fsys.links[fsys.real(p, false)]
 	return t, ok
 }
 
 func (fsys *testFS) readDir(p string, max int) ([]string, bool) {
+	p = fsys.real(p, true)
+	if fsys.kinds[p] != kindDir {
+		return nil, false
+	}
 	var names []string
 	for q := range fsys.kinds {
 		if filepath.Dir(q) == p && q != p {
@@ -76,11 +84,28 @@ func (fsys *testFS) readDir(p string, max int) ([]string, bool) {
 }
 
 func (fsys *testFS) readFile(p string, max int) ([]byte, bool, bool) {
+	p = fsys.real(p, true)
 	if fsys.kinds[p] != kindFile {
 		return nil, false, false
 	}
 	b := fsys.files[p]
 	return []byte(b[:min(len(b), max)]), len(b) > max, true
+}
+
+// real is where the kernel takes the path p on this disk.
+func (fsys *testFS) real(p string, followLast bool) string {
+	r, _ := realPath(declared{fsys}, "/", p, followLast)
+	return r
+}
+
+// declared is a testFS as declared, paths taken as they are spelled.
+type declared struct{ *testFS }
+
+func (d declared) lstat(p string) pathKind { return d.kinds[p] }
+
+func (d declared) readlink(p string) (string, bool) {
+	t, ok := d.links[p]
+	return t, ok
 }
 
 // readCorpus parses every corpus file.
@@ -104,7 +129,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 	}
 	defer f.Close()
 	base := filepath.Base(name)
-	cwd := "/repo/sub"
+	cwd, home := "/repo/sub", ""
 	fsys := newTestFS()
 	var cases []shellCase
 	var cur *shellCase
@@ -114,7 +139,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 		fail := func(msg string) { t.Fatalf("%s:%d: %s: %q", base, n, msg, line) }
 		switch {
 		case strings.HasPrefix(line, "$ "):
-			cases = append(cases, shellCase{file: base, line: n, cwd: cwd, command: line[2:], fs: fsys})
+			cases = append(cases, shellCase{file: base, line: n, cwd: cwd, command: line[2:], home: home, fs: fsys})
 			cur = &cases[len(cases)-1]
 		case line == "|" || strings.HasPrefix(line, "| "):
 			if cur == nil || len(cur.want) > 0 {
@@ -140,6 +165,8 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 			cur = nil
 		case strings.HasPrefix(line, "cwd "):
 			cwd = line[4:]
+		case strings.HasPrefix(line, "home "):
+			home = line[5:]
 		case strings.HasPrefix(line, "dir "):
 			fsys = fsys.with()
 			fsys.add(line[4:], kindDir)
@@ -194,7 +221,7 @@ func TestShellWritesCorpus(t *testing.T) {
 		t.Errorf("the corpus has %d commands; it should keep at least 150", len(cases))
 	}
 	for _, c := range cases {
-		got := analyzeShell(c.command, c.cwd, c.fs)
+		got := analyzeShell(c.command, c.cwd, c.home, c.fs)
 		if formatWrites(got.Writes) != formatWrites(c.want) {
 			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(got.Writes), formatWrites(c.want))
 		}
@@ -231,6 +258,12 @@ func TestShellWritesDisk(t *testing.T) {
 		{"sed -i s/x/y/ to-a", []string{"sub/to-a"}, "sed -i", true},
 		{"cd -P deep/.. && touch there.txt", []string{"src/there.txt"}, "touch", true},
 		{"cp main.go deep", []string{"src/deep/main.go"}, "cp", true},
+		{"rm ../src/*.go", []string{"src/a.go"}, "rm", true},
+		{"cat list | xargs rm", []string{"sub/main.go"}, "rm", true},
+		{`for f in main.go list; do rm "$f"; done`, []string{"sub/main.go", "sub/list"}, "rm", true},
+		{"tee ../src/{a,b}.go < list", []string{"src/a.go", "src/b.go"}, "tee", true},
+		{`cd "$(git rev-parse --show-toplevel)" && echo x >> src/a.go`, []string{"src/a.go"}, ">>", false},
+		{`if [ -f list ]; then cd ../src; else cd assets; fi; echo x > f`, []string{"src/f", "sub/assets/f"}, ">", true},
 	} {
 		top := diskFixture(t)
 		var want []ShellWrite
@@ -261,7 +294,7 @@ func TestShellWritesDisk(t *testing.T) {
 // diskFixture makes a work tree for TestShellWritesDisk and returns its
 // top, its symbolic links resolved as the analysis reports paths:
 //
-//	sub/main.go  sub/assets/  src/a.go  src/deep/
+//	.git/  sub/main.go  sub/list (main.go)  sub/assets/  src/a.go  src/deep/
 //	sub/deep -> ../src/deep   sub/to-a -> ../src/a.go
 //	sub/dangling -> ../claimed.go (which does not exist)
 func diskFixture(t *testing.T) string {
@@ -269,13 +302,13 @@ func diskFixture(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []string{"sub/assets", "src/deep"} {
+	for _, d := range []string{".git", "sub/assets", "src/deep"} {
 		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"sub/main.go", "src/a.go"} {
-		if err := os.WriteFile(filepath.Join(top, f), []byte("package x\n"), 0o644); err != nil {
+	for f, content := range map[string]string{"sub/main.go": "package x\n", "src/a.go": "package x\n", "sub/list": "main.go\n"} {
+		if err := os.WriteFile(filepath.Join(top, f), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -348,12 +381,12 @@ func FuzzShellWrites(f *testing.F) {
 		f.Add(c.command)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		dirs := analyzeShell(cmd, "/repo/sub", allDirs{}).Writes
+		dirs := analyzeShell(cmd, "/repo/sub", "/home/agent", allDirs{}).Writes
 		checkWrites(t, cmd, dirs)
-		checkWrites(t, cmd, analyzeShell(cmd, "/repo/sub", newTestFS()).Writes)
+		checkWrites(t, cmd, analyzeShell(cmd, "/repo/sub", "", newTestFS()).Writes)
 		// Without a known directory only absolute paths can come out, and
 		// each of them also comes out when the directory is known.
-		for _, w := range analyzeShell(cmd, "", allDirs{}).Writes {
+		for _, w := range analyzeShell(cmd, "", "/home/agent", allDirs{}).Writes {
 			if !slices.ContainsFunc(dirs, func(k ShellWrite) bool { return k.Path == w.Path && k.Under == w.Under }) {
 				t.Fatalf("%q: %q found only without a directory", cmd, w.Path)
 			}
@@ -422,5 +455,52 @@ func TestShellHugeCommand(t *testing.T) {
 	}
 	if got.Unsure != unsureBytes || len(got.Writes) != 0 {
 		t.Errorf("AnalyzeShell of %d bytes = %+v, want only Unsure %q", len(huge), got, unsureBytes)
+	}
+}
+
+// TestShellExpandLimits checks that what hostile input can make expansion
+// do is bounded, cheap, and said: too many words, loop runs, folder names,
+// folders read, file bytes, or directories to follow.
+func TestShellExpandLimits(t *testing.T) {
+	big := newTestFS()
+	for i := range maxDirNames + 1 {
+		big.add("/repo/sub/big/f"+strconv.Itoa(i), kindFile)
+	}
+	for i := range maxGlobReads + 1 {
+		big.add("/repo/sub/many/d"+strconv.Itoa(i)+"/x", kindFile)
+	}
+	big.add("/repo/sub/huge.txt", kindFile)
+	big.files["/repo/sub/huge.txt"] = strings.Repeat("a.go\n", maxFileBytes/5+1)
+	var cases strings.Builder
+	cases.WriteString("case $1 in ")
+	for i := range maxShellDirs + 1 {
+		fmt.Fprintf(&cases, "%d) cd d%d ;; ", i, i)
+	}
+	cases.WriteString("esac; touch f")
+	for _, tc := range []struct {
+		cmd, unsure string
+		writes      int // at least
+	}{
+		{"touch {1..5000}.txt", unsureWords, 0},
+		{"touch {1..70}{1..70}.txt", unsureWords, 0},
+		{"touch {1..99999999999}.txt", unsureWords, 0},
+		{"touch {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", unsureWords, 0},
+		{"for i in {1..300}; do touch $i; done", unsureLoop, maxLoopRuns},
+		{"rm big/*", unsureNames, 0},
+		{"rm many/*/*", unsureNames, 0},
+		{"rm many/*/x", "", maxGlobReads + 1},
+		{"cat huge.txt | xargs rm", unsureFile, 0},
+		{"xargs -a huge.txt rm", unsureFile, 0},
+		{cases.String(), unsureDirs, 0},
+		{"touch {1..100}.txt", "", 100},
+	} {
+		start := time.Now()
+		got := analyzeShell(tc.cmd, "/repo/sub", "", big)
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%.60s took %v", tc.cmd, took)
+		}
+		if got.Unsure != tc.unsure || len(got.Writes) < tc.writes {
+			t.Errorf("%.60s: %d writes, unsure %q; want at least %d, unsure %q", tc.cmd, len(got.Writes), got.Unsure, tc.writes, tc.unsure)
+		}
 	}
 }

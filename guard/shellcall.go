@@ -8,7 +8,10 @@ import (
 )
 
 // call walks a simple command: its substitutions first, then what the
-// command itself writes.
+// command itself writes. Assignments alone set variables; before a
+// command they are the command's, not the shell's. The words after the
+// name are expanded only for a command run knows: globbing the words of
+// any other would cost the disk reads for nothing.
 func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *shState) {
 	for _, a := range c.Assigns {
 		w.substs(a, st)
@@ -17,9 +20,18 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 		w.substs(word, st)
 	}
 	if len(c.Args) == 0 {
+		w.assigns(c.Assigns, st, false)
 		return
 	}
-	name, ok := shellArg(c.Args[0]).lit()
+	args := make([]shArg, 0, len(c.Args))
+	i := 0
+	for ; len(args) == 0 && i < len(c.Args); i++ {
+		args = w.expandWord(args, c.Args[i], st) // $EMPTY cmd runs cmd
+	}
+	if len(args) == 0 {
+		return
+	}
+	name, ok := args[0].lit()
 	if !ok {
 		return
 	}
@@ -30,7 +42,10 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 	if !shellCommand(commandName(name)) {
 		return
 	}
-	w.run(shellArgs(c.Args), redirs, st)
+	for _, word := range c.Args[i:] {
+		args = w.expandWord(args, word, st)
+	}
+	w.run(args, redirs, st)
 }
 
 // callFunc walks a function's body where it is called: it runs in the
@@ -82,6 +97,8 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(_ *shellWalker, c shCall) { pushd(c.st, c.args) }
 	case "popd":
 		return func(_ *shellWalker, c shCall) { popd(c.st, c.args) }
+	case "unset", "read", "mapfile", "readarray", "printf", "shopt", "set", "source", ".", "eval", "exit":
+		return func(_ *shellWalker, c shCall) { setsVars(c.name, c.args, c.st) }
 	case "find":
 		return func(w *shellWalker, c shCall) { w.find(c.args, c.st) }
 	case "rm", "rmdir", "touch", "truncate", "tee", "shred", "unlink":
@@ -316,6 +333,9 @@ func cd(st *shState, args []shArg) {
 		st.dir = ""
 		return
 	}
+	if o.ops[0].is("") {
+		return // cd "" stays
+	}
 	p, ok := st.path(o.ops[0])
 	if !ok || o.ops[0].is("-") {
 		st.dir = ""
@@ -326,6 +346,58 @@ func cd(st *shState, args []shArg) {
 		return
 	}
 	st.dir = filepath.Clean(p)
+}
+
+// setsVars follows the builtins that set variables or how words expand:
+// unset empties them; read, mapfile and printf -v set them to what is not
+// known; source and eval may set any; set -f turns globs off, shopt
+// changes how they match; exit ends the shell.
+func setsVars(name string, args []shArg, st *shState) {
+	switch name {
+	case "unset":
+		o := parseOpts(args, optSpec{})
+		if o.has("f") {
+			return // functions
+		}
+		for _, a := range o.ops {
+			st.set(a.s, "", true, false)
+		}
+	case "read", "mapfile", "readarray":
+		o := parseOpts(args, optSpec{args: "adinNptuCcs"})
+		if a, ok := o.get("a"); ok {
+			st.set(a.s, "", false, false)
+		}
+		for _, a := range o.ops {
+			st.set(a.s, "", false, false)
+		}
+		if name != "read" && len(o.ops) == 0 {
+			st.set("MAPFILE", "", false, false)
+		}
+	case "printf":
+		if o := parseOpts(args, optSpec{args: "v", stop: true}); o.has("v") {
+			v, _ := o.get("v")
+			st.set(v.s, "", false, false)
+		}
+	case "source", ".", "eval":
+		for _, v := range st.vars {
+			st.set(v.name, "", false, false)
+		}
+	case "shopt":
+		st.glob = globUnknown
+	case "set":
+		for _, a := range args {
+			switch {
+			case a.s == "noglob":
+				st.glob = globOff
+			case strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "f") && !strings.HasPrefix(a.s, "--"):
+				st.glob = globOff
+			case strings.HasPrefix(a.s, "+") && strings.Contains(a.s, "f"):
+				st.glob = globOn
+			}
+		}
+	case "exit":
+		st.exited = true
+	}
 }
 
 func pushd(st *shState, args []shArg) {

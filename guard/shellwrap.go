@@ -132,13 +132,21 @@ func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redire
 			w.open(st, f, "time -o")
 		}
 	case "xargs":
-		u.inner = xargsCommand(u.o, u.inner, w.piped)
-	}
-	if len(u.inner) == 0 {
+		for _, cmd := range w.xargsRuns(u.o, u.inner, redirs, st) {
+			w.runKnown(cmd, redirs, st)
+		}
 		return
 	}
-	if s, ok := u.inner[0].lit(); ok && shellCommand(commandName(s)) {
-		w.run(u.inner, redirs, st)
+	w.runKnown(u.inner, redirs, st)
+}
+
+// runKnown runs the command args when run knows it.
+func (w *shellWalker) runKnown(args []shArg, redirs []*syntax.Redirect, st *shState) {
+	if len(args) == 0 {
+		return
+	}
+	if s, ok := args[0].lit(); ok && shellCommand(commandName(s)) {
+		w.run(args, redirs, st)
 	}
 }
 
@@ -346,25 +354,22 @@ func npxName(s string) string {
 	return s
 }
 
-// xargsCommand is the command xargs runs: with -I R, the words holding R
-// are unknown; otherwise unknown words are appended at the end. When xargs
-// reads what find printed (piped), those words are find's files instead.
-func xargsCommand(o opts, inner, piped []shArg) []shArg {
-	repl, ok := o.get("I", "i", "replace")
-	if !ok && o.has("i", "replace") {
-		repl, ok = shArg{s: "{}"}, true
-	}
+// xargsCommand is the command xargs runs when what it reads is not known:
+// with -I R, the words holding R are unknown; otherwise unknown words are
+// appended at the end. When xargs reads what find printed (found), those
+// words are find's files instead.
+func xargsCommand(o opts, inner, found []shArg) []shArg {
 	if len(inner) == 0 {
 		return nil
 	}
-	if ok && repl.s != "" {
+	if repl, ok := xargsRepl(o); ok {
 		out := make([]shArg, 0, len(inner))
 		for _, a := range inner {
 			switch {
-			case piped != nil && a.is(repl.s):
-				out = append(out, placed(piped, a.pos)...)
-			case strings.Contains(a.s, repl.s):
-				a.s = strings.ReplaceAll(a.s, repl.s, shUnknown)
+			case found != nil && a.is(repl):
+				out = append(out, placed(found, a.pos)...)
+			case strings.Contains(a.s, repl):
+				a.s = strings.ReplaceAll(a.s, repl, shUnknown)
 				out = append(out, a)
 			default:
 				out = append(out, a)
@@ -372,10 +377,10 @@ func xargsCommand(o opts, inner, piped []shArg) []shArg {
 		}
 		return out
 	}
-	out := make([]shArg, len(inner), len(inner)+max(1, len(piped)))
+	out := make([]shArg, len(inner), len(inner)+max(1, len(found)))
 	copy(out, inner)
-	if piped != nil {
-		return append(out, placed(piped, inner[len(inner)-1].pos)...)
+	if found != nil {
+		return append(out, placed(found, inner[len(inner)-1].pos)...)
 	}
 	return append(out, shArg{s: shUnknown, multi: true, pos: inner[len(inner)-1].pos})
 }
@@ -590,8 +595,14 @@ func (w *shellWalker) shell(args []shArg, redirs []*syntax.Redirect, st *shState
 	case script != nil:
 		w.script(script.s, st, script.pos)
 	case stdin:
-		if text, ok := stdinScript(redirs); ok {
-			w.script(text, st, redirPos(redirs))
+		// A heredoc, or what echo or printf piped to it; a script file
+		// is not read.
+		if in := w.stdinOf(redirs, st, false); in.known && in.found == nil {
+			pos := redirPos(redirs)
+			if stdinRedir(redirs) == nil {
+				pos = w.piped.Pos().Offset()
+			}
+			w.script(in.text, st, pos)
 		}
 	}
 }

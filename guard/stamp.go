@@ -220,7 +220,7 @@ func (s *stamper) run(args []shArg, redirs []*syntax.Redirect, fr *frame, piped 
 		s.wrapperEnv(u, fr)
 		inner := u.inner
 		if base == "xargs" {
-			inner = xargsCommand(u.o, inner, nil)
+			inner = xargsCommand(u.o, inner, nil) // what it reads is not known here
 		}
 		lucid := s.run(inner, redirs, fr, piped, base)
 		// sudo and doas change the user; time -o writes a file.
