@@ -102,7 +102,7 @@ func (w *shellWalker) expand(words []*syntax.Word, st *shState) []shArg {
 // expandWord appends what the shell makes of word, as command arguments:
 // none, one or many words, what is not known shUnknown.
 func (w *shellWalker) expandWord(out []shArg, word *syntax.Word, st *shState) []shArg {
-	if word == nil || len(word.Parts) == 0 {
+	if word == nil || len(word.Parts) == 0 || w.words > maxExpandWords {
 		return out
 	}
 	pos := word.Pos().Offset()
