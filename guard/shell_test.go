@@ -443,18 +443,22 @@ func TestShellLimits(t *testing.T) {
 	}
 }
 
-// TestShellHugeCommand feeds the analysis a 20 MiB command, the size of
-// payload a hook can receive: it must answer at once, and say it did not
-// read it.
+// TestShellHugeCommand feeds the hook's two readings of a command a 20
+// MiB one, the size of payload a hook can receive: they must answer at
+// once, and say they did not read it.
 func TestShellHugeCommand(t *testing.T) {
 	huge := "cat > big.json <<'EOF'\n" + strings.Repeat(`{"k": "lucid fact x"},`+"\n", 20<<20/22) + "EOF\n"
 	start := time.Now()
 	got := AnalyzeShell(huge, "/repo")
+	st := StampLucid(huge, "id")
 	if took := time.Since(start); took > time.Second/4 {
-		t.Errorf("AnalyzeShell of %d bytes took %v", len(huge), took)
+		t.Errorf("AnalyzeShell and StampLucid of %d bytes took %v", len(huge), took)
 	}
 	if got.Unsure != unsureBytes || len(got.Writes) != 0 {
 		t.Errorf("AnalyzeShell of %d bytes = %+v, want only Unsure %q", len(huge), got, unsureBytes)
+	}
+	if st.Unsigned != unsignedBytes || st.Command != huge {
+		t.Errorf("StampLucid of %d bytes: unsigned %q, command changed %v; want %q, unchanged", len(huge), st.Unsigned, st.Command != huge, unsignedBytes)
 	}
 }
 
