@@ -98,9 +98,10 @@ const (
 
 // The reasons the analysis gives for stopping short, for the model to read.
 const (
-	unsureSteps = "the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script"
-	unsureDepth = "the command nests shells or function calls more than 8 deep for lucid to check: split it, or write a script"
-	unsureBytes = "the command is over 1 MiB, more than lucid reads: split it, or write a script"
+	unsureSteps  = "the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script"
+	unsureDepth  = "the command nests shells or function calls more than 8 deep for lucid to check: split it, or write a script"
+	unsureBytes  = "the command is over 1 MiB, more than lucid reads: split it, or write a script"
+	unsureNested = "the command's nested scripts (bash -c, heredocs fed to a shell) hold over 1 MiB in all, more than lucid reads: split it, or write a script"
 )
 
 var shellParsers = sync.Pool{New: func() any {
@@ -163,8 +164,9 @@ type shellWalker struct {
 	gitOps []GitOp
 	// unsure says why the walk stopped short, when it did.
 	unsure string
-	// words and reads count what expansion made and read, for its bounds.
-	words, reads int
+	// words and reads count what expansion made and read, and parsed
+	// the bytes of nested scripts parsed, for their bounds.
+	words, reads, parsed int
 }
 
 // shState is what the shell knows at a point of the command: its
@@ -588,6 +590,12 @@ func (w *shellWalker) script(src string, st *shState, pos uint) {
 	}
 	f, ok := w.scripts[src]
 	if !ok {
+		// Nested heredocs can each hold the rest of the line: what is
+		// parsed in all is bounded like the line.
+		if w.parsed += len(src); w.parsed > maxShellBytes {
+			w.stop(unsureNested)
+			return
+		}
 		f = parseShell(src)
 		if w.scripts == nil {
 			w.scripts = map[string]*syntax.File{}

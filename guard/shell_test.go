@@ -441,6 +441,21 @@ func TestShellLimits(t *testing.T) {
 	if got := AnalyzeShell("touch a.txt; "+strings.Repeat("true; ", 100), "/repo"); got.Unsure != "" {
 		t.Errorf("a short command is unsure: %q", got.Unsure)
 	}
+	// Heredocs nested 8 deep, each holding the rest of a line just under
+	// the size limit, would have the walk parse 8 MiB.
+	var nest strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&nest, "bash <<'E%d'\n", i)
+	}
+	nest.WriteString(strings.Repeat("echo a\n", (maxShellBytes-200)/7))
+	for i := 7; i >= 0; i-- {
+		fmt.Fprintf(&nest, "E%d\n", i)
+	}
+	start := time.Now()
+	if got := AnalyzeShell(nest.String(), "/repo"); got.Unsure != unsureNested {
+		t.Errorf("heredocs nested 8 deep around %d bytes: unsure %q, want %q", nest.Len(), got.Unsure, unsureNested)
+	}
+	t.Logf("heredocs nested 8 deep around %d bytes: %v", nest.Len(), time.Since(start))
 }
 
 // TestShellHugeCommand feeds the hook's two readings of a command a 20
