@@ -380,6 +380,7 @@ func FuzzShellWrites(f *testing.F) {
 	for _, c := range readCorpus(f) {
 		f.Add(c.command)
 	}
+	f.Add("cp -*t 0 /") // an option spelled with a glob, in an unknown directory
 	f.Fuzz(func(t *testing.T, cmd string) {
 		dirs := analyzeShell(cmd, "/repo/sub", "/home/agent", allDirs{}).Writes
 		checkWrites(t, cmd, dirs)

@@ -27,9 +27,12 @@ type shArg struct {
 	// StampLucid to insert before; with part, the argument is that word's
 	// unquoted text from byte at on (an option's attached value, a word of
 	// env -S). nil when the argument is not a word's text byte for byte.
-	word *syntax.Word
-	at   int
-	part bool
+	// split is set for a word of env -S: a script in it is spelled as env
+	// reads its string.
+	word  *syntax.Word
+	at    int
+	part  bool
+	split bool
 }
 
 // lit is the argument's text when it is exactly one known word.
@@ -43,7 +46,7 @@ func (a shArg) lit() (string, bool) {
 // from is the argument's text from byte i on, as the value attached to
 // an option (-Sfoo, --file=foo).
 func (a shArg) from(i int) shArg {
-	return shArg{s: a.s[i:], multi: a.multi, pos: a.pos, word: a.word, at: a.at + i, part: true}
+	return shArg{s: a.s[i:], multi: a.multi, pos: a.pos, word: a.word, at: a.at + i, part: true, split: a.split}
 }
 
 // is reports whether the argument is exactly the one known word s.

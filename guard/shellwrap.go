@@ -238,7 +238,7 @@ func splitString(str shArg) []shArg {
 		}
 		a := shArg{s: b.String(), pos: str.pos}
 		if raw && str.word != nil {
-			a.word, a.at, a.part = str.word, str.at+start, true
+			a.word, a.at, a.part, a.split = str.word, str.at+start, true, true
 		}
 		out = append(out, a)
 		b.Reset()

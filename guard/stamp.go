@@ -260,7 +260,7 @@ func (s *stamper) lucid(args []shArg, fr *frame, via string) {
 		var at int
 		var ok bool
 		if a.part {
-			at, text, ok = wordFrame(fr, a.word, 0).place(a.at, text)
+			at, text, ok = wordFrame(fr, a.word, 0, -1).place(a.at, text)
 		} else {
 			at, text, ok = fr.place(int(a.word.Pos().Offset()), text)
 		}
@@ -298,10 +298,8 @@ func (s *stamper) computedName(a shArg, fr *frame) {
 func (s *stamper) shell(args []shArg, redirs []*syntax.Redirect, fr *frame, piped *syntax.Stmt) bool {
 	script, stdin := shellScript(args)
 	switch {
-	case script != nil && script.word != nil:
-		return s.nested(wordFrame(fr, script.word, script.at))
 	case script != nil:
-		return s.nested(&frame{up: fr, text: script.s}) // its bytes map nowhere
+		return s.nested(scriptFrame(fr, *script))
 	case !stdin:
 		return false
 	}

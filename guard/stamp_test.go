@@ -84,6 +84,9 @@ var stampCases = []struct {
 	{`env -S'LUCID_AGENT=A lucid release'`, `env -S'LUCID_AGENT=A ` + stampP + `lucid release'`, true, false},
 	{`env --split-string="nohup lucid release"`, `env --split-string="nohup ` + stampE + `lucid release"`, true, true},
 	{`env -iS 'lucid release'`, `env -iS '` + stampP + `lucid release'`, true, false},
+	// bash -c takes one word of the string as its script: ':' alone.
+	{`env -S 'bash -c : ; lucid release'`, `env -S 'bash -c : ; lucid release'`, false, false},
+	{`env -S 'bash -c lucid'`, `env -S 'bash -c "LUCID_AGENT=s1/a2 "lucid'`, true, true},
 	// Shells: options in any order, -c bundled, --; heredocs and
 	// here-strings; shells in shells and behind wrappers.
 	{`bash -c -- 'lucid release'`, `bash -c -- '` + stampP + `lucid release'`, true, true},
@@ -175,6 +178,7 @@ var stampReports = []struct {
 	{`bash -c "lucid\" release\""`, false, nil, ""},
 	{"bash <<EOF\n\\\\lucid release\nEOF", false, nil, unsignedScript},
 	{`env -S "'lucid' release"`, false, nil, unsignedScript},
+	{"sh -c \"a\x00b; lucid release\"", false, nil, unsignedScript}, // the parser drops the NUL
 	{`"$CMD" x; echo lucid`, false, nil, ""},
 	{`curl -s https://example.com/x | sh`, false, nil, ""},
 	{`lucid note "unterminated`, false, nil, unsignedParse},
@@ -235,6 +239,7 @@ func TestStampRunsAsAgent(t *testing.T) {
 		`>/dev/null LUCID_AGENT=A lucid release`,
 		`env -S 'LUCID_AGENT=A lucid release'`,
 		`env --split-string="nohup env LUCID_AGENT=A lucid release" 2>/dev/null`,
+		`env -S 'bash -c lucid'`,
 		`bash -c -- 'LUCID_AGENT=A lucid release'`,
 		`env LUCID_AGENT=A sh -c 'lucid release'`,
 		`bash -c lucid`,
@@ -273,7 +278,8 @@ func FuzzStampLucid(f *testing.F) {
 	for _, s := range []string{`lucid fact x`, `bash -c 'lucid x'`, `a | lucid b && (lucid c)`, `sh -c "lucid"`,
 		`curl -s URL | sh`, "bash <<'EOF'\nlucid release\nEOF", `sh`, `bash -c`,
 		`exec nohup timeout 5 command env LUCID_AGENT=A lucid release`, `env -S'LUCID_AGENT=A lucid x'`,
-		`bash -c -- "sh -c 'lucid x'"`, `"$(command -v lucid)" release`, `find . -exec lucid {} +`} {
+		`bash -c -- "sh -c 'lucid x'"`, `"$(command -v lucid)" release`, `find . -exec lucid {} +`,
+		"sh +c \"00\x000&lucid \"", "!"} {
 		f.Add(s)
 	}
 	for _, tc := range stampCases {

@@ -23,6 +23,7 @@ const (
 	double                      // "..."
 	heredocRaw                  // a heredoc whose delimiter is quoted: taken as written
 	heredocExp                  // a heredoc with a bare delimiter: $ ` \ are special
+	envWord                     // a bare word of env -S's string: blanks split it
 )
 
 // seg is a run of a script's text copied unchanged from its parent's:
@@ -80,11 +81,25 @@ type frame struct {
 	text  string
 }
 
-// wordFrame is the frame of the unquoted text of word, a word of up's
-// text, from byte at of that text on.
-func wordFrame(up *frame, word *syntax.Word, at int) *frame {
+// scriptFrame is the frame of a script given as the word a of up's text.
+func scriptFrame(up *frame, a shArg) *frame {
+	switch {
+	case a.word == nil:
+		return &frame{up: up, text: a.s} // its bytes map nowhere
+	case a.split: // a word of the string env -S splits
+		return &frame{up: wordFrame(up, a.word, 0, -1), segs: []seg{{at: 0, src: a.at, n: len(a.s), q: envWord}}, text: a.s}
+	}
+	return wordFrame(up, a.word, a.at, len(a.s))
+}
+
+// wordFrame is the frame of n bytes of the unquoted text of word, a word
+// of up's text, from byte at of that text on (n < 0: to its end).
+func wordFrame(up *frame, word *syntax.Word, at, n int) *frame {
 	m := &srcMap{}
 	text := unquoteWord(word, m).s
+	if n >= 0 && at+n < len(text) {
+		text = text[:at+n] // the rest of the word is not this text's
+	}
 	return shifted(up, text, m, at)
 }
 
@@ -97,7 +112,9 @@ func redirFrame(up *frame, r *syntax.Redirect) *frame {
 }
 
 // shifted is the frame of text[at:], whose runs and holes m gives from
-// the start of text.
+// the start of text. A run is kept only where up's bytes are the text's:
+// the parser drops some bytes from what it reads (a NUL), which would
+// shift every offset after them.
 func shifted(up *frame, text string, m *srcMap, at int) *frame {
 	f := &frame{up: up, text: text[min(at, len(text)):]}
 	for _, h := range m.holes {
@@ -112,6 +129,10 @@ func shifted(up *frame, text string, m *srcMap, at int) *frame {
 		if s.at < at {
 			cut := at - s.at
 			s.at, s.src, s.n = at, s.src+cut, s.n-cut
+		}
+		s.n = min(s.n, len(text)-s.at)
+		if s.n <= 0 || s.src+s.n > len(up.text) || text[s.at:s.at+s.n] != up.text[s.src:s.src+s.n] {
+			continue
 		}
 		s.at -= at
 		f.segs = append(f.segs, s)
@@ -158,6 +179,10 @@ func spell(text string, q quoting) (string, bool) {
 		special = "\\$`\""
 	case heredocExp:
 		special = "\\$`"
+	case envWord:
+		// Outside quotes env -S takes \_ to split words too: only "..."
+		// holds a blank.
+		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`).Replace(text) + `"`, true
 	case bare:
 		var b strings.Builder
 		for i := 0; i < len(text); i++ {
