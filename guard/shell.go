@@ -12,12 +12,14 @@ import (
 
 // ShellWrite is one path a command writes.
 type ShellWrite struct {
-	// Path is absolute and clean, where the kernel puts the write: from
-	// the directory the command has reached, every symbolic link on the
-	// way followed, so no .. is left. A command that opens a file (>, tee,
-	// cp) through a symbolic link writes its target: both are reported.
-	// Path may name a folder (rm -r, cp -r, git checkout -- dir):
-	// everything under it is written.
+	// Path is absolute and clean, where the kernel puts the write,
+	// resolved from the directory the command has reached: every symbolic
+	// link below it followed, and a .. taken after the link before it, so
+	// none is left (the directory itself is spelled as the shell spells
+	// it, unless a .. climbs out of it). A command that opens a file (>,
+	// tee, cp) through a symbolic link writes its target: both are
+	// reported. Path may name a folder (rm -r, cp -r, git checkout --
+	// dir): everything under it is written.
 	Path string
 	// Under, when not "", is a doublestar glob relative to the folder
 	// Path: the command writes the paths under Path that it matches, and
