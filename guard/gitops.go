@@ -251,7 +251,7 @@ func (q *gitQuery) checkout() error {
 	var target string
 	guess := !o.has("no-guess", "detach")
 	if q.op.Args[0] == "checkout" {
-		co := checkoutOperands(o, &shState{dir: q.op.Dir}, statKind)
+		co := checkoutOperands(o, &shState{dir: q.op.Dir, fs: osFS{}}, statKind)
 		if co.pathForm && o.dashes < 0 && len(o.ops) == 1 && q.isCommit(o.ops[0].s) {
 			// A name that is both a path and a branch: git switches to
 			// the branch (seen with git 2.39).

@@ -324,7 +324,8 @@ func gitCases() []gitCase {
 		{name: "checkout -", cmd: "git checkout -", setup: func(r *gitRepo) { r.git("checkout", "-q", "feature"); r.git("checkout", "-q", "main") }},
 		{name: "checkout of a remote branch", cmd: "git checkout topic"},
 		{name: "checkout of a branch that is not", cmd: "git checkout nosuch", unsure: true},
-		{name: "checkout of a variable", cmd: `B=feature; git checkout "$B"`, unsure: true},
+		{name: "checkout of a variable set in the line", cmd: `B=feature; git checkout "$B"`}, // the walk knows B
+		{name: "checkout of a variable", cmd: `git checkout "$BRANCH"`, unsure: true},
 		{name: "switch", cmd: "git switch feature", setup: func(r *gitRepo) { r.appendLog("repo", marker) }},
 		{name: "switch -c", cmd: "git switch -c new origin/topic"},
 		{name: "switch --discard-changes", setup: dirty, cmd: "git switch --discard-changes feature", loss: true},

@@ -12,9 +12,14 @@ import (
 
 // ShellWrite is one path a command writes.
 type ShellWrite struct {
-	// Path is absolute and cleaned, resolved against the directory the
-	// command has reached when it writes. It may name a folder (rm -r,
-	// cp -r, git checkout -- dir): everything under it is written.
+	// Path is absolute and clean, where the kernel puts the write,
+	// resolved from the directory the command has reached: every symbolic
+	// link below it followed, and a .. taken after the link before it, so
+	// none is left (the directory itself is spelled as the shell spells
+	// it, unless a .. climbs out of it). A command that opens a file (>,
+	// tee, cp) through a symbolic link writes its target: both are
+	// reported. Path may name a folder (rm -r, cp -r, git checkout --
+	// dir): everything under it is written.
 	Path string
 	// Under, when not "", is a doublestar glob relative to the folder
 	// Path: the command writes the paths under Path that it matches, and
@@ -28,9 +33,12 @@ type ShellWrite struct {
 }
 
 // ShellWrites returns the paths that command, run in cwd (absolute),
-// writes, in the order they appear, each once. What cannot be resolved
-// (variables, ~, globs, eval, scripts, what make or npm write on their own)
-// is left out: it never denies. A command that does not parse returns nil.
+// writes, in the order they appear, each once. What is literally in the
+// command and can be resolved is: globs and braces, variables the command
+// sets, $HOME and ~, a few command substitutions and piped outputs (see
+// AnalyzeShell). What cannot (a variable from elsewhere, eval, scripts,
+// what make or npm write on their own) is left out: it never denies. A
+// command that does not parse returns nil.
 func ShellWrites(command, cwd string) []ShellWrite {
 	return AnalyzeShell(command, cwd).Writes
 }
@@ -44,8 +52,10 @@ type ShellAnalysis struct {
 	// they change is asked of git itself (GitOp.Changes).
 	Git []GitOp
 	// Unsure, when not "", says why the analysis could not read the whole
-	// command (it ran out of its step budget): Writes and Git may then miss
-	// some, and the caller must not take the command as harmless.
+	// command, in a sentence for the model: it is too long, nests too
+	// deep, or expands to more words than lucid looks at. Writes and Git
+	// hold what was found before it stopped and may miss some; the caller
+	// must not take the command as harmless.
 	Unsure string
 }
 
@@ -60,40 +70,40 @@ type GitOp struct {
 }
 
 // AnalyzeShell reads command, run in cwd (absolute), for what it writes.
+// It expands words as bash would, as far as the command line and the disk
+// tell: braces; globs, matched against the disk; variables the command
+// sets to known values, loop variables over known lists, $PWD, and $HOME
+// and ~ from this process's environment; $(pwd), $(git rev-parse
+// --show-toplevel) and --show-cdup, $(dirname X), $(basename X); and what
+// xargs or a shell reads from echo, printf '%s\n', ls, cat or find on the
+// left of a pipe, or from xargs -a FILE. After branches that end in
+// different directories, what follows is read in each (a few at most).
 // A command that does not parse gives an empty analysis: the shell would
 // not run it either.
 func AnalyzeShell(command, cwd string) ShellAnalysis {
-	return analyzeShell(command, cwd, statKind)
-}
-
-// pathKind is what a path names on disk, as far as cp, mv, ln and
-// git checkout care.
-type pathKind uint8
-
-const (
-	kindNone pathKind = iota
-	kindFile
-	kindDir
-)
-
-// statKind is the real existence check; tests inject a fixed one.
-func statKind(path string) pathKind {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return kindNone
-	case fi.IsDir():
-		return kindDir
-	}
-	return kindFile
+	return analyzeShell(command, cwd, os.Getenv("HOME"), osFS{})
 }
 
 // Limits that keep hostile input (recursive functions, bash -c nested
-// deeply) from costing more than a hook may spend; past them, what is left
-// is not looked at.
+// deeply, megabytes of command line) from costing more than a hook may
+// spend; past them, what is left is not looked at and the analysis says so
+// (ShellAnalysis.Unsure).
 const (
 	maxShellDepth = 8    // bash -c inside bash -c, and function calls
 	maxShellSteps = 4096 // statements and calls walked per command
+	// maxShellBytes is the longest command read at all: parsing runs at
+	// 5 to 25 MB/s, and the hook parses a command twice (AnalyzeShell,
+	// StampLucid), so 1 MiB costs at most about 0.3 s. What agents write
+	// stays far below it: a tool call's input is a model's output.
+	maxShellBytes = 1 << 20
+)
+
+// The reasons the analysis gives for stopping short, for the model to read.
+const (
+	unsureSteps  = "the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script"
+	unsureDepth  = "the command nests shells or function calls more than 8 deep for lucid to check: split it, or write a script"
+	unsureBytes  = "the command is over 1 MiB, more than lucid reads: split it, or write a script"
+	unsureNested = "the command's nested scripts (bash -c, heredocs fed to a shell) hold over 1 MiB in all, more than lucid reads: split it, or write a script"
 )
 
 var shellParsers = sync.Pool{New: func() any {
@@ -111,19 +121,22 @@ func parseShell(src string) *syntax.File {
 	return f
 }
 
-func shellWrites(command, cwd string, kind func(string) pathKind) []ShellWrite {
-	return analyzeShell(command, cwd, kind).Writes
-}
-
-func analyzeShell(command, cwd string, kind func(string) pathKind) ShellAnalysis {
+func analyzeShell(command, cwd, home string, fsys shellFS) ShellAnalysis {
+	if len(command) > maxShellBytes {
+		return ShellAnalysis{Unsure: unsureBytes}
+	}
 	f := parseShell(command)
 	if f == nil {
 		return ShellAnalysis{}
 	}
-	w := &shellWalker{kind: kind}
-	st := &shState{}
+	mfs := &memoFS{shellFS: fsys}
+	w := &shellWalker{fs: mfs}
+	st := &shState{fs: mfs}
 	if filepath.IsAbs(cwd) {
 		st.dir = filepath.Clean(cwd)
+	}
+	if filepath.IsAbs(home) {
+		st.set("HOME", filepath.Clean(home), true, true)
 	}
 	w.stmts(f.Stmts, st)
 	return ShellAnalysis{Writes: w.result(), Git: w.gitOps, Unsure: w.unsure}
@@ -131,7 +144,7 @@ func analyzeShell(command, cwd string, kind func(string) pathKind) ShellAnalysis
 
 // shellWalker walks a parsed command in the order the shell runs it.
 type shellWalker struct {
-	kind  func(string) pathKind
+	fs    shellFS
 	out   []ShellWrite
 	pos   []uint // source offset of each write in out, to order them
 	funcs map[string]*syntax.Stmt
@@ -140,9 +153,11 @@ type shellWalker struct {
 	scripts map[string]*syntax.File
 	depth   int
 	steps   int
-	// piped, while the right side of find ... | CMD is walked, is the
-	// files find prints (see findFiles), for xargs to hand on.
-	piped []shArg
+	// piped, while the right side of a pipe is walked, is its left side
+	// and the state it runs in: xargs or a shell there may read what it
+	// prints (see stdinOf), which is worked out only then.
+	piped   *syntax.Stmt
+	pipedSt *shState
 	// fixed, when set, is the offset every write gets: the bash -c word or
 	// the call of a function whose body sits elsewhere in the source.
 	fixed    uint
@@ -151,50 +166,94 @@ type shellWalker struct {
 	gitOps []GitOp
 	// unsure says why the walk stopped short, when it did.
 	unsure string
+	// words and reads count what expansion made and read, and parsed
+	// the bytes of nested scripts parsed, for their bounds.
+	words, reads, parsed int
 }
 
-// shState is the shell's directory as far as it is known ("" when not).
+// shState is what the shell knows at a point of the command: its
+// directory as far as it is known ("" when not), the variables the
+// command set, and the disk it runs on.
 type shState struct {
-	dir   string
+	// dir is the directory as the shell names it ($PWD): cd follows
+	// paths as written, .. included, as bash's cd does.
+	dir string
+	// alt are the other directories the shell may be in, after branches
+	// that ended in different ones; each statement is then read in each.
+	alt   []string
 	stack []string // pushd's stack, from this command only
+	vars  []shVar  // latest last
+	glob  globMode
+	// exited is set once the shell ran exit: nothing after runs.
+	exited bool
+	fs     shellFS
 }
 
 func (st *shState) clone() *shState {
-	return &shState{dir: st.dir, stack: slices.Clip(st.stack)}
+	return &shState{dir: st.dir, alt: slices.Clip(st.alt), stack: slices.Clip(st.stack),
+		vars: slices.Clip(st.vars), glob: st.glob, fs: st.fs}
 }
 
-// resolve turns an argument into an absolute clean path, or reports that
-// it cannot.
-func (st *shState) resolve(a shArg) (string, bool) {
+// path is where an argument leads from the shell's directory, absolute
+// but not cleaned: a .. in it is the kernel's to take (see realPath). It
+// reports false when the argument or the directory is not known.
+func (st *shState) path(a shArg) (string, bool) {
 	s, ok := a.lit()
-	if !ok || s == "" {
+	switch {
+	case !ok || s == "":
+		return "", false
+	case filepath.IsAbs(s):
+		return s, true
+	case st.dir == "":
 		return "", false
 	}
-	if filepath.IsAbs(s) {
-		return filepath.Clean(s), true
-	}
-	if st.dir == "" {
-		return "", false
-	}
-	return filepath.Join(st.dir, s), true
+	return st.dir + "/" + s, true
 }
 
-// write records that path a is written by by, when a resolves to a file
-// that is not a device.
-func (w *shellWalker) write(st *shState, a shArg, by string) {
-	if a.under != "" {
-		w.record(ShellWrite{Path: a.s, Under: a.under, By: by}, a.pos)
-		return
-	}
-	p, ok := st.resolve(a)
+// resolve turns an argument into an absolute clean path as the shell
+// writes it (cd's idea of a path: .. removes the name before it), or
+// reports that it cannot.
+func (st *shState) resolve(a shArg) (string, bool) {
+	p, ok := st.path(a)
 	if !ok {
-		return
+		return "", false
 	}
-	w.writePath(p, by, a.pos)
+	return filepath.Clean(p), true
 }
 
-func (w *shellWalker) writePath(p, by string, pos uint) {
-	w.record(ShellWrite{Path: p, By: by}, pos)
+// write records that the path a names is replaced or removed (rm, mv, ln,
+// git checkout): a symbolic link there is itself what changes.
+func (w *shellWalker) write(st *shState, a shArg, by string) {
+	w.writeArg(st, a, by, false)
+}
+
+// open records that the command opens the file a names and writes into
+// it (>, tee, cp's destination, touch): through a symbolic link there,
+// the link's target is written, a dangling link's created.
+func (w *shellWalker) open(st *shState, a shArg, by string) {
+	w.writeArg(st, a, by, true)
+}
+
+func (w *shellWalker) writeArg(st *shState, a shArg, by string, opens bool) {
+	if a.under != "" {
+		base, rel := st.from(a.s)
+		p, _ := realPath(w.fs, base, rel, true)
+		w.record(ShellWrite{Path: p, Under: a.under, By: by}, a.pos)
+		return
+	}
+	if p, ok := st.path(a); ok {
+		w.writePath(st, p, by, a.pos, opens)
+	}
+}
+
+// writePath records a write to the absolute path p where the kernel puts
+// it (see physical).
+func (w *shellWalker) writePath(st *shState, p, by string, pos uint, opens bool) {
+	path, target := w.physical(st, p, opens)
+	w.record(ShellWrite{Path: path, By: by}, pos)
+	if target != "" {
+		w.record(ShellWrite{Path: target, By: by}, pos)
+	}
 }
 
 func (w *shellWalker) record(sw ShellWrite, pos uint) {
@@ -258,7 +317,29 @@ func (w *shellWalker) result() []ShellWrite {
 // budget counts one step and reports whether the walk may go on.
 func (w *shellWalker) budget() bool {
 	w.steps++
-	return w.steps <= maxShellSteps
+	if w.steps > maxShellSteps {
+		w.stop(unsureSteps)
+		return false
+	}
+	return true
+}
+
+// deeper reports whether the walk may enter one more shell or function
+// call.
+func (w *shellWalker) deeper() bool {
+	if w.depth >= maxShellDepth {
+		w.stop(unsureDepth)
+		return false
+	}
+	return true
+}
+
+// stop records why the walk leaves part of the command unread; the first
+// reason is the one given.
+func (w *shellWalker) stop(reason string) {
+	if w.unsure == "" {
+		w.unsure = reason
+	}
 }
 
 func (w *shellWalker) stmts(list []*syntax.Stmt, st *shState) {
@@ -268,7 +349,17 @@ func (w *shellWalker) stmts(list []*syntax.Stmt, st *shState) {
 }
 
 func (w *shellWalker) stmt(s *syntax.Stmt, st *shState) {
-	if s == nil || !w.budget() {
+	if s == nil {
+		return
+	}
+	if st.exited {
+		return
+	}
+	if len(st.alt) > 0 {
+		w.forked(s, st)
+		return
+	}
+	if !w.budget() {
 		return
 	}
 	if s.Background || s.Coprocess || s.Disown {
@@ -296,32 +387,18 @@ func (w *shellWalker) command(s *syntax.Stmt, st *shState) {
 	case *syntax.IfClause:
 		w.ifClause(c, st)
 	case *syntax.WhileClause:
-		before := st.dir
-		w.stmts(c.Cond, st)
-		w.stmts(c.Do, st)
-		if st.dir != before {
-			st.dir = "" // how many times the body ran is not known
-		}
+		w.loop(c.Cond, c.Do, st, nil)
 	case *syntax.ForClause:
-		if it, ok := c.Loop.(*syntax.WordIter); ok {
-			for _, word := range it.Items {
-				w.substs(word, st)
-			}
-		}
-		before := st.dir
-		w.stmts(c.Do, st)
-		if st.dir != before {
-			st.dir = ""
-		}
+		w.forClause(c, st)
 	case *syntax.CaseClause:
 		w.substs(c.Word, st)
-		ends := []string{st.dir} // no pattern matched
+		ends := []*shState{st.clone()} // no pattern matched
 		for _, item := range c.Items {
 			b := st.clone()
 			w.stmts(item.Stmts, b)
-			ends = append(ends, b.dir)
+			ends = append(ends, b)
 		}
-		st.dir = sameDir(ends)
+		w.join(st, ends)
 	case *syntax.FuncDecl:
 		if c.Name != nil && c.Body != nil {
 			if w.funcs == nil {
@@ -333,6 +410,9 @@ func (w *shellWalker) command(s *syntax.Stmt, st *shState) {
 		w.stmt(c.Stmt, st)
 	case *syntax.CoprocClause:
 		w.stmt(c.Stmt, st.clone())
+	case *syntax.DeclClause:
+		w.substs(c, st)
+		w.declare(c, st)
 	default:
 		// [[ ]], (( )), let, declare/local/export: they write nothing
 		// themselves, but a $( ) inside them runs.
@@ -347,40 +427,25 @@ func (w *shellWalker) binary(c *syntax.BinaryCmd, st *shState) {
 	switch c.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		w.stmt(c.X, st.clone())
-		piped := w.piped
-		w.piped = findOutput(c.X, st)
+		piped, pipedSt := w.piped, w.pipedSt
+		w.piped, w.pipedSt = c.X, st.clone()
 		w.stmt(c.Y, st.clone())
-		w.piped = piped
+		w.piped, w.pipedSt = piped, pipedSt
 	case syntax.AndStmt:
 		w.stmt(c.X, st)
 		w.stmt(c.Y, st)
 	case syntax.OrStmt:
 		before := st.clone()
 		w.stmt(c.X, st)
+		// Y runs when X failed: before X changed anything, or after (a
+		// plain cd that fails changes nothing).
 		y := before
-		if st.dir != before.dir && !changesDir(c.X) {
-			y.dir = "" // X changed directory, then failed somewhere
+		if !changesDir(c.X) {
+			w.join(y, []*shState{before.clone(), st.clone()})
 		}
-		start := y.dir
 		w.stmt(c.Y, y)
-		if y.dir != start {
-			st.dir = ""
-		}
+		w.join(st, []*shState{st.clone(), y})
 	}
-}
-
-// findOutput is what a pipeline's left side x prints when it is a plain
-// find: the files it finds, as arguments for write; nil for any other.
-func findOutput(x *syntax.Stmt, st *shState) []shArg {
-	call, ok := x.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || !shellArg(call.Args[0]).is("find") {
-		return nil
-	}
-	starts, name, _ := findFiles(shellArgs(call.Args[1:]), st)
-	if len(starts) == 0 {
-		return nil
-	}
-	return foundArgs(starts, name, true)
 }
 
 // changesDir reports whether s is a plain cd, pushd or popd, which changes
@@ -401,34 +466,73 @@ func (w *shellWalker) ifClause(c *syntax.IfClause, st *shState) {
 	w.stmts(c.Cond, st)
 	then := st.clone()
 	w.stmts(c.Then, then)
-	ends := []string{then.dir}
+	ends := []*shState{then}
 	switch {
 	case c.Else == nil:
-		ends = append(ends, st.dir)
+		ends = append(ends, st.clone())
 	case len(c.Else.Cond) == 0: // else
 		b := st.clone()
 		w.stmts(c.Else.Then, b)
-		ends = append(ends, b.dir)
+		ends = append(ends, b)
 	default: // elif
 		b := st.clone()
 		w.ifClause(c.Else, b)
-		ends = append(ends, b.dir)
+		ends = append(ends, b)
 	}
-	st.dir = sameDir(ends)
+	w.join(st, ends)
 }
 
-// sameDir is the directory every branch ended in, or "" when they differ.
-func sameDir(ends []string) string {
-	for _, d := range ends[1:] {
-		if d != ends[0] {
-			return ""
+// forClause walks a for loop: over a list of known words, its body once
+// for each; otherwise once, as any loop (see loop).
+func (w *shellWalker) forClause(c *syntax.ForClause, st *shState) {
+	it, ok := c.Loop.(*syntax.WordIter)
+	if !ok {
+		w.loop(nil, c.Do, st, nil)
+		return
+	}
+	for _, word := range it.Items {
+		w.substs(word, st)
+	}
+	if it.InPos.IsValid() {
+		items := w.expand(it.Items, st)
+		if !slices.ContainsFunc(items, func(a shArg) bool { _, ok := a.lit(); return !ok }) {
+			if len(items) > maxLoopRuns {
+				w.stop(unsureLoop)
+				items = items[:maxLoopRuns]
+			}
+			for _, a := range items {
+				st.set(it.Name.Value, a.s, true, false)
+				w.stmts(c.Do, st)
+			}
+			return
 		}
 	}
-	return ends[0]
+	w.loop(nil, c.Do, st, []string{it.Name.Value})
+}
+
+// loop walks a loop whose body runs a number of times not known: once,
+// with the variables it sets (and vars) not known, before and after. When
+// the body moves the shell, the directory after is not known.
+func (w *shellWalker) loop(cond, body []*syntax.Stmt, st *shState, vars []string) {
+	vars = append(append(vars, assignedIn(cond)...), assignedIn(body)...)
+	for _, v := range vars {
+		st.set(v, "", false, false)
+	}
+	before := st.dirs()
+	w.stmts(cond, st)
+	w.stmts(body, st)
+	if !slices.Equal(st.dirs(), before) {
+		st.dir, st.alt = "", nil
+	}
+	for _, v := range vars {
+		st.set(v, "", false, false)
+	}
 }
 
 // redirect records the file a redirection writes. Duplicating a
-// descriptor (2>&1, >&-) writes none; `>& file` writes file.
+// descriptor (2>&1, >&-) writes none; `>& file` writes file. A target
+// that expands to more than one word is an ambiguous redirect: bash
+// writes nothing.
 func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
 	if r.Word != nil {
 		w.substs(r.Word, st)
@@ -454,7 +558,9 @@ func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
 	if r.N != nil {
 		by = r.N.Value + by
 	}
-	w.write(st, shellArg(r.Word), by)
+	if target := w.expandWord(nil, r.Word, st); len(target) == 1 {
+		w.open(st, target[0], by)
+	}
 }
 
 // substs walks the command substitutions inside node, each in a subshell.
@@ -481,11 +587,17 @@ func (w *shellWalker) substs(node syntax.Node, st *shState) {
 // script walks src, the text of bash -c or of a heredoc fed to a shell, as
 // a new shell process started in st's directory.
 func (w *shellWalker) script(src string, st *shState, pos uint) {
-	if w.depth >= maxShellDepth {
+	if !w.deeper() {
 		return
 	}
 	f, ok := w.scripts[src]
 	if !ok {
+		// Nested heredocs can each hold the rest of the line: what is
+		// parsed in all is bounded like the line.
+		if w.parsed += len(src); w.parsed > maxShellBytes {
+			w.stop(unsureNested)
+			return
+		}
 		f = parseShell(src)
 		if w.scripts == nil {
 			w.scripts = map[string]*syntax.File{}
@@ -501,7 +613,7 @@ func (w *shellWalker) script(src string, st *shState, pos uint) {
 	if !w.hasFixed {
 		w.fixed, w.hasFixed = pos, true
 	}
-	w.stmts(f.Stmts, st.clone())
+	w.stmts(f.Stmts, st.child())
 	w.depth, w.funcs, w.fixed, w.hasFixed = saved.depth, saved.funcs, saved.fixed, saved.hasFixed
 }
 

@@ -3,11 +3,15 @@ package guard
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The corpus is testdata/shellwrites/*.txt at the top of the repository;
@@ -22,7 +26,87 @@ type shellCase struct {
 	command string
 	want    []ShellWrite
 	git     []string // the GitOps expected, as formatGitOps writes them
-	kinds   map[string]pathKind
+	unsure  string   // the ShellAnalysis.Unsure expected
+	home    string
+	fs      *testFS
+}
+
+// testFS is the imaginary disk of the corpus: the folders, files and
+// symbolic links its lines declare, and every folder above them.
+type testFS struct {
+	kinds map[string]pathKind
+	links map[string]string // link -> target
+	files map[string]string // file -> content
+}
+
+func newTestFS() *testFS {
+	fsys := &testFS{kinds: map[string]pathKind{}, links: map[string]string{}, files: map[string]string{}}
+	fsys.add("/repo/sub", kindDir)
+	return fsys
+}
+
+// with is a copy of fsys, so that a declaration holds only for the cases
+// after it.
+func (fsys *testFS) with() *testFS {
+	return &testFS{kinds: maps.Clone(fsys.kinds), links: maps.Clone(fsys.links), files: maps.Clone(fsys.files)}
+}
+
+// add declares path, and every folder above it.
+func (fsys *testFS) add(path string, k pathKind) {
+	fsys.kinds[path] = k
+	for d := filepath.Dir(path); d != "/"; d = filepath.Dir(d) {
+		fsys.kinds[d] = kindDir
+	}
+}
+
+// The disk calls resolve a path as the kernel does, the links in it
+// followed (the last one too, but for lstat and readlink).
+
+func (fsys *testFS) lstat(p string) pathKind { return fsys.kinds[fsys.real(p, false)] }
+
+func (fsys *testFS) readlink(p string) (string, bool) {
+	t, ok := fsys.links[fsys.real(p, false)]
+	return t, ok
+}
+
+func (fsys *testFS) readDir(p string, max int) ([]string, bool) {
+	p = fsys.real(p, true)
+	if fsys.kinds[p] != kindDir {
+		return nil, false
+	}
+	var names []string
+	for q := range fsys.kinds {
+		if filepath.Dir(q) == p && q != p {
+			names = append(names, filepath.Base(q))
+		}
+	}
+	slices.Sort(names)
+	return names[:min(len(names), max)], len(names) > max
+}
+
+func (fsys *testFS) readFile(p string, max int) ([]byte, bool, bool) {
+	p = fsys.real(p, true)
+	if fsys.kinds[p] != kindFile {
+		return nil, false, false
+	}
+	b := fsys.files[p]
+	return []byte(b[:min(len(b), max)]), len(b) > max, true
+}
+
+// real is where the kernel takes the path p on this disk.
+func (fsys *testFS) real(p string, followLast bool) string {
+	r, _ := realPath(declared{fsys}, "/", p, followLast)
+	return r
+}
+
+// declared is a testFS as declared, paths taken as they are spelled.
+type declared struct{ *testFS }
+
+func (d declared) lstat(p string) pathKind { return d.kinds[p] }
+
+func (d declared) readlink(p string) (string, bool) {
+	t, ok := d.links[p]
+	return t, ok
 }
 
 // readCorpus parses every corpus file.
@@ -46,8 +130,8 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 	}
 	defer f.Close()
 	base := filepath.Base(name)
-	cwd := "/repo/sub"
-	kinds := map[string]pathKind{"/repo": kindDir, "/repo/sub": kindDir}
+	cwd, home := "/repo/sub", ""
+	fsys := newTestFS()
 	var cases []shellCase
 	var cur *shellCase
 	sc := bufio.NewScanner(f)
@@ -56,7 +140,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 		fail := func(msg string) { t.Fatalf("%s:%d: %s: %q", base, n, msg, line) }
 		switch {
 		case strings.HasPrefix(line, "$ "):
-			cases = append(cases, shellCase{file: base, line: n, cwd: cwd, command: line[2:], kinds: kinds})
+			cases = append(cases, shellCase{file: base, line: n, cwd: cwd, command: line[2:], home: home, fs: fsys})
 			cur = &cases[len(cases)-1]
 		case line == "|" || strings.HasPrefix(line, "| "):
 			if cur == nil || len(cur.want) > 0 || len(cur.git) > 0 {
@@ -78,14 +162,40 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 				fail("want `= git ARGS @ DIR` after a $ line")
 			}
 			cur.git = append(cur.git, line[2:])
+		case strings.HasPrefix(line, "? "):
+			if cur == nil || cur.unsure != "" {
+				fail("want one `? reason` after a $ line")
+			}
+			cur.unsure = line[2:]
 		case line == "" || strings.HasPrefix(line, "#"):
 			cur = nil
 		case strings.HasPrefix(line, "cwd "):
 			cwd = line[4:]
+		case strings.HasPrefix(line, "home "):
+			home = line[5:]
 		case strings.HasPrefix(line, "dir "):
-			kinds[line[4:]] = kindDir
+			fsys = fsys.with()
+			fsys.add(line[4:], kindDir)
 		case strings.HasPrefix(line, "file "):
-			kinds[line[5:]] = kindFile
+			path, content := line[5:], ""
+			if i := strings.Index(path, ` "`); i >= 0 {
+				var err error
+				if content, err = strconv.Unquote(path[i+1:]); err != nil {
+					fail("want `file PATH \"CONTENT\"`, CONTENT quoted as in Go")
+				}
+				path = path[:i]
+			}
+			fsys = fsys.with()
+			fsys.add(path, kindFile)
+			fsys.files[path] = content
+		case strings.HasPrefix(line, "link "):
+			path, target, ok := strings.Cut(line[5:], " ")
+			if !ok {
+				fail("want `link PATH TARGET`")
+			}
+			fsys = fsys.with()
+			fsys.add(path, kindLink)
+			fsys.links[path] = target
 		default:
 			fail("unknown line")
 		}
@@ -95,8 +205,6 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 	}
 	return cases
 }
-
-func (c shellCase) kind(p string) pathKind { return c.kinds[p] }
 
 func formatWrites(ws []ShellWrite) string {
 	if len(ws) == 0 {
@@ -137,42 +245,132 @@ func TestShellWritesCorpus(t *testing.T) {
 		t.Errorf("the corpus has %d commands; it should keep at least 150", len(cases))
 	}
 	for _, c := range cases {
-		a := analyzeShell(c.command, c.cwd, c.kind)
+		a := analyzeShell(c.command, c.cwd, c.home, c.fs)
 		if formatWrites(a.Writes) != formatWrites(c.want) {
 			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(a.Writes), formatWrites(c.want))
 		}
 		if got := formatGitOps(a.Git); !slices.Equal(got, c.git) {
 			t.Errorf("%s:%d: $ %s\ngit ops: %q\nwant:    %q", c.file, c.line, c.command, got, c.git)
 		}
+		if a.Unsure != c.unsure {
+			t.Errorf("%s:%d: $ %s\nunsure %q, want %q", c.file, c.line, c.command, a.Unsure, c.unsure)
+		}
 	}
 }
 
-// TestShellWritesDisk checks the folder detection on a real disk: cp and
-// mv into an existing folder keep the source's name, into a new name they
-// do not, and git checkout of an existing file is a path, not a branch.
+// TestShellWritesDisk checks the analysis on a real disk: cp and mv into
+// an existing folder keep the source's name, into a new name they do not;
+// git checkout of an existing file is a path, not a branch; and symbolic
+// links lead where the kernel takes them. Where bash is at hand, each
+// command that can run here is run on a fresh copy of the disk, and every
+// path it changed must be among those reported.
 func TestShellWritesDisk(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "assets"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		cmd  string
-		want []ShellWrite
+		want []string // paths relative to the top, each written by by
+		by   string
+		run  bool // bash can run it here
 	}{
-		{"cp logo.png assets", []ShellWrite{{Path: filepath.Join(dir, "assets", "logo.png"), By: "cp"}}},
-		{"cp logo.png fresh", []ShellWrite{{Path: filepath.Join(dir, "fresh"), By: "cp"}}},
-		{"mv a.txt assets", []ShellWrite{{Path: filepath.Join(dir, "a.txt"), By: "mv"}, {Path: filepath.Join(dir, "assets", "a.txt"), By: "mv"}}},
-		{"git checkout main.go", []ShellWrite{{Path: filepath.Join(dir, "main.go"), By: "git checkout"}}},
-		{"git checkout develop", nil},
+		{"cp logo.png assets", []string{"sub/assets/logo.png"}, "cp", false},
+		{"cp logo.png fresh", []string{"sub/fresh"}, "cp", false},
+		{"mv main.go assets", []string{"sub/main.go", "sub/assets/main.go"}, "mv", true},
+		{"git checkout main.go", []string{"sub/main.go"}, "git checkout", false},
+		{"git checkout develop", nil, "", false},
+		{"echo x >> deep/../a.go", []string{"src/a.go"}, ">>", true},
+		{"echo x > dangling", []string{"sub/dangling", "claimed.go"}, ">", true},
+		{"touch dangling", []string{"sub/dangling", "claimed.go"}, "touch", true},
+		{"cp main.go to-a", []string{"sub/to-a", "src/a.go"}, "cp", true},
+		{"tee to-a < main.go", []string{"sub/to-a", "src/a.go"}, "tee", true},
+		{"rm dangling", []string{"sub/dangling"}, "rm", true},
+		{"sed -i s/x/y/ to-a", []string{"sub/to-a"}, "sed -i", true},
+		{"cd -P deep/.. && touch there.txt", []string{"src/there.txt"}, "touch", true},
+		{"cp main.go deep", []string{"src/deep/main.go"}, "cp", true},
+		{"rm ../src/*.go", []string{"src/a.go"}, "rm", true},
+		{"cat list | xargs rm", []string{"sub/main.go"}, "rm", true},
+		{`for f in main.go list; do rm "$f"; done`, []string{"sub/main.go", "sub/list"}, "rm", true},
+		{"tee ../src/{a,b}.go < list", []string{"src/a.go", "src/b.go"}, "tee", true},
+		{`cd "$(git rev-parse --show-toplevel)" && echo x >> src/a.go`, []string{"src/a.go"}, ">>", false},
+		{`if [ -f list ]; then cd ../src; else cd assets; fi; echo x > f`, []string{"src/f", "sub/assets/f"}, ">", true},
 	} {
-		got := ShellWrites(tc.cmd, dir)
-		if formatWrites(got) != formatWrites(tc.want) {
-			t.Errorf("$ %s\ngot:\n%swant:\n%s", tc.cmd, formatWrites(got), formatWrites(tc.want))
+		top := diskFixture(t)
+		var want []ShellWrite
+		for _, p := range tc.want {
+			want = append(want, ShellWrite{Path: filepath.Join(top, p), By: tc.by})
+		}
+		got := ShellWrites(tc.cmd, filepath.Join(top, "sub"))
+		if formatWrites(got) != formatWrites(want) {
+			t.Errorf("$ %s\ngot:\n%swant:\n%s", tc.cmd, formatWrites(got), formatWrites(want))
+		}
+		if bash, err := exec.LookPath("bash"); err == nil && tc.run {
+			before := diskState(t, top)
+			cmd := exec.Command(bash, "-c", tc.cmd)
+			cmd.Dir = filepath.Join(top, "sub")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("$ %s: %v\n%s", tc.cmd, err, out)
+			}
+			after := diskState(t, top)
+			for _, p := range slices.Concat(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after))) {
+				if before[p] != after[p] && !slices.ContainsFunc(got, func(w ShellWrite) bool { return w.Path == p }) {
+					t.Errorf("$ %s changed %s, which is not reported", tc.cmd, p)
+				}
+			}
 		}
 	}
+}
+
+// diskFixture makes a work tree for TestShellWritesDisk and returns its
+// top, its symbolic links resolved as the analysis reports paths:
+//
+//	.git/  sub/main.go  sub/list (main.go)  sub/assets/  src/a.go  src/deep/
+//	sub/deep -> ../src/deep   sub/to-a -> ../src/a.go
+//	sub/dangling -> ../claimed.go (which does not exist)
+func diskFixture(t *testing.T) string {
+	top, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".git", "sub/assets", "src/deep"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for f, content := range map[string]string{"sub/main.go": "package x\n", "src/a.go": "package x\n", "sub/list": "main.go\n"} {
+		if err := os.WriteFile(filepath.Join(top, f), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"sub/deep": "../src/deep", "sub/to-a": "../src/a.go", "sub/dangling": "../claimed.go"} {
+		if err := os.Symlink(target, filepath.Join(top, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return top
+}
+
+// diskState is what each path under top holds: a file's content, a
+// link's target, or that it is a folder.
+func diskState(t *testing.T, top string) map[string]string {
+	state := map[string]string{}
+	err := filepath.WalkDir(top, func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.Type()&os.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			state[p] = "link " + target
+			return err
+		case d.IsDir():
+			state[p] = "dir"
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		state[p] = "file " + string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state
 }
 
 // checkWrites asserts what every result must be, whatever the command:
@@ -197,19 +395,27 @@ func checkWrites(t *testing.T, cmd string, ws []ShellWrite) {
 	}
 }
 
+// allDirs is a disk where every path is an empty folder.
+type allDirs struct{}
+
+func (allDirs) lstat(string) pathKind                     { return kindDir }
+func (allDirs) readlink(string) (string, bool)            { return "", false }
+func (allDirs) readDir(string, int) ([]string, bool)      { return nil, false }
+func (allDirs) readFile(string, int) ([]byte, bool, bool) { return nil, false, false }
+
 func FuzzShellWrites(f *testing.F) {
 	for _, c := range readCorpus(f) {
 		f.Add(c.command)
 	}
-	dirs := func(string) pathKind { return kindDir }
+	f.Add("cp -*t 0 /") // an option spelled with a glob, in an unknown directory
 	f.Fuzz(func(t *testing.T, cmd string) {
-		checkWrites(t, cmd, shellWrites(cmd, "/repo/sub", dirs))
-		checkWrites(t, cmd, shellWrites(cmd, "/repo/sub", func(string) pathKind { return kindNone }))
+		dirs := analyzeShell(cmd, "/repo/sub", "/home/agent", allDirs{}).Writes
+		checkWrites(t, cmd, dirs)
+		checkWrites(t, cmd, analyzeShell(cmd, "/repo/sub", "", newTestFS()).Writes)
 		// Without a known directory only absolute paths can come out, and
 		// each of them also comes out when the directory is known.
-		known := shellWrites(cmd, "/repo/sub", dirs)
-		for _, w := range shellWrites(cmd, "", dirs) {
-			if !slices.ContainsFunc(known, func(k ShellWrite) bool { return k.Path == w.Path && k.Under == w.Under }) {
+		for _, w := range analyzeShell(cmd, "", "/home/agent", allDirs{}).Writes {
+			if !slices.ContainsFunc(dirs, func(k ShellWrite) bool { return k.Path == w.Path && k.Under == w.Under }) {
 				t.Fatalf("%q: %q found only without a directory", cmd, w.Path)
 			}
 		}
@@ -247,4 +453,101 @@ func BenchmarkShellWrites(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/command")
 	})
+}
+
+// TestShellLimits checks that a command past the step budget or the size
+// limit is reported as not read whole, with what was found before it.
+func TestShellLimits(t *testing.T) {
+	long := "touch early.txt; " + strings.Repeat("true; ", maxShellSteps) + "touch late.txt"
+	got := AnalyzeShell(long, "/repo")
+	if got.Unsure != unsureSteps {
+		t.Errorf("%d statements: unsure %q, want %q", maxShellSteps+2, got.Unsure, unsureSteps)
+	}
+	if want := []ShellWrite{{Path: "/repo/early.txt", By: "touch"}}; formatWrites(got.Writes) != formatWrites(want) {
+		t.Errorf("%d statements: got\n%swant\n%s", maxShellSteps+2, formatWrites(got.Writes), formatWrites(want))
+	}
+	if got := AnalyzeShell("touch a.txt; "+strings.Repeat("true; ", 100), "/repo"); got.Unsure != "" {
+		t.Errorf("a short command is unsure: %q", got.Unsure)
+	}
+	// Heredocs nested 8 deep, each holding the rest of a line just under
+	// the size limit, would have the walk parse 8 MiB.
+	var nest strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&nest, "bash <<'E%d'\n", i)
+	}
+	nest.WriteString(strings.Repeat("echo a\n", (maxShellBytes-200)/7))
+	for i := 7; i >= 0; i-- {
+		fmt.Fprintf(&nest, "E%d\n", i)
+	}
+	start := time.Now()
+	if got := AnalyzeShell(nest.String(), "/repo"); got.Unsure != unsureNested {
+		t.Errorf("heredocs nested 8 deep around %d bytes: unsure %q, want %q", nest.Len(), got.Unsure, unsureNested)
+	}
+	t.Logf("heredocs nested 8 deep around %d bytes: %v", nest.Len(), time.Since(start))
+}
+
+// TestShellHugeCommand feeds the hook's two readings of a command a 20
+// MiB one, the size of payload a hook can receive: they must answer at
+// once, and say they did not read it.
+func TestShellHugeCommand(t *testing.T) {
+	huge := "cat > big.json <<'EOF'\n" + strings.Repeat(`{"k": "lucid fact x"},`+"\n", 20<<20/22) + "EOF\n"
+	start := time.Now()
+	got := AnalyzeShell(huge, "/repo")
+	st := StampLucid(huge, "id")
+	if took := time.Since(start); took > time.Second/4 {
+		t.Errorf("AnalyzeShell and StampLucid of %d bytes took %v", len(huge), took)
+	}
+	if got.Unsure != unsureBytes || len(got.Writes) != 0 {
+		t.Errorf("AnalyzeShell of %d bytes = %+v, want only Unsure %q", len(huge), got, unsureBytes)
+	}
+	if st.Unsigned != unsignedBytes || st.Command != huge {
+		t.Errorf("StampLucid of %d bytes: unsigned %q, command changed %v; want %q, unchanged", len(huge), st.Unsigned, st.Command != huge, unsignedBytes)
+	}
+}
+
+// TestShellExpandLimits checks that what hostile input can make expansion
+// do is bounded, cheap, and said: too many words, loop runs, folder names,
+// folders read, file bytes, or directories to follow.
+func TestShellExpandLimits(t *testing.T) {
+	big := newTestFS()
+	for i := range maxDirNames + 1 {
+		big.add("/repo/sub/big/f"+strconv.Itoa(i), kindFile)
+	}
+	for i := range maxGlobReads + 1 {
+		big.add("/repo/sub/many/d"+strconv.Itoa(i)+"/x", kindFile)
+	}
+	big.add("/repo/sub/huge.txt", kindFile)
+	big.files["/repo/sub/huge.txt"] = strings.Repeat("a.go\n", maxFileBytes/5+1)
+	var cases strings.Builder
+	cases.WriteString("case $1 in ")
+	for i := range maxShellDirs + 1 {
+		fmt.Fprintf(&cases, "%d) cd d%d ;; ", i, i)
+	}
+	cases.WriteString("esac; touch f")
+	for _, tc := range []struct {
+		cmd, unsure string
+		writes      int // at least
+	}{
+		{"touch {1..5000}.txt", unsureWords, 0},
+		{"touch {1..70}{1..70}.txt", unsureWords, 0},
+		{"touch {1..99999999999}.txt", unsureWords, 0},
+		{"touch {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", unsureWords, 0},
+		{"for i in {1..300}; do touch $i; done", unsureLoop, maxLoopRuns},
+		{"rm big/*", unsureNames, 0},
+		{"rm many/*/*", unsureNames, 0},
+		{"rm many/*/x", "", maxGlobReads + 1},
+		{"cat huge.txt | xargs rm", unsureFile, 0},
+		{"xargs -a huge.txt rm", unsureFile, 0},
+		{cases.String(), unsureDirs, 0},
+		{"touch {1..100}.txt", "", 100},
+	} {
+		start := time.Now()
+		got := analyzeShell(tc.cmd, "/repo/sub", "", big)
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%.60s took %v", tc.cmd, took)
+		}
+		if got.Unsure != tc.unsure || len(got.Writes) < tc.writes {
+			t.Errorf("%.60s: %d writes, unsure %q; want at least %d, unsure %q", tc.cmd, len(got.Writes), got.Unsure, tc.writes, tc.unsure)
+		}
+	}
 }

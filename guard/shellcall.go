@@ -8,7 +8,10 @@ import (
 )
 
 // call walks a simple command: its substitutions first, then what the
-// command itself writes.
+// command itself writes. Assignments alone set variables; before a
+// command they are the command's, not the shell's. The words after the
+// name are expanded only for a command run knows: globbing the words of
+// any other would cost the disk reads for nothing.
 func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *shState) {
 	for _, a := range c.Assigns {
 		w.substs(a, st)
@@ -17,9 +20,18 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 		w.substs(word, st)
 	}
 	if len(c.Args) == 0 {
+		w.assigns(c.Assigns, st, false)
 		return
 	}
-	name, ok := shellArg(c.Args[0]).lit()
+	args := make([]shArg, 0, len(c.Args))
+	i := 0
+	for ; len(args) == 0 && i < len(c.Args); i++ {
+		args = w.expandWord(args, c.Args[i], st) // $EMPTY cmd runs cmd
+	}
+	if len(args) == 0 {
+		return
+	}
+	name, ok := args[0].lit()
 	if !ok {
 		return
 	}
@@ -30,13 +42,16 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 	if !shellCommand(commandName(name)) {
 		return
 	}
-	w.run(shellArgs(c.Args), redirs, st)
+	for _, word := range c.Args[i:] {
+		args = w.expandWord(args, word, st)
+	}
+	w.run(args, redirs, st)
 }
 
 // callFunc walks a function's body where it is called: it runs in the
 // calling shell, so its cd counts.
 func (w *shellWalker) callFunc(body *syntax.Stmt, st *shState, pos uint) {
-	if w.depth >= maxShellDepth {
+	if !w.deeper() {
 		return
 	}
 	fixed, hasFixed := w.fixed, w.hasFixed
@@ -82,13 +97,10 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(_ *shellWalker, c shCall) { pushd(c.st, c.args) }
 	case "popd":
 		return func(_ *shellWalker, c shCall) { popd(c.st, c.args) }
-	case "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
-		"nice", "ionice", "stdbuf", "chronic", "xargs", "npx":
-		return func(w *shellWalker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
+	case "unset", "read", "mapfile", "readarray", "printf", "shopt", "set", "source", ".", "eval", "exit":
+		return func(_ *shellWalker, c shCall) { setsVars(c.name, c.args, c.st) }
 	case "find":
 		return func(w *shellWalker, c shCall) { w.find(c.args, c.st) }
-	case "bash", "sh", "zsh", "dash", "ksh":
-		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
 	case "rm", "rmdir", "touch", "truncate", "tee", "shred", "unlink":
 		return func(w *shellWalker, c shCall) { w.operands(c.name, c.args, c.st) }
 	case "chmod":
@@ -114,7 +126,12 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 	case "ruby":
 		return func(w *shellWalker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
 	}
-	if isPython(name) {
+	switch {
+	case isWrapper(name):
+		return func(w *shellWalker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
+	case isShell(name):
+		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
+	case isPython(name):
 		return func(w *shellWalker, c shCall) { w.python(c.args, c.redirs, c.st) }
 	}
 	return nil
@@ -144,7 +161,7 @@ func (w *shellWalker) run(args []shArg, redirs []*syntax.Redirect, st *shState) 
 func (w *shellWalker) dd(args []shArg, st *shState) {
 	for _, a := range args {
 		if strings.HasPrefix(a.s, "of=") {
-			w.write(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
+			w.open(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
 		}
 	}
 }
@@ -155,6 +172,8 @@ func operandSpec(name string) optSpec {
 	switch name {
 	case "touch":
 		return optSpec{args: "dtr", long: []string{"date", "reference", "time"}}
+	case "tee":
+		return optSpec{long: []string{"output-error"}}
 	case "truncate":
 		return optSpec{args: "sr", long: []string{"size", "reference"}}
 	case "shred":
@@ -163,13 +182,23 @@ func operandSpec(name string) optSpec {
 	return optSpec{}
 }
 
+// operands records the operands of rm, touch, tee and the like. rm,
+// rmdir and unlink remove a symbolic link itself; the others open the file
+// and write through a link to its target (touch -h excepted).
 func (w *shellWalker) operands(name string, args []shArg, st *shState) {
 	o := parseOpts(args, operandSpec(name))
 	if o.informational() {
 		return
 	}
+	opens := true
+	switch name {
+	case "rm", "rmdir", "unlink":
+		opens = false
+	case "touch":
+		opens = !o.has("h", "no-dereference")
+	}
 	for _, a := range o.ops {
-		w.write(st, a, name)
+		w.writeArg(st, a, name, opens)
 	}
 }
 
@@ -191,8 +220,10 @@ func (w *shellWalker) chmod(args []shArg, st *shState) {
 	if _, ok := o.get("reference"); !ok && len(files) > 0 {
 		files = files[1:]
 	}
+	// A link's own mode does not exist on Linux: chmod changes its target.
+	opens := !o.has("h", "no-dereference")
 	for _, a := range files {
-		w.write(st, a, "chmod")
+		w.writeArg(st, a, "chmod", opens)
 	}
 }
 
@@ -216,7 +247,7 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 	}
 	if name == "ln" && len(o.ops) == 1 {
 		if _, ok := o.get("t", "target-directory"); !ok {
-			w.into(st, shArg{s: ".", pos: o.ops[0].pos}, o.ops, name, false)
+			w.into(st, shArg{s: ".", pos: o.ops[0].pos}, o.ops, name, false, false)
 			return
 		}
 	}
@@ -224,8 +255,11 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 }
 
 // copyOps records the destinations of a copy or a move whose options and
-// operands are o; a move also removes its sources.
+// operands are o; a move also removes its sources. Only cp writes into an
+// existing destination, through a symbolic link to its target: mv and
+// git mv rename onto it, install and ln remove it first.
 func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
+	opens := by == "cp"
 	srcs := o.ops
 	t, toDir := o.get("t", "target-directory")
 	if !toDir {
@@ -240,10 +274,10 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 		}
 	}
 	if !toDir && o.has("T", "no-target-directory") {
-		w.write(st, t, by)
+		w.writeArg(st, t, by, opens)
 		return
 	}
-	p, ok := st.resolve(t)
+	p, ok := st.path(t)
 	if !ok {
 		return
 	}
@@ -253,17 +287,19 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 			known++
 		}
 	}
-	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || w.kind(p) == kindDir {
-		w.into(st, t, srcs, by, o.has("parents"))
+	// ln -n and ln -T take a link to a folder as the link to replace.
+	follow := !(by == "ln" && o.has("n", "no-dereference"))
+	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || follow && w.kindAt(st, p) == kindDir {
+		w.into(st, t, srcs, by, o.has("parents"), opens)
 		return
 	}
-	w.write(st, t, by)
+	w.writeArg(st, t, by, opens)
 }
 
 // into records dir/base(src) for each source copied into folder dir, or
 // dir/src with --parents.
-func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, parents bool) {
-	d, ok := st.resolve(dir)
+func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, parents, opens bool) {
+	d, ok := st.path(dir)
 	if !ok {
 		return
 	}
@@ -284,24 +320,84 @@ func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, pare
 				continue
 			}
 		}
-		w.writePath(filepath.Join(d, rel), by, dir.pos)
+		w.writePath(st, d+"/"+rel, by, dir.pos, opens)
 	}
 }
 
 // cd follows cd DIR; no argument, cd -, and what cannot be resolved make
-// the directory unknown.
+// the directory unknown. Like bash, cd takes DIR as written (link/.. is
+// where it started), and cd -P as the kernel resolves it.
 func cd(st *shState, args []shArg) {
 	o := parseOpts(args, optSpec{stop: true})
 	if len(o.ops) == 0 {
 		st.dir = ""
 		return
 	}
-	p, ok := st.resolve(o.ops[0])
+	if o.ops[0].is("") {
+		return // cd "" stays
+	}
+	p, ok := st.path(o.ops[0])
 	if !ok || o.ops[0].is("-") {
 		st.dir = ""
 		return
 	}
-	st.dir = p
+	if o.has("P") {
+		st.dir, _ = realPath(st.fs, "/", p, true)
+		return
+	}
+	st.dir = filepath.Clean(p)
+}
+
+// setsVars follows the builtins that set variables or how words expand:
+// unset empties them; read, mapfile and printf -v set them to what is not
+// known; source and eval may set any; set -f turns globs off, shopt
+// changes how they match; exit ends the shell.
+func setsVars(name string, args []shArg, st *shState) {
+	switch name {
+	case "unset":
+		o := parseOpts(args, optSpec{})
+		if o.has("f") {
+			return // functions
+		}
+		for _, a := range o.ops {
+			st.set(a.s, "", true, false)
+		}
+	case "read", "mapfile", "readarray":
+		o := parseOpts(args, optSpec{args: "adinNptuCcs"})
+		if a, ok := o.get("a"); ok {
+			st.set(a.s, "", false, false)
+		}
+		for _, a := range o.ops {
+			st.set(a.s, "", false, false)
+		}
+		if name != "read" && len(o.ops) == 0 {
+			st.set("MAPFILE", "", false, false)
+		}
+	case "printf":
+		if o := parseOpts(args, optSpec{args: "v", stop: true}); o.has("v") {
+			v, _ := o.get("v")
+			st.set(v.s, "", false, false)
+		}
+	case "source", ".", "eval":
+		for _, v := range st.vars {
+			st.set(v.name, "", false, false)
+		}
+	case "shopt":
+		st.glob = globUnknown
+	case "set":
+		for _, a := range args {
+			switch {
+			case a.s == "noglob":
+				st.glob = globOff
+			case strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "f") && !strings.HasPrefix(a.s, "--"):
+				st.glob = globOff
+			case strings.HasPrefix(a.s, "+") && strings.Contains(a.s, "f"):
+				st.glob = globOn
+			}
+		}
+	case "exit":
+		st.exited = true
+	}
 }
 
 func pushd(st *shState, args []shArg) {
@@ -349,7 +445,7 @@ func (w *shellWalker) gofmt(name string, args []shArg, st *shState) {
 		return
 	}
 	for _, a := range args[min(i, len(args)):] {
-		w.write(st, a, name+" -w")
+		w.open(st, a, name+" -w")
 	}
 }
 
@@ -380,7 +476,8 @@ func (w *shellWalker) goTool(args []shArg, st *shState) {
 			i++
 			target = args[i]
 		}
-		w.write(st, target, "go "+sub+" -"+name)
+		// go build -o moves the binary into place; a profile is opened.
+		w.writeArg(st, target, "go "+sub+" -"+name, name != "o")
 	}
 }
 
@@ -408,7 +505,7 @@ func (w *shellWalker) outputFlag(name string, args []shArg, st *shState) {
 	}
 	for _, f := range o.flags {
 		if (f.name == flag || f.name == long) && f.has && !f.val.is("-") {
-			w.write(st, f.val, name+" -"+flag)
+			w.open(st, f.val, name+" -"+flag)
 		}
 	}
 }

@@ -25,8 +25,11 @@ func (w *shellWalker) sed(args []shArg, st *shState) {
 	if !o.has("e", "f", "expression", "file") && len(files) > 0 {
 		files = files[1:]
 	}
+	// sed -i writes a new file and renames it onto the old: a symbolic
+	// link is replaced, unless --follow-symlinks has it write the target.
+	opens := o.has("follow-symlinks")
 	for _, a := range files {
-		w.write(st, a, "sed -i")
+		w.writeArg(st, a, "sed -i", opens)
 	}
 }
 
@@ -173,11 +176,11 @@ func (w *shellWalker) scriptSource(src string, find func(string) []pyWrite, st *
 		}
 		a := shArg{s: pw.path, pos: pos}
 		if pw.src != "" {
-			if p, ok := st.resolve(a); ok && (strings.HasSuffix(pw.path, "/") || w.kind(p) == kindDir) {
-				w.into(st, a, []shArg{{s: pw.src}}, pw.by, false)
+			if p, ok := st.path(a); ok && (strings.HasSuffix(pw.path, "/") || w.kindAt(st, p) == kindDir) {
+				w.into(st, a, []shArg{{s: pw.src}}, pw.by, false, pw.opens)
 				continue
 			}
 		}
-		w.write(st, a, pw.by)
+		w.writeArg(st, a, pw.by, pw.opens)
 	}
 }

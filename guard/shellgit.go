@@ -34,9 +34,9 @@ func (w *shellWalker) git(args []shArg, st *shState) {
 			i++
 		case s == "--git-dir" || s == "--work-tree":
 			i++
-			st = &shState{} // the repository is not the directory's
+			st = &shState{fs: st.fs} // the repository is not the directory's
 		case strings.HasPrefix(s, "--git-dir=") || strings.HasPrefix(s, "--work-tree="):
-			st = &shState{}
+			st = &shState{fs: st.fs}
 		}
 	}
 	if i >= len(args) {

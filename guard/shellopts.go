@@ -56,7 +56,7 @@ func parseOpts(args []shArg, spec optSpec) opts {
 			full, takes := spec.longName(name)
 			switch {
 			case hasVal:
-				o.flags = append(o.flags, optFlag{name: full, val: shArg{s: val, pos: a.pos}, has: true})
+				o.flags = append(o.flags, optFlag{name: full, val: a.from(len(s) - len(val)), has: true})
 			case takes && i+1 < len(args):
 				i++
 				o.flags = append(o.flags, optFlag{name: full, val: args[i], has: true})
@@ -69,13 +69,13 @@ func parseOpts(args []shArg, spec optSpec) opts {
 			c := s[j : j+1]
 			rest := s[j+1:]
 			if strings.Contains(spec.optional, c) {
-				o.flags = append(o.flags, optFlag{name: c, val: shArg{s: rest, pos: a.pos}, has: rest != ""})
+				o.flags = append(o.flags, optFlag{name: c, val: a.from(j + 1), has: rest != ""})
 				break
 			}
 			if strings.Contains(spec.args, c) {
 				switch {
 				case rest != "":
-					o.flags = append(o.flags, optFlag{name: c, val: shArg{s: rest, pos: a.pos}, has: true})
+					o.flags = append(o.flags, optFlag{name: c, val: a.from(j + 1), has: true})
 				case i+1 < len(args):
 					i++
 					o.flags = append(o.flags, optFlag{name: c, val: args[i], has: true})

@@ -8,6 +8,10 @@ const maxPyArgTokens = 64
 type pyWrite struct {
 	path, by string
 	src      string // for a copy: its source, kept by name when path is a folder
+	// opens is set when the call opens the file and writes into it, as
+	// open() does, rather than removing or renaming it: through a
+	// symbolic link it writes the link's target.
+	opens bool
 }
 
 // tokKind is what a token of a script is.
@@ -89,7 +93,7 @@ func pythonWrites(src string) []pyWrite {
 		case t.text == "open" && !(toks.punct(i-1, ".") && toks.punct(i-2, ")")):
 			// open, io.open, gzip.open...; Path(...).open is below.
 			if len(args) > 0 && args[0].kind == tokString && pyWriteMode(args, 1) {
-				out = append(out, pyWrite{path: pyValue(args[0]), by: "python open()"})
+				out = append(out, pyWrite{path: pyValue(args[0]), by: "python open()", opens: true})
 			}
 		case t.text == "Path" && len(args) == 1 && args[0].kind == tokString:
 			out = append(out, pathMethodWrites(toks, i, pyValue(args[0]))...)
@@ -108,7 +112,7 @@ func pythonWrites(src string) []pyWrite {
 				}
 			case "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree":
 				if len(args) > 1 && args[1].kind == tokString {
-					pw := pyWrite{path: pyValue(args[1]), by: "python " + fn + "()"}
+					pw := pyWrite{path: pyValue(args[1]), by: "python " + fn + "()", opens: true}
 					if args[0].kind == tokString && fn != "shutil.copyfile" && fn != "shutil.copytree" {
 						pw.src = pyValue(args[0])
 					}
@@ -133,11 +137,13 @@ func pathMethodWrites(toks pyScan, i int, path string) []pyWrite {
 	}
 	margs := pyArgs(toks, i+open+1)
 	switch m := toks.at(i + method).text; m {
-	case "write_text", "write_bytes", "touch", "unlink", "rmdir":
+	case "write_text", "write_bytes", "touch":
+		return []pyWrite{{path: path, by: "python " + m + "()", opens: true}}
+	case "unlink", "rmdir":
 		return []pyWrite{{path: path, by: "python " + m + "()"}}
 	case "open":
 		if pyWriteMode(margs, 0) {
-			return []pyWrite{{path: path, by: "python open()"}}
+			return []pyWrite{{path: path, by: "python open()", opens: true}}
 		}
 	case "rename", "replace":
 		out := []pyWrite{{path: path, by: "python " + m + "()"}}

@@ -71,11 +71,13 @@ func nodeWrites(src string) []pyWrite {
 			continue // not a call that closes, or a path joined from parts
 		}
 		switch fn {
-		case "writeFile", "appendFile", "rm", "unlink", "rmdir", "truncate":
+		case "writeFile", "appendFile", "truncate":
+			out = append(out, pyWrite{path: pyValue(args[0]), by: by, opens: true})
+		case "rm", "unlink", "rmdir":
 			out = append(out, pyWrite{path: pyValue(args[0]), by: by})
 		case "copyFile", "cp":
 			if len(args) > 1 && args[1].kind == tokString {
-				out = append(out, pyWrite{path: pyValue(args[1]), by: by})
+				out = append(out, pyWrite{path: pyValue(args[1]), by: by, opens: true})
 			}
 		case "rename":
 			out = append(out, pyWrite{path: pyValue(args[0]), by: by})
@@ -140,12 +142,13 @@ func rubyWrites(src string) []pyWrite {
 			continue // not a call that closes, or a path joined from parts
 		}
 		switch fn {
-		case "File.write", "File.binwrite", "File.delete", "File.unlink",
-			"FileUtils.rm", "FileUtils.rm_f", "FileUtils.rm_r", "FileUtils.rm_rf", "FileUtils.touch", "FileUtils.remove_dir":
+		case "File.write", "File.binwrite", "FileUtils.touch":
+			out = append(out, pyWrite{path: pyValue(args[0]), by: by, opens: true})
+		case "File.delete", "File.unlink", "FileUtils.rm", "FileUtils.rm_f", "FileUtils.rm_r", "FileUtils.rm_rf", "FileUtils.remove_dir":
 			out = append(out, pyWrite{path: pyValue(args[0]), by: by})
 		case "File.open", "File.new":
 			if pyWriteMode(args, 1) {
-				out = append(out, pyWrite{path: pyValue(args[0]), by: by})
+				out = append(out, pyWrite{path: pyValue(args[0]), by: by, opens: true})
 			}
 		case "File.rename", "FileUtils.mv":
 			for _, a := range args[:min(len(args), 2)] {

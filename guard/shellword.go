@@ -23,6 +23,16 @@ type shArg struct {
 	// to -exec and xargs. Only write reads it; to everything else it is
 	// not a known word.
 	under string
+	// word is the word of the source the argument comes from, for
+	// StampLucid to insert before; with part, the argument is that word's
+	// unquoted text from byte at on (an option's attached value, a word of
+	// env -S). nil when the argument is not a word's text byte for byte.
+	// split is set for a word of env -S: a script in it is spelled as env
+	// reads its string.
+	word  *syntax.Word
+	at    int
+	part  bool
+	split bool
 }
 
 // lit is the argument's text when it is exactly one known word.
@@ -31,6 +41,12 @@ func (a shArg) lit() (string, bool) {
 		return "", false
 	}
 	return a.s, true
+}
+
+// from is the argument's text from byte i on, as the value attached to
+// an option (-Sfoo, --file=foo).
+func (a shArg) from(i int) shArg {
+	return shArg{s: a.s[i:], multi: a.multi, pos: a.pos, word: a.word, at: a.at + i, part: true, split: a.split}
 }
 
 // is reports whether the argument is exactly the one known word s.
@@ -50,14 +66,19 @@ func shellArgs(words []*syntax.Word) []shArg {
 
 // shellArg removes the quotes from a word, as the shell would, with
 // shUnknown in place of what it would expand.
-func shellArg(w *syntax.Word) shArg {
+func shellArg(w *syntax.Word) shArg { return unquoteWord(w, nil) }
+
+// unquoteWord is shellArg, recording in m (when not nil) which bytes of
+// the text are the word's own.
+func unquoteWord(w *syntax.Word, m *srcMap) shArg {
 	if w == nil || len(w.Parts) == 0 {
 		return shArg{s: shUnknown}
 	}
-	a := shArg{pos: w.Pos().Offset()}
+	a := shArg{pos: w.Pos().Offset(), word: w}
 	if len(w.Parts) == 1 {
 		if lit, ok := w.Parts[0].(*syntax.Lit); ok && plainLit(lit.Value) {
 			a.s = lit.Value
+			m.copied(0, int(lit.Pos().Offset()), len(lit.Value), bare)
 			return a
 		}
 	}
@@ -65,18 +86,27 @@ func shellArg(w *syntax.Word) shArg {
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if unquotedLit(&b, p.Value, i == 0) {
+			if unquotedLit(&b, p.Value, i == 0, m, int(p.Pos().Offset())) {
 				a.multi = true
 			}
 		case *syntax.SglQuoted:
-			b.WriteString(dollarQuoted(p))
+			text := dollarQuoted(p)
+			switch {
+			case !p.Dollar:
+				m.copied(b.Len(), int(p.Pos().Offset())+1, len(text), single)
+			case text == p.Value: // no escape in it
+				m.copied(b.Len(), int(p.Pos().Offset())+2, len(text), dollarSingle)
+			}
+			b.WriteString(text)
 		case *syntax.DblQuoted:
-			if dblQuoted(&b, p.Parts) {
+			if dblQuoted(&b, p.Parts, m) {
 				a.multi = true
 			}
 		case *syntax.ProcSubst:
+			m.hole(b.Len(), p)
 			b.WriteString(shUnknown) // a /dev/fd/N path
 		default:
+			m.hole(b.Len(), p)
 			// $X, ${X}, $( ), $(( )) unquoted are split into words.
 			b.WriteString(shUnknown)
 			a.multi = true
@@ -260,8 +290,9 @@ func plainLit(s string) bool {
 
 // unquotedLit appends an unquoted literal without its backslashes and
 // reports whether it holds a glob or a brace expansion. A leading ~, or one
-// after = or :, is the home folder: unknown.
-func unquotedLit(b *strings.Builder, s string, first bool) (multi bool) {
+// after = or :, is the home folder: unknown. m records the bytes copied
+// as they are; s starts at off in the source.
+func unquotedLit(b *strings.Builder, s string, first bool, m *srcMap, off int) (multi bool) {
 	brace := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -292,24 +323,28 @@ func unquotedLit(b *strings.Builder, s string, first bool) (multi bool) {
 				continue
 			}
 		}
+		m.copied(b.Len(), off+i, 1, bare)
 		b.WriteByte(c)
 	}
 	return multi
 }
 
 // dblQuoted appends the text of a "..." word part and reports whether it
-// expands to several words ("$@", "${a[@]}").
-func dblQuoted(b *strings.Builder, parts []syntax.WordPart) (multi bool) {
+// expands to several words ("$@", "${a[@]}"). m records the bytes copied
+// as they are.
+func dblQuoted(b *strings.Builder, parts []syntax.WordPart, m *srcMap) (multi bool) {
 	for _, part := range parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			unescape(b, p.Value, "$`\"\\\n")
+			unescape(b, p.Value, "$`\"\\\n", m, int(p.Pos().Offset()), double)
 		case *syntax.ParamExp:
 			if p.Index != nil || (p.Param != nil && p.Param.Value == "@") {
 				multi = true
 			}
+			m.hole(b.Len(), p)
 			b.WriteString(shUnknown)
 		default:
+			m.hole(b.Len(), p)
 			b.WriteString(shUnknown)
 		}
 	}
@@ -317,8 +352,10 @@ func dblQuoted(b *strings.Builder, parts []syntax.WordPart) (multi bool) {
 }
 
 // unescape appends s with a backslash removed before each byte of special
-// (and a backslash-newline removed whole), as in "..." and heredocs.
-func unescape(b *strings.Builder, s, special string) {
+// (and a backslash-newline removed whole), as in "..." and heredocs. m
+// records the bytes copied as they are, s starting at off in the source,
+// quoted as q.
+func unescape(b *strings.Builder, s, special string, m *srcMap, off int, q quoting) {
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(special, s[i+1]) >= 0 {
 			i++
@@ -327,14 +364,15 @@ func unescape(b *strings.Builder, s, special string) {
 			}
 			continue
 		}
+		m.copied(b.Len(), off+i, 1, q)
 		b.WriteByte(s[i])
 	}
 }
 
 // heredocText is the text a heredoc feeds to its command: the body as
 // written when the delimiter is quoted, otherwise with escapes removed and
-// shUnknown for expansions.
-func heredocText(r *syntax.Redirect) string {
+// shUnknown for expansions. m records the bytes copied as they are.
+func heredocText(r *syntax.Redirect, m *srcMap) string {
 	if r.Hdoc == nil {
 		return ""
 	}
@@ -351,11 +389,13 @@ func heredocText(r *syntax.Redirect) string {
 		lit, ok := part.(*syntax.Lit)
 		switch {
 		case !ok:
+			m.hole(b.Len(), part)
 			b.WriteString(shUnknown)
 		case quoted:
+			m.copied(b.Len(), int(lit.Pos().Offset()), len(lit.Value), heredocRaw)
 			b.WriteString(lit.Value)
 		default:
-			unescape(&b, lit.Value, "$`\\\n")
+			unescape(&b, lit.Value, "$`\\\n", m, int(lit.Pos().Offset()), heredocExp)
 		}
 	}
 	return b.String()
@@ -364,19 +404,36 @@ func heredocText(r *syntax.Redirect) string {
 // stdinScript is the text of the heredoc or here-string a command reads
 // as its standard input, if that is all it reads.
 func stdinScript(redirs []*syntax.Redirect) (string, bool) {
-	text, ok := "", false
+	if r := stdinRedir(redirs); r != nil {
+		return redirText(r, nil), true
+	}
+	return "", false
+}
+
+// stdinRedir is the heredoc or here-string a command reads as its
+// standard input, if that is what it reads: the last redirection of
+// descriptor 0 wins.
+func stdinRedir(redirs []*syntax.Redirect) *syntax.Redirect {
+	var in *syntax.Redirect
 	for _, r := range redirs {
 		if r.N != nil && r.N.Value != "0" {
 			continue
 		}
 		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc:
-			text, ok = heredocText(r), true
-		case syntax.WordHdoc:
-			text, ok = shellArg(r.Word).s+"\n", true
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			in = r
 		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
-			text, ok = "", false
+			in = nil
 		}
 	}
-	return text, ok
+	return in
+}
+
+// redirText is the text a heredoc or a here-string feeds to its command;
+// m records the bytes copied as they are.
+func redirText(r *syntax.Redirect, m *srcMap) string {
+	if r.Op == syntax.WordHdoc {
+		return unquoteWord(r.Word, m).s + "\n"
+	}
+	return heredocText(r, m)
 }

@@ -38,69 +38,300 @@ func wrapperSpec(name string) optSpec {
 	return optSpec{stop: true} // command, builtin, nohup, chronic
 }
 
-// wrapper passes through sudo, env, timeout, xargs and the like to the
-// command they run.
-func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(args, wrapperSpec(name))
-	if o.informational() {
-		return
+// isWrapper reports whether the command name runs the command named
+// among its arguments, with the environment it was given (which env and
+// sudo change as told).
+func isWrapper(name string) bool {
+	switch name {
+	case "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "timeout",
+		"nice", "ionice", "stdbuf", "chronic", "setsid", "xargs", "npx":
+		return true
 	}
-	inner := o.ops
-	if name != "command" && name != "builtin" {
-		st = st.clone() // a cd run by timeout or sudo is a program: it moves nothing
+	return false
+}
+
+// wrapped is what a wrapper runs, as unwrap reads its arguments.
+type wrapped struct {
+	o     opts    // the wrapper's own options
+	inner []shArg // the command it runs, its name first; empty when none
+	// env is the NAME=VALUE words that env and sudo put in the command's
+	// environment; unset the names env -u takes out; clear is set when
+	// env -i starts the command with an empty environment.
+	env, unset []shArg
+	clear      bool
+}
+
+// unwrap reads the arguments of the wrapper name (see isWrapper): its
+// options, the environment it gives, and the command it runs.
+func unwrap(name string, args []shArg) wrapped {
+	if name == "env" {
+		args = envSplit(args)
 	}
+	u := wrapped{o: parseOpts(args, wrapperSpec(name))}
+	if u.o.informational() {
+		return u
+	}
+	inner := u.o.ops
 	switch name {
 	case "sudo":
-		if o.has("e", "edit") {
-			return
-		}
-		if d, ok := o.get("D", "chdir"); ok {
-			st = chdir(st, d)
-		}
-	case "env":
-		if _, ok := o.get("S", "split-string"); ok {
-			return
-		}
-		if d, ok := o.get("C", "chdir"); ok {
-			st = chdir(st, d)
+		if u.o.has("e", "edit") {
+			return u
 		}
 		for len(inner) > 0 && isAssignment(inner[0]) {
-			inner = inner[1:]
+			u.env, inner = append(u.env, inner[0]), inner[1:]
+		}
+	case "env":
+		u.clear = u.o.has("i", "ignore-environment")
+		if len(inner) > 0 && inner[0].is("-") { // an old spelling of -i
+			u.clear, inner = true, inner[1:]
+		}
+		for _, f := range u.o.flags {
+			if f.has && (f.name == "u" || f.name == "unset") {
+				u.unset = append(u.unset, f.val)
+			}
+		}
+		for len(inner) > 0 && isAssignment(inner[0]) {
+			u.env, inner = append(u.env, inner[0]), inner[1:]
 		}
 	case "command":
-		if o.has("v", "V") {
-			return
-		}
-	case "time":
-		if f, ok := o.get("o", "output"); ok {
-			w.write(st, f, "time -o")
+		if u.o.has("v", "V") {
+			return u
 		}
 	case "timeout":
 		if len(inner) == 0 {
-			return
+			return u
 		}
 		inner = inner[1:] // the duration
 	case "npx":
 		if len(inner) > 0 {
 			inner[0].s = npxName(inner[0].s)
 		}
-	case "xargs":
-		inner = xargsCommand(o, inner, w.piped)
 	}
-	if len(inner) == 0 {
+	u.inner = inner
+	return u
+}
+
+// wrapper passes through sudo, env, timeout, xargs and the like to the
+// command they run.
+func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redirect, st *shState) {
+	u := unwrap(name, args)
+	if name != "command" && name != "builtin" {
+		st = st.clone() // a cd run by timeout or sudo is a program: it moves nothing
+	}
+	switch name {
+	case "sudo":
+		if d, ok := u.o.get("D", "chdir"); ok {
+			st = chdir(st, d)
+		}
+	case "env":
+		if d, ok := u.o.get("C", "chdir"); ok {
+			st = chdir(st, d)
+		}
+	case "time":
+		if f, ok := u.o.get("o", "output"); ok {
+			w.open(st, f, "time -o")
+		}
+	case "xargs":
+		for _, cmd := range w.xargsRuns(u.o, u.inner, redirs, st) {
+			w.runKnown(cmd, redirs, st)
+		}
 		return
 	}
-	if s, ok := inner[0].lit(); ok && shellCommand(commandName(s)) {
-		w.run(inner, redirs, st)
+	w.runKnown(u.inner, redirs, st)
+}
+
+// runKnown runs the command args when run knows it.
+func (w *shellWalker) runKnown(args []shArg, redirs []*syntax.Redirect, st *shState) {
+	if len(args) == 0 {
+		return
+	}
+	if s, ok := args[0].lit(); ok && shellCommand(commandName(s)) {
+		w.run(args, redirs, st)
 	}
 }
 
-// chdir is st moved to d, for a command run by env -C or sudo -D.
+// envSplit replaces env's -S STRING (--split-string) with the words env
+// splits STRING into, as GNU env does before it goes on reading them as
+// options, assignments and the command.
+func envSplit(args []shArg) []shArg {
+	for range maxShellDepth { // an -S among the words of an -S
+		i, end, str, flags, ok := findSplit(args)
+		if !ok {
+			return args
+		}
+		out := make([]shArg, 0, len(args)+4)
+		out = append(out, args[:i]...)
+		if flags != "" {
+			out = append(out, shArg{s: flags, pos: args[i].pos})
+		}
+		out = append(out, splitString(str)...)
+		args = append(out, args[end:]...)
+	}
+	return args
+}
+
+// findSplit finds env's -S among its options: args[i:end] are the words
+// of the option and its STRING, and flags the options bundled before S
+// (-iS STRING), if any.
+func findSplit(args []shArg) (i, end int, str shArg, flags string, ok bool) {
+	spec := wrapperSpec("env")
+	for i = 0; i < len(args); i++ {
+		s, lit := args[i].lit()
+		if !lit || len(s) < 2 || s[0] != '-' || s == "--" {
+			return 0, 0, shArg{}, "", false // the options end here
+		}
+		if strings.HasPrefix(s, "--") {
+			name, _, hasVal := strings.Cut(s[2:], "=")
+			full, takes := spec.longName(name)
+			switch {
+			case full == "split-string" && hasVal:
+				return i, i + 1, args[i].from(len("--" + name + "=")), "", true
+			case full == "split-string" && i+1 < len(args):
+				return i, i + 2, args[i+1], "", true
+			case takes && !hasVal:
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			switch s[j] {
+			case 'S':
+				flags = ""
+				if j > 1 {
+					flags = s[:j]
+				}
+				if j+1 < len(s) {
+					return i, i + 1, args[i].from(j + 1), flags, true
+				}
+				if i+1 < len(args) {
+					return i, i + 2, args[i+1], flags, true
+				}
+				return 0, 0, shArg{}, "", false
+			case 'u', 'C':
+				if j+1 == len(s) {
+					i++ // the option's argument is the next word
+				}
+				j = len(s)
+			}
+		}
+	}
+	return 0, 0, shArg{}, "", false
+}
+
+// splitString splits the STRING of env -S as GNU env does: at blanks
+// outside quotes; '...' keeps all but \\ and \'; "..." and bare text
+// take the escapes \" \# \$ \' \\ \_ (a blank) \c (the end) \f \n \r \t \v;
+// ${NAME} is a variable (unknown here); # starts a comment where a word
+// would start. A word that is STRING's text byte for byte keeps its place
+// in the source (shArg.word), for StampLucid. A STRING env rejects gives
+// no words: env runs nothing.
+func splitString(str shArg) []shArg {
+	s := str.s
+	var out []shArg
+	var b strings.Builder
+	start := -1 // where the current word starts in s; -1 between words
+	raw := true // the word is s[start:i] as it is
+	sq, dq := false, false
+	end := func() {
+		if start < 0 {
+			return
+		}
+		a := shArg{s: b.String(), pos: str.pos}
+		if raw && str.word != nil {
+			a.word, a.at, a.part, a.split = str.word, str.at+start, true, true
+		}
+		out = append(out, a)
+		b.Reset()
+		start, raw = -1, true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		blank := strings.IndexByte(" \t\n\v\f\r", c) >= 0
+		if start < 0 {
+			if blank {
+				continue
+			}
+			if c == '#' {
+				return out
+			}
+			start = i
+		}
+		switch {
+		case sq && c == '\'':
+			sq, raw = false, false
+			continue
+		case sq && c == '\\' && i+1 < len(s) && (s[i+1] == '\\' || s[i+1] == '\''):
+			i++
+			c, raw = s[i], false
+		case sq:
+		case c == '\'' && !dq:
+			sq, raw = true, false
+			continue
+		case c == '"':
+			dq, raw = !dq, false
+			continue
+		case blank && !dq:
+			end()
+			continue
+		case c == '\\':
+			if i+1 == len(s) {
+				return nil
+			}
+			i++
+			raw = false
+			switch c = s[i]; c {
+			case 'c':
+				if dq {
+					return nil
+				}
+				end()
+				return out
+			case '_':
+				if !dq {
+					end()
+					continue
+				}
+				c = ' '
+			case 'f':
+				c = '\f'
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			case 't':
+				c = '\t'
+			case 'v':
+				c = '\v'
+			case '"', '#', '$', '\'', '\\':
+			default:
+				return nil
+			}
+		case c == '$':
+			close := strings.IndexByte(s[i:], '}')
+			if i+1 == len(s) || s[i+1] != '{' || close < 0 {
+				return nil
+			}
+			b.WriteString(shUnknown)
+			i += close
+			raw = false
+			continue
+		}
+		b.WriteByte(c)
+	}
+	if sq || dq {
+		return nil
+	}
+	end()
+	return out
+}
+
+// chdir is st moved to d, for a command run by env -C, sudo -D or
+// git -C: they change directory as the kernel resolves d.
 func chdir(st *shState, d shArg) *shState {
 	st = st.clone()
-	p, ok := st.resolve(d)
-	if !ok {
-		p = ""
+	p, ok := st.path(d)
+	if ok {
+		p, _ = realPath(st.fs, "/", p, true)
 	}
 	st.dir = p
 	return st
@@ -123,25 +354,22 @@ func npxName(s string) string {
 	return s
 }
 
-// xargsCommand is the command xargs runs: with -I R, the words holding R
-// are unknown; otherwise unknown words are appended at the end. When xargs
-// reads what find printed (piped), those words are find's files instead.
-func xargsCommand(o opts, inner, piped []shArg) []shArg {
-	repl, ok := o.get("I", "i", "replace")
-	if !ok && o.has("i", "replace") {
-		repl, ok = shArg{s: "{}"}, true
-	}
+// xargsCommand is the command xargs runs when what it reads is not known:
+// with -I R, the words holding R are unknown; otherwise unknown words are
+// appended at the end. When xargs reads what find printed (found), those
+// words are find's files instead.
+func xargsCommand(o opts, inner, found []shArg) []shArg {
 	if len(inner) == 0 {
 		return nil
 	}
-	if ok && repl.s != "" {
+	if repl, ok := xargsRepl(o); ok {
 		out := make([]shArg, 0, len(inner))
 		for _, a := range inner {
 			switch {
-			case piped != nil && a.is(repl.s):
-				out = append(out, placed(piped, a.pos)...)
-			case strings.Contains(a.s, repl.s):
-				a.s = strings.ReplaceAll(a.s, repl.s, shUnknown)
+			case found != nil && a.is(repl):
+				out = append(out, placed(found, a.pos)...)
+			case strings.Contains(a.s, repl):
+				a.s = strings.ReplaceAll(a.s, repl, shUnknown)
 				out = append(out, a)
 			default:
 				out = append(out, a)
@@ -149,10 +377,10 @@ func xargsCommand(o opts, inner, piped []shArg) []shArg {
 		}
 		return out
 	}
-	out := make([]shArg, len(inner), len(inner)+max(1, len(piped)))
+	out := make([]shArg, len(inner), len(inner)+max(1, len(found)))
 	copy(out, inner)
-	if piped != nil {
-		return append(out, placed(piped, inner[len(inner)-1].pos)...)
+	if found != nil {
+		return append(out, placed(found, inner[len(inner)-1].pos)...)
 	}
 	return append(out, shArg{s: shUnknown, multi: true, pos: inner[len(inner)-1].pos})
 }
@@ -181,7 +409,7 @@ func (w *shellWalker) find(args []shArg, st *shState) {
 		switch s {
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
-				w.write(st, args[i+1], "find "+s)
+				w.open(st, args[i+1], "find "+s)
 				i++
 			}
 		case "-delete":
@@ -191,10 +419,7 @@ func (w *shellWalker) find(args []shArg, st *shState) {
 				w.write(st, a, "find -delete")
 			}
 		case "-exec", "-ok", "-execdir", "-okdir":
-			j := i + 1
-			for j < len(args) && !args[j].is(";") && !args[j].is("+") {
-				j++
-			}
+			j := execEnd(args, i)
 			cmd := make([]shArg, 0, j-i-1)
 			for _, a := range args[i+1 : j] {
 				if a.is("{}") {
@@ -221,6 +446,16 @@ func (w *shellWalker) find(args []shArg, st *shState) {
 	}
 }
 
+// execEnd is the index of the ; or + that ends the -exec (or -ok...) at
+// args[i], or len(args).
+func execEnd(args []shArg, i int) int {
+	j := i + 1
+	for j < len(args) && !args[j].is(";") && !args[j].is("+") {
+		j++
+	}
+	return j
+}
+
 // findFiles reads find's starting points (the operands before its
 // expression, "." when there are none), resolved, and the base-name glob
 // that every file it finds matches: its -name, when the expression is
@@ -245,7 +480,7 @@ func findFiles(args []shArg, st *shState) (starts []shArg, name string, expr int
 		if ok && (strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == ")" || s == ",") {
 			break
 		}
-		if p, ok := st.resolve(args[i]); ok {
+		if p, ok := st.path(args[i]); ok {
 			starts = append(starts, shArg{s: p, pos: args[i].pos})
 		} else {
 			known = false
@@ -253,7 +488,7 @@ func findFiles(args []shArg, st *shState) (starts []shArg, name string, expr int
 	}
 	expr = min(i, len(args))
 	if len(starts) == 0 && known {
-		if p, ok := st.resolve(shArg{s: "."}); ok {
+		if p, ok := st.path(shArg{s: "."}); ok {
 			starts = append(starts, shArg{s: p})
 		}
 	}
@@ -270,9 +505,7 @@ func findFiles(args []shArg, st *shState) (starts []shArg, name string, expr int
 			}
 			j++
 		case s == "-exec" || s == "-ok" || s == "-execdir" || s == "-okdir":
-			for j+1 < len(args) && !args[j+1].is(";") && !args[j+1].is("+") {
-				j++
-			}
+			j = execEnd(args, j) - 1
 		case s == "-o" || s == "-or" || s == "!" || s == "-not" || s == "(" || s == ")" || s == ",",
 			s == "-iname" || s == "-path" || s == "-ipath" || s == "-wholename" || s == "-iwholename",
 			s == "-regex" || s == "-iregex" || s == "-lname" || s == "-ilname":
@@ -304,15 +537,24 @@ func foundArgs(starts []shArg, name string, subtree bool) []shArg {
 	return out
 }
 
-// shell walks bash -c SCRIPT, and a shell that reads its script from a
-// heredoc. A script file is not read.
-func (w *shellWalker) shell(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	byC, stdin := false, false
-	var script *shArg
+// isShell reports whether the command name is a shell that runs a
+// script given with -c or on its standard input.
+func isShell(name string) bool {
+	switch name {
+	case "bash", "sh", "zsh", "dash", "ksh":
+		return true
+	}
+	return false
+}
+
+// shellScript reads a shell's arguments: the word of its -c script, or
+// whether it reads its script from its standard input (no script file
+// named, or -s).
+func shellScript(args []shArg) (script *shArg, stdin bool) {
+	byC := false
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		s, ok := a.lit()
-		if !ok || len(s) < 2 || (s[0] != '-' && s[0] != '+') || s == "--" || s == "-" {
+		s, ok := args[i].lit()
+		if !ok || len(s) < 2 || (s[0] != '-' && s[0] != '+') || s == "--" {
 			if s == "--" || s == "-" {
 				continue
 			}
@@ -337,11 +579,30 @@ func (w *shellWalker) shell(args []shArg, redirs []*syntax.Redirect, st *shState
 		}
 	}
 	switch {
-	case byC && script != nil:
-		w.script(script.s, st, script.pos)
+	case byC:
+		return script, false
 	case script == nil || stdin:
-		if text, ok := stdinScript(redirs); ok {
-			w.script(text, st, redirPos(redirs))
+		return nil, true
+	}
+	return nil, false
+}
+
+// shell walks bash -c SCRIPT, and a shell that reads its script from a
+// heredoc. A script file is not read.
+func (w *shellWalker) shell(args []shArg, redirs []*syntax.Redirect, st *shState) {
+	script, stdin := shellScript(args)
+	switch {
+	case script != nil:
+		w.script(script.s, st, script.pos)
+	case stdin:
+		// A heredoc, or what echo or printf piped to it; a script file
+		// is not read.
+		if in := w.stdinOf(redirs, st, false); in.known && in.found == nil {
+			pos := redirPos(redirs)
+			if stdinRedir(redirs) == nil {
+				pos = w.piped.Pos().Offset()
+			}
+			w.script(in.text, st, pos)
 		}
 	}
 }

@@ -1,8 +1,7 @@
 package guard
 
 import (
-	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -10,169 +9,514 @@ import (
 
 // Stamp is the result of StampLucid.
 type Stamp struct {
-	// Command is the command with "LUCID_AGENT=<id> " inserted before each
-	// lucid command; every other byte is as it was.
+	// Command is the command with a stamp inserted immediately before each
+	// word that runs lucid, so that it is the last thing to set
+	// LUCID_AGENT for lucid: "LUCID_AGENT=<id> " where the word is a
+	// command's name (after its assignments) or an operand of env, which
+	// reads it as an assignment; "env LUCID_AGENT=<id> " where another
+	// wrapper runs it (exec, nohup, timeout, sudo, xargs, find -exec...).
+	// Stamps go into nested scripts too (bash -c, env -S, a heredoc fed to
+	// a shell) where the script's bytes are the line's. Every other byte
+	// is as it was.
 	Command string
-	// Found is true when the command runs lucid at least once.
+	// Found is true when the line runs lucid at least once, stamped or not.
 	Found bool
 	// OnlyLucid is true when every command in the line is lucid (possibly
 	// through env, command, exec, nohup, nice, timeout or bash -c), with no
-	// redirection to a file: granting it widens nothing.
+	// redirection to a file, and none of Hook, Agents (but the caller's
+	// own id) and Unsigned asks for a denial: granting it widens nothing.
+	// sudo and doas change the user, so lucid through them does not count.
 	OnlyLucid bool
+	// Hook is true when the line runs lucid hook (lucid's first operand is
+	// hook, or is not known before the line runs): a hook is the client's
+	// to run, never an agent's, and the caller denies it.
+	Hook bool
+	// Agents are the values the line itself gives LUCID_AGENT, wherever it
+	// runs lucid or not, in the order found: by assignment (LUCID_AGENT=X
+	// cmd, LUCID_AGENT=X;, export, declare, local, readonly, typeset, for
+	// LUCID_AGENT in), through env LUCID_AGENT=X or sudo LUCID_AGENT=X;
+	// "" for a removal (unset, env -u, env -i, export -n); "?" for a value
+	// not known before the line runs (a variable, a $( ), read). The stamps
+	// StampLucid inserts are not among them. The caller denies the line
+	// unless every value is its own id: a line is not to sign for another.
+	Agents []string
+	// Unsigned, when not "", is why the line may run lucid where no stamp
+	// can be placed, in a sentence for the model: a lucid word inside a
+	// script whose bytes are not the line's (escapes, expansions), a
+	// command name computed from text that mentions lucid ("$(command -v
+	// lucid)"), eval or an alias of such text, a script piped into a
+	// shell. The caller denies the line; Found may be false.
+	Unsigned string
 }
 
-// wrapper reports whether a command runs the command named among its
-// arguments with the environment it was given.
-func wrapper(name string) bool {
-	switch name {
-	case "env", "command", "exec", "nohup", "nice", "timeout", "xargs", "stdbuf", "time":
-		return true
-	}
-	return false
-}
+// The reasons StampLucid gives for a lucid it cannot sign.
+const (
+	unsignedScript = "lucid runs inside a script whose text lucid cannot sign (escapes or expansions around it): run lucid by its plain name"
+	unsignedName   = "the line runs a command whose name is computed from text that mentions lucid, which lucid cannot sign: run lucid by its plain name"
+	unsignedEval   = "eval or an alias runs text that mentions lucid, which lucid cannot sign: run lucid by its plain name"
+	unsignedPipe   = "a shell runs a script piped to it that mentions lucid, which lucid cannot sign: run lucid by its plain name"
+	unsignedDeep   = "lucid runs in shells nested too deep for lucid to sign: run lucid by its plain name"
+	unsignedBytes  = "the command is over 1 MiB, more than lucid reads: run lucid by its plain name, in a command of its own"
+	unsignedParse  = "the line mentions lucid but does not parse as bash for lucid, so lucid cannot sign it: fix its quoting, or run lucid by its plain name in a command of its own"
+)
 
 // StampLucid finds each lucid command in a shell command line (in
-// pipelines, lists, subshells, command substitutions, and bash -c or sh -c
-// strings) and inserts LUCID_AGENT=<agent> before it, so that whatever
-// lucid writes is signed by the agent that ran it. A line that does not
-// parse is left alone.
+// pipelines, lists, subshells, command substitutions, functions, behind
+// wrappers, and in the scripts of bash -c, env -S and heredocs fed to a
+// shell) and inserts the stamp LUCID_AGENT=<agent> before it, so that
+// whatever lucid writes is signed by the agent that ran it. A line that
+// does not parse is left alone; if it mentions lucid, it is Unsigned,
+// since bash may read what the parser here does not.
 func StampLucid(command, agent string) Stamp {
-	st := Stamp{Command: command}
-	inserts, found, only, ok := stampOffsets(command, 0)
-	if !ok || !found {
-		return st
+	if len(command) > maxShellBytes {
+		return Stamp{Command: command, Unsigned: unsignedBytes}
 	}
-	sort.Sort(sort.Reverse(sort.IntSlice(inserts)))
-	prefix := "LUCID_AGENT=" + agent + " "
-	out := command
-	for _, off := range inserts {
-		out = out[:off] + prefix + out[off:]
+	f := parseShell(command)
+	if f == nil {
+		if mentionsLucid(command) {
+			return Stamp{Command: command, Unsigned: unsignedParse}
+		}
+		return Stamp{Command: command}
 	}
-	return Stamp{Command: out, Found: true, OnlyLucid: only}
+	s := &stamper{agent: agent, only: true}
+	s.walk(f, &frame{text: command})
+	for _, v := range s.nameVars {
+		if slices.Contains(s.lucidVars, v) {
+			s.unsign(unsignedName)
+		}
+	}
+	st := Stamp{Command: command, Found: s.found, Hook: s.hook, Agents: s.agents, Unsigned: s.unsigned}
+	st.OnlyLucid = s.found && s.only && !s.hook && s.unsigned == "" &&
+		!slices.ContainsFunc(s.agents, func(a string) bool { return a != agent })
+	if len(s.inserts) > 0 {
+		st.Command = s.stamped(command)
+	}
+	return st
 }
 
-// stampOffsets parses src, which starts at byte base of the whole command,
-// and returns where to insert the stamp.
-func stampOffsets(src string, base int) (inserts []int, found, only, ok bool) {
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil {
-		return nil, false, false, false
+// stamper walks a command line for StampLucid.
+type stamper struct {
+	agent   string
+	inserts []stampAt
+	found   bool
+	hook    bool
+	only    bool // every command so far is lucid
+	agents  []string
+	// unsigned is the first reason a lucid cannot be signed.
+	unsigned string
+	depth    int // scripts nested
+	parsed   int // bytes of nested scripts parsed, bounded like the line
+	// piped maps the command on the right of a pipe to the one on its
+	// left, whose output a shell there may read as its script.
+	piped map[*syntax.Stmt]*syntax.Stmt
+	// nameVars are the variables a command's name is made of; lucidVars
+	// those given a value that mentions lucid. Both are gathered over the
+	// whole line, since a function may use a variable set after it.
+	nameVars, lucidVars []string
+	// saw, when set, is told of each word that runs lucid: the tests check
+	// that a stamped line has its stamp right before each.
+	saw func(fr *frame, a shArg, via string)
+}
+
+// stampAt is one insertion into the line.
+type stampAt struct {
+	at   int
+	text string
+}
+
+// stamped is line with the insertions made.
+func (s *stamper) stamped(line string) string {
+	slices.SortStableFunc(s.inserts, func(a, b stampAt) int { return a.at - b.at })
+	var b strings.Builder
+	last := 0
+	for i, in := range s.inserts {
+		if i > 0 && in.at == s.inserts[i-1].at {
+			continue // one word reached twice
+		}
+		b.WriteString(line[last:in.at])
+		b.WriteString(in.text)
+		last = in.at
 	}
-	only = true
-	syntax.Walk(file, func(n syntax.Node) bool {
+	b.WriteString(line[last:])
+	return b.String()
+}
+
+func (s *stamper) unsign(reason string) {
+	if s.unsigned == "" {
+		s.unsigned = reason
+	}
+}
+
+// walk reads the commands of f, whose text is fr's.
+func (s *stamper) walk(f *syntax.File, fr *frame) {
+	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
+				s.call(call, n, fr)
+			}
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				if s.piped == nil {
+					s.piped = map[*syntax.Stmt]*syntax.Stmt{}
+				}
+				s.piped[n.Y] = n.X
+			}
 		case *syntax.Redirect:
 			if writesFile(n) {
-				only = false
+				s.only = false
 			}
 		case *syntax.FuncDecl:
-			only = false
-		case *syntax.CallExpr:
-			at, isLucid, inner := lucidCall(n, src, base)
-			switch {
-			case isLucid:
-				inserts = append(inserts, at)
-				found = true
-			case inner != nil:
-				inserts = append(inserts, inner.inserts...)
-				found = found || inner.found
-				only = only && inner.only
-			default:
-				only = false
+			s.only = false
+		case *syntax.DeclClause:
+			s.only = false // export PATH=... changes what lucid is
+			s.declare(n, fr)
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok {
+				for _, w := range it.Items {
+					s.setVar(it.Name.Value, shellArg(w), fr)
+				}
+			}
+		case *syntax.ParamExp:
+			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				s.setVar(n.Param.Value, shellArg(n.Exp.Word), fr)
 			}
 		}
 		return true
 	})
-	return inserts, found, only, true
 }
 
-type innerStamp struct {
-	inserts     []int
-	found, only bool
-}
-
-// lucidCall looks at one simple command. It returns where to stamp when it
-// runs lucid (directly or through a wrapper), or the stamps inside a
-// bash -c string.
-func lucidCall(call *syntax.CallExpr, src string, base int) (int, bool, *innerStamp) {
-	if len(call.Args) == 0 {
-		return 0, false, nil
+// call reads one simple command.
+func (s *stamper) call(call *syntax.CallExpr, stmt *syntax.Stmt, fr *frame) {
+	for _, a := range call.Assigns {
+		s.assign(a, false, fr)
 	}
-	name := call.Args[0].Lit()
-	off := func(w *syntax.Word) int { return base + int(w.Pos().Offset()) }
-	switch {
-	case isLucid(name):
-		return off(call.Args[0]), true, nil
-	case wrapper(name):
-		for _, w := range call.Args[1:] {
-			if isLucid(w.Lit()) {
-				if name == "env" {
-					return off(w), true, nil // env NAME=VALUE lucid ...
-				}
-				return off(call.Args[0]), true, nil
+	if len(call.Args) == 0 {
+		s.only = false
+		return
+	}
+	if !s.run(shellArgs(call.Args), stmt.Redirs, fr, s.piped[stmt], "") {
+		s.only = false
+	}
+}
+
+// run reads a command whose words are args, run by the wrapper via ("" in
+// a command's place), and reports whether it is lucid.
+func (s *stamper) run(args []shArg, redirs []*syntax.Redirect, fr *frame, piped *syntax.Stmt, via string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name, ok := args[0].lit()
+	if !ok {
+		s.computedName(args[0], fr)
+		return false
+	}
+	switch base := commandName(name); {
+	case base == "lucid":
+		s.lucid(args, fr, via)
+		return true
+	case isWrapper(base) && base != "npx": // npx runs a package, not a command
+		u := unwrap(base, args[1:])
+		s.wrapperEnv(u, fr)
+		inner := u.inner
+		if base == "xargs" {
+			inner = xargsCommand(u.o, inner, nil) // what it reads is not known here
+		}
+		lucid := s.run(inner, redirs, fr, piped, base)
+		// sudo and doas change the user; time -o writes a file.
+		return lucid && base != "sudo" && base != "doas" && !(base == "time" && u.o.has("o", "output"))
+	case isShell(base):
+		return s.shell(args[1:], redirs, fr, piped)
+	case base == "find":
+		s.find(args[1:], fr)
+	case base == "eval" || base == "alias":
+		for _, a := range args[1:] {
+			if s.mentions(fr, a) {
+				s.unsign(unsignedEval)
 			}
 		}
-	case name == "bash" || name == "sh":
-		return 0, false, shellString(call, src, base)
+	default:
+		s.setsAgent(base, args[1:], fr)
 	}
-	return 0, false, nil
+	return false
 }
 
-// shellString stamps the script of `bash -c SCRIPT` when the script is a
-// plain or single-quoted word, or a double-quoted one without escapes or
-// expansions, so its bytes map one to one onto the outer line.
-func shellString(call *syntax.CallExpr, src string, base int) *innerStamp {
-	for i, w := range call.Args[1 : len(call.Args)-1] {
-		flag := w.Lit()
-		if !strings.HasPrefix(flag, "-") || strings.HasPrefix(flag, "--") || !strings.Contains(flag, "c") {
+// lucid stamps lucid's words args, run by the wrapper via.
+func (s *stamper) lucid(args []shArg, fr *frame, via string) {
+	s.found = true
+	if s.saw != nil {
+		s.saw(fr, args[0], via)
+	}
+	if len(args) > 1 {
+		if sub, ok := args[1].lit(); !ok || sub == "hook" {
+			s.hook = true
+		}
+	}
+	text := "LUCID_AGENT=" + s.agent + " "
+	if via != "" && via != "env" {
+		text = "env " + text
+	}
+	if a := args[0]; a.word != nil {
+		var at int
+		var ok bool
+		if a.part {
+			at, text, ok = wordFrame(fr, a.word, 0, -1).place(a.at, text)
+		} else {
+			at, text, ok = fr.place(int(a.word.Pos().Offset()), text)
+		}
+		if ok {
+			s.inserts = append(s.inserts, stampAt{at: at, text: text})
+			return
+		}
+	}
+	s.unsign(unsignedScript)
+}
+
+// computedName looks at a command name that is not known before the line
+// runs: if it may be lucid, lucid cannot sign it.
+func (s *stamper) computedName(a shArg, fr *frame) {
+	if s.mentions(fr, a) {
+		s.unsign(unsignedName)
+		return
+	}
+	vars := func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
+			s.nameVars = append(s.nameVars, p.Param.Value)
+		}
+		return true
+	}
+	if a.word != nil && !a.part {
+		syntax.Walk(a.word, vars)
+		for _, h := range holesIn(fr, a.word) {
+			syntax.Walk(h.node, vars)
+		}
+	}
+}
+
+// shell reads a shell's script, and reports whether it is lucid alone
+// (the commands in it then decide OnlyLucid).
+func (s *stamper) shell(args []shArg, redirs []*syntax.Redirect, fr *frame, piped *syntax.Stmt) bool {
+	script, stdin := shellScript(args)
+	switch {
+	case script != nil:
+		return s.nested(scriptFrame(fr, *script))
+	case !stdin:
+		return false
+	}
+	if r := stdinRedir(redirs); r != nil {
+		return s.nested(redirFrame(fr, r))
+	}
+	if piped != nil && mentionsNode(fr, piped) {
+		s.unsign(unsignedPipe)
+	}
+	return false
+}
+
+// nested reads the script whose text is sub's.
+func (s *stamper) nested(sub *frame) bool {
+	if s.depth >= maxShellDepth || s.parsed+len(sub.text) > maxShellBytes {
+		if mentionsLucid(sub.text) {
+			s.unsign(unsignedDeep)
+		}
+		return false
+	}
+	s.parsed += len(sub.text)
+	f := parseShell(sub.text)
+	if f == nil {
+		if mentionsLucid(sub.text) {
+			s.unsign(unsignedScript)
+		}
+		return false
+	}
+	s.depth++
+	s.walk(f, sub)
+	s.depth--
+	return true
+}
+
+// find reads the commands of find's -exec, -execdir, -ok and -okdir.
+func (s *stamper) find(args []shArg, fr *frame) {
+	_, _, expr := findFiles(args, &shState{})
+	for i := expr; i < len(args); i++ {
+		if !args[i].is("-exec") && !args[i].is("-execdir") && !args[i].is("-ok") && !args[i].is("-okdir") {
 			continue
 		}
-		script := call.Args[i+2]
-		if len(script.Parts) != 1 {
-			return nil
+		j := execEnd(args, i)
+		cmd := slices.Clone(args[i+1 : j])
+		for k := range cmd {
+			cmd[k].s = strings.ReplaceAll(cmd[k].s, "{}", shUnknown) // what find found
 		}
-		var body string
-		var start int
-		switch p := script.Parts[0].(type) {
-		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, `\`) {
-				return nil
-			}
-			body, start = p.Value, int(p.Pos().Offset())
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return nil
-			}
-			body, start = p.Value, int(p.Pos().Offset())+1
-		case *syntax.DblQuoted:
-			if p.Dollar || len(p.Parts) != 1 {
-				return nil
-			}
-			lit, ok := p.Parts[0].(*syntax.Lit)
-			if !ok || strings.ContainsAny(lit.Value, "\\$`") {
-				return nil
-			}
-			body, start = lit.Value, int(lit.Pos().Offset())
-		default:
-			return nil
-		}
-		inserts, found, only, ok := stampOffsets(body, base+start)
-		if !ok {
-			return nil
-		}
-		return &innerStamp{inserts: inserts, found: found, only: only}
+		s.run(cmd, nil, fr, nil, "find")
+		i = j
 	}
-	return nil
 }
 
-func isLucid(word string) bool { return word != "" && path.Base(word) == "lucid" }
+// wrapperEnv records what env or sudo set LUCID_AGENT to.
+func (s *stamper) wrapperEnv(u wrapped, fr *frame) {
+	if u.clear {
+		s.agents = append(s.agents, "")
+	}
+	for _, a := range u.unset {
+		if t, ok := a.lit(); !ok || t == "LUCID_AGENT" {
+			s.agents = append(s.agents, "")
+		}
+	}
+	for _, a := range u.env {
+		name, _, _ := strings.Cut(a.s, "=")
+		s.setVar(name, a.from(len(name)+1), fr)
+	}
+}
+
+// setsAgent records what the builtins that set or remove a variable by
+// name do to LUCID_AGENT: unset, export and its kin named by command or
+// builtin, read, printf -v, mapfile, getopts.
+func (s *stamper) setsAgent(name string, args []shArg, fr *frame) {
+	switch name {
+	case "unset":
+		o := parseOpts(args, optSpec{})
+		if o.has("f") {
+			return // functions
+		}
+		for _, a := range o.ops {
+			if a.is("LUCID_AGENT") {
+				s.agents = append(s.agents, "")
+			}
+		}
+	case "export", "declare", "typeset", "local", "readonly":
+		removes := false
+		for _, a := range args {
+			t, _ := a.lit()
+			switch {
+			case strings.HasPrefix(t, "-") && strings.Contains(t, "n") || strings.HasPrefix(t, "+") && strings.Contains(t, "x"):
+				removes = true
+			case t == "LUCID_AGENT" && removes:
+				s.agents = append(s.agents, "")
+			case strings.HasPrefix(a.s, "LUCID_AGENT="):
+				s.setVar("LUCID_AGENT", a.from(len("LUCID_AGENT=")), fr)
+			}
+		}
+	case "read", "printf", "mapfile", "readarray", "getopts":
+		for _, a := range args {
+			if t, _ := a.lit(); strings.HasSuffix(t, "LUCID_AGENT") && (t == "LUCID_AGENT" || t[0] == '-') {
+				s.agents = append(s.agents, "?")
+			}
+		}
+	}
+}
+
+// declare reads export, declare, local, readonly and typeset.
+func (s *stamper) declare(d *syntax.DeclClause, fr *frame) {
+	removes := false // export -n, declare +x
+	for _, a := range d.Args {
+		if a.Name == nil && a.Value != nil {
+			flag := a.Value.Lit()
+			if strings.HasPrefix(flag, "-") && strings.Contains(flag, "n") || strings.HasPrefix(flag, "+") && strings.Contains(flag, "x") {
+				removes = true
+			}
+			continue
+		}
+		s.assign(a, removes, fr)
+	}
+}
+
+// assign records an assignment of a variable, removes when it takes it
+// out of the environment (export -n NAME).
+func (s *stamper) assign(a *syntax.Assign, removes bool, fr *frame) {
+	if a.Name == nil {
+		return
+	}
+	switch {
+	case a.Naked:
+		if removes && a.Name.Value == "LUCID_AGENT" {
+			s.agents = append(s.agents, "")
+		}
+	case a.Append || a.Index != nil || a.Array != nil:
+		if a.Array != nil && mentionsNode(fr, a.Array) {
+			s.lucidVars = append(s.lucidVars, a.Name.Value) // a=(lucid x); "${a[@]}"
+		}
+		s.setVar(a.Name.Value, shArg{s: shUnknown}, fr)
+	case a.Value == nil:
+		s.setVar(a.Name.Value, shArg{}, fr)
+	default:
+		s.setVar(a.Name.Value, shellArg(a.Value), fr)
+	}
+}
+
+// setVar records that the variable name is given the value v.
+func (s *stamper) setVar(name string, v shArg, fr *frame) {
+	if s.mentions(fr, v) {
+		s.lucidVars = append(s.lucidVars, name)
+	}
+	if name != "LUCID_AGENT" {
+		return
+	}
+	val, ok := v.lit()
+	if !ok {
+		val = "?"
+	}
+	s.agents = append(s.agents, val)
+}
+
+// mentions reports whether an argument may spell lucid: its text after
+// quote removal, its source in fr, or the source of an expansion in it
+// that fr's parent made, does, in any case.
+func (s *stamper) mentions(fr *frame, a shArg) bool {
+	if mentionsLucid(a.s) {
+		return true
+	}
+	return a.word != nil && !a.part && mentionsNode(fr, a.word)
+}
+
+// mentionsNode reports whether the source of node, a node of fr, spells
+// lucid, or an expansion in it that fr's parent made does.
+func mentionsNode(fr *frame, node syntax.Node) bool {
+	if mentionsLucid(source(fr, node)) {
+		return true
+	}
+	return slices.ContainsFunc(holesIn(fr, node), func(h hole) bool { return mentionsLucid(source(fr.up, h.node)) })
+}
+
+// holesIn is the expansions of fr's parent inside node, a node of fr.
+func holesIn(fr *frame, node syntax.Node) []hole {
+	start, end := int(node.Pos().Offset()), int(node.End().Offset())
+	var in []hole
+	for _, h := range fr.holes {
+		if start <= h.at && h.at < end {
+			in = append(in, h)
+		}
+	}
+	return in
+}
+
+// source is the text of node in fr.
+func source(fr *frame, node syntax.Node) string {
+	start, end := int(node.Pos().Offset()), int(node.End().Offset())
+	if start > end || end > len(fr.text) {
+		return ""
+	}
+	return fr.text[start:end]
+}
+
+// mentionsLucid reports whether s holds "lucid" in any case.
+func mentionsLucid(s string) bool {
+	for i := 0; i+5 <= len(s); i++ {
+		if s[i]|0x20 == 'l' && strings.EqualFold(s[i:i+5], "lucid") {
+			return true
+		}
+	}
+	return false
+}
 
 // writesFile reports whether a redirection writes a file other than
 // /dev/null (duplicating a descriptor, like 2>&1, writes none).
 func writesFile(r *syntax.Redirect) bool {
 	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob,
+		syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
 		return r.Word == nil || r.Word.Lit() != "/dev/null"
+	case syntax.DplOut:
+		t := r.Word.Lit()
+		return t != "-" && strings.Trim(t, "0123456789") != "" && !strings.HasSuffix(t, "-")
 	}
 	return false
 }

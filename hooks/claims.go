@@ -137,7 +137,7 @@ func (c *call) writes() written {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
 		}
 		paths := []string{filepath.Clean(raw)}
-		if k := gitstore.ResolvePath(raw); k != paths[0] {
+		if k := guard.ResolvePath(raw); k != paths[0] {
 			paths = append(paths, k)
 		}
 		for _, p := range paths {
@@ -201,7 +201,7 @@ func (c *call) gitWrites(w *written, op guard.GitOp, add func(path string)) {
 // lich-edits/, or a folder that holds a repository's state. Links in the
 // path are resolved first, as the kernel resolves them.
 func (c *call) stateWritten(path string, tree bool) string {
-	resolved := gitstore.ResolvePath(path)
+	resolved := guard.ResolvePath(path)
 	if _, ok := gitstore.StateDir(resolved); ok {
 		return path
 	}

@@ -1,0 +1,568 @@
+package guard
+
+import (
+	"bytes"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// shOutput is what a command prints, as far as lucid can tell: for
+// xargs or a shell on the right of a pipe, and for $( ).
+type shOutput struct {
+	text  string
+	known bool
+	// found is what a find prints, as write's arguments (see foundArgs):
+	// where the files lie, not which they are.
+	found []shArg
+}
+
+// substOutput is the value of a command substitution: what its one
+// command prints, without the newlines at its end.
+func (w *shellWalker) substOutput(c *syntax.CmdSubst, st *shState) (string, bool) {
+	if len(c.Stmts) != 1 {
+		return "", false
+	}
+	out := w.output(c.Stmts[0], st)
+	return strings.TrimRight(out.text, "\n"), out.known
+}
+
+// output is what the command s prints when lucid can tell: echo and
+// printf of known words (printf with %s and escapes only), ls of its
+// operands, cat of files or a heredoc, pwd, git rev-parse --show-toplevel
+// and --show-cdup, dirname, basename, and the files find finds. Any other
+// command's output is not known.
+func (w *shellWalker) output(s *syntax.Stmt, st *shState) shOutput {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
+		return shOutput{}
+	}
+	for _, r := range s.Redirs {
+		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc && (r.N == nil || r.N.Value != "2") {
+			return shOutput{} // what it prints goes elsewhere, or it reads a file
+		}
+	}
+	name, _ := shellArg(call.Args[0]).lit()
+	switch name {
+	case "echo", "printf", "ls", "cat", "pwd", "git", "dirname", "basename", "find":
+	default:
+		return shOutput{}
+	}
+	if !w.budget() {
+		return shOutput{}
+	}
+	args := w.expand(call.Args[1:], st)
+	for _, a := range args {
+		if _, ok := a.lit(); !ok {
+			return shOutput{}
+		}
+	}
+	switch name {
+	case "echo":
+		return echoOutput(args)
+	case "printf":
+		return printfOutput(args)
+	case "ls":
+		return w.lsOutput(args, st)
+	case "cat":
+		return w.catOutput(args, s.Redirs, st)
+	case "pwd":
+		return w.pwdOutput(args, st)
+	case "git":
+		return w.gitOutput(args, st)
+	case "dirname", "basename":
+		return nameOutput(name, args)
+	}
+	starts, glob, _ := findFiles(args, st)
+	if len(starts) == 0 {
+		return shOutput{}
+	}
+	return shOutput{known: true, found: foundArgs(starts, glob, true)}
+}
+
+// text is a known output of lines.
+func lines(list []string) shOutput {
+	if len(list) == 0 {
+		return shOutput{known: true}
+	}
+	return shOutput{text: strings.Join(list, "\n") + "\n", known: true}
+}
+
+// echoOutput is what bash's echo prints: its words joined by blanks; -n
+// drops the newline; with -e, a backslash makes the output not known.
+func echoOutput(args []shArg) shOutput {
+	newline, escapes := true, false
+	for len(args) > 0 {
+		s := args[0].s
+		if len(s) < 2 || s[0] != '-' || strings.Trim(s[1:], "neE") != "" {
+			break
+		}
+		for _, c := range s[1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	words := make([]string, len(args))
+	for i, a := range args {
+		if escapes && strings.Contains(a.s, `\`) {
+			return shOutput{}
+		}
+		words[i] = a.s
+	}
+	text := strings.Join(words, " ")
+	if newline {
+		text += "\n"
+	}
+	return shOutput{text: text, known: true}
+}
+
+// printfOutput is what printf FORMAT ARGS prints when FORMAT has only %s,
+// %% and escapes: the format is used again while arguments remain.
+func printfOutput(args []shArg) shOutput {
+	if len(args) > 0 && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0].s, "-") {
+		return shOutput{} // -v VAR prints nothing here
+	}
+	format, vals := args[0].s, args[1:]
+	var b strings.Builder
+	for {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			switch c := format[i]; {
+			case c == '\\' && i+1 < len(format):
+				n, w := printfEscape(format[i+1:])
+				b.WriteByte(n)
+				i += w
+			case c == '%' && i+1 < len(format) && format[i+1] == '%':
+				b.WriteByte('%')
+				i++
+			case c == '%' && i+1 < len(format) && format[i+1] == 's':
+				if used < len(vals) {
+					b.WriteString(vals[used].s)
+				}
+				used++
+				i++
+			case c == '%':
+				return shOutput{} // a conversion not read here
+			default:
+				b.WriteByte(c)
+			}
+		}
+		if used == 0 || used >= len(vals) {
+			break
+		}
+		vals = vals[used:]
+	}
+	return shOutput{text: b.String(), known: true}
+}
+
+// printfEscape decodes the escape after a backslash in a printf format:
+// its byte, and how many bytes of s it took.
+func printfEscape(s string) (byte, int) {
+	switch c := s[0]; c {
+	case 'a':
+		return '\a', 1
+	case 'b':
+		return '\b', 1
+	case 'f':
+		return '\f', 1
+	case 'n':
+		return '\n', 1
+	case 'r':
+		return '\r', 1
+	case 't':
+		return '\t', 1
+	case 'v':
+		return '\v', 1
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		n, w := ansiDigits(s, 3, 8)
+		return byte(n), w
+	case 'x':
+		if n, w := ansiDigits(s[1:], 2, 16); w > 0 {
+			return byte(n), w + 1
+		}
+	}
+	if c := s[0]; c == '\\' || c == '"' || c == '\'' || c == '?' {
+		return c, 1
+	}
+	return '\\', 0 // not an escape: the backslash stays
+}
+
+// lsOutput is what ls prints into a pipe: one name a line, an operand
+// that is not a folder (or with -d) as given, a folder's names (without
+// the dot files unless -a or -A); an operand that does not exist prints
+// nothing. With any other option, not known.
+func (w *shellWalker) lsOutput(args []shArg, st *shState) shOutput {
+	o := parseOpts(args, optSpec{})
+	for _, f := range o.flags {
+		if len(f.name) != 1 || !strings.Contains("1aAd", f.name) {
+			return shOutput{}
+		}
+	}
+	ops := o.ops
+	if len(ops) == 0 {
+		ops = []shArg{{s: "."}}
+	}
+	var list []string
+	for _, a := range ops {
+		p, ok := st.path(a)
+		if !ok {
+			return shOutput{}
+		}
+		switch k := w.kindAt(st, p); {
+		case k == kindNone:
+			continue
+		case o.has("d") || k != kindDir:
+			list = append(list, a.s)
+			continue
+		}
+		names, more := w.readDir(p)
+		if more {
+			return shOutput{}
+		}
+		for _, n := range names {
+			if n[0] != '.' || o.has("a", "A") {
+				list = append(list, n)
+			}
+		}
+	}
+	return lines(list)
+}
+
+// catOutput is what cat prints: its files, or the heredoc it reads.
+func (w *shellWalker) catOutput(args []shArg, redirs []*syntax.Redirect, st *shState) shOutput {
+	o := parseOpts(args, optSpec{})
+	if len(o.flags) > 0 {
+		return shOutput{}
+	}
+	if len(o.ops) == 0 || len(o.ops) == 1 && o.ops[0].s == "-" {
+		if r := stdinRedir(redirs); r != nil {
+			return shOutput{text: redirText(r, nil), known: true}
+		}
+		return shOutput{}
+	}
+	var b strings.Builder
+	for _, a := range o.ops {
+		out := w.fileOutput(a, st)
+		if !out.known {
+			return shOutput{}
+		}
+		b.WriteString(out.text)
+	}
+	return shOutput{text: b.String(), known: true}
+}
+
+// fileOutput is the content of the file a names, read up to maxFileBytes.
+func (w *shellWalker) fileOutput(a shArg, st *shState) shOutput {
+	p, ok := st.path(a)
+	if !ok {
+		return shOutput{}
+	}
+	b, more, ok := w.fs.readFile(p, maxFileBytes)
+	if more {
+		w.stop(unsureFile)
+		return shOutput{}
+	}
+	return shOutput{text: string(b), known: ok}
+}
+
+// pwdOutput is the shell's directory, as pwd prints it (-P: links
+// resolved).
+func (w *shellWalker) pwdOutput(args []shArg, st *shState) shOutput {
+	o := parseOpts(args, optSpec{})
+	if st.dir == "" || len(o.ops) > 0 {
+		return shOutput{}
+	}
+	if o.has("P") {
+		d, _ := realPath(w.fs, "/", st.dir, true)
+		return lines([]string{d})
+	}
+	return lines([]string{st.dir})
+}
+
+// gitOutput is what git rev-parse --show-toplevel and --show-cdup print.
+func (w *shellWalker) gitOutput(args []shArg, st *shState) shOutput {
+	if len(args) != 2 || args[0].s != "rev-parse" || st.dir == "" {
+		return shOutput{}
+	}
+	top, ok := w.gitTop(st.dir)
+	if !ok {
+		return shOutput{}
+	}
+	switch args[1].s {
+	case "--show-toplevel":
+		return lines([]string{top})
+	case "--show-cdup":
+		here, _ := realPath(w.fs, "/", st.dir, true)
+		rel, err := filepath.Rel(top, here)
+		if err != nil || rel == "." {
+			return lines([]string{""})
+		}
+		return lines([]string{strings.Repeat("../", strings.Count(rel, "/")+1)})
+	}
+	return shOutput{}
+}
+
+// gitTop is the top of the work tree that dir lies in, as git rev-parse
+// --show-toplevel prints it: the nearest folder at or above dir, links
+// resolved, that holds a .git folder or a .git file (gitdir: ...).
+func (w *shellWalker) gitTop(dir string) (string, bool) {
+	d, _ := realPath(w.fs, "/", dir, true)
+	for {
+		switch w.fs.lstat(filepath.Join(d, ".git")) {
+		case kindDir:
+			return d, true
+		case kindFile:
+			b, _, ok := w.fs.readFile(filepath.Join(d, ".git"), 256)
+			if ok && bytes.HasPrefix(b, []byte("gitdir:")) {
+				return d, true
+			}
+		}
+		if d == "/" {
+			return "", false
+		}
+		d = filepath.Dir(d)
+	}
+}
+
+// nameOutput is what dirname and basename print for their operands.
+func nameOutput(name string, args []shArg) shOutput {
+	if name == "dirname" {
+		o := parseOpts(args, optSpec{})
+		if len(o.flags) > 0 || len(o.ops) == 0 {
+			return shOutput{}
+		}
+		list := make([]string, len(o.ops))
+		for i, a := range o.ops {
+			list[i] = dirname(a.s)
+		}
+		return lines(list)
+	}
+	o := parseOpts(args, optSpec{args: "s", long: []string{"suffix"}})
+	suffix, hasSuffix := o.get("s", "suffix")
+	ops := o.ops
+	switch {
+	case len(ops) == 0 || o.has("z", "zero"):
+		return shOutput{}
+	case !hasSuffix && !o.has("a", "multiple") && len(ops) == 2:
+		suffix, ops = ops[1], ops[:1] // basename NAME SUFFIX
+	case !hasSuffix && !o.has("a", "multiple") && len(ops) > 2:
+		return shOutput{} // basename refuses
+	}
+	list := make([]string, len(ops))
+	for i, a := range ops {
+		b := basename(a.s)
+		if s := suffix.s; s != "" && b != s {
+			b = strings.TrimSuffix(b, s)
+		}
+		list[i] = b
+	}
+	return lines(list)
+}
+
+// dirname is POSIX dirname: the path without its last component.
+func dirname(p string) string {
+	p = strings.TrimRight(p, "/")
+	if p == "" {
+		return "/"
+	}
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "."
+	}
+	if p = strings.TrimRight(p[:i], "/"); p == "" {
+		return "/"
+	}
+	return p
+}
+
+// basename is POSIX basename: the last component of the path.
+func basename(p string) string {
+	p = strings.TrimRight(p, "/")
+	if p == "" {
+		return "/"
+	}
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// xargsRuns is the commands xargs runs, each its words: inner with the
+// items it reads (from -a FILE, its standard input, or what the pipe
+// gives it, when known) added as xargs adds them: all at the end, -n N
+// items or -L N lines at a time, or each in place of -I's string. When
+// what it reads is not known, see xargsCommand.
+func (w *shellWalker) xargsRuns(o opts, inner []shArg, redirs []*syntax.Redirect, st *shState) [][]shArg {
+	in := w.stdinOf(redirs, st, true)
+	if f, ok := o.get("a", "arg-file"); ok {
+		in = w.fileOutput(f, st)
+	}
+	if len(inner) == 0 {
+		inner = []shArg{{s: "echo"}}
+	}
+	if !in.known || in.found != nil {
+		return [][]shArg{xargsCommand(o, inner, in.found)}
+	}
+	pos := inner[len(inner)-1].pos
+	var groups []string // what each run reads
+	if v, ok := o.get("L", "max-lines"); ok {
+		if n, err := strconv.Atoi(v.s); err == nil && n > 0 {
+			lines := slices.DeleteFunc(strings.Split(in.text, "\n"), func(l string) bool { return strings.TrimSpace(l) == "" })
+			for len(lines) > 0 {
+				k := min(n, len(lines))
+				groups, lines = append(groups, strings.Join(lines[:k], "\n")), lines[k:]
+			}
+		}
+	}
+	if groups != nil {
+		runs := make([][]shArg, 0, len(groups))
+		for _, g := range groups {
+			run := inner[:len(inner):len(inner)]
+			for _, it := range xargsItems(g, o) {
+				run = w.count(run, shArg{s: it, pos: pos})
+			}
+			runs = append(runs, run)
+		}
+		return runs
+	}
+	var items []shArg
+	for _, it := range xargsItems(in.text, o) {
+		items = w.count(items, shArg{s: it, pos: pos})
+	}
+	if repl, ok := xargsRepl(o); ok {
+		runs := make([][]shArg, 0, len(items))
+		for _, it := range items {
+			cmd := make([]shArg, len(inner))
+			for i, a := range inner {
+				a.s = strings.ReplaceAll(a.s, repl, it.s)
+				cmd[i] = a
+			}
+			runs = append(runs, cmd)
+		}
+		return runs
+	}
+	n := len(items)
+	if v, ok := o.get("n", "max-args"); ok {
+		if k, err := strconv.Atoi(v.s); err == nil && k > 0 {
+			n = k
+		}
+	}
+	var runs [][]shArg
+	for len(items) > 0 || runs == nil {
+		k := min(n, len(items))
+		runs = append(runs, append(inner[:len(inner):len(inner)], items[:k]...))
+		items = items[k:]
+	}
+	return runs
+}
+
+// stdinOf is what a command with the redirections redirs reads on its
+// standard input: a heredoc or here-string, a file (< FILE, when files is
+// set), or else the pipe it is on the right of.
+func (w *shellWalker) stdinOf(redirs []*syntax.Redirect, st *shState, files bool) shOutput {
+	var in shOutput
+	if w.piped != nil && len(w.pipedSt.alt) == 0 {
+		in = w.output(w.piped, w.pipedSt)
+	}
+	for _, r := range redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			in = shOutput{text: redirText(r, nil), known: true}
+		case syntax.RdrIn:
+			in = shOutput{}
+			if t := w.expandWord(nil, r.Word, st); files && len(t) == 1 {
+				in = w.fileOutput(t[0], st)
+			}
+		case syntax.RdrInOut, syntax.DplIn:
+			in = shOutput{}
+		}
+	}
+	return in
+}
+
+// xargsRepl is the string that -I (or -i, --replace) has xargs replace.
+func xargsRepl(o opts) (string, bool) {
+	if r, ok := o.get("I", "i", "replace"); ok && r.s != "" {
+		return r.s, true
+	}
+	if o.has("i", "replace") {
+		return "{}", true
+	}
+	return "", false
+}
+
+// xargsItems splits what xargs reads as xargs does: at NULs with -0, at
+// the delimiter of -d, one item a line with -I (leading blanks dropped),
+// else at blanks and newlines; '...', "..." and \ quote but for -0 and -d.
+func xargsItems(text string, o opts) []string {
+	if o.has("0", "null") {
+		return splitItems(text, "\x00")
+	}
+	if d, ok := o.get("d", "delimiter"); ok {
+		sep := d.s
+		if len(sep) > 1 && sep[0] == '\\' {
+			b, _ := printfEscape(sep[1:])
+			sep = string(b)
+		}
+		return splitItems(text, sep)
+	}
+	_, perLine := xargsRepl(o)
+	var items []string
+	var b strings.Builder
+	have := false
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+			continue
+		case quote != 0 && c == '\n':
+			return items // xargs stops at an unmatched quote
+		case quote != 0:
+		case c == '\'' || c == '"':
+			quote, have = c, true
+			continue
+		case c == '\\' && i+1 < len(text):
+			i++
+			c = text[i]
+		case c == '\n' || !perLine && (c == ' ' || c == '\t'):
+			if have {
+				items = append(items, b.String())
+			}
+			b.Reset()
+			have = false
+			continue
+		case perLine && !have && (c == ' ' || c == '\t'):
+			continue
+		}
+		b.WriteByte(c)
+		have = true
+	}
+	if have && quote == 0 {
+		items = append(items, b.String())
+	}
+	return items
+}
+
+// splitItems splits text at sep, a last empty item dropped.
+func splitItems(text, sep string) []string {
+	items := strings.Split(text, sep)
+	if items[len(items)-1] == "" {
+		items = items[:len(items)-1]
+	}
+	return items
+}
