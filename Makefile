@@ -35,6 +35,7 @@ test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) test -race ./...
+	GO=$(GO) ./scripts/promises
 
 bench: build
 	$(GO) run ./internal/bench -lucid $(BIN)

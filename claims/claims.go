@@ -2,6 +2,7 @@ package claims
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -648,6 +649,10 @@ func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
 	return n, err
 }
 
+// ErrStillLocked says that a release waited for the lock as long as it
+// might, and gave up: the claims stay, and expire with their owners.
+var ErrStillLocked = errors.New("the claims stayed locked")
+
 // update changes the claims under the lock; change reports whether it
 // changed anything, and only then is the file written. Without a claims
 // file it runs change on no claims without taking the lock, so that the
@@ -669,7 +674,7 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstor
 		var ok bool
 		lock, ok, err = repo.TryLock(wait)
 		if err == nil && !ok {
-			err = fmt.Errorf("the claims stayed locked for %v by another lucid: these claims end when their owners' silence reaches LUCID_CLAIM_TTL", wait.Round(10*time.Millisecond))
+			err = fmt.Errorf("%w for %v by another lucid: these claims end when their owners' silence reaches LUCID_CLAIM_TTL", ErrStillLocked, wait.Round(10*time.Millisecond))
 		}
 	} else {
 		lock, err = repo.Lock()

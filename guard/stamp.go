@@ -69,7 +69,10 @@ const (
 // since bash may read what the parser here does not.
 func StampLucid(command, agent string) Stamp {
 	if len(command) > maxShellBytes {
-		return Stamp{Command: command, Unsigned: unsignedBytes}
+		if mentionsLucid(command) {
+			return Stamp{Command: command, Unsigned: unsignedBytes}
+		}
+		return Stamp{Command: command} // nothing of lucid's to sign
 	}
 	f := parseShell(command)
 	if f == nil {

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,14 +137,15 @@ func (c *call) writes() written {
 		if !filepath.IsAbs(raw) {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
 		}
+		resolved := guard.ResolvePath(raw)
+		if w.state == "" {
+			w.state = c.stateWritten(raw, resolved, tree)
+		}
 		paths := []string{filepath.Clean(raw)}
-		if k := guard.ResolvePath(raw); k != paths[0] {
-			paths = append(paths, k)
+		if resolved != paths[0] {
+			paths = append(paths, resolved)
 		}
 		for _, p := range paths {
-			if w.state == "" {
-				w.state = c.stateWritten(p, tree)
-			}
 			for _, t := range c.locate(p) {
 				t.tree, t.under, t.by = tree, under, by
 				w.targets = append(w.targets, t)
@@ -198,12 +200,14 @@ func (c *call) gitWrites(w *written, op guard.GitOp, add func(path string)) {
 
 // stateWritten is path when writing it (or removing it as a folder, tree)
 // would change lucid's own state: a file under a git dir's lucid/ or
-// lich-edits/, or a folder that holds a repository's state. Links in the
-// path are resolved first, as the kernel resolves them.
-func (c *call) stateWritten(path string, tree bool) string {
-	resolved := guard.ResolvePath(path)
+// lich-edits/, or a folder that holds a repository's state. resolved is
+// path as the kernel resolves it.
+func (c *call) stateWritten(path, resolved string, tree bool) string {
 	if _, ok := gitstore.StateDir(resolved); ok {
 		return path
+	}
+	if _, ok := gitstore.StateDir(filepath.Clean(path)); ok {
+		return path // as Claude Code's own tools read it, .. taken from the text
 	}
 	if !tree {
 		return ""
@@ -448,6 +452,9 @@ func (c *call) logFor(r *gitstore.Repo) string {
 func (c *call) releaseClaims(owner func(string) bool) error {
 	// Past the budget, one try: ReleaseWhere takes 0 as no bound.
 	_, err := claims.ReleaseWhere(c.repo, owner, max(time.Until(c.lockBy), time.Nanosecond))
+	if errors.Is(err, claims.ErrStillLocked) {
+		return fmt.Errorf("%w through this hook's wait for the lock (%v in all, its budget): they end when their owners' silence reaches LUCID_CLAIM_TTL", claims.ErrStillLocked, c.repo.LockWait)
+	}
 	return err
 }
 

@@ -409,8 +409,9 @@ type ShellReader interface {
 	AgentShell(getenv func(string) string) (Shell, bool)
 	// OwnHook reports whether getenv is, positively, the environment the
 	// client gives its own hooks (a client run from another's agent
-	// shell inherits that shell's environment, and names its hooks anew).
-	OwnHook(getenv func(string) string) bool
+	// shell inherits that shell's environment, and names its hooks anew);
+	// known is false for a client that marks its hooks with nothing.
+	OwnHook(getenv func(string) string) (own, known bool)
 }
 
 // AgentShell is the agent's shell the environment getenv belongs to,
@@ -431,10 +432,23 @@ func AgentShell(clients []Client, getenv func(string) string) (Shell, bool) {
 // another agent's id piped into lucid hook SessionEnd would end that
 // agent's claims, into PreToolUse move its cursor), or "".
 func ForgedHook(client Client, clients []Client, getenv func(string) string) string {
-	if r, ok := client.(ShellReader); ok && r.OwnHook(getenv) {
+	r, ok := client.(ShellReader)
+	if !ok {
 		return ""
 	}
-	sh, ok := AgentShell(clients, getenv)
+	own, known := r.OwnHook(getenv)
+	if own {
+		return ""
+	}
+	sh, ok := r.AgentShell(getenv)
+	if !ok && known {
+		// A client that marks its hooks, unmarked here: another
+		// client's agent shell runs this.
+		sh, ok = AgentShell(clients, getenv)
+	}
+	// A client that marks nothing (Codex CLI) may itself run inside another
+	// client's agent shell, whose environment its hooks inherit: only its
+	// own shell's marks tell.
 	if !ok {
 		return ""
 	}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -23,6 +24,13 @@ func (c *call) preToolUse() (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	var stamp guard.Stamp
+	if c.in.Tool == ToolShell {
+		stamp = guard.StampLucid(c.in.Command, c.agent)
+		if deny == "" {
+			deny = c.stampDenial(stamp)
+		}
+	}
 	if deny != "" {
 		// The news waits for the next call: a denied call may not carry
 		// additional context to the model.
@@ -43,15 +51,37 @@ func (c *call) preToolUse() (*Output, error) {
 		c.touch()
 	}
 	out := c.context(joinLines(warn, text))
-	if c.in.Tool == ToolShell {
-		if st := guard.StampLucid(c.in.Command, c.agent); st.Found {
-			if out == nil {
-				out = &Output{}
-			}
-			c.grantStamped(out, st)
+	if stamp.Found {
+		if out == nil {
+			out = &Output{}
 		}
+		c.grantStamped(out, stamp)
 	}
 	return out, nil
+}
+
+// stampDenial is the reason to deny a shell line for what it does with
+// lucid itself: it runs lucid hook (the client's to run: a payload piped
+// into it speaks for whatever agent it names), it sets LUCID_AGENT to
+// another than the caller (signing as another agent, or as a person), or it
+// runs lucid where no stamp can reach (a name in a variable or a $( ),
+// eval), which would run unsigned.
+func (c *call) stampDenial(st guard.Stamp) string {
+	if st.Hook {
+		return "lucid: `lucid hook` is run by your client, never by hand: a hook speaks for the agent its payload names. " +
+			"Record with lucid fact|decision|note, and end your claims with lucid release."
+	}
+	for _, a := range st.Agents {
+		if a != c.agent {
+			return fmt.Sprintf("lucid: this line sets LUCID_AGENT (to %q); lucid signs your lucid commands with your own id itself. "+
+				"Run them without setting, unsetting or exporting LUCID_AGENT.", a)
+		}
+	}
+	if st.Unsigned != "" {
+		return "lucid: " + st.Unsigned + ". lucid can sign a lucid command with your id only where it reads it: " +
+			"run `lucid ...` by its plain name, directly in the command line."
+	}
+	return ""
 }
 
 // grantStamped gives the stamped command as the tool's new command. A

@@ -41,9 +41,9 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 }
 
 // OwnHook: Claude Code gives its hooks AI_AGENT=claude-code_<version>_harness.
-func (Client) OwnHook(getenv func(string) string) bool {
+func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	ai := getenv("AI_AGENT")
-	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness")
+	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness"), true
 }
 
 // payload is the part of a hook payload lucid reads.

@@ -49,8 +49,9 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 	return sh, true
 }
 
-// OwnHook: nothing in the environment of Codex's hooks names them.
-func (Client) OwnHook(func(string) string) bool { return false }
+// OwnHook: nothing in the environment of Codex's hooks names them (seen
+// with 0.169.0: a hook gets no variable its shell lacks).
+func (Client) OwnHook(func(string) string) (own, known bool) { return false, false }
 
 // Events are the Codex events lucid registers; their names are lucid's.
 func (Client) Events() []string {

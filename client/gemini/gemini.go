@@ -41,7 +41,9 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 }
 
 // OwnHook: Gemini CLI gives its hooks GEMINI_PROJECT_DIR.
-func (Client) OwnHook(getenv func(string) string) bool { return getenv("GEMINI_PROJECT_DIR") != "" }
+func (Client) OwnHook(getenv func(string) string) (own, known bool) {
+	return getenv("GEMINI_PROJECT_DIR") != "", true
+}
 
 // events maps the Gemini events lucid registers to lucid's own.
 // PreCompress is not among them: 0.61.0 fires it before every model call,

@@ -154,7 +154,7 @@ func TestStopsLockHeld(t *testing.T) {
 		within        time.Duration
 	}{{"SessionEnd", "500ms", time.Second}, {"Stop", "1s", 2 * time.Second}} {
 		_, errOut, took := hookRun(t, repo, c.event, payload(c.event))
-		if !strings.Contains(errOut, "stayed locked for "+c.budget) {
+		if !strings.Contains(errOut, "stayed locked through this hook's wait for the lock ("+c.budget+" in all") {
 			t.Errorf("%s with the lock held: stderr %q, want that it waited %s", c.event, errOut, c.budget)
 		}
 		if took > c.within {
