@@ -319,16 +319,24 @@ func UserHooks(id string) (*Client, string) {
 	return nil, ""
 }
 
-// ClaudeUserSettings is $CLAUDE_CONFIG_DIR/settings.json, else
-// ~/.claude/settings.json.
+// ClaudeConfigDir is Claude Code's folder of the user's: $CLAUDE_CONFIG_DIR,
+// else ~/.claude; "" when neither can be told.
+func ClaudeConfigDir() string {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// ClaudeUserSettings is the user's settings file of Claude Code.
 func ClaudeUserSettings() string {
-	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	dir := ClaudeConfigDir()
 	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".claude")
+		return ""
 	}
 	return filepath.Join(dir, "settings.json")
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -210,15 +211,8 @@ func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []stri
 // /tasks/session-<first 8 of the session id>/<id>.json, the team's file of
 // the task. "" when it cannot be read.
 func taskOwner(session, id string) string {
-	dir := os.Getenv("CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".claude")
-	}
-	if len(session) < 8 || strings.ContainsAny(id, "/\\") || id == ".." {
+	dir := installers.ClaudeConfigDir()
+	if dir == "" || len(session) < 8 || strings.ContainsAny(id, "/\\") || id == ".." {
 		return ""
 	}
 	f, err := os.Open(filepath.Join(dir, "tasks", "session-"+session[:8], id+".json"))
