@@ -12,9 +12,10 @@ import (
 )
 
 // RunGit runs git with args in dir and returns its standard output. It is
-// how lucid runs git everywhere outside the hooks (which run none): the
-// installers, lucid doctor, and the claims shared through a remote. A
-// command that fails returns a *GitError.
+// how lucid runs git everywhere: the installers, lucid doctor, the claims
+// shared through a remote, and the few hook calls that must ask git (a
+// shell line with a whole-tree git command, a log that git rewrote); the
+// common hook call runs none. A command that fails returns a *GitError.
 func RunGit(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
