@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,8 +19,14 @@ import (
 // first look and still new to it: it was on another branch. The agent had
 // in its starting log the log committed at the HEAD of its start, and the
 // lines not yet committed then, which are the newest; lucid notes both at
-// the start (the commit, and the ids of the newest MaxSeen entries), and a
+// the start (the commit, and the ids of the newest StartWindow entries), and a
 // rewritten log is checked against them.
+
+// StartWindow is how many of the newest entries an agent's start notes
+// (SaveStart): the lines not yet committed then are among them, unless
+// more than that many were. Each start reads and writes them, so the
+// window is what a start can afford (about 0.3 ms), not the whole log.
+const StartWindow = 500
 
 // Head is the commit the work tree's HEAD names, read from the git dir
 // without running git (HEAD, then the loose ref or packed-refs); "" for a
@@ -58,23 +65,66 @@ func (r *Repo) Head() string {
 }
 
 // NewestIDs returns the ids of the newest n entries of the log at path
-// (the last n whole lines that are entries), newest first.
+// (the last n whole lines that are entries), newest first. It reads the
+// log's end in one piece, as large as n lines of a typical size need, and
+// more only when that held fewer: it runs at every agent's start.
 func NewestIDs(path string, n int) ([]string, error) {
 	f, err := openLog(path)
 	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
 	var ids []string
 	var h liveHead
-	err = backwardLines(f, func(line []byte) bool {
-		h = liveHead{}
-		if ok, _ := decodeHead(trimLine(line), &h); ok && ValidID(h.ID) {
-			ids = append(ids, h.ID)
+	for span := int64(n) * 400; ; span *= 4 {
+		from := max(fi.Size()-span, 0)
+		buf := make([]byte, fi.Size()-from)
+		if _, err := f.ReadAt(buf, from); err != nil && err != io.EOF {
+			return nil, err
 		}
-		return len(ids) < n
-	})
-	return ids, err
+		// Whole lines only: what follows the last newline is unfinished,
+		// and what precedes the first may begin further back.
+		end := bytes.LastIndexByte(buf, '\n')
+		start := 0
+		if from > 0 {
+			start = bytes.IndexByte(buf, '\n') + 1
+		}
+		ids = ids[:0]
+		for end > start && len(ids) < n {
+			i := bytes.LastIndexByte(buf[start:end], '\n') + start + 1
+			line := buf[i:end]
+			end = i - 1
+			// lucid writes the id first: most lines need no decoding.
+			id, ok := leadingID(line)
+			if !ok {
+				h = liveHead{}
+				if decoded, _ := decodeHead(trimLine(line), &h); decoded && ValidID(h.ID) {
+					id, ok = h.ID, true
+				}
+			}
+			if ok {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) >= n || from == 0 {
+			return ids, nil
+		}
+	}
+}
+
+// leadingID is the id of a line as lucid writes it, {"id":"<26>",...,
+// read without decoding the line.
+func leadingID(line []byte) (string, bool) {
+	const prefix = `{"id":"`
+	if len(line) < len(prefix)+IDLen+1 || string(line[:len(prefix)]) != prefix || line[len(prefix)+IDLen] != '"' {
+		return "", false
+	}
+	id := string(line[len(prefix) : len(prefix)+IDLen])
+	return id, ValidID(id)
 }
 
 // startPath is the file of the ids an agent's starting log ended with.
@@ -85,10 +135,14 @@ func (r *Repo) startPath(id string) string {
 // SaveStart keeps ids, the newest entries of agent's starting log, in
 // place of any it had.
 func (r *Repo) SaveStart(agent string, ids []string) error {
+	b := []byte(strings.Join(ids, "\n") + "\n")
+	if old, err := ReadFileIfExists(r.startPath(agent), MaxRecord); err == nil && bytes.Equal(old, b) {
+		return nil // a start again with nothing new since: kept as it is
+	}
 	if err := os.MkdirAll(r.agentsDir(), 0o755); err != nil {
 		return err
 	}
-	return WriteFileAtomic(r.startPath(agent), []byte(strings.Join(ids, "\n")+"\n"), 0o644)
+	return WriteFileAtomic(r.startPath(agent), b, 0o644)
 }
 
 // LoadStart returns the ids SaveStart kept for agent; none when there are

@@ -3,7 +3,9 @@ package gitstore
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // StateDir finds lucid's and lich's state under any git dir, and nothing
@@ -33,6 +35,34 @@ func TestStateDir(t *testing.T) {
 	} {
 		if _, got := StateDir(filepath.Join(root, tc.in)); got != tc.want {
 			t.Errorf("StateDir(%s) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// NewestIDs reads the ids of the newest lines, skipping what is not an
+// entry and an unfinished last line, as many as asked, or all there are.
+func TestNewestIDs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	var content []byte
+	var want []string
+	for i := range 50 {
+		e := NewEntry(time.Now(), "human", KindFact, strings.Repeat("x", i*37))
+		b, _ := EncodeEntry(e)
+		content = append(content, b...)
+		if i%7 == 0 {
+			content = append(content, "not an entry\n"...)
+		}
+		want = append([]string{e.ID}, want...)
+	}
+	content = append(content, `{"id":"01JUNFINISHED`...)
+	os.WriteFile(path, content, 0o644)
+	for _, n := range []int{1, 3, 50, 100} {
+		got, err := NewestIDs(path, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := want[:min(n, len(want))]; strings.Join(got, " ") != strings.Join(w, " ") {
+			t.Errorf("NewestIDs(%d) = %v, want %v", n, got, w)
 		}
 	}
 }

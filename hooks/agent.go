@@ -27,7 +27,9 @@ func (c *call) record() (gitstore.AgentRecord, bool, error) {
 		Started:  c.now.UTC().Format(gitstore.TimeFormat),
 		Cursor:   cur,
 	}
-	c.noteStart(&rec)
+	if c.in.Event != "SessionStart" && c.in.Event != "SubagentStart" {
+		c.noteStart(&rec) // a start notes it with the digest (giveDigest)
+	}
 	return rec, true, nil
 }
 
@@ -38,7 +40,7 @@ func (c *call) record() (gitstore.AgentRecord, bool, error) {
 func (c *call) noteStart(rec *gitstore.AgentRecord) {
 	rec.KnownBefore = c.now.UnixMilli()
 	rec.StartHead = c.repo.Head()
-	ids, err := gitstore.NewestIDs(c.repo.LogPath(), gitstore.MaxSeen)
+	ids, err := gitstore.NewestIDs(c.repo.LogPath(), gitstore.StartWindow)
 	if err == nil {
 		err = c.repo.SaveStart(c.agent, ids)
 	}
