@@ -250,13 +250,13 @@ func backwardLines(f *os.File, fn func(line []byte) bool) error {
 }
 
 // backReader hands out the whole lines of the bytes [start, end) of a
-// file, last first, reading blocks from the end as it needs them.
+// file, last first, reading blocks from the end as it needs them. A line
+// it hands out is valid until the next call.
 type backReader struct {
 	f          *os.File
-	start, end int64    // what is left to read
-	lines      [][]byte // lines read and not yet handed out, last at the end
-	carry      []byte   // the start of a line whose beginning lies further back
-	torn       bool     // skip what follows the last newline (the file's end)
+	start, end int64  // what is left to read
+	data       []byte // read and not handed out yet: ends with a newline, and every line in it is whole but maybe its first
+	torn       bool   // skip what follows the last newline (the file's end)
 	buf        []byte
 }
 
@@ -266,46 +266,53 @@ func newBackReader(f *os.File, start, end int64, torn bool) *backReader {
 
 // next returns the next line, going back; ok is false past the first.
 func (b *backReader) next() (line []byte, ok bool, err error) {
-	const block = 64 << 10
-	for len(b.lines) == 0 {
-		if b.end <= b.start {
-			if len(b.carry) > 0 && !b.torn { // the first line of the range
-				line, b.carry = b.carry, nil
-				return line, true, nil
+	for {
+		if n := len(b.data); n > 0 {
+			body := b.data[:n-1]
+			// The first line of data is whole only once nothing is left
+			// before it.
+			if i := bytes.LastIndexByte(body, '\n'); i >= 0 || b.end <= b.start {
+				b.data = b.data[:i+1]
+				return body[i+1:], true, nil
 			}
+		} else if b.end <= b.start {
 			return nil, false, nil
 		}
-		from := max(b.end-block, b.start)
-		if b.buf == nil {
-			b.buf = make([]byte, block)
-		}
-		chunk := b.buf[:b.end-from]
-		if _, err := b.f.ReadAt(chunk, from); err != nil && err != io.EOF {
+		if err := b.readBack(); err != nil {
 			return nil, false, err
 		}
-		data := append(append([]byte(nil), chunk...), b.carry...)
-		b.end = from
-		if b.torn {
-			// A torn line may span blocks: drop it until a newline shows.
-			i := bytes.LastIndexByte(data, '\n')
-			if i < 0 {
-				b.carry = nil
-				continue
-			}
-			data, b.torn = data[:i+1], false
-		}
-		// data ends with a newline, or is the end of the range: every line
-		// in it is whole but the first, which may begin further back.
-		data = bytes.TrimSuffix(data, []byte{'\n'})
-		parts := bytes.Split(data, []byte{'\n'})
-		if b.end > b.start {
-			b.carry, parts = parts[0], parts[1:]
-		} else {
-			b.carry = nil
-		}
-		b.lines = parts
 	}
-	line = b.lines[len(b.lines)-1]
-	b.lines = b.lines[:len(b.lines)-1]
-	return line, true, nil
+}
+
+// readBack reads the block before what is left of data, and puts it in
+// front of data.
+func (b *backReader) readBack() error {
+	const block = 64 << 10
+	// The start of a line whose beginning lies further back: kept apart,
+	// since the read below reuses the buffer it may lie in.
+	carry := append([]byte(nil), b.data...)
+	from := max(b.end-block, b.start)
+	if b.buf == nil {
+		b.buf = make([]byte, block)
+	}
+	chunk := b.buf[:b.end-from]
+	if _, err := b.f.ReadAt(chunk, from); err != nil && err != io.EOF {
+		return err
+	}
+	b.end = from
+	data := chunk
+	if len(carry) > 0 {
+		data = append(append(make([]byte, 0, len(chunk)+len(carry)), chunk...), carry...)
+	}
+	if b.torn {
+		// A torn line may span blocks: drop it until a newline shows.
+		i := bytes.LastIndexByte(data, '\n')
+		if i < 0 {
+			b.data = nil
+			return nil
+		}
+		data, b.torn = data[:i+1], false
+	}
+	b.data = data
+	return nil
 }

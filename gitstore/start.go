@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,55 +64,30 @@ func (r *Repo) Head() string {
 }
 
 // NewestIDs returns the ids of the newest n entries of the log at path
-// (the last n whole lines that are entries), newest first. It reads the
-// log's end in one piece, as large as n lines of a typical size need, and
-// more only when that held fewer: it runs at every agent's start.
+// (the last n whole lines that are entries), newest first. It runs at every
+// agent's start: most lines need no decoding (leadingID).
 func NewestIDs(path string, n int) ([]string, error) {
 	f, err := openLog(path)
 	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	var ids []string
 	var h liveHead
-	for span := int64(n) * 400; ; span *= 4 {
-		from := max(fi.Size()-span, 0)
-		buf := make([]byte, fi.Size()-from)
-		if _, err := f.ReadAt(buf, from); err != nil && err != io.EOF {
-			return nil, err
-		}
-		// Whole lines only: what follows the last newline is unfinished,
-		// and what precedes the first may begin further back.
-		end := bytes.LastIndexByte(buf, '\n')
-		start := 0
-		if from > 0 {
-			start = bytes.IndexByte(buf, '\n') + 1
-		}
-		ids = ids[:0]
-		for end > start && len(ids) < n {
-			i := bytes.LastIndexByte(buf[start:end], '\n') + start + 1
-			line := buf[i:end]
-			end = i - 1
-			// lucid writes the id first: most lines need no decoding.
-			id, ok := leadingID(line)
-			if !ok {
-				h = liveHead{}
-				if decoded, _ := decodeHead(trimLine(line), &h); decoded && ValidID(h.ID) {
-					id, ok = h.ID, true
-				}
-			}
-			if ok {
-				ids = append(ids, id)
+	err = backwardLines(f, func(line []byte) bool {
+		id, ok := leadingID(line)
+		if !ok {
+			h = liveHead{}
+			if decoded, _ := decodeHead(trimLine(line), &h); decoded && ValidID(h.ID) {
+				id, ok = h.ID, true
 			}
 		}
-		if len(ids) >= n || from == 0 {
-			return ids, nil
+		if ok {
+			ids = append(ids, id)
 		}
-	}
+		return len(ids) < n
+	})
+	return ids, err
 }
 
 // leadingID is the id of a line as lucid writes it, {"id":"<26>",...,

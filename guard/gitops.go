@@ -61,10 +61,10 @@ func (op GitOp) Changes() (GitChanges, error) {
 		return GitChanges{}, errors.New("a GitOp without a git subcommand")
 	}
 	if op.Dir == "" {
-		return GitChanges{Unknown: fmt.Sprintf("The folder `%s` runs in is not known (a cd to a variable, or --git-dir): lucid cannot ask git what it changes.", op.command())}, nil
+		return GitChanges{Unknown: fmt.Sprintf("The folder `%s` runs in is not known (a cd to a variable, or --git-dir): lucid cannot ask git what it changes.", op.String())}, nil
 	}
 	if statKind(op.Dir) != kindDir {
-		return GitChanges{Unknown: fmt.Sprintf("The folder `%s` runs in, %s, does not exist yet: lucid cannot ask git what it changes.", op.command(), op.Dir)}, nil
+		return GitChanges{Unknown: fmt.Sprintf("The folder `%s` runs in, %s, does not exist yet: lucid cannot ask git what it changes.", op.String(), op.Dir)}, nil
 	}
 	repo, err := gitstore.Find(op.Dir)
 	if err != nil {
@@ -72,7 +72,7 @@ func (op GitOp) Changes() (GitChanges, error) {
 	}
 	c := GitChanges{Top: repo.Top}
 	if !op.Known {
-		c.Unknown = fmt.Sprintf("An argument of `%s` is known only when it runs (a variable or a $( )): lucid cannot ask git beforehand what it changes.", op.command())
+		c.Unknown = fmt.Sprintf("An argument of `%s` is known only when it runs (a variable or a $( )): lucid cannot ask git beforehand what it changes.", op.String())
 		return c, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
@@ -85,17 +85,17 @@ func (op GitOp) Changes() (GitChanges, error) {
 	var ge *gitstore.GitError
 	switch {
 	case ctx.Err() != nil:
-		return c, fmt.Errorf("git took over %v to tell what `%s` changes", gitTimeout, op.command())
+		return c, fmt.Errorf("git took over %v to tell what `%s` changes", gitTimeout, op.String())
 	case errors.As(err, &ge) && ge.Code > 0:
-		c.Unknown = fmt.Sprintf("git cannot tell beforehand what `%s` changes: %s.", op.command(), strings.TrimSuffix(ge.Reason, "."))
+		c.Unknown = fmt.Sprintf("git cannot tell beforehand what `%s` changes: %s.", op.String(), strings.TrimSuffix(ge.Reason, "."))
 	case err != nil:
 		return c, err
 	}
 	return c, nil
 }
 
-// command is op as a shell command, for a message.
-func (op GitOp) command() string {
+// String is op as the shell would run it, for messages.
+func (op GitOp) String() string {
 	return shellCommandLine(append([]string{"git"}, op.Args...))
 }
 
@@ -855,7 +855,7 @@ func sameFile(a, b string) bool {
 // first reason found).
 func (q *gitQuery) unknown(why string) {
 	if q.c.Unknown == "" {
-		q.c.Unknown = fmt.Sprintf("lucid cannot know beforehand which files `%s` changes: %s.", q.op.command(), why)
+		q.c.Unknown = fmt.Sprintf("lucid cannot know beforehand which files `%s` changes: %s.", q.op.String(), why)
 	}
 }
 
@@ -1015,7 +1015,7 @@ func (q *gitQuery) lose(files []string, why string, safe func() string) {
 	slices.Sort(names)
 	names = slices.Compact(names)
 	q.c.LogLoss = fmt.Sprintf("`%s` would discard the changes to %s that are not committed: %s. Run instead: `%s`.",
-		q.op.command(), strings.Join(names, ", "), why, safe())
+		q.op.String(), strings.Join(names, ", "), why, safe())
 }
 
 // here is git with args, run in the folder the command runs in: the
@@ -1166,6 +1166,3 @@ func shellQuote(s string) string {
 	}
 	return s
 }
-
-// String is the command as the shell would run it, for messages.
-func (op GitOp) String() string { return op.command() }

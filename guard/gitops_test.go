@@ -216,15 +216,13 @@ func covers(paths []string, p string) bool {
 // the commands the tests run and of Changes, which reads the environment.
 func isolateGit(t testing.TB) {
 	home := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-		"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
-		"GIT_EDITOR": "true", "GIT_SEQUENCE_EDITOR": "true", "GIT_MERGE_AUTOEDIT": "no",
+	for _, kv := range append(slices.Clone(gittest.Identity),
+		"HOME="+home, "XDG_CONFIG_HOME="+home,
+		"GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "GIT_MERGE_AUTOEDIT=no",
 		// A test's repository need not survive a power cut: without the
 		// fsyncs git runs three times as fast.
-		"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.fsync", "GIT_CONFIG_VALUE_0": "none",
-	} {
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsync", "GIT_CONFIG_VALUE_0=none") {
+		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
 }

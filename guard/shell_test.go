@@ -230,7 +230,7 @@ func formatGitOps(ops []GitOp) []string {
 		if dir == "" {
 			dir = "?"
 		}
-		line := op.command() + " @ " + dir
+		line := op.String() + " @ " + dir
 		if !op.Known {
 			line += " (unknown)"
 		}

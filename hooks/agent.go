@@ -9,7 +9,7 @@ import (
 // the cursor at the log's end and KnownBefore now, so an agent that meets
 // lucid mid-session is not flooded with the whole log.
 func (c *call) record() (gitstore.AgentRecord, bool, error) {
-	if c.pending != nil {
+	if c.pending != nil && c.pending.ID == c.agent {
 		return *c.pending, false, nil
 	}
 	if rec, _, ok := c.repo.LoadAgent(c.agent); ok {

@@ -55,7 +55,7 @@ func (c *call) locate(path string) []target {
 	path = c.abs(path)
 	var out []target
 	r := c.repoOf(path)
-	if r != nil && (r.Initialised() || r.HasState()) {
+	if r != nil && (r == c.repo && c.home || r.Initialised() || r.HasState()) {
 		if rel, err := r.Rel(path); err == nil {
 			out = append(out, target{path: path, repo: r, rel: rel})
 		}
@@ -106,6 +106,10 @@ func nestedGit(dir, top string) bool {
 // written is what a tool call is about to write, as the guard checks it.
 type written struct {
 	targets []target
+	// named are the paths the call names as written (an edit tool's, a
+	// shell command's as the analysis reads them): the work trees they
+	// lie in are those its shell command is watched in.
+	named []string
 	// state is a path in lucid's own state (claims, agents' records, the
 	// lock) that the call writes, or a folder holding it that it removes.
 	state string
@@ -132,20 +136,23 @@ func (c *call) writes() written {
 	// A path is checked as the text says (Claude Code's own tools clean
 	// ".." from the text) and as the kernel resolves it (a shell, and
 	// through a link that is not the same file).
-	add := func(path string, tree bool, under, by string) {
+	// add checks path as it is given, and, unless it came resolved (the
+	// shell analysis and git resolve theirs), as the kernel resolves it.
+	add := func(path string, resolved bool, tree bool, under, by string) {
 		raw := path
 		if !filepath.IsAbs(raw) {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
 		}
-		resolved := guard.ResolvePath(raw)
-		if w.state == "" {
-			w.state = c.stateWritten(raw, resolved, tree)
-		}
 		paths := []string{filepath.Clean(raw)}
-		if resolved != paths[0] {
-			paths = append(paths, resolved)
+		if !resolved {
+			if k := guard.ResolvePath(raw); k != paths[0] {
+				paths = append(paths, k)
+			}
 		}
 		for _, p := range paths {
+			if w.state == "" {
+				w.state = c.stateWritten(p, tree)
+			}
 			for _, t := range c.locate(p) {
 				t.tree, t.under, t.by = tree, under, by
 				w.targets = append(w.targets, t)
@@ -157,16 +164,18 @@ func (c *call) writes() written {
 		return err == nil && fi.IsDir()
 	}
 	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
-		add(p, false, "", "")
+		w.named = append(w.named, p)
+		add(p, false, false, "", "")
 	}
 	if c.in.Tool == ToolShell {
 		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
-			add(sw.Path, sw.Under == "" && isDir(sw.Path), sw.Under, "")
+			w.named = append(w.named, sw.Path)
+			add(sw.Path, true, sw.Under == "" && isDir(sw.Path), sw.Under, "")
 		}
 		w.unsure = a.Unsure
 		for _, op := range a.Git {
-			c.gitWrites(&w, op, func(p string) { add(p, isDir(p), "", op.String()) })
+			c.gitWrites(&w, op, func(p string) { add(p, true, isDir(p), "", op.String()) })
 		}
 	}
 	return w
@@ -200,22 +209,19 @@ func (c *call) gitWrites(w *written, op guard.GitOp, add func(path string)) {
 
 // stateWritten is path when writing it (or removing it as a folder, tree)
 // would change lucid's own state: a file under a git dir's lucid/ or
-// lich-edits/, or a folder that holds a repository's state. resolved is
-// path as the kernel resolves it.
-func (c *call) stateWritten(path, resolved string, tree bool) string {
-	if _, ok := gitstore.StateDir(resolved); ok {
+// lich-edits/, or a folder that holds a repository's state. writes checks
+// each path as written and as the kernel resolves it.
+func (c *call) stateWritten(path string, tree bool) string {
+	if _, ok := gitstore.StateDir(path); ok {
 		return path
-	}
-	if _, ok := gitstore.StateDir(filepath.Clean(path)); ok {
-		return path // as Claude Code's own tools read it, .. taken from the text
 	}
 	if !tree {
 		return ""
 	}
-	if c.repo != nil && c.repo.HoldsState(resolved) {
+	if c.repo != nil && c.repo.HoldsState(path) {
 		return path
 	}
-	if r := c.repoOf(filepath.Join(resolved, "x")); r != nil && r.HoldsState(resolved) {
+	if r := c.repoOf(filepath.Join(path, "x")); r != nil && r.HoldsState(path) {
 		return path
 	}
 	return ""
@@ -262,7 +268,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 	if w.logLoss != "" {
 		return "lucid: " + w.logLoss + " The log's entries are every agent's record: none may be lost.", "", nil
 	}
-	if w.unsure != "" && c.othersHoldClaims(c.watched(w)) {
+	if w.unsure != "" && c.othersHoldClaims(c.watched(w.named)) {
 		return fmt.Sprintf(unsureShell, w.unsure), "", nil
 	}
 	for _, u := range w.unknown {

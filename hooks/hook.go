@@ -316,12 +316,10 @@ func (c *call) lock() (func(), error) {
 	if c.held != nil {
 		return func() {}, nil
 	}
-	l, err := c.repo.LockWithin(max(time.Until(c.lockBy), 0))
-	if err != nil {
+	if err := c.hold(); err != nil {
 		return nil, err
 	}
-	c.held = l
-	return func() { c.held = nil; l.Unlock() }, nil
+	return c.release, nil
 }
 
 // handle finds the repository and runs the event's handler. Outside a

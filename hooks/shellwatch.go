@@ -26,10 +26,11 @@ import (
 const maxWatched = 5000
 
 // watched is the work trees whose claimed files a shell command is
-// watched in: the caller's own, each one the command names a path in, and,
-// for a session outside any repository (started in the folder above its
-// repositories), the work trees in the folders right below it.
-func (c *call) watched(w written) []*gitstore.Repo {
+// watched in: the caller's own, each one the command names a path in
+// (named, as written.named or, after the command, Input.Changed hold
+// them), and, for a session outside any repository (started in the folder
+// above its repositories), the work trees in the folders right below it.
+func (c *call) watched(named []string) []*gitstore.Repo {
 	var repos []*gitstore.Repo
 	add := func(r *gitstore.Repo) {
 		if r != nil && r.HasState() && !slices.ContainsFunc(repos, func(o *gitstore.Repo) bool { return o.GitDir == r.GitDir }) {
@@ -37,8 +38,8 @@ func (c *call) watched(w written) []*gitstore.Repo {
 		}
 	}
 	add(c.repo)
-	for _, t := range w.targets {
-		add(t.repo)
+	for _, p := range named {
+		add(c.repoOf(c.abs(p)))
 	}
 	if c.repo == nil && filepath.IsAbs(c.in.Cwd) {
 		for _, r := range reposBelow(c.in.Cwd) {

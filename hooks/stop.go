@@ -36,8 +36,10 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 	if active {
 		return false, nil
 	}
-	if rec, _, ok := c.repo.LoadAgent(agent); !ok || rec.Edits == 0 || rec.Entries > 0 || rec.Asked {
-		return false, nil // most stops: nothing to ask, and no wait for the lock
+	// Most stops have nothing to ask, and so no wait for the lock; under
+	// it, the record is read again.
+	if _, ok := askable(c.repo, agent); !ok {
+		return false, nil
 	}
 	if err := c.hold(); err != nil {
 		return false, err
@@ -47,10 +49,8 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 			c.release() // the claims' release that follows takes the lock itself
 		}
 	}()
-	rec, _, ok := c.repo.LoadAgent(agent)
-	if !ok || rec.Edits == 0 || rec.Entries > 0 || rec.Asked {
-		// No record: the agent made no hook call (the fork that compacts
-		// a conversation): nothing to ask, and no record is made for it.
+	rec, ok := askable(c.repo, agent)
+	if !ok {
 		return false, nil
 	}
 	// Its own entries since its last look are not counted yet.
@@ -68,6 +68,15 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 	rec.Asked = true
 	c.pending = &rec
 	return true, nil
+}
+
+// askable is agent's record when the stop gate may ask it: it edited files,
+// and wrote no entry and no plan change, and was not asked yet. An agent
+// with no record made no hook call (the fork that compacts a
+// conversation): nothing to ask, and no record is made for it.
+func askable(repo *gitstore.Repo, agent string) (gitstore.AgentRecord, bool) {
+	rec, _, ok := repo.LoadAgent(agent)
+	return rec, ok && rec.Edits > 0 && rec.Entries == 0 && !rec.Asked
 }
 
 // subagentStop ends a subagent's run, or a teammate's turn (it goes idle):

@@ -38,7 +38,7 @@ func (c *call) preToolUse() (*Output, error) {
 		return c.deny(deny), nil
 	}
 	if c.in.Tool == ToolShell && c.in.Unrecorded {
-		c.watchShell(c.watched(w))
+		c.watchShell(c.watched(w.named))
 	}
 	text := ""
 	switch {
@@ -125,7 +125,9 @@ func (c *call) postToolUse() (*Output, error) {
 		return nil, err
 	}
 	if c.in.Unrecorded && c.in.Tool == ToolShell {
-		changed = append(changed, c.shellChanged(c.watched(c.writes()))...)
+		// In.Changed is what the command names as written (Run read it):
+		// the same work trees its PreToolUse watched.
+		changed = append(changed, c.shellChanged(c.watched(c.in.Changed))...)
 	}
 	if !c.home {
 		// Outside a lucid work tree: only what the call did to guarded

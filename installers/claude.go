@@ -343,23 +343,7 @@ func ClaudeUserSettings() string {
 
 // InstallUser registers lucid's hooks of c in the user settings at path,
 // keeping every byte of the user's.
-func InstallUser(c *Client, path string) ([]Change, error) {
-	s, err := c.readAt(path, path)
-	if err != nil {
-		return nil, err
-	}
-	what := s.registerWhat()
-	if what == "" {
-		return nil, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	if err := s.write(); err != nil {
-		return nil, err
-	}
-	return []Change{{Path: path, What: what}}, nil
-}
+func InstallUser(c *Client, path string) ([]Change, error) { return c.installAt(path, path) }
 
 // UninstallUser removes what InstallUser added; a file left empty goes.
 func UninstallUser(c *Client, path string) ([]Change, error) {
@@ -367,13 +351,11 @@ func UninstallUser(c *Client, path string) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !s.unregister() {
-		return nil, nil
+	what := ""
+	if s.unregister() {
+		what = "lucid's hooks removed"
 	}
-	if s.empty() {
-		return []Change{{Path: path, What: "removed (it held only lucid's hooks)"}}, os.Remove(path)
-	}
-	return []Change{{Path: path, What: "lucid's hooks removed"}}, s.write()
+	return s.save(nil, what)
 }
 
 // UserSetUp reports whether the user settings at path register every

@@ -386,7 +386,8 @@ func (s *settings) registerWhat() string {
 
 // save writes the settings after lucid removed what of its own they held
 // (what says what, "" for nothing): a file left empty goes, with the
-// folders it leaves empty.
+// folders of repo it leaves empty (with no repo, the user's, only the
+// file).
 func (s *settings) save(repo *gitstore.Repo, what string) ([]Change, error) {
 	if what == "" {
 		return nil, nil
@@ -395,7 +396,9 @@ func (s *settings) save(repo *gitstore.Repo, what string) ([]Change, error) {
 		if err := os.Remove(s.path); err != nil {
 			return nil, err
 		}
-		removeEmptyDirs(repo, filepath.Dir(s.path))
+		if repo != nil {
+			removeEmptyDirs(repo, filepath.Dir(s.path))
+		}
 		return []Change{{Path: s.name, What: "removed (it held only lucid's hooks)"}}, nil
 	}
 	if err := s.write(); err != nil {
@@ -409,7 +412,13 @@ func (s *settings) save(repo *gitstore.Repo, what string) ([]Change, error) {
 // when everything is in place. Claude Code's Install does more (the
 // personal file, the status line, /lucid:dream).
 func (c *Client) InstallHooks(repo *gitstore.Repo) ([]Change, error) {
-	s, err := c.read(repo, c.Settings)
+	return c.installAt(repo.Abs(c.Settings), c.Settings)
+}
+
+// installAt registers lucid's hook for every event in the settings file
+// at path, named name in what it reports.
+func (c *Client) installAt(path, name string) ([]Change, error) {
+	s, err := c.readAt(path, name)
 	if err != nil {
 		return nil, err
 	}
@@ -420,7 +429,7 @@ func (c *Client) InstallHooks(repo *gitstore.Repo) ([]Change, error) {
 	if err := s.write(); err != nil {
 		return nil, err
 	}
-	return []Change{{Path: c.Settings, What: what}}, nil
+	return []Change{{Path: name, What: what}}, nil
 }
 
 // UninstallHooks removes every lucid hook from the client's settings

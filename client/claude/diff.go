@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -53,8 +54,8 @@ func UserSettings() string { return installers.ClaudeUserSettings() }
 // settingOn reports whether the settings file at path sets
 // bashEditDiffEnabled to true.
 func settingOn(path string) bool {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) > 4<<20 {
+	b, err := gitstore.ReadFile(path, gitstore.MaxSettings)
+	if err != nil {
 		return false
 	}
 	on := false

@@ -10,13 +10,17 @@ import (
 	"testing"
 )
 
+// Identity is the environment that gives git a fixed author and committer
+// and keeps the machine's configuration out, as KEY=VALUE.
+var Identity = []string{"GIT_CONFIG_NOSYSTEM=1",
+	"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+
 // Run runs git with args in dir and returns its output, trimmed.
 func Run(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	cmd.Env = append(append(os.Environ(), "HOME="+t.TempDir()), Identity...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)

@@ -127,8 +127,7 @@ func (w *world) environ(extra ...string) []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "PATH="+w.bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	env = append(append(env, "PATH="+w.bin+string(os.PathListSeparator)+os.Getenv("PATH")), gittest.Identity...)
 	return append(env, extra...)
 }
 
