@@ -33,12 +33,16 @@ func (c testClient) Encode(in Input, out *Output) ([]byte, string, int) {
 	return []byte(out.Context + out.Deny), "", 0
 }
 
-// newRepo is a git repository with lucid set up, its top resolved.
+// newRepo is a git repository with lucid set up as `lucid init` sets it
+// up, its top resolved; git, as the hooks run it, has the tests' fixed
+// identity and none of the user's settings.
 func newRepo(t *testing.T) *gitstore.Repo {
 	t.Helper()
-	dir := t.TempDir()
-	gittest.Run(t, dir, "init", "-q")
-	repo, err := gitstore.Find(dir)
+	gittest.Setenv(t)
+	for _, k := range []string{"LUCID_CLAIM_TTL", "LUCID_BUDGET", "LICH_SESSION_ID", "CLAUDE_PROJECT_DIR"} {
+		t.Setenv(k, "")
+	}
+	repo, err := gitstore.Find(gittest.Init(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
 // Package gittest runs git for tests: in a folder, with a fixed identity
 // and none of the machine's or the user's configuration, failing the test
-// with git's output when git fails.
+// with git's output when git fails; and makes the temporary repositories
+// tests work in.
 package gittest
 
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,51 @@ func Run(t testing.TB, dir string, args ...string) string {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// Setenv gives the test's own process git's fixed identity, a HOME of its
+// own and no system configuration, for code under test that runs git
+// itself. Like t.Setenv, it cannot be used in a parallel test.
+func Setenv(t testing.TB) {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	for _, kv := range Identity {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+}
+
+// Init makes a git repository in a new temporary folder and returns its
+// top as git names it (the folder's links resolved, so that paths built
+// on it compare equal to the ones lucid finds).
+func Init(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	Run(t, dir, "init", "-q")
+	return dir
+}
+
+// WriteFile writes content to the file rel under dir, making its folders.
+func WriteFile(t testing.TB, dir, rel, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// CommitAll stages every change in the work tree dir and commits it.
+func CommitAll(t testing.TB, dir, message string) {
+	t.Helper()
+	Run(t, dir, "add", "-A")
+	Run(t, dir, "commit", "-q", "--allow-empty", "-m", message)
 }
 
 // QuickRaceExit makes the programs a test starts from its own binary (a
