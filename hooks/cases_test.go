@@ -1,0 +1,371 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
+)
+
+// More of the hooks' decisions through Run: logs rewritten by git, git's
+// whole-tree commands, shared records of changes, lich mode, the shell's
+// and the hooks' environments, the digest and lucid doctor.
+
+// An entry that arrives by a rewrite of the log (a checkout of another
+// branch) reaches the agent once, however old: it was on another branch
+// when the agent started.
+func TestRewrittenLogBringsAnEntryOnce(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	gittest.CommitAll(t, top, "init")
+	gittest.Run(t, top, "checkout", "-q", "-b", "side")
+	record(t, repo, other, gitstore.KindFact, "S0 on side before the agent")
+	gittest.CommitAll(t, top, "S0")
+	gittest.Run(t, top, "checkout", "-q", "-")
+	record(t, repo, other, gitstore.KindFact, "M0 on main, not yet committed")
+	c := wholeClient{}
+	read := Input{SessionID: lead, Cwd: top, ToolName: "Read"}
+	if a := do(t, c, "SessionStart", read); !strings.Contains(a.context(), "M0 on main") {
+		t.Fatalf("the digest: %q", a.context())
+	}
+	gittest.CommitAll(t, top, "M0")
+	gittest.Run(t, top, "checkout", "-q", "side")
+	a := do(t, c, "PreToolUse", read)
+	if !strings.Contains(a.context(), "lucid: 1 new log entry") || !strings.Contains(a.context(), "] S0 on side") {
+		t.Errorf("after the checkout of side: %q, want S0 alone", a.context())
+	}
+	gittest.Run(t, top, "checkout", "-q", "-")
+	if a := do(t, c, "PreToolUse", read); a.out != nil {
+		t.Errorf("back on main, M0 came again: %+v", a.out)
+	}
+	gittest.Run(t, top, "checkout", "-q", "side")
+	if a := do(t, c, "PreToolUse", read); a.out != nil {
+		t.Errorf("S0 came twice: %+v", a.out)
+	}
+}
+
+// git's whole-tree commands write what git says they would change: a
+// claimed file among them is denied like any other write; a command whose
+// changes git cannot tell beforehand, and one too big to read, are denied
+// while other agents hold claims in the work tree; one that would lose the
+// log's unsaved lines is denied always.
+func TestGitCommandsAndUnreadableCommands(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	gittest.WriteFile(t, top, "src/a.go", "package src\n")
+	gittest.CommitAll(t, top, "first")
+	c := wholeClient{}
+	long := strings.Repeat("true; ", 5000)
+	if a := do(t, c, "PreToolUse", shell(lead, "", top, long)); a.out != nil && a.out.Deny != "" {
+		t.Errorf("a long command, no claims: denied %q", a.out.Deny)
+	}
+	record(t, repo, lead, gitstore.KindNote, "not committed yet")
+	if a := do(t, c, "PreToolUse", shell(lead, "", top, "git reset --hard")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git reset --hard` would discard the changes to .lucid/log.jsonl that are not committed") ||
+		!strings.HasSuffix(a.out.Deny, "The log's entries are every agent's record: none may be lost.") {
+		t.Errorf("a reset that drops the log's new lines: %+v", a.out)
+	}
+	gittest.CommitAll(t, top, "note")
+
+	claim(t, repo, other, top, "refactor auth", "src/**")
+	gittest.WriteFile(t, top, "src/a.go", "package src // work in progress\n")
+	a := do(t, c, "PreToolUse", shell(lead, "", top, "git stash"))
+	if a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git stash` would change src/a.go, which is claimed by lead·0b2182 for \"refactor auth\"") {
+		t.Errorf("git stash over a claimed change: %+v", a.out)
+	}
+	a = do(t, c, "PreToolUse", shell(lead, "", top, "git pull"))
+	if a.out == nil || !strings.Contains(a.out.Deny, "which files `git pull` changes: it fetches first") ||
+		!strings.Contains(a.out.Deny, "Other agents hold claims in this work tree") {
+		t.Errorf("git pull while others hold claims: %+v", a.out)
+	}
+	a = do(t, c, "PreToolUse", shell(lead, "", top, long))
+	if a.out == nil || a.out.Deny != "lucid: the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script Until then lucid cannot tell whether it writes files other agents claimed." {
+		t.Errorf("a long command while others hold claims: %+v", a.out)
+	}
+}
+
+// Of a record of changes shared with other agents' commands (Claude Code's
+// "shared" bashEditDiff), a file counts as the caller's only where lucid
+// can tell: the caller alone claims it. Nobody is charged with another's
+// change.
+func TestSharedRecordOfChanges(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	c := wholeClient{}
+	a, b := "a1111111111111111", "a8d2f99cab08460fe"
+	for _, id := range []string{a, b} {
+		do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: id, Cwd: top})
+	}
+	claim(t, repo, lead+"/"+a, top, "edit a", "a.txt")
+	shared := func(agentID string) Input {
+		in := shell(lead, agentID, top, "python3 gen.py")
+		in.Unsure = []string{filepath.Join(top, "a.txt")}
+		return in
+	}
+	if ans := do(t, c, "PostToolUse", shared(b)); ans.out != nil {
+		t.Errorf("b charged with a's file: %+v", ans.out)
+	}
+	if v := entries(t, repo, gitstore.KindViolation); len(v) != 0 {
+		t.Errorf("violations: %+v", v)
+	}
+	do(t, c, "PostToolUse", shared(a))
+	if rec, _, _ := repo.LoadAgent(lead + "/" + a); rec.Edits != 1 {
+		t.Errorf("a's own claimed file counted %d edits, want 1", rec.Edits)
+	}
+	if rec, _, _ := repo.LoadAgent(lead + "/" + b); rec.Edits != 0 {
+		t.Errorf("b counted %d edits, want 0", rec.Edits)
+	}
+}
+
+// A subagent run in the foreground hands its news back with its result.
+func TestSubagentResultCarriesTheNews(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	record(t, repo, sub, gitstore.KindFact, "what the subagent found")
+	a := do(t, c, "PostToolUse", Input{SessionID: lead, Cwd: repo.Top, ToolName: "Agent", Tool: ToolAgent})
+	if !strings.Contains(a.context(), "what the subagent found") {
+		t.Errorf("the Agent tool's PostToolUse: %q", a.context())
+	}
+}
+
+// A session started in the folder above its repositories has its shell
+// commands watched in the work trees right below it.
+func TestSessionAboveTheRepositories(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	gittest.WriteFile(t, top, "src/a.go", "package src\n")
+	claim(t, repo, other, top, "refactor auth", "src/**")
+	in := shell(lead, "", filepath.Dir(top), "make -C "+filepath.Base(top))
+	in.Unrecorded = true
+	do(t, wholeClient{}, "PreToolUse", in)
+	gittest.WriteFile(t, top, "src/a.go", "package src // made\n")
+	if a := do(t, wholeClient{}, "PostToolUse", in); !strings.HasPrefix(a.context(), "lucid: your command changed src/a.go") {
+		t.Errorf("from the folder above: %q", a.context())
+	}
+}
+
+// Inside lich (LICH_SESSION_ID), an edit leaves a marker, and another
+// session's next edit of the file is told who edited it; a denied edit
+// gets no note.
+func TestLichMode(t *testing.T) {
+	repo := newRepo(t)
+	path := gittest.WriteFile(t, repo.Top, "a.txt", "hello\n")
+	c := wholeClient{}
+	post := edit(lead, "", repo.Top, path)
+	post.Changed = post.Paths
+	t.Setenv("LICH_SESSION_ID", "lich-a")
+	if a := do(t, c, "PostToolUse", post); a.stderr != "" {
+		t.Fatalf("lich-a's edit: %+v", a)
+	}
+	t.Setenv("LICH_SESSION_ID", "lich-b")
+	a := do(t, c, "PreToolUse", edit(other, "", repo.Top, path))
+	if !strings.HasPrefix(a.context(), "lucid (lich): "+path+" was also edited by the lich session lich-a") {
+		t.Errorf("lich-b before its edit: %+v", a)
+	}
+	claim(t, repo, lead, repo.Top, "a", "a.txt")
+	if a := do(t, c, "PreToolUse", edit(other, "", repo.Top, path)); a.out == nil || a.out.Context != "" || a.out.Deny == "" {
+		t.Errorf("a denied edit in lich mode: %+v", a.out)
+	}
+}
+
+// fakeShells are clients that mark their agents' shells and hooks, as the
+// real ones do, by one variable each.
+type fakeShell struct {
+	wholeClient
+	shellVar, hookVar string
+}
+
+func (f fakeShell) AgentShell(getenv func(string) string) (Shell, bool) {
+	if getenv(f.shellVar) == "" {
+		return Shell{}, false
+	}
+	return Shell{Client: f.Name() + " CLI", Session: getenv(f.shellVar)}, true
+}
+
+func (f fakeShell) OwnHook(getenv func(string) string) (bool, bool) {
+	if f.hookVar == "" {
+		return false, false
+	}
+	return getenv(f.hookVar) != "", true
+}
+
+// lucid hook run in an agent's shell is not a hook: refused, whichever
+// client's shell it is; run by the client as its hook, it is one.
+func TestForgedHook(t *testing.T) {
+	marked := fakeShell{wholeClient{name: "marked"}, "MARKED_SHELL", "MARKED_HOOK"}
+	unmarked := fakeShell{wholeClient{name: "unmarked"}, "UNMARKED_SHELL", ""}
+	clients := []Client{marked, unmarked, wholeClient{name: "plain"}}
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	if sh, ok := AgentShell(clients, env("UNMARKED_SHELL", "s1")); !ok || sh.Client != "unmarked CLI" || sh.Session != "s1" {
+		t.Errorf("AgentShell: %+v %v", sh, ok)
+	}
+	if _, ok := AgentShell(clients, env()); ok {
+		t.Error("a person's terminal taken for an agent's shell")
+	}
+	for _, tc := range []struct {
+		client Client
+		env    func(string) string
+		forged string
+	}{
+		{marked, env("MARKED_HOOK", "1"), ""},
+		{marked, env("MARKED_SHELL", "s"), "marked CLI"},
+		{marked, env("UNMARKED_SHELL", "s"), "unmarked CLI"}, // unmarked: another client's shell runs it
+		{marked, env(), ""},
+		{unmarked, env("UNMARKED_SHELL", "s"), "unmarked CLI"},
+		{unmarked, env("MARKED_SHELL", "s"), ""}, // its hooks inherit the shell it runs in
+		{wholeClient{name: "plain"}, env("MARKED_SHELL", "s"), ""},
+	} {
+		why := ForgedHook(tc.client, clients, tc.env)
+		switch {
+		case tc.forged == "" && why != "":
+			t.Errorf("%s: refused as forged: %s", tc.client.Name(), why)
+		case tc.forged != "" && !strings.HasPrefix(why, "lucid hook runs here in a "+tc.forged+" agent's shell, not as a hook of its client: refused"):
+			t.Errorf("%s: %q, want it refused in %s's shell", tc.client.Name(), why, tc.forged)
+		}
+	}
+}
+
+// The digest: the plan without its comments, digest.md and only the
+// entries after the dream it covers, superseded and retired entries left
+// out, evidence cited, and what does not fit the budget counted.
+func TestDigest(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	now := time.Now()
+	gittest.WriteFile(t, top, ".lucid/plan.md", "# Plan\n<!-- the template's help -->\nShip the login page.\n")
+	entry := func(kind, text string) gitstore.Entry {
+		e := gitstore.NewEntry(now, other, kind, text)
+		if err := gitstore.Append(repo.LogPath(), e); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	entry(gitstore.KindFact, "before the dream")
+	entry(gitstore.KindDream, "consolidated")
+	old := entry(gitstore.KindFact, "the old fact")
+	s := gitstore.NewEntry(now, other, gitstore.KindSupersede, "the new fact")
+	s.Supersedes = old.ID
+	if err := gitstore.Append(repo.LogPath(), s); err != nil {
+		t.Fatal(err)
+	}
+	e := gitstore.NewEntry(now, other, gitstore.KindFact, "cited")
+	e.Evidence = []gitstore.Evidence{{Path: "src/a.go", Line: 3}}
+	if err := gitstore.Append(repo.LogPath(), e); err != nil {
+		t.Fatal(err)
+	}
+
+	d, err := BuildDigest(repo, DigestOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Plan != "# Plan\n\nShip the login page." || d.Summary != "" || len(d.Entries) != 3 || d.More {
+		t.Errorf("without digest.md: plan %q, summary %q, %d entries, more %v", d.Plan, d.Summary, len(d.Entries), d.More)
+	}
+	for _, want := range []string{"## Active claims\nnone\n", "- [replaces " + old.ID + "] the new fact", "  evidence: src/a.go:3"} {
+		if !strings.Contains(d.Text, want) {
+			t.Errorf("the digest lacks %q:\n%s", want, d.Text)
+		}
+	}
+	if strings.Contains(d.Text, "the old fact") || strings.Contains(d.Text, "template's help") {
+		t.Errorf("the digest holds a superseded entry or the plan's comment:\n%s", d.Text)
+	}
+
+	gittest.WriteFile(t, top, ".lucid/digest.md", "Everything up to the dream.\n")
+	d, err = BuildDigest(repo, DigestOptions{Now: now, Claims: []string{"- src/**: someone"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Summary != "Everything up to the dream." || d.SinceDream == "" || strings.Contains(d.Text, "before the dream") ||
+		!strings.Contains(d.Text, "## Consolidated digest (.lucid/digest.md)\nEverything up to the dream.\n") || !strings.Contains(d.Text, "- src/**: someone") {
+		t.Errorf("with digest.md:\n%s", d.Text)
+	}
+
+	gittest.WriteFile(t, top, ".lucid/plan.md", strings.Repeat("A long plan line.\n", 200))
+	d, err = BuildDigest(repo, DigestOptions{Now: now, Budget: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Text) > 1500 || !strings.Contains(d.Text, "… (cut: read .lucid/plan.md for the rest)") || !d.More {
+		t.Errorf("a digest over its budget (%d bytes, more %v):\n%s", len(d.Text), d.More, d.Text)
+	}
+	// A cut never splits a character.
+	if got := clip(strings.Repeat("é", 20), 15, ""); got != "éé\n… (cut)" {
+		t.Errorf("clip inside a character: %q", got)
+	}
+}
+
+// lucid doctor's checks of the repository: each finding says what is
+// wrong and what to do.
+func TestDoctor(t *testing.T) {
+	repo := newRepo(t)
+	bin := t.TempDir()
+	gittest.WriteFile(t, bin, "lucid", "#!/bin/sh\necho 'lucid 1.2.3'\n")
+	if err := os.Chmod(filepath.Join(bin, "lucid"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	findings := func(version string) map[string]Finding {
+		out := map[string]Finding{}
+		for _, f := range Doctor(repo, version) {
+			out[f.Check] = f
+		}
+		return out
+	}
+	fs := findings("lucid 1.2.3")
+	for check, detail := range map[string]string{
+		"lucid on PATH": filepath.Join(bin, "lucid") + ", the same version as this one (lucid 1.2.3)",
+		"set up":        ".lucid/ at " + repo.Top,
+		"log":           "0 entries, all valid",
+		"claims":        "0 active, 0 expired (lucid gc removes those)",
+		"lock":          "free",
+	} {
+		if f := fs[check]; !f.OK || f.Detail != detail {
+			t.Errorf("%s: %+v, want OK with %q", check, f, detail)
+		}
+	}
+	if f := fs["files"]; !f.OK {
+		t.Errorf("files: %+v", f)
+	}
+
+	// Another version on PATH, a torn log line, a claims line that cannot
+	// be read, a plan that is a folder.
+	record(t, repo, other, gitstore.KindFact, "one")
+	f, _ := os.OpenFile(repo.LogPath(), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("<<<<<<< HEAD\n")
+	f.Close()
+	claim(t, repo, other, repo.Top, "x", "x/**")
+	f, _ = os.OpenFile(repo.ClaimsPath(), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("not a claim\n")
+	f.Close()
+	os.Remove(repo.PlanPath())
+	os.Mkdir(repo.PlanPath(), 0o755)
+	fs = findings("lucid 9.9.9")
+	for check, want := range map[string]string{
+		"lucid on PATH": "the hooks run " + filepath.Join(bin, "lucid") + " (lucid 1.2.3), not this binary (lucid 9.9.9)",
+		"log":           "1 entry, and 1 line that are not valid entries (every reader skips them)",
+		"claims":        "1 line of " + repo.ClaimsPath() + " cannot be read",
+		"files":         repo.PlanPath() + " ",
+	} {
+		if f := fs[check]; f.OK || !strings.HasPrefix(f.Detail, want) || f.Fix == "" {
+			t.Errorf("%s: %+v, want a failure starting %q, with a fix", check, f, want)
+		}
+	}
+
+	os.RemoveAll(repo.Abs(".lucid"))
+	if f := findings("lucid 1.2.3")["set up"]; f.OK || f.Fix != "run `lucid init`" {
+		t.Errorf("set up without .lucid/: %+v", f)
+	}
+}
