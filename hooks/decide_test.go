@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -642,24 +643,38 @@ func TestFailOpen(t *testing.T) {
 	}
 }
 
-// A payload past MaxPayload is read as a stream: a big Write is still
-// checked against the claims, and one that names no file says so.
-func TestLargePayload(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads 16 MiB")
+// xs reads as an endless run of 'x'.
+type xs struct{}
+
+func (xs) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = 'x'
 	}
+	return len(b), nil
+}
+
+// A payload past MaxPayload is read as a stream, without the content of
+// the file written: a big Write is still checked against the claims, and
+// one that names no file says so.
+func TestLargePayload(t *testing.T) {
 	repo := newRepo(t)
 	claim(t, repo, other, repo.Top, "api", "api/**")
-	pad := strings.Repeat("x", MaxPayload)
-	big := func(in Input) []byte {
+	big := func(in Input) answer {
 		b, _ := json.Marshal(in)
-		return append(append(b[:len(b)-1], `,"pad":"`...), pad+`"}`...)
+		payload := io.MultiReader(bytes.NewReader(b[:len(b)-1]), strings.NewReader(`,"tool_input":{"content":"`),
+			io.LimitReader(xs{}, MaxPayload), strings.NewReader(`"}}`))
+		var stdout, stderr bytes.Buffer
+		a := answer{code: Run(wholeClient{}, "PreToolUse", payload, &stdout, &stderr), stderr: stderr.String()}
+		if stdout.Len() > 0 {
+			a.out = &Output{}
+			json.Unmarshal(stdout.Bytes(), a.out)
+		}
+		return a
 	}
-	a := callRaw(t, wholeClient{}, "PreToolUse", big(edit(lead, "", repo.Top, "api/a.go")))
-	if a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: api/a.go is claimed") {
+	if a := big(edit(lead, "", repo.Top, "api/a.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: api/a.go is claimed") {
 		t.Errorf("a large Write of a claimed file: %+v", a)
 	}
-	a = callRaw(t, wholeClient{}, "PreToolUse", big(Input{SessionID: lead, Cwd: repo.Top, ToolName: "Write", Tool: ToolEdit}))
+	a := big(Input{SessionID: lead, Cwd: repo.Top, ToolName: "Write", Tool: ToolEdit})
 	if a.out != nil || a.stderr != "lucid hook PreToolUse: payload over 16 MiB names no file for Write: not checked\n" {
 		t.Errorf("a large Write naming no file: %+v", a)
 	}
