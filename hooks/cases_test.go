@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
@@ -367,5 +368,66 @@ func TestDoctor(t *testing.T) {
 	os.RemoveAll(repo.Abs(".lucid"))
 	if f := findings("lucid 1.2.3")["set up"]; f.OK || f.Fix != "run `lucid init`" {
 		t.Errorf("set up without .lucid/: %+v", f)
+	}
+}
+
+// Claims hold for the repository that holds the written path wherever the
+// session runs: in a repository nested in the work tree, in a work tree
+// whose branch has no .lucid/ (the claims are in the common git dir); a
+// violation there is recorded in the main work tree's log.
+func TestClaimsHoldAnywhere(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	gittest.WriteFile(t, top, "src/a.go", "package a\n")
+	gittest.CommitAll(t, top, "first")
+	wt := filepath.Join(filepath.Dir(top), "wt")
+	gittest.Run(t, top, "worktree", "add", "-q", "-b", "old", wt)
+	gittest.Run(t, wt, "rm", "-q", "-r", ".lucid")
+	gittest.CommitAll(t, wt, "a branch from before lucid")
+	claim(t, repo, sub, top, "rewrite auth", "src/**")
+	c := wholeClient{}
+
+	nested := filepath.Join(top, "vendor", "lib")
+	os.MkdirAll(nested, 0o755)
+	gittest.Run(t, nested, "init", "-q")
+	if a := do(t, c, "PreToolUse", shell(other, "", nested, "echo x >> ../../src/a.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: src/a.go is claimed by agent·a2adb9") {
+		t.Errorf("from a nested repository: %+v", a.out)
+	}
+
+	// In the work tree without .lucid/, a claim made there holds, and a
+	// violation is recorded in the main work tree's log.
+	if _, _, err := claims.Acquire(repo, claims.ClaimRequest{Owner: other, Worktree: wt, Task: "old api", Globs: []string{"api/**"}, Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if a := do(t, c, "PreToolUse", edit(lead, "", wt, "api/v1.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: api/v1.go is claimed by lead·0b2182") {
+		t.Errorf("in a work tree without .lucid/: %+v", a.out)
+	}
+	in := shell(lead, "", wt, "make")
+	in.Changed = []string{filepath.Join(wt, "api/v1.go")}
+	if a := do(t, c, "PostToolUse", in); !strings.HasPrefix(a.context(), "lucid: your command changed api/v1.go") {
+		t.Errorf("after a command there: %q", a.context())
+	}
+	if v := entries(t, repo, gitstore.KindViolation); len(v) != 1 || !strings.HasPrefix(v[0].Text, "changed api/v1.go") {
+		t.Errorf("violations in the main log: %+v", v)
+	}
+}
+
+// The delta keeps to its budget (LUCID_BUDGET): what does not fit is
+// counted, and seen all the same.
+func TestDeltaBudget(t *testing.T) {
+	repo := newRepo(t)
+	t.Setenv("LUCID_BUDGET", "600")
+	c := wholeClient{}
+	read := Input{SessionID: lead, Cwd: repo.Top, ToolName: "Read"}
+	do(t, c, "SessionStart", read)
+	for i := range 20 {
+		record(t, repo, other, gitstore.KindNote, strings.Repeat("n", 40)+string(rune('a'+i)))
+	}
+	a := do(t, c, "PreToolUse", read)
+	if !strings.HasPrefix(a.context(), "lucid: 20 new log entries") || !strings.Contains(a.context(), " more: `lucid log`\n") || len(a.context()) > 600 {
+		t.Errorf("a delta over its budget (%d bytes): %q", len(a.context()), a.context())
+	}
+	if a := do(t, c, "PreToolUse", read); a.out != nil {
+		t.Errorf("what did not fit came again: %+v", a.out)
 	}
 }
