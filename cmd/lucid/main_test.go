@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,12 +11,13 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain lets the test binary run as `lucid` inside the scripts, so the
-// scripts drive the real command line, main() and all.
+// TestMain puts a build of lucid first on PATH (gittest.BuildLucid says
+// why it is not this test binary), so that the scripts and the tests that
+// run lucid as processes drive the real command line, main() and all; the
+// helpers below run as commands of this binary.
 func TestMain(m *testing.M) {
 	gittest.QuickRaceExit()
-	testscript.Main(m, map[string]func(){
-		"lucid": main,
+	commands := map[string]func(){
 		// lucid-holdlock takes the lock of the repository in its folder,
 		// prints "held", and keeps it until its stdin closes.
 		"lucid-holdlock": holdLockMain,
@@ -29,7 +31,35 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(run(append([]string{os.Args[1], strings.TrimSpace(string(id))}, os.Args[3:]...), os.Stdin, os.Stdout, os.Stderr))
 		},
-	})
+	}
+	var tests testscript.TestingM = m
+	if commands[filepath.Base(os.Args[0])] == nil {
+		// The test run itself, not one of the commands above.
+		dir, err := os.MkdirTemp("", "lucid-cmd-test")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if _, err := gittest.BuildLucid(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+		tests = removeAfter{m, dir}
+	}
+	testscript.Main(tests, commands)
+}
+
+// removeAfter removes a folder once the tests have run: testscript.Main
+// exits the process itself.
+type removeAfter struct {
+	testscript.TestingM
+	dir string
+}
+
+func (r removeAfter) Run() int {
+	defer os.RemoveAll(r.dir)
+	return r.TestingM.Run()
 }
 
 // TestScripts runs testdata/*.txtar at the top of the repository: each

@@ -23,11 +23,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	lucidBin = filepath.Join(dir, "lucid")
-	build := exec.Command("go", "build", "-o", lucidBin, "./cmd/lucid")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building lucid: %v\n%s", err, out)
+	if lucidBin, err = gittest.BuildLucid(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := m.Run()
