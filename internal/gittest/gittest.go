@@ -1,7 +1,7 @@
 // Package gittest runs git for tests: in a folder, with a fixed identity
 // and none of the machine's or the user's configuration, failing the test
-// with git's output when git fails; and makes the temporary repositories
-// tests work in.
+// with git's output when git fails; makes the temporary repositories tests
+// work in; and builds lucid for the tests that run it as a process.
 package gittest
 
 import (
