@@ -176,8 +176,8 @@ func TestLichMode(t *testing.T) {
 	}
 }
 
-// fakeShells are clients that mark their agents' shells and hooks, as the
-// real ones do, by one variable each.
+// fakeShell is a client that marks its agents' shells and hooks, as the
+// real ones do, by one variable each (none for its hooks: hookVar "").
 type fakeShell struct {
 	wholeClient
 	shellVar, hookVar string

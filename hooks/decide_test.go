@@ -15,11 +15,8 @@ import (
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
-// The hooks' decisions, through Run as a client calls it, in a real
-// repository set up as `lucid init` sets it up. The client here passes
-// lucid's Input as its payload and prints lucid's whole Output, so that a
-// test reads the decision itself; each real client's encoding of it is
-// tested in its adapter's package.
+// The hooks' decisions, through Run as a client calls it (wholeClient), in
+// a real repository set up as `lucid init` sets it up.
 
 // Agents of the tests: a lead, its subagent, and another session.
 const (
@@ -29,28 +26,6 @@ const (
 	other  = "0b218250-bcad-4f28-bb25-013e7e946655"
 	mateID = "aalpha-29065eaa7bbaa962" // a teammate of an agent team, named alpha
 )
-
-// wholeClient is a client whose payload is lucid's Input as JSON and whose
-// answer is lucid's Output as JSON.
-type wholeClient struct{ name string }
-
-func (c wholeClient) Name() string {
-	if c.name == "" {
-		return "claude"
-	}
-	return c.name
-}
-func (wholeClient) Events() []string { return Events }
-func (wholeClient) Decode(event string, b []byte) (Input, error) {
-	var in Input
-	err := json.Unmarshal(b, &in)
-	in.Event = event
-	return in, err
-}
-func (wholeClient) Encode(in Input, out *Output) ([]byte, string, int) {
-	b, _ := json.Marshal(out)
-	return b, "", 0
-}
 
 // answer is what one hook call printed, and its exit code.
 type answer struct {
@@ -633,7 +608,7 @@ func TestFailOpen(t *testing.T) {
 		{"empty", wholeClient{}, "PreToolUse", " \n", "lucid hook PreToolUse: empty payload ignored"},
 		{"unknown event", wholeClient{}, "Notification", "{}", `lucid hook: unknown event "Notification" of claude`},
 		{"no session", wholeClient{}, "UserPromptSubmit", `{"Cwd":"` + repo.Top + `"}`, "lucid hook UserPromptSubmit: payload has no session_id"},
-		{"encoder panics", testClient{failEncode: true}, "SessionStart", `{"SessionID":"` + lead + `","Cwd":"` + repo.Top + `"}`, "lucid hook SessionStart: internal error: encoder broke"},
+		{"encoder panics", wholeClient{failEncode: true}, "SessionStart", `{"SessionID":"` + lead + `","Cwd":"` + repo.Top + `"}`, "lucid hook SessionStart: internal error: encoder broke"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := Run(tc.client, tc.event, strings.NewReader(tc.payload), &stdout, &stderr)

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,24 +12,35 @@ import (
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
-// testClient is a client whose payload is lucid's Input as JSON and whose
-// answer is the context alone; failEncode makes its encoder panic, as a bug
-// between the handler and the answer would.
-type testClient struct{ failEncode bool }
+// wholeClient is a client whose payload is lucid's Input as JSON and whose
+// answer is lucid's Output as JSON, so that a test reads the decision
+// itself (each real client's encoding of it is tested in its adapter's
+// package); failEncode makes its encoder panic, as a bug between the
+// handler and the answer would.
+type wholeClient struct {
+	name       string
+	failEncode bool
+}
 
-func (testClient) Name() string     { return "claude" }
-func (testClient) Events() []string { return Events }
-func (testClient) Decode(event string, b []byte) (Input, error) {
+func (c wholeClient) Name() string {
+	if c.name == "" {
+		return "claude"
+	}
+	return c.name
+}
+func (wholeClient) Events() []string { return Events }
+func (wholeClient) Decode(event string, b []byte) (Input, error) {
 	var in Input
 	err := json.Unmarshal(b, &in)
 	in.Event = event
 	return in, err
 }
-func (c testClient) Encode(in Input, out *Output) ([]byte, string, int) {
+func (c wholeClient) Encode(in Input, out *Output) ([]byte, string, int) {
 	if c.failEncode {
 		panic("encoder broke")
 	}
-	return []byte(out.Context + out.Deny), "", 0
+	b, _ := json.Marshal(out)
+	return b, "", 0
 }
 
 // newRepo is a git repository with lucid set up as `lucid init` sets it
@@ -52,34 +62,24 @@ func newRepo(t *testing.T) *gitstore.Repo {
 	return repo
 }
 
-// hook runs one hook call of client with in as its payload and returns
-// what it printed.
-func hook(t *testing.T, client Client, event string, in Input) string {
-	t.Helper()
-	b, _ := json.Marshal(in)
-	var stdout, stderr bytes.Buffer
-	Run(client, event, bytes.NewReader(b), &stdout, &stderr)
-	return stdout.String()
-}
-
 // A hook that fails after it read the news delivers nothing and loses
 // nothing: the agent's next call gets the news.
 func TestFailedAnswerKeepsTheNews(t *testing.T) {
 	repo := newRepo(t)
 	me := Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
-	hook(t, testClient{}, "SessionStart", me)
+	do(t, wholeClient{}, "SessionStart", me)
 	e := gitstore.NewEntry(time.Now(), "99999999-2222-3333-4444-555555555555", gitstore.KindFact, "the news that must not be lost")
 	if err := gitstore.Append(repo.LogPath(), e); err != nil {
 		t.Fatal(err)
 	}
-	if out := hook(t, testClient{failEncode: true}, "UserPromptSubmit", me); out != "" {
-		t.Fatalf("a failed hook printed %q", out)
+	if a := do(t, wholeClient{failEncode: true}, "UserPromptSubmit", me); a.out != nil {
+		t.Fatalf("a failed hook printed %+v", a.out)
 	}
-	if out := hook(t, testClient{}, "UserPromptSubmit", me); !strings.Contains(out, "the news that must not be lost") {
-		t.Fatalf("the next call did not get the news the failed one read; it printed %q", out)
+	if a := do(t, wholeClient{}, "UserPromptSubmit", me); !strings.Contains(a.context(), "the news that must not be lost") {
+		t.Fatalf("the next call did not get the news the failed one read; it printed %+v", a.out)
 	}
-	if out := hook(t, testClient{}, "UserPromptSubmit", me); out != "" {
-		t.Fatalf("the news came twice: %q", out)
+	if a := do(t, wholeClient{}, "UserPromptSubmit", me); a.out != nil {
+		t.Fatalf("the news came twice: %+v", a.out)
 	}
 }
 
@@ -88,9 +88,9 @@ func TestFailedAnswerKeepsTheNews(t *testing.T) {
 func TestFailedAnswerLetsTheLockGo(t *testing.T) {
 	repo := newRepo(t)
 	me := Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
-	hook(t, testClient{}, "SessionStart", me)
+	do(t, wholeClient{}, "SessionStart", me)
 	gitstore.Append(repo.LogPath(), gitstore.NewEntry(time.Now(), "human", gitstore.KindNote, "x"))
-	hook(t, testClient{failEncode: true}, "UserPromptSubmit", me)
+	do(t, wholeClient{failEncode: true}, "UserPromptSubmit", me)
 	l, ok, err := repo.TryLock(0)
 	if err != nil || !ok {
 		t.Fatalf("the lock is still held after the failed call (ok=%v, err=%v)", ok, err)
