@@ -120,12 +120,16 @@ func (c *call) unknown(rec gitstore.AgentRecord) (func(gitstore.Entry) bool, err
 		switch {
 		case t < rec.SeenBefore:
 			return false // seen, and forgotten since (gitstore.MaxSeen)
+		case starting[e.ID] || committed.Has(e.ID):
+			// The log it started with held it, even one written in the
+			// start's own millisecond.
+			return false
 		case t >= rec.KnownBefore:
 			return true
-		case starting == nil && rec.StartHead == "":
-			return false // a record from before lucid kept the start
 		}
-		return !starting[e.ID] && !committed.Has(e.ID)
+		// Older than the start, and not in its log: from another branch,
+		// unless the record is from before lucid kept the start.
+		return starting != nil || rec.StartHead != ""
 	}, nil
 }
 
