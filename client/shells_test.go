@@ -1,6 +1,7 @@
 package client_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/lucid-dev/lucid/client/claude"
@@ -66,5 +67,17 @@ func TestAgentShell(t *testing.T) {
 	}
 	if _, ok := hooks.AgentShell(all, get(map[string]string{})); ok {
 		t.Error("a person's terminal is an agent's shell")
+	}
+}
+
+// Every event a client registers has a handler: `lucid hook E` refuses an
+// event it does not know.
+func TestRegisteredEventsAreHandled(t *testing.T) {
+	for _, c := range all {
+		for _, e := range c.Events() {
+			if !slices.Contains(hooks.Events, e.Lucid) || e.Timeout <= 0 {
+				t.Errorf("%s registers %s as %q (timeout %v): hooks.Events lacks it", c.Name(), e.Name, e.Lucid, e.Timeout)
+			}
+		}
 	}
 }

@@ -27,7 +27,7 @@ func (c *call) record() (gitstore.AgentRecord, bool, error) {
 		Started:  c.now.UTC().Format(gitstore.TimeFormat),
 		Cursor:   cur,
 	}
-	if c.in.Event != "SessionStart" && c.in.Event != "SubagentStart" {
+	if c.in.Event != SessionStart && c.in.Event != SubagentStart {
 		c.noteStart(&rec) // a start notes it with the digest (giveDigest)
 	}
 	return rec, true, nil
@@ -103,7 +103,7 @@ func (c *call) start() (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.in.Event == "SubagentStart" && !created {
+	if c.in.Event == SubagentStart && !created {
 		c.touch()
 		return nil, nil
 	}

@@ -322,7 +322,7 @@ func TestDoctor(t *testing.T) {
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	findings := func(version string) map[string]Finding {
 		out := map[string]Finding{}
-		for _, f := range Doctor(repo, version) {
+		for _, f := range Doctor(repo, version, nil, nil) {
 			out[f.Check] = f
 		}
 		return out

@@ -325,7 +325,7 @@ func (c *call) howToAgree(owner string) string {
 	switch {
 	case owner == gitstore.AgentHuman:
 		return "ask the user, or work on other files"
-	case c.in.Client != "claude":
+	case c.in.NoMessaging:
 		return "wait until it is released, ask that agent (through the user), or work on other files"
 	case c.in.AgentID == "":
 		return "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"

@@ -11,7 +11,6 @@ import (
 
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -22,12 +21,15 @@ type Finding = merge.Finding
 // Doctor checks that lucid is set up to work in the repository, as the
 // hooks and git will meet it: the binary the hooks run, the hooks, the
 // /lucid:dream command, the merge driver (merge.Check), the files lucid
-// reads (checkFiles), the log, the claims and the lock. version is this binary's `lucid version` line.
-func Doctor(repo *gitstore.Repo, version string) []Finding {
+// reads (checkFiles), the log, the claims and the lock. version is this
+// binary's `lucid version` line; clients are the checks of the clients'
+// set-up, and settings the clients' files (relative to the work tree's
+// top) that lucid reads.
+func Doctor(repo *gitstore.Repo, version string, clients []Finding, settings []string) []Finding {
 	fs := []Finding{checkBinary(version), checkSetUp(repo)}
-	fs = append(fs, installers.Check(repo)...)
+	fs = append(fs, clients...)
 	fs = append(fs, merge.Check(repo)...)
-	return append(fs, checkFiles(repo), checkLog(repo), checkClaims(repo), checkLock(repo))
+	return append(fs, checkFiles(repo, settings), checkLog(repo), checkClaims(repo), checkLock(repo))
 }
 
 // checkBinary finds the lucid the hooks will run (the first on PATH: the

@@ -3,21 +3,21 @@ package hooks
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/installers"
 )
 
 // checkFiles checks every file lucid reads (the repository's state files,
-// the settings files and the /lucid:dream command) against gitstore's
+// the clients' files named in settings, and .gitattributes) against gitstore's
 // rules for reading: a regular file inside the repository, within the size
 // of its role. A pulled branch can turn any of them into a FIFO or a link
 // to /dev/zero, which every hook would then refuse.
-func checkFiles(repo *gitstore.Repo) Finding {
+func checkFiles(repo *gitstore.Repo, settings []string) Finding {
 	f := Finding{Check: "files"}
 	files := repo.StateFiles()
-	for _, name := range []string{installers.SettingsName, installers.LocalSettingsName, installers.DreamCommandName, ".gitattributes"} {
+	for _, name := range append(slices.Clip(settings), ".gitattributes") {
 		files = append(files, gitstore.StateFile{Path: repo.Abs(name), Limit: gitstore.MaxSettings})
 	}
 	var bad []string

@@ -3,7 +3,6 @@ package hooks
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
@@ -16,12 +15,47 @@ import (
 // Write of a big file) is streamed, and only what lucid reads is kept.
 const MaxPayload = 16 << 20
 
-// Events are the events lucid handles, in lucid's own names (Claude Code's
-// spelling). A client's adapter maps its own events onto these.
+// lucid's own names of the events it handles (Claude Code's spelling). A
+// client's adapter maps its own events onto these.
+const (
+	SessionStart     = "SessionStart"
+	SubagentStart    = "SubagentStart"
+	UserPromptSubmit = "UserPromptSubmit"
+	PreToolUse       = "PreToolUse"
+	PostToolUse      = "PostToolUse"
+	Stop             = "Stop"
+	SubagentStop     = "SubagentStop"
+	TaskCompleted    = "TaskCompleted"
+	PreCompact       = "PreCompact"
+	SessionEnd       = "SessionEnd"
+)
+
+// Events are the events lucid handles, in lucid's own names.
 var Events = []string{
-	"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse",
-	"PostToolUse", "Stop", "SubagentStop", "TaskCompleted", "PreCompact",
-	"SessionEnd",
+	SessionStart, SubagentStart, UserPromptSubmit, PreToolUse,
+	PostToolUse, Stop, SubagentStop, TaskCompleted, PreCompact,
+	SessionEnd,
+}
+
+// Event is one event a client registers for lucid, the one table that
+// both the hook path and the installer read: the client's own name of it,
+// lucid's name of it (the handler that runs), the narrowest matcher its
+// handler needs (empty: the event takes none, or every source) and a
+// timeout, after which the client goes on without the hook.
+type Event struct {
+	Name    string // the client's own, as its settings and lucid hook take it
+	Lucid   string // lucid's own (PreToolUse, ...)
+	Matcher string
+	Timeout time.Duration
+}
+
+// EventNames are the client's own names of events.
+func EventNames(events []Event) []string {
+	names := make([]string, len(events))
+	for i, e := range events {
+		names[i] = e.Name
+	}
+	return names
 }
 
 // Client is what differs between the coding clients whose hooks call lucid
@@ -32,8 +66,9 @@ var Events = []string{
 type Client interface {
 	// Name is the client's name on the command line (lucid hook --client).
 	Name() string
-	// Events are the client's own names of the events it registers.
-	Events() []string
+	// Events are the events the client registers, in its own names and
+	// lucid's.
+	Events() []Event
 	// Decode reads one payload of the client's event into lucid's Input.
 	Decode(event string, payload []byte) (Input, error)
 	// Encode writes out, the answer to in, as the client honours it: what
@@ -56,6 +91,7 @@ const (
 type Input struct {
 	Client         string // the adapter's Name
 	Event          string // lucid's name of the event (see Events)
+	ProjectDir     string // the folder the session started in, where the client names it
 	SessionID      string
 	AgentID        string // a subagent's or teammate's own id; empty for a lead
 	AgentType      string
@@ -89,7 +125,9 @@ type Input struct {
 	//   agents are leads, with no subagents to ask).
 	//   Unrecorded: the client says nothing of what a shell command
 	//   changed, so lucid watches the claimed files itself (shellwatch.go).
-	Mute, NewsAfter, GateLead, Unrecorded bool
+	//   NoMessaging: the agent has no tool to message another agent
+	//   (Claude Code's SendMessage), so it asks through the user.
+	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging bool
 }
 
 // Output is lucid's answer to one hook call, before the client's adapter
@@ -132,10 +170,12 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 			code = 0
 		}
 	}()
-	if !slices.Contains(client.Events(), event) {
-		fmt.Fprintf(stderr, "lucid hook: unknown event %q of %s (known: %v)\n", event, client.Name(), client.Events())
+	i := slices.IndexFunc(client.Events(), func(e Event) bool { return e.Name == event })
+	if i < 0 {
+		fmt.Fprintf(stderr, "lucid hook: unknown event %q of %s (known: %v)\n", event, client.Name(), EventNames(client.Events()))
 		return 0
 	}
+	timeout := client.Events()[i].Timeout
 	payload, large, err := readPayload(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
@@ -150,10 +190,10 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		return 0
 	}
 	in.Client = client.Name()
-	if in.Unrecorded && in.Event == "PostToolUse" {
+	if in.Unrecorded && in.Event == PostToolUse {
 		in.Changed = namedWrites(in)
 	}
-	out, c, err := handle(in, stderr)
+	out, c, err := handle(in, timeout, stderr)
 	// What a call took from the log (its cursor's move) is saved only
 	// once its answer is ready to go out, and dropped with it: a hook that
 	// fails delivers nothing and loses nothing.
@@ -262,17 +302,19 @@ func (c *call) warn(err error) {
 }
 
 // lockBudget is how long one hook call may wait for the repository's lock,
-// all its waits together, well inside the timeout lucid registers for its
-// event (installers/claude.go): the agent waits for a tool call's, a
-// prompt's and a stop's hooks, and all SessionEnd hooks share about 1.5 s.
-func lockBudget(event string) time.Duration {
-	switch event {
-	case "SessionStart", "SubagentStart":
-		return 3 * time.Second // registered with 15 s
-	case "SessionEnd":
-		return 500 * time.Millisecond
+// all its waits together, well inside the timeout its client registered
+// for the event: the agent waits for a tool call's, a prompt's and a
+// stop's hooks, and all of Claude Code's SessionEnd hooks share about
+// 1.5 s (registered with 2 s). A start (registered with 15 s) may wait
+// longest; an event with no timeout known waits as a tool call's.
+func lockBudget(timeout time.Duration) time.Duration {
+	switch {
+	case timeout >= 15*time.Second:
+		return 3 * time.Second
+	case timeout > 0 && timeout < 10*time.Second:
+		return timeout / 4
 	}
-	return time.Second // registered with 10 s
+	return time.Second
 }
 
 // hold takes the repository's lock until the call's commit or release,
@@ -325,10 +367,10 @@ func (c *call) lock() (func(), error) {
 // handle finds the repository and runs the event's handler. Outside a
 // repository with .lucid/ it does nothing. It returns the call, whose
 // commit saves what the answer gave.
-func handle(in Input, stderr io.Writer) (*Output, *call, error) {
+func handle(in Input, timeout time.Duration, stderr io.Writer) (*Output, *call, error) {
 	dir := in.Cwd
 	if dir == "" {
-		dir = os.Getenv("CLAUDE_PROJECT_DIR")
+		dir = in.ProjectDir
 	}
 	var repo *gitstore.Repo
 	if dir != "" {
@@ -338,7 +380,7 @@ func handle(in Input, stderr io.Writer) (*Output, *call, error) {
 	// Outside a lucid work tree the session's tools may still write into
 	// one (by an absolute path, from a nested repository, from a linked
 	// work tree whose branch predates lucid): the guard runs all the same.
-	writing := (in.Event == "PreToolUse" || in.Event == "PostToolUse") && (in.Tool == ToolEdit || in.Tool == ToolShell)
+	writing := (in.Event == PreToolUse || in.Event == PostToolUse) && (in.Tool == ToolEdit || in.Tool == ToolShell)
 	if !home && !writing {
 		return nil, nil, nil
 	}
@@ -348,7 +390,7 @@ func handle(in Input, stderr io.Writer) (*Output, *call, error) {
 	now := time.Now()
 	c := &call{in: in, repo: repo, home: home, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr}
 	if repo != nil {
-		repo.LockWait = lockBudget(in.Event)
+		repo.LockWait = lockBudget(timeout)
 		c.lockBy = now.Add(repo.LockWait)
 	}
 	out, err := c.run()
@@ -358,21 +400,21 @@ func handle(in Input, stderr io.Writer) (*Output, *call, error) {
 // run runs the event's handler.
 func (c *call) run() (*Output, error) {
 	switch c.in.Event {
-	case "SessionStart", "SubagentStart":
+	case SessionStart, SubagentStart:
 		return c.start()
-	case "UserPromptSubmit":
+	case UserPromptSubmit:
 		return c.userPrompt()
-	case "PreToolUse":
+	case PreToolUse:
 		return c.preToolUse()
-	case "PostToolUse":
+	case PostToolUse:
 		return c.postToolUse()
-	case "SubagentStop":
+	case SubagentStop:
 		return c.subagentStop()
-	case "TaskCompleted":
+	case TaskCompleted:
 		return c.taskCompleted()
-	case "PreCompact":
+	case PreCompact:
 		return c.preCompact()
-	case "Stop":
+	case Stop:
 		return c.stop()
 	default: // SessionEnd
 		return c.sessionEnd()

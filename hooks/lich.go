@@ -17,12 +17,12 @@ import (
 // trouble is one line on stderr; the edit goes on.
 func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 	l := guard.LichFromEnv()
-	if l == nil || (in.Event != "PreToolUse" && in.Event != "PostToolUse") {
+	if l == nil || (in.Event != PreToolUse && in.Event != PostToolUse) {
 		return out
 	}
 	now := time.Now()
 	switch {
-	case in.Event == "PreToolUse" && in.Tool == ToolEdit:
+	case in.Event == PreToolUse && in.Tool == ToolEdit:
 		if out != nil && out.Deny != "" {
 			return out
 		}
@@ -40,7 +40,7 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 			out = &Output{}
 		}
 		out.Context = joinLines(out.Context, note)
-	case in.Event == "PostToolUse" && (in.Tool == ToolEdit || in.Tool == ToolShell):
+	case in.Event == PostToolUse && (in.Tool == ToolEdit || in.Tool == ToolShell):
 		if warn := l.After(in.Changed, now); warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}

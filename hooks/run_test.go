@@ -28,11 +28,18 @@ func (c wholeClient) Name() string {
 	}
 	return c.name
 }
-func (wholeClient) Events() []string { return Events }
-func (wholeClient) Decode(event string, b []byte) (Input, error) {
+func (wholeClient) Events() []Event {
+	var events []Event
+	for _, e := range Events {
+		events = append(events, Event{Name: e, Lucid: e, Timeout: 10 * time.Second})
+	}
+	return events
+}
+func (c wholeClient) Decode(event string, b []byte) (Input, error) {
 	var in Input
 	err := json.Unmarshal(b, &in)
 	in.Event = event
+	in.NoMessaging = c.Name() != "claude" // another client has no SendMessage
 	return in, err
 }
 func (c wholeClient) Encode(in Input, out *Output) ([]byte, string, int) {

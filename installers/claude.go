@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -32,16 +33,16 @@ const writeTools = "Edit|Write|NotebookEdit|MultiEdit|Bash"
 
 // claudeEvents are the events lucid registers in Claude Code, one a line.
 var claudeEvents = []Event{
-	{"SessionStart", "", 15 * time.Second},
-	{"SubagentStart", "", 15 * time.Second},
-	{"UserPromptSubmit", "", 10 * time.Second},
-	{"PreToolUse", writeTools, 10 * time.Second},
-	{"PostToolUse", writeTools + "|Agent|Task", 10 * time.Second},
-	{"Stop", "", 10 * time.Second},
-	{"SubagentStop", "", 10 * time.Second},
-	{"TaskCompleted", "", 10 * time.Second},
-	{"PreCompact", "", 10 * time.Second},
-	{"SessionEnd", "", 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
+	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
+	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
+	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
+	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: writeTools + "|Agent|Task", Timeout: 10 * time.Second},
+	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
+	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
+	{Name: hooks.TaskCompleted, Lucid: hooks.TaskCompleted, Timeout: 10 * time.Second},
+	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
+	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
 }
 
 // ClaudeCode is Claude Code, whose settings take hooks in seconds.

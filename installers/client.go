@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // Client is one agent client as lucid registers itself in it: where its
@@ -35,14 +36,9 @@ type Client struct {
 	HookName func(event string) string
 }
 
-// Event is how lucid registers one event: the narrowest matcher its
-// handler needs (empty: the event takes none, or every source) and a
-// timeout, after which the client goes on without the hook.
-type Event struct {
-	Name    string
-	Matcher string
-	Timeout time.Duration
-}
+// Event is one event a client registers: the hook path reads the same
+// table.
+type Event = hooks.Event
 
 // group is lucid's matcher group for e, as compact JSON.
 func (c *Client) group(e Event) []byte {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // codexEvents are the events lucid registers in Codex CLI: those its
@@ -16,15 +17,15 @@ import (
 // "multi_agent_v1wait_agent" (fixtures/codex-0.169.0/NOTES.md), which
 // PostToolUse takes so that the lead hears what its subagent recorded.
 var codexEvents = []Event{
-	{"SessionStart", "", 15 * time.Second},
-	{"SubagentStart", "", 15 * time.Second},
-	{"UserPromptSubmit", "", 10 * time.Second},
-	{"PreToolUse", "Bash|apply_patch", 10 * time.Second},
-	{"PostToolUse", "Bash|apply_patch|.*wait_agent", 10 * time.Second},
-	{"Stop", "", 10 * time.Second},
-	{"SubagentStop", "", 10 * time.Second},
-	{"PreCompact", "", 10 * time.Second},
-	{"SessionEnd", "", 2 * time.Second}, // Codex's own default is 1 s
+	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
+	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
+	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: "Bash|apply_patch", Timeout: 10 * time.Second},
+	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: "Bash|apply_patch|.*wait_agent", Timeout: 10 * time.Second},
+	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
+	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
+	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
+	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // Codex's own default is 1 s
 }
 
 // Codex is Codex CLI (0.169.0): hooks in .codex/hooks.json, timeouts in
@@ -51,12 +52,12 @@ const geminiTools = "^(write_file|replace|run_shell_command)$"
 // above the hooks' lock wait (hooks.lockBudget). SessionStart and the
 // agent events take no matcher (Gemini compares one with the trigger).
 var geminiEvents = []Event{
-	{"SessionStart", "", 15 * time.Second},
-	{"BeforeAgent", "", 10 * time.Second},
-	{"BeforeTool", geminiTools, 10 * time.Second},
-	{"AfterTool", geminiTools, 10 * time.Second},
-	{"AfterAgent", "", 10 * time.Second},
-	{"SessionEnd", "", 2 * time.Second},
+	{Name: "SessionStart", Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
+	{Name: "BeforeAgent", Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: "BeforeTool", Lucid: hooks.PreToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
+	{Name: "AfterTool", Lucid: hooks.PostToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
+	{Name: "AfterAgent", Lucid: hooks.Stop, Timeout: 10 * time.Second},
+	{Name: "SessionEnd", Lucid: hooks.SessionEnd, Timeout: 2 * time.Second},
 }
 
 // Gemini is Gemini CLI (0.61.0): hooks in .gemini/settings.json, timeouts

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/client/answer"
 	"github.com/lucid-dev/lucid/hooks"
 )
 
@@ -130,42 +130,14 @@ func TestTaskCompletedByTheLead(t *testing.T) {
 	}
 }
 
-// lucid's answers in the forms Claude Code honours: a deny inside
-// hookSpecificOutput, a block as the top-level decision, context as
-// additionalContext, a signed command as the whole input with its command
-// replaced; nothing at all when there is nothing to say.
-func TestEncode(t *testing.T) {
+// Claude Code takes lucid's answer in the shape package answer encodes.
+func TestEncodeIsAnswers(t *testing.T) {
 	bash := decode(t, "PreToolUse-Bash-lead.json")
-	for _, tc := range []struct {
-		name string
-		in   hooks.Input
-		out  hooks.Output
-		want string
-	}{
-		{"deny", bash, hooks.Output{Deny: "lucid: a.txt is claimed", Context: "ignored"},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
-		{"block at a stop", hooks.Input{Event: "SubagentStop"}, hooks.Output{Block: "Before you stop: record"},
-			`{"decision":"block","reason":"Before you stop: record"}`},
-		{"block at TaskCompleted", hooks.Input{Event: "TaskCompleted"}, hooks.Output{Block: "Before this task is closed"},
-			`{"decision":"block","reason":"Before this task is closed"}`},
-		{"context", hooks.Input{Event: "SessionStart"}, hooks.Output{Context: "# lucid: digest"},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
-		{"signed command", bash, hooks.Output{Command: "LUCID_AGENT=s lucid note x", Permission: "ask", PermissionReason: "lucid signed it"},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"lucid signed it","updatedInput":{"command":"LUCID_AGENT=s lucid note x","description":"t"}}}`},
-		{"signed command, input no object", hooks.Input{Event: "PreToolUse", ToolInput: []byte(`"x"`)}, hooks.Output{Command: "c", Permission: "allow"}, ""},
-		{"nothing", bash, hooks.Output{}, ""},
-	} {
-		b, line, code := Client{}.Encode(tc.in, &tc.out)
-		want := tc.want
-		if want != "" {
-			want += "\n"
-		}
-		if string(b) != want || line != "" || code != 0 {
-			t.Errorf("%s: %q, %q, exit %d\nwant %q", tc.name, b, line, code, want)
-		}
-		if len(b) > 0 && !json.Valid(b) {
-			t.Errorf("%s: not JSON", tc.name)
-		}
+	out := hooks.Output{Deny: "lucid: a.txt is claimed"}
+	b, _, _ := Client{}.Encode(bash, &out)
+	want, _, _ := answer.Encode(bash, &out)
+	if string(b) != string(want) || len(b) == 0 {
+		t.Errorf("%q, want %q", b, want)
 	}
 }
 
@@ -184,8 +156,8 @@ func TestShellAndHookEnvironments(t *testing.T) {
 		}
 	}
 	c := Client{}
-	if c.Name() != "claude" || !slices.Equal(c.Events(), hooks.Events) {
-		t.Errorf("Name %q, Events %v", c.Name(), c.Events())
+	if c.Name() != "claude" || !slices.Equal(hooks.EventNames(c.Events()), hooks.Events) {
+		t.Errorf("Name %q, Events %v", c.Name(), hooks.EventNames(c.Events()))
 	}
 	shell := env("AI_AGENT", "claude-code_2.1.332_agent", "CLAUDECODE", "1", "CLAUDE_CODE_SESSION_ID", "s1")
 	if sh, ok := c.AgentShell(shell); !ok || sh != (hooks.Shell{Client: "Claude Code", Session: "s1"}) {
@@ -228,5 +200,30 @@ func TestFindings(t *testing.T) {
 	}
 	if f := SessionsFinding(false); !f.OK || !strings.HasSuffix(f.Detail, "run `lucid init --user` to guard every session on this machine") {
 		t.Errorf("not set up for the user: %+v", f)
+	}
+}
+
+// A hook of the user's settings stands aside where the folder the session
+// started in (CLAUDE_PROJECT_DIR) registers lucid's project hook for the
+// event; doctor's checks of Claude Code itself are two.
+func TestUserHookStandsAside(t *testing.T) {
+	noUserSettings(t)
+	dir := t.TempDir()
+	t.Setenv("CLAUDE_PROJECT_DIR", dir)
+	if UserHookStandsAside("PreToolUse") {
+		t.Error("stands aside where no project hook is registered")
+	}
+	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"lucid hook PreToolUse"}]}]}}`), 0o644)
+	if !UserHookStandsAside("PreToolUse") {
+		t.Error("runs beside the project's own hook")
+	}
+	if fs := Doctor(); len(fs) != 2 {
+		t.Errorf("doctor: %+v", fs)
+	}
+	// A payload without cwd names the project's folder.
+	in, err := Client{}.Decode("SessionStart", []byte(`{"session_id":"s"}`))
+	if err != nil || in.ProjectDir != dir {
+		t.Errorf("ProjectDir %q, %v", in.ProjectDir, err)
 	}
 }

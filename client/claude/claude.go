@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lucid-dev/lucid/client/answer"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
@@ -21,8 +22,10 @@ import (
 // Client is Claude Code. Its event names are lucid's own.
 type Client struct{}
 
-func (Client) Name() string     { return "claude" }
-func (Client) Events() []string { return hooks.Events }
+func (Client) Name() string { return "claude" }
+
+// Events are the events lucid registers in Claude Code.
+func (Client) Events() []hooks.Event { return installers.ClaudeCode.Events }
 
 // AgentShell tells the Bash tool's commands by AI_AGENT, which Claude Code
 // 2.1.332 sets to claude-code_<version>_agent there and to ..._harness for
@@ -117,7 +120,11 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		TeammateName: p.TeammateName, Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
 	}
-	if event == "TaskCompleted" && p.AgentID == "" && p.TeammateName == "" && p.TaskID != "" {
+	if p.Cwd == "" {
+		// Claude Code gives its hooks the folder the session started in.
+		in.ProjectDir = os.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if event == hooks.TaskCompleted && p.AgentID == "" && p.TeammateName == "" && p.TaskID != "" {
 		// The lead closed the task: the payload names nobody, but the
 		// task list Claude Code keeps on disk names its owner.
 		in.TeammateName = taskOwner(p.SessionID, p.TaskID)
@@ -138,7 +145,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		}
 	case "Bash":
 		in.Tool, in.Command = hooks.ToolShell, ti.Command
-		if event == "PreToolUse" {
+		if event == hooks.PreToolUse {
 			// lucid watches the claimed files itself where no record of
 			// what the command changed will come.
 			in.Unrecorded = !diffComes(p.PermissionMode, ti.Command)
@@ -146,7 +153,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	case "Agent", "Task":
 		in.Tool = hooks.ToolAgent
 	}
-	if event != "PostToolUse" {
+	if event != hooks.PostToolUse {
 		return in, nil
 	}
 	switch in.Tool {
@@ -229,64 +236,8 @@ func taskOwner(session, id string) string {
 	return task.Owner
 }
 
-// output is the one JSON object a hook prints, in the form Claude Code
-// honours: what carries meaning goes inside hookSpecificOutput, except a
-// stop hook's decision and reason.
-type output struct {
-	Specific *specific `json:"hookSpecificOutput,omitempty"`
-	Decision string    `json:"decision,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
-}
-
-// specific is hookSpecificOutput.
-type specific struct {
-	HookEventName            string          `json:"hookEventName"`
-	AdditionalContext        string          `json:"additionalContext,omitempty"`
-	PermissionDecision       string          `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
-	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
-}
-
-// Encode writes lucid's answer. A block is the JSON decision at every stop
-// and at TaskCompleted too, where it keeps the task open: there the model
-// reads "TaskCompleted hook feedback:" and the reason, where exit 2 would
-// show it the whole hook command as well (seen with 2.1.332).
+// Encode writes lucid's answer in the form Claude Code honours (package
+// answer).
 func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
-	var o output
-	switch {
-	case out.Block != "":
-		o = output{Decision: "block", Reason: out.Block}
-	case out.Deny != "":
-		o.Specific = &specific{HookEventName: in.Event, PermissionDecision: "deny", PermissionDecisionReason: out.Deny}
-	default:
-		s := &specific{HookEventName: in.Event, AdditionalContext: out.Context}
-		if out.Command != "" {
-			if updated, ok := replaceCommand(in.ToolInput, out.Command); ok {
-				s.UpdatedInput = updated
-				s.PermissionDecision, s.PermissionDecisionReason = out.Permission, out.PermissionReason
-			}
-		}
-		if s.AdditionalContext == "" && s.UpdatedInput == nil {
-			return nil, "", 0
-		}
-		o.Specific = s
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		return nil, err.Error(), 0
-	}
-	return append(b, '\n'), "", 0
-}
-
-// replaceCommand returns the tool input with its command replaced, every
-// other field as it was: an updated input replaces the whole input.
-func replaceCommand(toolInput []byte, command string) ([]byte, bool) {
-	var input map[string]json.RawMessage
-	if err := json.Unmarshal(toolInput, &input); err != nil || input == nil {
-		return nil, false
-	}
-	cmd, _ := json.Marshal(command)
-	input["command"] = cmd
-	b, err := json.Marshal(input)
-	return b, err == nil
+	return answer.Encode(in, out)
 }

@@ -131,3 +131,23 @@ func SessionsFinding(userSetUp bool) hooks.Finding {
 		"so lucid does not guard it: run `lucid init --user` to guard every session on this machine"
 	return f
 }
+
+// Doctor is lucid doctor's checks of Claude Code itself, where lucid is
+// set up for it: its record of a shell command's changes, and where its
+// sessions run lucid's hooks.
+func Doctor() []hooks.Finding {
+	cl, path := installers.UserHooks("claude")
+	return []hooks.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(cl, path))}
+}
+
+// UserHookStandsAside reports whether a hook of Claude Code's user
+// settings (lucid init --user) leaves event to the project's hooks: the
+// folder the session started in registers lucid's own, which then serve
+// it.
+func UserHookStandsAside(event string) bool {
+	dir := os.Getenv("CLAUDE_PROJECT_DIR")
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return installers.ProjectHooks(dir, event)
+}

@@ -16,10 +16,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/client/claude"
+	"github.com/lucid-dev/lucid/client/answer"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -54,10 +55,7 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 func (Client) OwnHook(func(string) string) (own, known bool) { return false, false }
 
 // Events are the Codex events lucid registers; their names are lucid's.
-func (Client) Events() []string {
-	return []string{"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-		"Stop", "SubagentStop", "PreCompact", "SessionEnd"}
-}
+func (Client) Events() []hooks.Event { return installers.Codex.Events }
 
 // payload is the part of a Codex hook payload lucid reads.
 type payload struct {
@@ -89,7 +87,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
-		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true,
+		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true, NoMessaging: true,
 	}
 	var ti struct{ Command string } // both tools' text; not a string reads as ""
 	jsonread.Fields(p.ToolInput, map[string]any{"command": &ti.Command})
@@ -122,5 +120,5 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	o := *out
 	o.Command, o.Permission, o.PermissionReason = "", "", ""
-	return claude.Client{}.Encode(in, &o)
+	return answer.Encode(in, &o)
 }

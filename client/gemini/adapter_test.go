@@ -50,7 +50,7 @@ func decode(t *testing.T, name string) hooks.Input {
 // for AfterTool, since BeforeTool shows the model nothing.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	base := hooks.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true}
+	base := hooks.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true}
 	relative := base
 	relative.SessionID = "e4158d37-1277-4f8d-b0f1-fb3a4111539c"
 	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {
@@ -177,10 +177,10 @@ func TestShellAndHookEnvironments(t *testing.T) {
 func TestEvents(t *testing.T) {
 	c := Client{}
 	want := []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"}
-	if c.Name() != "gemini" || !slices.Equal(c.Events(), want) {
-		t.Errorf("Name %q, Events %v", c.Name(), c.Events())
+	if c.Name() != "gemini" || !slices.Equal(hooks.EventNames(c.Events()), want) {
+		t.Errorf("Name %q, Events %v", c.Name(), hooks.EventNames(c.Events()))
 	}
-	for _, e := range c.Events() {
+	for _, e := range hooks.EventNames(c.Events()) {
 		if l := lucidEvent(e); !slices.Contains(hooks.Events, l) || geminiEvent(l) != e {
 			t.Errorf("%s maps to %q and back to %q", e, l, geminiEvent(l))
 		}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -45,39 +46,32 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("GEMINI_PROJECT_DIR") != "", true
 }
 
-// events maps the Gemini events lucid registers to lucid's own.
-// PreCompress is not among them: 0.61.0 fires it before every model call,
-// whether or not anything is compressed.
-var events = []struct{ gemini, lucid string }{
-	{"SessionStart", "SessionStart"},
-	{"BeforeAgent", "UserPromptSubmit"},
-	{"BeforeTool", "PreToolUse"},
-	{"AfterTool", "PostToolUse"},
-	{"AfterAgent", "Stop"},
-	{"SessionEnd", "SessionEnd"},
-}
+// Gemini's own names of the events whose names are not lucid's.
+const (
+	BeforeAgent = "BeforeAgent" // before each prompt: lucid's UserPromptSubmit
+	BeforeTool  = "BeforeTool"  // lucid's PreToolUse
+	AfterTool   = "AfterTool"   // lucid's PostToolUse
+	AfterAgent  = "AfterAgent"  // at the end of a turn: lucid's Stop
+)
 
-func (Client) Events() []string {
-	var out []string
-	for _, e := range events {
-		out = append(out, e.gemini)
-	}
-	return out
-}
+// Events are the Gemini events lucid registers. PreCompress is not among
+// them: 0.61.0 fires it before every model call, whether or not anything
+// is compressed.
+func (Client) Events() []hooks.Event { return installers.Gemini.Events }
 
 func lucidEvent(gemini string) string {
-	for _, e := range events {
-		if e.gemini == gemini {
-			return e.lucid
+	for _, e := range installers.Gemini.Events {
+		if e.Name == gemini {
+			return e.Lucid
 		}
 	}
 	return ""
 }
 
 func geminiEvent(lucid string) string {
-	for _, e := range events {
-		if e.lucid == lucid {
-			return e.gemini
+	for _, e := range installers.Gemini.Events {
+		if e.Lucid == lucid {
+			return e.Name
 		}
 	}
 	return lucid
@@ -109,7 +103,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Mute: event == "BeforeTool", NewsAfter: true, GateLead: true, Unrecorded: true,
+		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true,
 	}
 	switch p.ToolName {
 	case guard.GeminiWriteFile, guard.GeminiReplace:

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/client/claude"
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/installers"
 )
 
 func init() {
@@ -43,10 +42,8 @@ under each failure; exit 1 when any fails.`)
 	}
 	var v bytes.Buffer
 	runVersion(&cli{stdout: &v}, nil)
-	findings := hooks.Doctor(repo, strings.TrimSpace(v.String()))
-	if installers.ClaudeCode.SetUp(repo) {
-		findings = append(findings, claude.DiffFinding(), claude.SessionsFinding(claudeUserSetUp()))
-	}
+	setUp, after := clients.Doctor(repo)
+	findings := append(hooks.Doctor(repo, strings.TrimSpace(v.String()), setUp, clients.Files()), after...)
 	failed := 0
 	for _, fd := range findings {
 		if !fd.OK {
@@ -73,11 +70,4 @@ under each failure; exit 1 when any fails.`)
 		return &exitError{code: 1, err: fmt.Errorf("%d of %d checks failed", failed, len(findings))}
 	}
 	return nil
-}
-
-// claudeUserSetUp reports whether lucid's hooks are in Claude Code's user
-// settings.
-func claudeUserSetUp() bool {
-	cl, path := installers.UserHooks("claude")
-	return installers.UserSetUp(cl, path)
 }

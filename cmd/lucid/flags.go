@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 )
@@ -315,7 +316,7 @@ func usageErr(format string, a ...any) error {
 // variable or a $( )) is refused, and so is a LUCID_AGENT that names an
 // agent the shell says it is not.
 func agent() (string, error) {
-	sh, inShell := hooks.AgentShell(clients, os.Getenv)
+	sh, inShell := hooks.AgentShell(clients.Adapters(), os.Getenv)
 	if a := strings.TrimSpace(os.Getenv("LUCID_AGENT")); a != "" {
 		switch {
 		case !inShell:
@@ -339,7 +340,7 @@ func agent() (string, error) {
 // personOnly refuses a command that is a person's to run when an agent's
 // shell runs it.
 func personOnly(name string) error {
-	if sh, ok := hooks.AgentShell(clients, os.Getenv); ok {
+	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
 		return fmt.Errorf("lucid %s is a person's command, and this runs in a %s agent's shell: ask the user to run it", name, sh.Client)
 	}
 	return nil

@@ -4,31 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/client/claude"
-	"github.com/lucid-dev/lucid/client/codex"
-	"github.com/lucid-dev/lucid/client/gemini"
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/installers"
 )
 
 func init() {
 	register(&command{name: "hook", summary: "handle a hook event of a coding client (run by the client)", run: runHook})
-}
-
-// clients are the coding clients whose hooks lucid handles, by the name
-// `lucid hook --client` takes. Claude Code is the default, so that the
-// hooks `lucid init` registered before there were others keep working.
-var clients = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}}
-
-func clientNames() []string {
-	var names []string
-	for _, c := range clients {
-		names = append(names, c.Name())
-	}
-	return names
 }
 
 // fastHook runs `lucid hook EVENT`, Claude Code's call on every tool call
@@ -37,32 +20,28 @@ func clientNames() []string {
 func fastHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
 	switch {
 	case len(args) == 2 && args[0] == "hook" && !strings.HasPrefix(args[1], "-"):
-		return runHookAs(claude.Client{}, args[1], stdin, stdout, stderr), true
+		return runHookAs(clients.Default(), args[1], stdin, stdout, stderr), true
 	case len(args) == 3 && args[0] == "hook" && args[1] == "--user" && !strings.HasPrefix(args[2], "-"):
 		return runUserHook(args[2], stdin, stdout, stderr), true
 	}
 	return 0, false
 }
 
-// runUserHook runs a hook of Claude Code's user settings (lucid init
-// --user), unless the folder the session started in registers lucid's
-// project hooks, which then serve it.
+// runUserHook runs a hook of the default client's user settings (lucid
+// init --user), unless the folder the session started in registers
+// lucid's project hooks, which then serve it.
 func runUserHook(event string, stdin io.Reader, stdout, stderr io.Writer) int {
-	dir := os.Getenv("CLAUDE_PROJECT_DIR")
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	if installers.ProjectHooks(dir, event) {
+	if clients.UserHookStandsAside(event) {
 		return 0
 	}
-	return runHookAs(claude.Client{}, event, stdin, stdout, stderr)
+	return runHookAs(clients.Default(), event, stdin, stdout, stderr)
 }
 
 // runHookAs runs one hook call of client, unless it is not one: a `lucid
 // hook` that an agent runs in its own shell speaks for whoever its payload
 // names, so it is refused, with exit 0 like every hook's own trouble.
 func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if why := hooks.ForgedHook(client, clients, os.Getenv); why != "" {
+	if why := hooks.ForgedHook(client, clients.Adapters(), os.Getenv); why != "" {
 		fmt.Fprintln(stderr, "lucid:", why)
 		return 0
 	}
@@ -70,28 +49,28 @@ func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stder
 }
 
 func runHook(c *cli, args []string) error {
+	def := clients.Default()
 	f := newFlags("hook", `lucid hook [--client NAME] [--user] EVENT
 
 Handles one hook call of a coding client: reads the payload on stdin and
 prints at most one answer. `+"`lucid init`"+` registers it for each event
-(Claude Code's: `+strings.Join(hooks.Events, ", ")+`).
+(`+def.Title+`'s: `+strings.Join(hooks.EventNames(def.Events()), ", ")+`).
 It never fails the agent's work: trouble is one line on stderr and exit 0.`)
-	name := f.String("client", "claude", "the client that calls: "+strings.Join(clientNames(), ", "))
-	user := f.Bool("user", false, "a hook of Claude Code's user settings (lucid init --user): it stands aside where the project registers lucid's own")
+	name := f.String("client", def.Name(), "the client that calls: "+strings.Join(clients.Names(), ", "))
+	user := f.Bool("user", false, "a hook of "+def.Title+"'s user settings (lucid init --user): it stands aside where the project registers lucid's own")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
-	i := slices.IndexFunc(clients, func(cl hooks.Client) bool { return cl.Name() == *name })
-	if i < 0 {
-		return usageErr("unknown client %q: lucid hook --client takes %s", *name, strings.Join(clientNames(), ", "))
+	cl, ok := clients.ByName(*name)
+	if !ok {
+		return usageErr("unknown client %q: lucid hook --client takes %s", *name, strings.Join(clients.Names(), ", "))
 	}
-	cl := clients[i]
 	if f.NArg() != 1 {
-		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(cl.Events(), ", "))
+		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(hooks.EventNames(cl.Events()), ", "))
 	}
 	if *user {
-		if cl.Name() != "claude" {
-			return usageErr("--user is Claude Code's: lucid hook --user EVENT")
+		if cl.Name() != def.Name() {
+			return usageErr("--user is %s's: lucid hook --user EVENT", def.Title)
 		}
 		return &exitError{code: runUserHook(f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 	}

@@ -1,0 +1,47 @@
+package answer
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+// lucid's answers in the forms Claude Code honours: a deny inside
+// hookSpecificOutput, a block as the top-level decision, context as
+// additionalContext, a signed command as the whole input with its command
+// replaced; nothing at all when there is nothing to say.
+func TestEncode(t *testing.T) {
+	bash := hooks.Input{Event: "PreToolUse", ToolName: "Bash", ToolInput: []byte(`{"command":"sleep 1; echo changed-by-other > /home/dev/repo/a.txt","description":"t"}`)}
+	for _, tc := range []struct {
+		name string
+		in   hooks.Input
+		out  hooks.Output
+		want string
+	}{
+		{"deny", bash, hooks.Output{Deny: "lucid: a.txt is claimed", Context: "ignored"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
+		{"block at a stop", hooks.Input{Event: "SubagentStop"}, hooks.Output{Block: "Before you stop: record"},
+			`{"decision":"block","reason":"Before you stop: record"}`},
+		{"block at TaskCompleted", hooks.Input{Event: "TaskCompleted"}, hooks.Output{Block: "Before this task is closed"},
+			`{"decision":"block","reason":"Before this task is closed"}`},
+		{"context", hooks.Input{Event: "SessionStart"}, hooks.Output{Context: "# lucid: digest"},
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
+		{"signed command", bash, hooks.Output{Command: "LUCID_AGENT=s lucid note x", Permission: "ask", PermissionReason: "lucid signed it"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"lucid signed it","updatedInput":{"command":"LUCID_AGENT=s lucid note x","description":"t"}}}`},
+		{"signed command, input no object", hooks.Input{Event: "PreToolUse", ToolInput: []byte(`"x"`)}, hooks.Output{Command: "c", Permission: "allow"}, ""},
+		{"nothing", bash, hooks.Output{}, ""},
+	} {
+		b, line, code := Encode(tc.in, &tc.out)
+		want := tc.want
+		if want != "" {
+			want += "\n"
+		}
+		if string(b) != want || line != "" || code != 0 {
+			t.Errorf("%s: %q, %q, exit %d\nwant %q", tc.name, b, line, code, want)
+		}
+		if len(b) > 0 && !json.Valid(b) {
+			t.Errorf("%s: not JSON", tc.name)
+		}
+	}
+}
