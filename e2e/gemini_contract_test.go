@@ -405,7 +405,7 @@ func geminiWorkspaceTrust(t *testing.T) {
 // Relative paths: BeforeTool shows them as the model gave them; write_file
 // and replace resolve them against the workspace (the payload's cwd), and
 // run_shell_command runs in dir_path, itself relative to the workspace.
-// guard.GeminiWrites follows the same rules.
+// gemini.Writes follows the same rules.
 func geminiRelativePaths(t *testing.T) {
 	w := newGeminiWorld(t, "BeforeTool")
 	lead := &gem.Script{Name: "lead", Marker: "[[lead]]", Steps: []gem.Step{

@@ -18,7 +18,6 @@ import (
 
 	"github.com/lucid-dev/lucid/client/answer"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -94,13 +93,13 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	switch {
 	case p.ToolName == "apply_patch":
 		in.Tool = hooks.ToolEdit
-		patch, _ := guard.ParsePatch(ti.Command) // a malformed patch still names its files
+		patch, _ := ParsePatch(ti.Command) // a malformed patch still names its files
 		in.Paths = patch.Paths(p.Cwd)
 	case p.ToolName == "Bash":
 		in.Tool, in.Command = hooks.ToolShell, ti.Command
 		// The model may run apply_patch through the shell; Codex applies
 		// it as the patch tool would.
-		if patches, ok, _ := guard.ShellPatches(ti.Command); ok {
+		if patches, ok, _ := ShellPatches(ti.Command); ok {
 			for _, patch := range patches {
 				in.Paths = append(in.Paths, patch.Paths(p.Cwd)...)
 			}

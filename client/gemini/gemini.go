@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -106,14 +105,14 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true,
 	}
 	switch p.ToolName {
-	case guard.GeminiWriteFile, guard.GeminiReplace:
+	case WriteFile, Replace:
 		in.Tool = hooks.ToolEdit
-		for _, w := range guard.GeminiWrites(p.ToolName, p.ToolInput, p.Cwd) {
+		for _, w := range Writes(p.ToolName, p.ToolInput, p.Cwd) {
 			in.Paths = append(in.Paths, w.Path)
 		}
-	case guard.GeminiShell:
+	case ShellTool:
 		in.Tool = hooks.ToolShell
-		if command, dir, ok := guard.GeminiShellCommand(p.ToolInput, p.Cwd); ok {
+		if command, dir, ok := ShellCommand(p.ToolInput, p.Cwd); ok {
 			in.Command, in.Cwd = command, dir // the command runs in dir_path
 		}
 	}
@@ -150,7 +149,7 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 			s.AdditionalContext = out.Context
 		}
 		if out.Command != "" {
-			s.ToolInput = guard.GeminiWithCommand(in.ToolInput, out.Command)
+			s.ToolInput = WithCommand(in.ToolInput, out.Command)
 		}
 		if s.AdditionalContext == "" && s.ToolInput == nil {
 			return nil, "", 0

@@ -1,4 +1,4 @@
-package guard
+package gemini
 
 import (
 	"encoding/json"
@@ -7,14 +7,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/guard"
 )
 
 // geminiPayloads holds BeforeTool payloads recorded from Gemini CLI 0.61.0
 // (its NOTES.md says how).
-const geminiPayloads = "../testdata/payloads/gemini-0.61.0"
+const geminiPayloads = "../../testdata/payloads/gemini-0.61.0"
 
 func TestGeminiWritesOfRecordedPayloads(t *testing.T) {
-	for name, want := range map[string][]ShellWrite{
+	for name, want := range map[string][]guard.ShellWrite{
 		"subagent-BeforeTool-write_file.json":        {{Path: "/home/dev/repo/src/sub.go", By: "write_file"}},
 		"relative-BeforeTool-write_file.json":        {{Path: "/home/dev/repo/src/rel.go", By: "write_file"}},
 		"relative-BeforeTool-replace.json":           {{Path: "/home/dev/repo/notes.txt", By: "replace"}},
@@ -34,8 +36,8 @@ func TestGeminiWritesOfRecordedPayloads(t *testing.T) {
 		if err := json.Unmarshal(b, &p); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if got := GeminiWrites(p.ToolName, p.ToolInput, p.Cwd); !slices.Equal(got, want) {
-			t.Errorf("%s: GeminiWrites = %v, want %v", name, got, want)
+		if got := Writes(p.ToolName, p.ToolInput, p.Cwd); !slices.Equal(got, want) {
+			t.Errorf("%s: Writes = %v, want %v", name, got, want)
 		}
 	}
 }
@@ -44,18 +46,18 @@ func TestGeminiWrites(t *testing.T) {
 	const cwd = "/w/repo"
 	for _, c := range []struct {
 		tool, input string
-		want        []ShellWrite
+		want        []guard.ShellWrite
 	}{
-		{"write_file", `{"file_path":"/w/repo/a/../b.go","content":"x"}`, []ShellWrite{{Path: "/w/repo/b.go", By: "write_file"}}},
+		{"write_file", `{"file_path":"/w/repo/a/../b.go","content":"x"}`, []guard.ShellWrite{{Path: "/w/repo/b.go", By: "write_file"}}},
 		{"replace", `{"file_path":"src/a.go","old_string":"a","new_string":"b","instruction":"i","allow_multiple":true}`,
-			[]ShellWrite{{Path: "/w/repo/src/a.go", By: "replace"}}},
+			[]guard.ShellWrite{{Path: "/w/repo/src/a.go", By: "replace"}}},
 		// Outside the workspace is still a path: whether it is lucid's
 		// business is for the caller to say.
-		{"write_file", `{"file_path":"../other/x","content":""}`, []ShellWrite{{Path: "/w/other/x", By: "write_file"}}},
+		{"write_file", `{"file_path":"../other/x","content":""}`, []guard.ShellWrite{{Path: "/w/other/x", By: "write_file"}}},
 		{"run_shell_command", `{"command":"sed -i s/a/b/ a.go && echo ok > /tmp/out","description":"d"}`,
-			[]ShellWrite{{Path: "/w/repo/a.go", By: "sed -i"}, {Path: "/tmp/out", By: ">"}}},
+			[]guard.ShellWrite{{Path: "/w/repo/a.go", By: "sed -i"}, {Path: "/tmp/out", By: ">"}}},
 		{"run_shell_command", `{"command":"echo x > f","dir_path":"/w/repo/sub","is_background":true}`,
-			[]ShellWrite{{Path: "/w/repo/sub/f", By: ">"}}},
+			[]guard.ShellWrite{{Path: "/w/repo/sub/f", By: ">"}}},
 		{"run_shell_command", `{"command":"ls -la"}`, nil},
 		{"read_file", `{"file_path":"src/a.go"}`, nil},
 		{"write_todos", `{"todos":[{"description":"x","status":"pending"}]}`, nil},
@@ -65,16 +67,16 @@ func TestGeminiWrites(t *testing.T) {
 		{"replace", `not json`, nil},
 		{"run_shell_command", `{"command":"echo x >"}`, nil},
 	} {
-		if got := GeminiWrites(c.tool, json.RawMessage(c.input), cwd); !slices.Equal(got, c.want) {
-			t.Errorf("GeminiWrites(%s, %s) = %v, want %v", c.tool, c.input, got, c.want)
+		if got := Writes(c.tool, json.RawMessage(c.input), cwd); !slices.Equal(got, c.want) {
+			t.Errorf("Writes(%s, %s) = %v, want %v", c.tool, c.input, got, c.want)
 		}
 	}
 }
 
 func TestGeminiWithCommand(t *testing.T) {
 	in := json.RawMessage(`{"command":"lucid fact \"x > y\" -e a.go:1 && go test ./...","description":"record","dir_path":"src","is_background":false}`)
-	st := StampLucid(`lucid fact "x > y" -e a.go:1 && go test ./...`, "gem-1")
-	out := GeminiWithCommand(in, st.Command)
+	st := guard.StampLucid(`lucid fact "x > y" -e a.go:1 && go test ./...`, "gem-1")
+	out := WithCommand(in, st.Command)
 	var got map[string]any
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("the new input is not JSON: %v\n%s", err, out)
@@ -94,8 +96,8 @@ func TestGeminiWithCommand(t *testing.T) {
 		t.Errorf("the new input escapes > for HTML: %s", out)
 	}
 	for _, in := range []string{`[]`, `null`, `not json`} {
-		if out := GeminiWithCommand(json.RawMessage(in), "x"); out != nil {
-			t.Errorf("GeminiWithCommand(%s) = %s, want nil", in, out)
+		if out := WithCommand(json.RawMessage(in), "x"); out != nil {
+			t.Errorf("WithCommand(%s) = %s, want nil", in, out)
 		}
 	}
 }
@@ -106,12 +108,12 @@ func TestGeminiShellCommand(t *testing.T) {
 		`{"command":"make","dir_path":"sub/dir"}`:  {"make", "/w/repo/sub/dir"},
 		`{"command":"make","dir_path":"/w/other"}`: {"make", "/w/other"},
 	} {
-		cmd, dir, ok := GeminiShellCommand(json.RawMessage(in), "/w/repo")
+		cmd, dir, ok := ShellCommand(json.RawMessage(in), "/w/repo")
 		if !ok || cmd != want[0] || dir != want[1] {
-			t.Errorf("GeminiShellCommand(%s) = %q, %q, %v; want %q, %q", in, cmd, dir, ok, want[0], want[1])
+			t.Errorf("ShellCommand(%s) = %q, %q, %v; want %q, %q", in, cmd, dir, ok, want[0], want[1])
 		}
 	}
-	if _, _, ok := GeminiShellCommand(json.RawMessage(`{"command":1}`), "/w/repo"); ok {
+	if _, _, ok := ShellCommand(json.RawMessage(`{"command":1}`), "/w/repo"); ok {
 		t.Error("a command that is not a string reads as a command")
 	}
 }

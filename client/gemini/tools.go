@@ -1,10 +1,11 @@
-package guard
+package gemini
 
 import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -13,9 +14,9 @@ import (
 // write_todos, invoke_agent, complete_task...) write nothing in the work
 // tree; a subagent's writes come through these same names.
 const (
-	GeminiWriteFile = "write_file"
-	GeminiReplace   = "replace"
-	GeminiShell     = "run_shell_command"
+	WriteFile = "write_file"
+	Replace   = "replace"
+	ShellTool     = "run_shell_command"
 )
 
 // geminiInput is the part of a Gemini tool's input that says where it
@@ -31,33 +32,33 @@ func (in *geminiInput) decode(input []byte) error {
 	return jsonread.Fields(input, map[string]any{"file_path": &in.FilePath, "command": &in.Command, "dir_path": &in.DirPath})
 }
 
-// GeminiWrites returns the paths that a Gemini CLI tool call writes, from
+// Writes returns the paths that a Gemini CLI tool call writes, from
 // BeforeTool's tool_name and tool_input; cwd is the payload's cwd (the
 // workspace, absolute). Gemini resolves a relative file_path and dir_path
 // against the workspace, and so does this; a shell command goes through
-// ShellWrites, run where GeminiShell says. Input the client would refuse
+// ShellWrites, run where ShellTool says. Input the client would refuse
 // (not an object, a path that is not a string) and tools that write
 // nothing give nil: the client runs nothing for them either.
-func GeminiWrites(tool string, input json.RawMessage, cwd string) []ShellWrite {
+func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
 	switch tool {
-	case GeminiWriteFile, GeminiReplace:
+	case WriteFile, Replace:
 		var in geminiInput
 		if in.decode(input) != nil || in.FilePath == "" {
 			return nil
 		}
-		return []ShellWrite{{Path: resolveIn(cwd, in.FilePath), By: tool}}
-	case GeminiShell:
-		if command, dir, ok := GeminiShellCommand(input, cwd); ok {
-			return ShellWrites(command, dir)
+		return []guard.ShellWrite{{Path: resolveIn(cwd, in.FilePath), By: tool}}
+	case ShellTool:
+		if command, dir, ok := ShellCommand(input, cwd); ok {
+			return guard.ShellWrites(command, dir)
 		}
 	}
 	return nil
 }
 
-// GeminiShellCommand reads a run_shell_command input: the command, and
+// ShellCommand reads a run_shell_command input: the command, and
 // the folder it runs in (dir_path, relative to the workspace cwd, or cwd
 // itself). ok is false for input the client would refuse.
-func GeminiShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bool) {
+func ShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bool) {
 	var in geminiInput
 	if in.decode(input) != nil {
 		return "", "", false
@@ -76,11 +77,11 @@ func resolveIn(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// GeminiWithCommand returns a run_shell_command input with its command
+// WithCommand returns a run_shell_command input with its command
 // replaced (a lucid command signed, say) and every other field as it came:
 // BeforeTool's hookSpecificOutput.tool_input replaces the tool's whole
 // input rather than merging into it. nil when the input is not an object.
-func GeminiWithCommand(input json.RawMessage, command string) json.RawMessage {
+func WithCommand(input json.RawMessage, command string) json.RawMessage {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(input, &fields) != nil || fields == nil {
 		return nil

@@ -1,4 +1,4 @@
-package guard
+package codex
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ type patchCase struct {
 
 func patchCorpus(t testing.TB) []patchCase {
 	t.Helper()
-	files, err := filepath.Glob("../testdata/patches/*.txtar")
+	files, err := filepath.Glob("../../testdata/patches/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no patch corpus in testdata/patches (%v)", err)
 	}
@@ -124,7 +124,7 @@ func TestPatchEmptyIsValid(t *testing.T) {
 	}
 }
 
-func TestPatchPaths(t *testing.T) {
+func TestParsedPatchPaths(t *testing.T) {
 	p := Patch{Dir: "web", Files: []PatchFile{
 		{Op: PatchUpdate, Path: "a.go", MoveTo: "../src/a.go"},
 		{Op: PatchAdd, Path: "/abs/b.go"},

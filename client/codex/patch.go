@@ -1,4 +1,4 @@
-package guard
+package codex
 
 // Codex CLI's apply_patch: which files a patch adds, updates, deletes or
 // moves. The grammar follows codex-rs/apply-patch (parser.rs, invocation.rs)
