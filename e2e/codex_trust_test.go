@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/installers"
 	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
@@ -81,9 +82,9 @@ func (e *codexEnvT) hooksList() []codexListedHook {
 func TestCodexHookTrust(t *testing.T) {
 	e := newCodexEnv(t)
 	hooksFile := e.path(".codex/hooks.json")
-	handlers := map[string]installers.CodexHandler{}
+	handlers := map[string]codex.Handler{}
 	for _, ev := range codexEvents {
-		handlers[installers.CodexHookKey(hooksFile, ev, 0, 0)] = installers.CodexHandler{Event: ev, Matcher: "*", Command: e.hookBin + " " + ev}
+		handlers[codex.HookKey(hooksFile, ev, 0, 0)] = codex.Handler{Event: ev, Matcher: "*", Command: e.hookBin + " " + ev}
 	}
 
 	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
@@ -104,7 +105,7 @@ func TestCodexHookTrust(t *testing.T) {
 			t.Errorf("hooks/list has a key this test does not compute: %q", l.Key)
 			continue
 		}
-		if got := installers.CodexHookHash(h); got != l.CurrentHash {
+		if got := codex.HookHash(h); got != l.CurrentHash {
 			t.Errorf("%s: computed %s, Codex says %s", l.Key, got, l.CurrentHash)
 		}
 		if l.TrustStatus != "untrusted" {
@@ -115,14 +116,14 @@ func TestCodexHookTrust(t *testing.T) {
 	// Trust every hook but UserPromptSubmit; give Stop a stale hash.
 	var state strings.Builder
 	for _, ev := range codexEvents {
-		hash := installers.CodexHookHash(handlers[installers.CodexHookKey(hooksFile, ev, 0, 0)])
+		hash := codex.HookHash(handlers[codex.HookKey(hooksFile, ev, 0, 0)])
 		switch ev {
 		case "UserPromptSubmit":
 			continue
 		case "Stop":
-			hash = installers.CodexHookHash(installers.CodexHandler{Event: ev, Command: e.hookBin + " Stop --edited"})
+			hash = codex.HookHash(codex.Handler{Event: ev, Command: e.hookBin + " Stop --edited"})
 		}
-		fmt.Fprintf(&state, "\n[hooks.state.%q]\ntrusted_hash = %q\n", installers.CodexHookKey(hooksFile, ev, 0, 0), hash)
+		fmt.Fprintf(&state, "\n[hooks.state.%q]\ntrusted_hash = %q\n", codex.HookKey(hooksFile, ev, 0, 0), hash)
 	}
 	e.config(srv, state.String())
 	for _, l := range e.hooksList() {
@@ -199,8 +200,8 @@ func TestCodexHookHashRecorded(t *testing.T) {
 	for ev, groups := range file.Hooks {
 		for g, group := range groups {
 			for i, h := range group.Hooks {
-				key := installers.CodexHookKey(hooksFile, ev, g, i)
-				got := installers.CodexHookHash(installers.CodexHandler{Event: ev, Matcher: group.Matcher, Command: h.Command,
+				key := codex.HookKey(hooksFile, ev, g, i)
+				got := codex.HookHash(codex.Handler{Event: ev, Matcher: group.Matcher, Command: h.Command,
 					Timeout: h.Timeout, Async: h.Async, StatusMessage: h.StatusMessage})
 				if got != want[key] {
 					t.Errorf("%s: computed %s, recorded %s", key, got, want[key])
@@ -229,7 +230,7 @@ func TestCodexTrustByLucidInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := installers.Codex.InstallHooks(repo); err != nil {
+	if _, err := codex.Hooks.InstallHooks(repo); err != nil {
 		t.Fatal(err)
 	}
 	status := func() (lucid, user map[string]string) {
@@ -244,7 +245,7 @@ func TestCodexTrustByLucidInit(t *testing.T) {
 		return lucid, user
 	}
 	doctor := func() installers.Finding {
-		for _, f := range installers.Check(repo) {
+		for _, f := range (codex.Client{}).Check(repo) {
 			if f.Check == "codex hook trust" {
 				return f
 			}
@@ -253,8 +254,8 @@ func TestCodexTrustByLucidInit(t *testing.T) {
 		return installers.Finding{}
 	}
 	lucid, _ := status()
-	if len(lucid) != len(installers.Codex.Events) {
-		t.Fatalf("hooks/list shows %d of lucid's hooks, want %d: %v", len(lucid), len(installers.Codex.Events), lucid)
+	if len(lucid) != len(codex.Hooks.Events) {
+		t.Fatalf("hooks/list shows %d of lucid's hooks, want %d: %v", len(lucid), len(codex.Hooks.Events), lucid)
 	}
 	for k, s := range lucid {
 		if s != "untrusted" {
@@ -264,7 +265,7 @@ func TestCodexTrustByLucidInit(t *testing.T) {
 	if f := doctor(); f.OK {
 		t.Errorf("doctor says trusted before --trust-codex: %s", f.Detail)
 	}
-	if _, err := installers.TrustCodex(repo); err != nil {
+	if _, err := codex.TrustCodex(repo); err != nil {
 		t.Fatal(err)
 	}
 	lucid, user := status()

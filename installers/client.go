@@ -34,6 +34,9 @@ type Client struct {
 	// HookName names lucid's entry for an event, where the client keys
 	// hooks by name (Gemini CLI's hooksConfig.disabled); nil: no name.
 	HookName func(event string) string
+	// Default is the client plain lucid init sets up, whose fixes need
+	// no --client.
+	Default bool
 }
 
 // Event is one event a client registers: the hook path reads the same
@@ -56,7 +59,7 @@ func (c *Client) group(e Event) []byte {
 		Matcher string `json:"matcher,omitempty"`
 		Hooks   []hook `json:"hooks"`
 	}{e.Matcher, []hook{{"command", c.Command(e.Name), name, int64(e.Timeout / c.TimeoutUnit)}}}
-	b, _ := marshalNoEscape(g)
+	b, _ := MarshalNoEscape(g)
 	return b
 }
 
@@ -77,8 +80,8 @@ func (c *Client) isLucidCommand(cmd string) bool {
 	return false
 }
 
-// files are the client's settings files, the shared one first.
-func (c *Client) files() []string {
+// Files are the client's settings files, the shared one first.
+func (c *Client) Files() []string {
 	if c.LocalSettings == "" {
 		return []string{c.Settings}
 	}
@@ -88,8 +91,8 @@ func (c *Client) files() []string {
 // Registered returns the settings file that holds lucid's hooks and the
 // events registered there ("" when none does).
 func (c *Client) Registered(repo *gitstore.Repo) (string, []string, error) {
-	for _, name := range c.files() {
-		s, err := c.read(repo, name)
+	for _, name := range c.Files() {
+		s, err := c.Read(repo, name)
 		if err != nil {
 			return "", nil, err
 		}
@@ -100,9 +103,9 @@ func (c *Client) Registered(repo *gitstore.Repo) (string, []string, error) {
 	return "", nil, nil
 }
 
-// settings is one settings file of a client, as read: doc holds its
+// Settings is one settings file of a client, as read: doc holds its
 // bytes, which every change edits in place (splice.go).
-type settings struct {
+type Settings struct {
 	client     *Client
 	name, path string
 	doc        []byte // "{}" for a file that is missing or empty
@@ -110,13 +113,15 @@ type settings struct {
 	fresh      bool // the file held no settings: lucid lays all of it out
 }
 
-func (c *Client) read(repo *gitstore.Repo, name string) (*settings, error) {
+// Read reads the client's settings file name, relative to the work tree's
+// top.
+func (c *Client) Read(repo *gitstore.Repo, name string) (*Settings, error) {
 	return c.readAt(repo.Abs(name), name)
 }
 
 // readAt reads the settings file at path, named name in messages.
-func (c *Client) readAt(path, name string) (*settings, error) {
-	s := &settings{client: c, name: name, path: path, doc: []byte("{}"), fresh: true}
+func (c *Client) readAt(path, name string) (*Settings, error) {
+	s := &Settings{client: c, name: name, path: path, doc: []byte("{}"), fresh: true}
 	raw, err := gitstore.ReadFile(s.path, gitstore.MaxSettings)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -149,17 +154,17 @@ func (c *Client) readAt(path, name string) (*settings, error) {
 	return s, nil
 }
 
-func (s *settings) invalid(raw []byte, err error) error {
+func (s *Settings) invalid(raw []byte, err error) error {
 	if line := syntaxLine(raw, err); line > 0 {
 		return fmt.Errorf("%s:%d: not valid JSON (%v): fix it, then run lucid again", s.name, line, err)
 	}
 	return fmt.Errorf("%s: not valid JSON (%v): fix it, then run lucid again", s.name, err)
 }
 
-func (s *settings) root() node { return root(s.doc) }
+func (s *Settings) root() node { return root(s.doc) }
 
 // groups returns the matcher groups of event.
-func (s *settings) groups(event string) []node {
+func (s *Settings) groups(event string) []node {
 	h, ok := member(s.doc, s.root(), "hooks")
 	if !ok {
 		return nil
@@ -173,7 +178,7 @@ func (s *settings) groups(event string) []node {
 
 // lucidHooks returns a group's list of hooks and which of them are
 // lucid's.
-func (s *settings) lucidHooks(g node) (list node, hooks []node, lucid []int) {
+func (s *Settings) lucidHooks(g node) (list node, hooks []node, lucid []int) {
 	list, ok := member(s.doc, g, "hooks")
 	if !ok || !list.isArr {
 		return list, nil, nil
@@ -192,12 +197,12 @@ func (s *settings) lucidHooks(g node) (list node, hooks []node, lucid []int) {
 
 // has reports whether event has exactly lucid's group for e and no other
 // lucid hook.
-func (s *settings) has(e Event) bool {
+func (s *Settings) has(e Event) bool {
 	exact, others := 0, 0
 	want := s.client.group(e)
 	for _, g := range s.groups(e.Name) {
 		_, _, lucid := s.lucidHooks(g)
-		if len(lucid) > 0 && sameJSON(s.doc[g.start:g.end], want) {
+		if len(lucid) > 0 && SameJSON(s.doc[g.start:g.end], want) {
 			exact++
 		} else {
 			others += len(lucid)
@@ -206,7 +211,9 @@ func (s *settings) has(e Event) bool {
 	return exact == 1 && others == 0
 }
 
-func (s *settings) hasLucid() bool {
+// HasLucid reports whether the file holds any hook of lucid's, of any
+// version.
+func (s *Settings) HasLucid() bool {
 	h, ok := member(s.doc, s.root(), "hooks")
 	if !ok {
 		return false
@@ -222,7 +229,7 @@ func (s *settings) hasLucid() bool {
 }
 
 // registered returns the events that have exactly lucid's group.
-func (s *settings) registered() []string {
+func (s *Settings) registered() []string {
 	var events []string
 	for _, e := range s.client.Events {
 		if s.has(e) {
@@ -235,7 +242,7 @@ func (s *settings) registered() []string {
 // register puts lucid's group in place for every event, replacing lucid
 // hooks that differ (another version's), and returns how many events it
 // changed.
-func (s *settings) register() int {
+func (s *Settings) register() int {
 	changed := 0
 	for _, e := range s.client.Events {
 		if s.has(e) {
@@ -250,11 +257,11 @@ func (s *settings) register() int {
 
 // appendGroup adds a matcher group at the end of event's list, creating
 // the list, and "hooks", where they are missing.
-func (s *settings) appendGroup(event string, group []byte) {
+func (s *Settings) appendGroup(event string, group []byte) {
 	r := s.root()
 	h, ok := member(s.doc, r, "hooks")
 	if !ok {
-		s.doc = insertChild(s.doc, r, "hooks", []byte(`{`+jsonKey(event)+`:[`+string(group)+`]}`))
+		s.doc = insertChild(s.doc, r, "hooks", []byte(`{`+JSONKey(event)+`:[`+string(group)+`]}`))
 		return
 	}
 	ev, ok := member(s.doc, h, event)
@@ -265,15 +272,15 @@ func (s *settings) appendGroup(event string, group []byte) {
 	s.doc = insertChild(s.doc, ev, "", group)
 }
 
-func jsonKey(k string) string {
-	b, _ := marshalNoEscape(k)
+func JSONKey(k string) string {
+	b, _ := MarshalNoEscape(k)
 	return string(b)
 }
 
 // removeLucid removes every lucid hook of event, one at a time: a group
 // that held nothing else goes with it, and so do an event, and "hooks",
 // that lucid left empty. It reports whether it removed any.
-func (s *settings) removeLucid(event string) bool {
+func (s *Settings) removeLucid(event string) bool {
 	removed := false
 	for s.removeOneLucid(event) {
 		removed = true
@@ -281,7 +288,7 @@ func (s *settings) removeLucid(event string) bool {
 	return removed
 }
 
-func (s *settings) removeOneLucid(event string) bool {
+func (s *Settings) removeOneLucid(event string) bool {
 	r := s.root()
 	h, ok := member(s.doc, r, "hooks")
 	if !ok {
@@ -311,9 +318,9 @@ func (s *settings) removeOneLucid(event string) bool {
 	return false
 }
 
-// unregister removes every lucid hook, of any event; it reports whether
+// Unregister removes every lucid hook, of any event; it reports whether
 // anything changed.
-func (s *settings) unregister() bool {
+func (s *Settings) Unregister() bool {
 	h, ok := member(s.doc, s.root(), "hooks")
 	if !ok {
 		return false
@@ -332,11 +339,11 @@ func (s *settings) unregister() bool {
 }
 
 // empty reports whether the settings hold nothing at all.
-func (s *settings) empty() bool { return len(children(s.doc, s.root())) == 0 }
+func (s *Settings) empty() bool { return len(children(s.doc, s.root())) == 0 }
 
-// write replaces the file atomically. A file lucid starts is laid out
+// Write replaces the file atomically. A file lucid starts is laid out
 // with two spaces; a user's keeps its bytes, edited in place.
-func (s *settings) write() error {
+func (s *Settings) Write() error {
 	out := s.doc
 	if s.fresh {
 		var b bytes.Buffer
@@ -356,16 +363,16 @@ func (s *settings) write() error {
 	return gitstore.WriteFileAtomic(s.path, out, perm)
 }
 
-// sameJSON reports whether a and b hold the same JSON value, however
+// SameJSON reports whether a and b hold the same JSON value, however
 // spaced or escaped.
-func sameJSON(a, b []byte) bool {
+func SameJSON(a, b []byte) bool {
 	var va, vb any
 	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
 }
 
-// registerWhat registers lucid's hooks and says what changed ("" when
+// RegisterWhat registers lucid's hooks and says what changed ("" when
 // nothing did).
-func (s *settings) registerWhat() string {
+func (s *Settings) RegisterWhat() string {
 	n := s.register()
 	if n == 0 {
 		return ""
@@ -380,11 +387,11 @@ func (s *settings) registerWhat() string {
 	return "lucid's hooks registered for " + events
 }
 
-// save writes the settings after lucid removed what of its own they held
+// Save writes the settings after lucid removed what of its own they held
 // (what says what, "" for nothing): a file left empty goes, with the
 // folders of repo it leaves empty (with no repo, the user's, only the
 // file).
-func (s *settings) save(repo *gitstore.Repo, what string) ([]Change, error) {
+func (s *Settings) Save(repo *gitstore.Repo, what string) ([]Change, error) {
 	if what == "" {
 		return nil, nil
 	}
@@ -393,11 +400,11 @@ func (s *settings) save(repo *gitstore.Repo, what string) ([]Change, error) {
 			return nil, err
 		}
 		if repo != nil {
-			removeEmptyDirs(repo, filepath.Dir(s.path))
+			RemoveEmptyDirs(repo, filepath.Dir(s.path))
 		}
 		return []Change{{Path: s.name, What: "removed (it held only lucid's hooks)"}}, nil
 	}
-	if err := s.write(); err != nil {
+	if err := s.Write(); err != nil {
 		return nil, err
 	}
 	return []Change{{Path: s.name, What: what}}, nil
@@ -418,11 +425,11 @@ func (c *Client) installAt(path, name string) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	what := s.registerWhat()
+	what := s.RegisterWhat()
 	if what == "" {
 		return nil, nil
 	}
-	if err := s.write(); err != nil {
+	if err := s.Write(); err != nil {
 		return nil, err
 	}
 	return []Change{{Path: name, What: what}}, nil
@@ -432,20 +439,123 @@ func (c *Client) installAt(path, name string) ([]Change, error) {
 // files; a file left empty goes.
 func (c *Client) UninstallHooks(repo *gitstore.Repo) ([]Change, error) {
 	var changes []Change
-	for _, name := range c.files() {
-		s, err := c.read(repo, name)
+	for _, name := range c.Files() {
+		s, err := c.Read(repo, name)
 		if err != nil {
 			return nil, err
 		}
 		what := ""
-		if s.unregister() {
+		if s.Unregister() {
 			what = "lucid's hooks removed"
 		}
-		ch, err := s.save(repo, what)
+		ch, err := s.Save(repo, what)
 		if err != nil {
 			return nil, err
 		}
 		changes = append(changes, ch...)
 	}
 	return changes, nil
+}
+
+// Name is the file's name, as messages give it.
+func (s *Settings) Name() string { return s.name }
+
+// Member returns the top-level member key of the settings, as the file
+// has it.
+func (s *Settings) Member(key string) ([]byte, bool) {
+	m, ok := member(s.doc, s.root(), key)
+	if !ok {
+		return nil, false
+	}
+	return s.doc[m.start:m.end], true
+}
+
+// SetMember sets the top-level member key to value, in the file's layout.
+func (s *Settings) SetMember(key string, value []byte) {
+	s.doc = setMember(s.doc, s.root(), key, value)
+}
+
+// RemoveMember removes the top-level member key.
+func (s *Settings) RemoveMember(key string) { s.doc = removeMember(s.doc, s.root(), key) }
+
+// Entry is one of lucid's hooks in a client's settings file, as the file
+// has it now.
+type Entry struct {
+	Event       string
+	Group, Hook int    // its place: the event's group, the hook in it
+	Matcher     string // its group's
+	Raw         []byte // the hook's JSON
+	// Exact: its group is lucid's alone, as this lucid writes it.
+	Exact bool
+}
+
+// Entries returns lucid's hooks in the client's settings file name, of
+// the events lucid registers, and the file's path.
+func (c *Client) Entries(repo *gitstore.Repo, name string) ([]Entry, string, error) {
+	s, err := c.Read(repo, name)
+	if err != nil {
+		return nil, "", err
+	}
+	var out []Entry
+	for _, e := range c.Events {
+		want := c.group(e)
+		for gi, g := range s.groups(e.Name) {
+			_, hooks, lucid := s.lucidHooks(g)
+			var grp struct {
+				Matcher string `json:"matcher"`
+			}
+			json.Unmarshal(s.doc[g.start:g.end], &grp)
+			for _, hi := range lucid {
+				out = append(out, Entry{
+					Event: e.Name, Group: gi, Hook: hi, Matcher: grp.Matcher,
+					Raw:   s.doc[hooks[hi].start:hooks[hi].end],
+					Exact: len(hooks) == 1 && SameJSON(s.doc[g.start:g.end], want),
+				})
+			}
+		}
+	}
+	return out, s.path, nil
+}
+
+// RemoveEmptyDirs removes dir and its parents up to the work tree's top
+// while they are empty (.claude/commands/lucid, then .claude/commands,
+// then .claude).
+func RemoveEmptyDirs(repo *gitstore.Repo, dir string) {
+	for dir != repo.Top && strings.HasPrefix(dir, repo.Top) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// CompactJSON is raw without its spaces, or as it is where it is no JSON.
+func CompactJSON(raw []byte) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// JoinWhat joins two descriptions of a change, either of which may be "".
+func JoinWhat(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// ReadHomeFile reads a file of the user's own (in their home, not in a
+// repository): a symbolic link there is the user's doing (a dotfiles
+// folder), so it is followed wherever it points, and *path becomes its
+// target, so that a write replaces the file and keeps the link.
+func ReadHomeFile(path *string) ([]byte, error) {
+	if target, err := filepath.EvalSymlinks(*path); err == nil {
+		*path = target
+	}
+	return gitstore.ReadFile(*path, gitstore.MaxSettings)
 }

@@ -1,9 +1,8 @@
-// Package installers holds what lucid writes into the files of the agent
-// clients and checks there: the hook entries of Claude Code
-// (.claude/settings.json), Codex CLI (.codex/hooks.json) and Gemini CLI
-// (.gemini/settings.json), one table per client; the /lucid:dream
-// command; the trust Codex needs before it runs a hook (its hash, and the
-// entries in $CODEX_HOME/config.toml); and doctor's checks of all of it,
-// Gemini's workspace trust and hooksConfig included. It edits a user's
-// files without touching anything of the user's.
+// Package installers holds how lucid edits a client's hook settings, the
+// same for every client: a table of events registered as matcher groups
+// in a JSON settings file, edited in place without touching anything of
+// the user's, checked by doctor, and the interface (Setup) through which
+// each client's folder adds what else it needs (Claude Code's status line
+// and /lucid:dream command, Codex's trust, Gemini's workspace trust).
+// It names no client: client/<name> holds each one's table and files.
 package installers

@@ -7,9 +7,9 @@ import (
 	"io"
 )
 
-// marshalNoEscape is json.Marshal without HTML escaping, so that commands
+// MarshalNoEscape is json.Marshal without HTML escaping, so that commands
 // such as `a && b` stay readable in the settings file.
-func marshalNoEscape(v any) (json.RawMessage, error) {
+func MarshalNoEscape(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

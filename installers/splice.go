@@ -222,7 +222,7 @@ func insertChild(b []byte, n node, key string, value []byte) []byte {
 	}
 	var item bytes.Buffer
 	if n.isObject {
-		kb, _ := marshalNoEscape(key)
+		kb, _ := MarshalNoEscape(key)
 		item.Write(kb)
 		item.WriteByte(':')
 		if st.spaced || multiline {

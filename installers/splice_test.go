@@ -1,8 +1,11 @@
 package installers
 
 import (
+	"time"
+
 	"bytes"
 	"encoding/json"
+	"github.com/lucid-dev/lucid/hooks"
 	"testing"
 )
 
@@ -13,8 +16,8 @@ func plainSettings(doc []byte) bool {
 	if checkObject(doc) != nil || len(children(doc, root(doc))) == 0 {
 		return false
 	}
-	s := &settings{client: ClaudeCode, doc: doc}
-	if s.hasLucid() {
+	s := &Settings{client: testClient, doc: doc}
+	if s.HasLucid() {
 		return false
 	}
 	h, ok := member(doc, root(doc), "hooks")
@@ -62,14 +65,14 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			return
 		}
 		orig := bytes.Clone(doc)
-		s := &settings{client: ClaudeCode, doc: bytes.Clone(doc)}
-		if s.register() != len(ClaudeCode.Events) {
+		s := &Settings{client: testClient, doc: bytes.Clone(doc)}
+		if s.register() != len(testClient.Events) {
 			t.Fatalf("not every event registered in %q", orig)
 		}
 		if !json.Valid(s.doc) {
 			t.Fatalf("%q became invalid JSON:\n%s", orig, s.doc)
 		}
-		if got := s.registered(); len(got) != len(ClaudeCode.Events) {
+		if got := s.registered(); len(got) != len(testClient.Events) {
 			t.Fatalf("%q: registered %v after register:\n%s", orig, got, s.doc)
 		}
 		var before, after map[string]any
@@ -84,7 +87,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 		if s.register() != 0 || !bytes.Equal(s.doc, once) {
 			t.Fatalf("a second register changed %q", once)
 		}
-		if !s.unregister() || !bytes.Equal(s.doc, orig) {
+		if !s.Unregister() || !bytes.Equal(s.doc, orig) {
 			t.Fatalf("round trip:\n got %q\nwant %q", s.doc, orig)
 		}
 	})
@@ -118,10 +121,32 @@ func TestInsertFollowsTheLayout(t *testing.T) {
 			"{\n    \"hooks\": {}\n}",
 			"{\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [\n                    {\n                        \"type\": \"command\",\n                        \"command\": \"c\"\n                    }\n                ]\n            }\n        ]\n    }\n}"},
 	} {
-		s := &settings{client: ClaudeCode, doc: []byte(tc.doc)}
+		s := &Settings{client: testClient, doc: []byte(tc.doc)}
 		s.appendGroup("Stop", group)
 		if string(s.doc) != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, s.doc, tc.want)
 		}
 	}
+}
+
+// testClient is a client whose settings take hooks as Claude Code's do:
+// one for every event lucid handles, the tool events with a matcher.
+var testClient = &Client{
+	ID: "test", Name: "Test", Settings: ".test/settings.json", LocalSettings: ".test/settings.local.json",
+	Events: func() []Event {
+		var events []Event
+		for _, e := range hooks.Events {
+			m := ""
+			if e == hooks.PreToolUse || e == hooks.PostToolUse {
+				m = "Edit|Write|Bash"
+			}
+			events = append(events, Event{Name: e, Lucid: e, Matcher: m, Timeout: 10 * time.Second})
+		}
+		return events
+	}(),
+	TimeoutUnit: time.Second,
+	Command: func(event string) string {
+		return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook " + event
+	},
+	Default: true,
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/lucid-dev/lucid/client/answer"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -25,7 +24,7 @@ type Client struct{}
 func (Client) Name() string { return "claude" }
 
 // Events are the events lucid registers in Claude Code.
-func (Client) Events() []hooks.Event { return installers.ClaudeCode.Events }
+func (Client) Events() []hooks.Event { return events }
 
 // AgentShell tells the Bash tool's commands by AI_AGENT, which Claude Code
 // 2.1.332 sets to claude-code_<version>_agent there and to ..._harness for
@@ -218,7 +217,7 @@ func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []stri
 // /tasks/session-<first 8 of the session id>/<id>.json, the team's file of
 // the task. "" when it cannot be read.
 func taskOwner(session, id string) string {
-	dir := installers.ClaudeConfigDir()
+	dir := ConfigDir()
 	if dir == "" || len(session) < 8 || strings.ContainsAny(id, "/\\") || id == ".." {
 		return ""
 	}

@@ -47,10 +47,6 @@ func DiffTurnedOn() bool {
 	return false
 }
 
-// UserSettings is the user's settings file of Claude Code:
-// $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
-func UserSettings() string { return installers.ClaudeUserSettings() }
-
 // settingOn reports whether the settings file at path sets
 // bashEditDiffEnabled to true.
 func settingOn(path string) bool {
@@ -136,8 +132,7 @@ func SessionsFinding(userSetUp bool) hooks.Finding {
 // set up for it: its record of a shell command's changes, and where its
 // sessions run lucid's hooks.
 func Doctor() []hooks.Finding {
-	cl, path := installers.UserHooks("claude")
-	return []hooks.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(cl, path))}
+	return []hooks.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(userHooks, UserSettings()))}
 }
 
 // UserHookStandsAside reports whether a hook of Claude Code's user
@@ -149,5 +144,5 @@ func UserHookStandsAside(event string) bool {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	return installers.ProjectHooks(dir, event)
+	return ProjectHooks(dir, event)
 }

@@ -1,9 +1,12 @@
 // Package clients is the registry of the coding clients lucid serves: the
-// one list that names them all, which the command line iterates. Adding a
-// client is its folder under client/ and one line here.
+// one list that names them all, which the command line iterates, and what
+// each adds to the commands' help. Adding a client is its folder under
+// client/ and its line here.
 package clients
 
 import (
+	"strings"
+
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/client/gemini"
@@ -12,24 +15,23 @@ import (
 	"github.com/lucid-dev/lucid/installers"
 )
 
-// Client is one coding client as the registry lists it.
-type Client struct {
-	hooks.Client        // its adapter: events, payloads, answers, shells
-	Title        string // as its users know it
+// Client is one coding client: its adapter of hooks (events, payloads,
+// answers, shells) and its part of lucid init, uninstall and doctor.
+type Client interface {
+	hooks.Client
+	installers.Setup
+	// Title is the client as its users know it.
+	Title() string
 }
 
 // all are the clients, the default first: Claude Code, so that the hooks
 // `lucid init` registered before there were others keep working.
-var all = []Client{
-	{claude.Client{}, "Claude Code"},
-	{codex.Client{}, "Codex CLI"},
-	{gemini.Client{}, "Gemini CLI"},
-}
+var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{}}
 
 // All returns the clients, the default first.
 func All() []Client { return all }
 
-// Default is the client of a plain `lucid hook EVENT`.
+// Default is the client of a plain `lucid hook EVENT` and `lucid init`.
 func Default() Client { return all[0] }
 
 // ByName returns the client named name on the command line.
@@ -39,7 +41,7 @@ func ByName(name string) (Client, bool) {
 			return c, true
 		}
 	}
-	return Client{}, false
+	return nil, false
 }
 
 // Names are the clients' names on the command line.
@@ -51,11 +53,19 @@ func Names() []string {
 	return names
 }
 
+// Known is the clients' names as a sentence says them: "a, b and c".
+func Known(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // Adapters are the clients' adapters.
 func Adapters() []hooks.Client {
 	out := make([]hooks.Client, len(all))
 	for i, c := range all {
-		out[i] = c.Client
+		out[i] = c
 	}
 	return out
 }
@@ -66,10 +76,25 @@ func UserHookStandsAside(event string) bool { return claude.UserHookStandsAside(
 
 // Doctor is lucid doctor's checks of the clients set up in repo: those of
 // their set-up, which come before the repository's own, and those of the
-// clients themselves, which come last.
+// clients themselves, which come last. The default client is checked
+// unless another is set up without it.
 func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
-	setUp = installers.Check(repo)
-	if installers.ClaudeCode.SetUp(repo) {
+	var others []Client
+	for _, c := range all[1:] {
+		if c.Hooks().SetUp(repo) {
+			others = append(others, c)
+		}
+	}
+	def := Default()
+	if len(others) > 0 && !def.Hooks().SetUp(repo) {
+		setUp = append(setUp, hooks.Finding{Check: "hooks", OK: true, Detail: "not set up for " + def.Title() + " (`lucid init --client " + def.Name() + "` adds it)"})
+	} else {
+		setUp = def.Check(repo)
+	}
+	for _, c := range others {
+		setUp = append(setUp, c.Check(repo)...)
+	}
+	if def.Hooks().SetUp(repo) {
 		after = claude.Doctor()
 	}
 	return setUp, after
@@ -78,5 +103,99 @@ func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
 // Files are the clients' files in the work tree that lucid reads,
 // relative to its top.
 func Files() []string {
-	return []string{installers.SettingsName, installers.LocalSettingsName, installers.DreamCommandName}
+	return []string{claude.SettingsName, claude.LocalSettingsName, claude.DreamCommandName}
 }
+
+// The help of the commands that set the clients up, which names them.
+const (
+	InitHelp = `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex]
+       lucid init --user
+
+Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
+.lucid/log.jsonl (the log) at the work tree's top; lucid's hooks in
+.claude/settings.json, beside your own settings and hooks; the
+/lucid:dream command in .claude/commands/lucid/dream.md; and the log's merge
+driver: the line ` + "`" + `+"` + "`" + `"+` + "`" + `.lucid/log.jsonl merge=lucid` + "`" + `+"` + "`" + `"+` + "`" + ` in .gitattributes (commit it)
+and merge.lucid.driver in the repository's git config. Run it again at any
+time: it changes nothing that is in place. lucid uninstall takes all of it
+away again but .lucid/.
+
+--statusline also makes lucid statusline Claude Code's status line: the
+other lich session that just edited your file, or lucid's active claims.
+
+--client NAME sets lucid up in the clients named (claude, codex, gemini;
+repeat it, or give a comma list): Codex CLI's hooks go into
+.codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
+your own. Without --client, init sets up Claude Code, and Codex CLI or
+Gemini CLI too where .codex/ or .gemini/ is already there.
+
+Codex runs a hook only when it is trusted, and skips an untrusted one
+without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
+else, in $CODEX_HOME/config.toml (~/.codex/config.toml by default).
+
+Claude Code and Gemini CLI run a project's hooks only in sessions started
+at the folder that holds their settings: a session started in a subfolder
+of the work tree, in a repository nested in it, or above it, runs none of
+them. --user registers lucid's hooks in your user settings (Claude Code's
+~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json; with
+--client gemini, ~/.gemini/settings.json), so every session on this machine
+is guarded wherever it starts; where a session's folder registers lucid's
+own, only one of the two runs. It needs no repository.`
+	UninstallHelp = `lucid uninstall
+       lucid uninstall --user
+
+Removes exactly what lucid init added: lucid's hooks (and status line) in
+.claude/settings.json and .claude/settings.local.json, lucid's hooks in
+.codex/hooks.json and .gemini/settings.json and the Codex trust that
+lucid init --trust-codex wrote for them, the /lucid:dream
+command (unless you changed it), the merge driver's line in .gitattributes
+and its keys in the git config. Your own settings, hooks and attributes
+stay as they are, and so does .lucid/ with the plan and the log.
+--user removes what lucid init --user added to your user settings (Claude
+Code's and Gemini CLI's), and nothing else. It is a person's command: an agent's shell is
+refused.`
+	DoctorHelp = `lucid doctor [--json]
+
+Checks that lucid works in this repository as the hooks and git will meet
+it: that the lucid on PATH is this binary, that the hooks and /lucid:dream
+are installed, that git gives the log lucid's merge driver and that the
+driver runs, that every file lucid reads is a regular file inside the
+repository within its size limit, that the log reads (and how many lines
+are not valid entries), and that the claims and the lock are healthy. For
+Codex CLI, where lucid is set up for it: that Codex trusts the project and
+each of lucid's hooks as they are now (it skips the others without a word)
+and that its shells find lucid; for Gemini CLI: that the workspace is
+trusted and lucid's hooks are not turned off in hooksConfig; for Claude
+Code, whether its record of a shell command's changes is on in every
+permission mode, and how to turn it on. One line per check, with a fix
+under each failure; exit 1 when any fails.`
+)
+
+// TrustFlag is lucid init's flag that has a client trust lucid's own
+// hooks (installers.Options.Trust); TrustMisuse is its error without that
+// client.
+const (
+	TrustFlag   = "trust-codex"
+	TrustMisuse = "--trust-codex trusts lucid's Codex hooks: run lucid init --client codex --trust-codex"
+)
+
+// TrustClient is the client that TrustFlag is for.
+func TrustClient() Client { return codex.Client{} }
+
+// InitUsage is the usage of lucid init's flag that names a client.
+func InitUsage(flag string) string {
+	switch flag {
+	case "local":
+		return "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)"
+	case "statusline":
+		return "register lucid statusline as Claude Code's status line"
+	case TrustFlag:
+		return "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml"
+	case "user":
+		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini), for sessions started in any folder"
+	}
+	return ""
+}
+
+// UninstallUserUsage is the usage of lucid uninstall --user.
+const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's and Gemini CLI's)"

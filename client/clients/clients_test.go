@@ -14,7 +14,7 @@ func TestRegistry(t *testing.T) {
 	}
 	for i, n := range names {
 		c, ok := ByName(n)
-		if !ok || c.Name() != n || c.Title == "" || Adapters()[i].Name() != n || slices.Index(names, n) != i {
+		if !ok || c.Name() != n || c.Title() == "" || Adapters()[i].Name() != n || slices.Index(names, n) != i {
 			t.Errorf("%s: %+v %v", n, c, ok)
 		}
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/lucid-dev/lucid/client/answer"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -54,7 +53,7 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 func (Client) OwnHook(func(string) string) (own, known bool) { return false, false }
 
 // Events are the Codex events lucid registers; their names are lucid's.
-func (Client) Events() []hooks.Event { return installers.Codex.Events }
+func (Client) Events() []hooks.Event { return events }
 
 // payload is the part of a Codex hook payload lucid reads.
 type payload struct {

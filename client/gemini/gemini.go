@@ -20,7 +20,6 @@ import (
 	"fmt"
 
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -56,10 +55,10 @@ const (
 // Events are the Gemini events lucid registers. PreCompress is not among
 // them: 0.61.0 fires it before every model call, whether or not anything
 // is compressed.
-func (Client) Events() []hooks.Event { return installers.Gemini.Events }
+func (Client) Events() []hooks.Event { return events }
 
 func lucidEvent(gemini string) string {
-	for _, e := range installers.Gemini.Events {
+	for _, e := range events {
 		if e.Name == gemini {
 			return e.Lucid
 		}
@@ -68,7 +67,7 @@ func lucidEvent(gemini string) string {
 }
 
 func geminiEvent(lucid string) string {
-	for _, e := range installers.Gemini.Events {
+	for _, e := range events {
 		if e.Lucid == lucid {
 			return e.Name
 		}

@@ -16,7 +16,7 @@ import (
 const (
 	WriteFile = "write_file"
 	Replace   = "replace"
-	ShellTool     = "run_shell_command"
+	ShellTool = "run_shell_command"
 )
 
 // geminiInput is the part of a Gemini tool's input that says where it

@@ -14,21 +14,7 @@ func init() {
 }
 
 func runDoctor(c *cli, args []string) error {
-	f := newFlags("doctor", `lucid doctor [--json]
-
-Checks that lucid works in this repository as the hooks and git will meet
-it: that the lucid on PATH is this binary, that the hooks and /lucid:dream
-are installed, that git gives the log lucid's merge driver and that the
-driver runs, that every file lucid reads is a regular file inside the
-repository within its size limit, that the log reads (and how many lines
-are not valid entries), and that the claims and the lock are healthy. For
-Codex CLI, where lucid is set up for it: that Codex trusts the project and
-each of lucid's hooks as they are now (it skips the others without a word)
-and that its shells find lucid; for Gemini CLI: that the workspace is
-trusted and lucid's hooks are not turned off in hooksConfig; for Claude
-Code, whether its record of a shell command's changes is on in every
-permission mode, and how to turn it on. One line per check, with a fix
-under each failure; exit 1 when any fails.`)
+	f := newFlags("doctor", clients.DoctorHelp)
 	asJSON := f.Bool("json", false, "print the checks as JSON")
 	if err := f.parse(c, args); err != nil {
 		return err

@@ -54,10 +54,10 @@ func runHook(c *cli, args []string) error {
 
 Handles one hook call of a coding client: reads the payload on stdin and
 prints at most one answer. `+"`lucid init`"+` registers it for each event
-(`+def.Title+`'s: `+strings.Join(hooks.EventNames(def.Events()), ", ")+`).
+(`+def.Title()+`'s: `+strings.Join(hooks.EventNames(def.Events()), ", ")+`).
 It never fails the agent's work: trouble is one line on stderr and exit 0.`)
 	name := f.String("client", def.Name(), "the client that calls: "+strings.Join(clients.Names(), ", "))
-	user := f.Bool("user", false, "a hook of "+def.Title+"'s user settings (lucid init --user): it stands aside where the project registers lucid's own")
+	user := f.Bool("user", false, "a hook of "+def.Title()+"'s user settings (lucid init --user): it stands aside where the project registers lucid's own")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ It never fails the agent's work: trouble is one line on stderr and exit 0.`)
 	}
 	if *user {
 		if cl.Name() != def.Name() {
-			return usageErr("--user is %s's: lucid hook --user EVENT", def.Title)
+			return usageErr("--user is %s's: lucid hook --user EVENT", def.Title())
 		}
 		return &exitError{code: runUserHook(f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 	}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
 
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
@@ -14,45 +16,13 @@ func init() {
 }
 
 func runInit(c *cli, args []string) error {
-	f := newFlags("init", `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex]
-       lucid init --user
-
-Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
-.lucid/log.jsonl (the log) at the work tree's top; lucid's hooks in
-.claude/settings.json, beside your own settings and hooks; the
-/lucid:dream command in .claude/commands/lucid/dream.md; and the log's merge
-driver: the line `+"`"+`.lucid/log.jsonl merge=lucid`+"`"+` in .gitattributes (commit it)
-and merge.lucid.driver in the repository's git config. Run it again at any
-time: it changes nothing that is in place. lucid uninstall takes all of it
-away again but .lucid/.
-
---statusline also makes lucid statusline Claude Code's status line: the
-other lich session that just edited your file, or lucid's active claims.
-
---client NAME sets lucid up in the clients named (claude, codex, gemini;
-repeat it, or give a comma list): Codex CLI's hooks go into
-.codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
-your own. Without --client, init sets up Claude Code, and Codex CLI or
-Gemini CLI too where .codex/ or .gemini/ is already there.
-
-Codex runs a hook only when it is trusted, and skips an untrusted one
-without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
-else, in $CODEX_HOME/config.toml (~/.codex/config.toml by default).
-
-Claude Code and Gemini CLI run a project's hooks only in sessions started
-at the folder that holds their settings: a session started in a subfolder
-of the work tree, in a repository nested in it, or above it, runs none of
-them. --user registers lucid's hooks in your user settings (Claude Code's
-~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json; with
---client gemini, ~/.gemini/settings.json), so every session on this machine
-is guarded wherever it starts; where a session's folder registers lucid's
-own, only one of the two runs. It needs no repository.`)
-	clients := f.StringSlice("client", nil, "set lucid up in these clients: claude, codex, gemini (repeatable, or a comma list)")
-	local := f.Bool("local", false, "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)")
-	statusLine := f.Bool("statusline", false, "register lucid statusline as Claude Code's status line")
+	f := newFlags("init", clients.InitHelp)
+	names := f.StringSlice("client", nil, "set lucid up in these clients: "+strings.Join(clients.Names(), ", ")+" (repeatable, or a comma list)")
+	local := f.Bool("local", false, clients.InitUsage("local"))
+	statusLine := f.Bool("statusline", false, clients.InitUsage("statusline"))
 	force := f.Bool("force", false, "replace a merge.lucid.driver, or with --statusline a status line, that lucid did not write")
-	trustCodex := f.Bool("trust-codex", false, "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml")
-	user := f.Bool("user", false, "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini), for sessions started in any folder")
+	trust := f.Bool(clients.TrustFlag, false, clients.InitUsage(clients.TrustFlag))
+	user := f.Bool("user", false, clients.InitUsage("user"))
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -60,19 +30,19 @@ own, only one of the two runs. It needs no repository.`)
 		return usageErr("init takes no arguments")
 	}
 	if *user {
-		if *local || *statusLine || *trustCodex {
+		if *local || *statusLine || *trust {
 			return usageErr("--user sets up the clients' user settings alone: run lucid init --user [--client NAME], then lucid init in a repository")
 		}
 		if err := personOnly("init --user"); err != nil {
 			return err
 		}
-		return initUser(c, *clients)
+		return initUser(c, *names)
 	}
-	var chosen []*installers.Client
-	for _, name := range *clients {
-		cl := installers.ClientByID(name)
-		if cl == nil {
-			return usageErr("init --client %q: lucid knows claude, codex and gemini", name)
+	var chosen []clients.Client
+	for _, name := range *names {
+		cl, ok := clients.ByName(strings.ToLower(strings.TrimSpace(name)))
+		if !ok {
+			return usageErr("init --client %q: lucid knows %s", name, clients.Known(clients.Names()))
 		}
 		if !slices.Contains(chosen, cl) {
 			chosen = append(chosen, cl)
@@ -82,20 +52,21 @@ own, only one of the two runs. It needs no repository.`)
 	if err != nil {
 		return err
 	}
+	def := clients.Default()
 	if len(chosen) == 0 {
-		chosen = []*installers.Client{installers.ClaudeCode}
-		for _, cl := range installers.Detected(repo) {
-			fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", path.Dir(cl.Settings)+"/", cl.Name)
-			chosen = append(chosen, cl)
+		chosen = []clients.Client{def}
+		for _, cl := range clients.All()[1:] {
+			if h := cl.Hooks(); h.Detected(repo) {
+				fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", path.Dir(h.Settings)+"/", h.Name)
+				chosen = append(chosen, cl)
+			}
 		}
 	}
-	claude := slices.Contains(chosen, installers.ClaudeCode)
-	codex := slices.Contains(chosen, installers.Codex)
-	if !claude && (*local || *statusLine) {
-		return usageErr("--local and --statusline are Claude Code's: add --client claude")
+	if !slices.Contains(chosen, def) && (*local || *statusLine) {
+		return usageErr("--local and --statusline are %s's: add --client %s", def.Title(), def.Name())
 	}
-	if *trustCodex && !codex {
-		return usageErr("--trust-codex trusts lucid's Codex hooks: run lucid init --client codex --trust-codex")
+	if *trust && !slices.Contains(chosen, clients.TrustClient()) {
+		return usageErr("%s", clients.TrustMisuse)
 	}
 	res, err := repo.Init()
 	if err != nil {
@@ -104,23 +75,12 @@ own, only one of the two runs. It needs no repository.`)
 	for _, p := range res.Created {
 		fmt.Fprintf(c.stdout, "created %s\n", p)
 	}
+	opt := installers.Options{Local: *local, StatusLine: *statusLine, Force: *force, Trust: *trust}
 	var changes []installers.Change
 	for _, cl := range chosen {
-		var ch []installers.Change
-		if cl == installers.ClaudeCode {
-			ch, err = installers.Install(repo, installers.InstallOptions{Local: *local, StatusLine: *statusLine, Force: *force})
-		} else {
-			ch, err = cl.InstallHooks(repo)
-		}
+		ch, err := cl.Install(repo, opt)
 		if err != nil {
 			return err
-		}
-		if cl == installers.Codex && *trustCodex {
-			trusted, err := installers.TrustCodex(repo)
-			if err != nil {
-				return err
-			}
-			ch = append(ch, trusted...)
 		}
 		printChanges(c, ch)
 		changes = append(changes, ch...)
@@ -134,38 +94,49 @@ own, only one of the two runs. It needs no repository.`)
 	if len(res.Created) == 0 && len(changes) == 0 {
 		fmt.Fprintln(c.stdout, "lucid is already set up here; nothing changed")
 	}
-	if codex {
-		if advice := installers.CodexTrustAdvice(repo); advice != "" {
+	for _, cl := range clients.All() {
+		if !slices.Contains(chosen, cl) {
+			continue
+		}
+		if advice := cl.Advice(repo); advice != "" {
 			fmt.Fprintf(c.stdout, "\n%s\n", advice)
 		}
-	}
-	if slices.Contains(chosen, installers.Gemini) {
-		fmt.Fprintf(c.stdout, "\n%s\n", installers.GeminiTrustAdvice(repo))
 	}
 	return nil
 }
 
 // initUser registers lucid's hooks in the user settings of the clients
-// named (Claude Code by default), for sessions started in any folder.
+// named (the default one when none is), for sessions started in any
+// folder.
 func initUser(c *cli, names []string) error {
 	if len(names) == 0 {
-		names = []string{"claude"}
+		names = []string{clients.Default().Name()}
 	}
 	for _, name := range names {
-		cl, path := installers.UserHooks(name)
-		if cl == nil {
-			if name == "codex" {
-				return usageErr("init --user --client codex: Codex CLI runs a hook registered both for the user and the project twice, and one for the user only once trusted; lucid sets Codex up per repository (lucid init --client codex)")
-			}
-			return usageErr("init --user --client %q: lucid knows claude and gemini here", name)
+		var hooks *installers.Client
+		var path, whyNot string
+		if cl, ok := clients.ByName(name); ok {
+			hooks, path, whyNot = cl.User()
 		}
-		ch, err := installers.InstallUser(cl, path)
+		if hooks == nil {
+			if whyNot != "" {
+				return usageErr("init --user --client %s: %s", name, whyNot)
+			}
+			var here []string
+			for _, cl := range clients.All() {
+				if h, _, _ := cl.User(); h != nil {
+					here = append(here, cl.Name())
+				}
+			}
+			return usageErr("init --user --client %q: lucid knows %s here", name, clients.Known(here))
+		}
+		ch, err := installers.InstallUser(hooks, path)
 		if err != nil {
 			return err
 		}
 		printChanges(c, ch)
 		if len(ch) == 0 {
-			fmt.Fprintf(c.stdout, "lucid's %s hooks are already in %s; nothing changed\n", cl.Name, path)
+			fmt.Fprintf(c.stdout, "lucid's %s hooks are already in %s; nothing changed\n", hooks.Name, path)
 		}
 	}
 	return nil

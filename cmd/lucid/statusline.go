@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/lucid-dev/lucid/client/clients"
 	"io"
 	"os"
 	"time"
@@ -14,13 +15,14 @@ import (
 )
 
 func init() {
-	register(&command{name: "statusline", summary: "print the status line for Claude Code (run by Claude Code)", run: runStatusLine})
+	t := clients.Default().Title()
+	register(&command{name: "statusline", summary: "print the status line for " + t + " (run by " + t + ")", run: runStatusLine})
 }
 
 func runStatusLine(c *cli, args []string) error {
 	f := newFlags("statusline", `lucid statusline
 
-Claude Code's status line (lucid init --statusline registers it): reads the
+`+clients.Default().Title()+`'s status line (lucid init --statusline registers it): reads the
 status payload on stdin and prints one short line. Inside lich it says
 "<file> also edited by <session>" while another lich session's edit of a
 file this session edited is under 10 minutes old; otherwise it counts the

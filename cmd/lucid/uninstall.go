@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
@@ -12,20 +13,8 @@ func init() {
 }
 
 func runUninstall(c *cli, args []string) error {
-	f := newFlags("uninstall", `lucid uninstall
-       lucid uninstall --user
-
-Removes exactly what lucid init added: lucid's hooks (and status line) in
-.claude/settings.json and .claude/settings.local.json, lucid's hooks in
-.codex/hooks.json and .gemini/settings.json and the Codex trust that
-lucid init --trust-codex wrote for them, the /lucid:dream
-command (unless you changed it), the merge driver's line in .gitattributes
-and its keys in the git config. Your own settings, hooks and attributes
-stay as they are, and so does .lucid/ with the plan and the log.
---user removes what lucid init --user added to your user settings (Claude
-Code's and Gemini CLI's), and nothing else. It is a person's command: an agent's shell is
-refused.`)
-	user := f.Bool("user", false, "remove lucid's hooks from your user settings (Claude Code's and Gemini CLI's)")
+	f := newFlags("uninstall", clients.UninstallHelp)
+	user := f.Bool("user", false, clients.UninstallUserUsage)
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -36,9 +25,12 @@ refused.`)
 		return usageErr("uninstall takes no arguments")
 	}
 	if *user {
-		for _, id := range []string{"claude", "gemini"} {
-			cl, path := installers.UserHooks(id)
-			changes, err := installers.UninstallUser(cl, path)
+		for _, cl := range clients.All() {
+			hooks, path, _ := cl.User()
+			if hooks == nil {
+				continue
+			}
+			changes, err := installers.UninstallUser(hooks, path)
 			if err != nil {
 				return err
 			}
@@ -50,10 +42,14 @@ refused.`)
 	if err != nil {
 		return err
 	}
-	changes, err := installers.UninstallAll(repo)
-	if err != nil {
-		printChanges(c, changes) // what was done before the trouble
-		return err
+	var changes []installers.Change
+	for _, cl := range clients.All() {
+		ch, err := cl.Uninstall(repo)
+		changes = append(changes, ch...)
+		if err != nil {
+			printChanges(c, changes) // what was done before the trouble
+			return err
+		}
 	}
 	merged, err := merge.Uninstall(repo)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 )
@@ -70,18 +71,28 @@ func claimsSection(b *bench) error {
 	row := func(label string, t timing) {
 		fmt.Fprintf(b.out, "  %-44s %s %s %s %8.2f\n", label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
 	}
-	// Codex's shell call also stamps the files the claims cover, since
-	// Codex says nothing of what a command changed (hooks/shellwatch.go).
-	codexStart := []byte(fmt.Sprintf(`{"session_id":"01a23a7d-ac6f-7493-b1f0-f59c6e21259d","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, s.dir))
-	if _, err := b.output(s.dir, codexStart, b.lucid, "hook", "--client", "codex", "SessionStart"); err != nil {
-		return err
-	}
-	codexBash := []byte(strings.Replace(string(bash), session, "01a23a7d-ac6f-7493-b1f0-f59c6e21259d", 1))
-	for _, c := range []struct {
+	// The default client's Edit and Bash, and each other client's shell
+	// call, which also stamps the files the claims cover where the client
+	// says nothing of what a command changed (hooks/shellwatch.go).
+	def := clients.Default().Name()
+	rows := []struct {
 		label, client string
 		stdin         []byte
-	}{{"hook PreToolUse, Edit (allowed)", "claude", edit}, {"hook PreToolUse, Bash (allowed)", "claude", bash},
-		{"codex PreToolUse, Bash (allowed)", "codex", codexBash}} {
+	}{{"hook PreToolUse, Edit (allowed)", def, edit}, {"hook PreToolUse, Bash (allowed)", def, bash}}
+	for _, cl := range clients.All()[1:] {
+		for _, p := range clientPayloads(cl.Name(), "claims", "", s.dir) {
+			for _, start := range clientPayloads(cl.Name(), "start", p.session, s.dir) {
+				if _, err := b.output(s.dir, start.stdin, b.lucid, "hook", "--client", cl.Name(), start.event); err != nil {
+					return err
+				}
+			}
+			rows = append(rows, struct {
+				label, client string
+				stdin         []byte
+			}{cl.Name() + " " + p.event + ", " + p.tool + " (allowed)", cl.Name(), p.stdin})
+		}
+	}
+	for _, c := range rows {
 		out, err := b.output(s.dir, c.stdin, b.lucid, "hook", "--client", c.client, "PreToolUse")
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package installers
+package codex
 
 import (
 	"bytes"
@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/installers"
 )
 
 // Codex runs a hook only when $CODEX_HOME/config.toml trusts it, per
@@ -19,8 +21,8 @@ import (
 // word. lucid writes trust for its own entries alone, and only on
 // request; the file is edited as lines, every byte of the user's kept.
 
-// CodexHome is Codex's home folder: $CODEX_HOME, or ~/.codex.
-func CodexHome() string {
+// Home is Codex's home folder: $CODEX_HOME, or ~/.codex.
+func Home() string {
 	if h := os.Getenv("CODEX_HOME"); h != "" {
 		return h
 	}
@@ -28,8 +30,8 @@ func CodexHome() string {
 	return filepath.Join(home, ".codex")
 }
 
-// CodexConfigPath is the config.toml that holds Codex's trust.
-func CodexConfigPath() string { return filepath.Join(CodexHome(), "config.toml") }
+// ConfigPath is the config.toml that holds Codex's trust.
+func ConfigPath() string { return filepath.Join(Home(), "config.toml") }
 
 // codexEntry is one lucid handler in .codex/hooks.json, as Codex keys and
 // hashes it.
@@ -42,37 +44,26 @@ type codexEntry struct {
 
 // codexEntries returns lucid's handlers in .codex/hooks.json.
 func codexEntries(repo *gitstore.Repo) ([]codexEntry, error) {
-	s, err := Codex.read(repo, CodexHooksName)
+	entries, file, err := Hooks.Entries(repo, HooksName)
 	if err != nil {
 		return nil, err
 	}
-	file := s.path
 	var out []codexEntry
-	for _, e := range Codex.Events {
-		want := Codex.group(e)
-		for gi, g := range s.groups(e.Name) {
-			_, hooks, lucid := s.lucidHooks(g)
-			var grp struct {
-				Matcher string `json:"matcher"`
-			}
-			json.Unmarshal(s.doc[g.start:g.end], &grp)
-			for _, hi := range lucid {
-				var h struct {
-					Command       string `json:"command"`
-					Timeout       *int   `json:"timeout"`
-					Async         bool   `json:"async"`
-					StatusMessage string `json:"statusMessage"`
-				}
-				json.Unmarshal(s.doc[hooks[hi].start:hooks[hi].end], &h)
-				out = append(out, codexEntry{
-					event: e.Name,
-					key:   CodexHookKey(file, e.Name, gi, hi),
-					hash: CodexHookHash(CodexHandler{Event: e.Name, Matcher: grp.Matcher, Command: h.Command,
-						Timeout: h.Timeout, Async: h.Async, StatusMessage: h.StatusMessage}),
-					exact: len(hooks) == 1 && sameJSON(s.doc[g.start:g.end], want),
-				})
-			}
+	for _, e := range entries {
+		var h struct {
+			Command       string `json:"command"`
+			Timeout       *int   `json:"timeout"`
+			Async         bool   `json:"async"`
+			StatusMessage string `json:"statusMessage"`
 		}
+		json.Unmarshal(e.Raw, &h)
+		out = append(out, codexEntry{
+			event: e.Event,
+			key:   HookKey(file, e.Event, e.Group, e.Hook),
+			hash: HookHash(Handler{Event: e.Event, Matcher: e.Matcher, Command: h.Command,
+				Timeout: h.Timeout, Async: h.Async, StatusMessage: h.StatusMessage}),
+			exact: e.Exact,
+		})
 	}
 	return out, nil
 }
@@ -81,9 +72,9 @@ func codexEntries(repo *gitstore.Repo) ([]codexEntry, error) {
 // writes them, whatever their place in the file.
 func codexLucidHashes() []string {
 	var out []string
-	for _, e := range Codex.Events {
-		t := int(e.Timeout / Codex.TimeoutUnit)
-		out = append(out, CodexHookHash(CodexHandler{Event: e.Name, Matcher: e.Matcher, Command: Codex.Command(e.Name), Timeout: &t}))
+	for _, e := range Hooks.Events {
+		t := int(e.Timeout / Hooks.TimeoutUnit)
+		out = append(out, HookHash(Handler{Event: e.Name, Matcher: e.Matcher, Command: Hooks.Command(e.Name), Timeout: &t}))
 	}
 	return out
 }
@@ -91,12 +82,12 @@ func codexLucidHashes() []string {
 // TrustCodex trusts lucid's own entries in .codex/hooks.json, and nothing
 // else, in $CODEX_HOME/config.toml; trust lucid wrote for entries that
 // are no longer there (another place in the file) goes.
-func TrustCodex(repo *gitstore.Repo) ([]Change, error) {
+func TrustCodex(repo *gitstore.Repo) ([]installers.Change, error) {
 	entries, err := codexEntries(repo)
 	if err != nil {
 		return nil, err
 	}
-	path := CodexConfigPath()
+	path := ConfigPath()
 	cfg, err := readCodexConfig(path)
 	if err != nil {
 		return nil, err
@@ -113,7 +104,7 @@ func TrustCodex(repo *gitstore.Repo) ([]Change, error) {
 		}
 	}
 	cfg.removeTrust(func(key, hash string) bool {
-		return !keep[key] && strings.HasPrefix(key, repo.Abs(CodexHooksName)+":") && slices.Contains(codexLucidHashes(), hash)
+		return !keep[key] && strings.HasPrefix(key, repo.Abs(HooksName)+":") && slices.Contains(codexLucidHashes(), hash)
 	})
 	if string(cfg.doc) == before {
 		return nil, nil
@@ -121,38 +112,27 @@ func TrustCodex(repo *gitstore.Repo) ([]Change, error) {
 	if err := cfg.write(); err != nil {
 		return nil, err
 	}
-	return []Change{{Path: path, What: fmt.Sprintf("Codex trusts lucid's %d hooks (and nothing else)", len(keep))}}, nil
+	return []installers.Change{{Path: path, What: fmt.Sprintf("Codex trusts lucid's %d hooks (and nothing else)", len(keep))}}, nil
 }
 
 // UntrustCodex removes the trust lucid wrote for its entries in this
 // repository's .codex/hooks.json.
-func UntrustCodex(repo *gitstore.Repo) ([]Change, error) {
-	path := CodexConfigPath()
+func UntrustCodex(repo *gitstore.Repo) ([]installers.Change, error) {
+	path := ConfigPath()
 	cfg, err := readCodexConfig(path)
 	if err != nil || !cfg.existed {
 		return nil, err
 	}
 	hashes := codexLucidHashes()
 	if !cfg.removeTrust(func(key, hash string) bool {
-		return strings.HasPrefix(key, repo.Abs(CodexHooksName)+":") && slices.Contains(hashes, hash)
+		return strings.HasPrefix(key, repo.Abs(HooksName)+":") && slices.Contains(hashes, hash)
 	}) {
 		return nil, nil
 	}
 	if err := cfg.write(); err != nil {
 		return nil, err
 	}
-	return []Change{{Path: path, What: "Codex's trust in lucid's hooks removed"}}, nil
-}
-
-// readHomeFile reads a file of the user's own (in their home, not in a
-// repository): a symbolic link there is the user's doing (a dotfiles
-// folder), so it is followed wherever it points, and *path becomes its
-// target, so that a write replaces the file and keeps the link.
-func readHomeFile(path *string) ([]byte, error) {
-	if target, err := filepath.EvalSymlinks(*path); err == nil {
-		*path = target
-	}
-	return gitstore.ReadFile(*path, gitstore.MaxSettings)
+	return []installers.Change{{Path: path, What: "Codex's trust in lucid's hooks removed"}}, nil
 }
 
 // codexConfig is $CODEX_HOME/config.toml as lines.
@@ -164,7 +144,7 @@ type codexConfig struct {
 
 func readCodexConfig(path string) (*codexConfig, error) {
 	c := &codexConfig{path: path}
-	b, err := readHomeFile(&c.path)
+	b, err := installers.ReadHomeFile(&c.path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return c, nil
@@ -358,12 +338,12 @@ func (c *codexConfig) setTrust(key, hash string) error {
 	if t, ok := c.table("hooks", "state", key); ok {
 		if old, start, end, ok := c.value(t, "trusted_hash"); ok {
 			if old != hash {
-				c.doc = splice(c.doc, start, end, []byte(line))
+				c.doc = slices.Concat(c.doc[:start], []byte(line), c.doc[end:])
 			}
 			return nil
 		}
 		at := t.start + bytes.IndexByte(c.doc[t.start:t.end], '\n') + 1
-		c.doc = splice(c.doc, at, at, []byte(line))
+		c.doc = slices.Concat(c.doc[:at], []byte(line), c.doc[at:])
 		return nil
 	}
 	for _, t := range c.tables() {
@@ -412,15 +392,15 @@ func (c *codexConfig) removeTrust(drop func(key, hash string) bool) bool {
 			rest := append(append([]byte{}, c.doc[headerEnd:start]...), c.doc[end:t.end]...)
 			switch {
 			case len(bytes.TrimSpace(rest)) > 0:
-				c.doc = splice(c.doc, start, end, nil) // the table holds more: only the hash goes
+				c.doc = slices.Concat(c.doc[:start], c.doc[end:]) // the table holds more: only the hash goes
 			case t.start >= 2 && c.doc[t.start-1] == '\n' && c.doc[t.start-2] == '\n':
 				from := t.start - 1 // with the blank line before it
 				if end == len(c.doc) && c.doc[end-1] != '\n' && from >= 1 {
 					from-- // the last line, as setTrust left a file without a final newline
 				}
-				c.doc = splice(c.doc, from, end, nil)
+				c.doc = slices.Concat(c.doc[:from], c.doc[end:])
 			default:
-				c.doc = splice(c.doc, t.start, end, nil)
+				c.doc = slices.Concat(c.doc[:t.start], c.doc[end:])
 				if t.start == 0 {
 					c.doc = bytes.TrimLeft(c.doc, "\n")
 				}
@@ -430,4 +410,115 @@ func (c *codexConfig) removeTrust(drop func(key, hash string) bool) bool {
 		}
 	}
 	return changed
+}
+
+// checkShellPath checks that lucid is found where the client looks for
+// it: by the registered hook command (sh -c), where a hook does nothing
+// without it, and by the login shell Codex runs the agent's commands in,
+// whose profile sets PATH anew (e2e/codex_lucid_test.go saw "lucid:
+// command not found" with lucid first on Codex's own PATH), where the
+// agent's lucid commands would fail.
+func checkShellPath(c *installers.Client) installers.Finding {
+	f := installers.Finding{Check: c.ID + " finds lucid"}
+	shell := os.Getenv("SHELL")
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	hook, _ := exec.Command("sh", "-c", "command -v lucid").Output()
+	login, _ := exec.Command(shell, "-lc", "command -v lucid").Output()
+	hp, lp := strings.TrimSpace(string(hook)), strings.TrimSpace(string(login))
+	switch {
+	case hp == "":
+		f.Detail = c.Name + "'s hooks run `command -v lucid || exit 0`: with no lucid on the PATH " + c.ID + " starts with, every hook does nothing"
+		f.Fix = "install lucid into a folder on PATH (make install), then start " + c.ID + " again from that shell"
+	case lp == "":
+		f.Detail = "a login shell (" + shell + " -l, as " + c.ID + " runs the agent's commands) finds no lucid: the agent's lucid commands fail"
+		f.Fix = "put lucid's folder on PATH in your shell profile (~/.profile), then start " + c.ID + " again"
+	default:
+		f.OK, f.Detail = true, hp+" for the hooks, "+lp+" in a login shell"
+	}
+	return f
+}
+
+// checkCodexProject checks that Codex trusts the project: it ignores
+// .codex/hooks.json in one it does not.
+func checkCodexProject(repo *gitstore.Repo) installers.Finding {
+	f := installers.Finding{Check: "codex project trust"}
+	path := ConfigPath()
+	cfg, err := readCodexConfig(path)
+	if err != nil {
+		f.Detail, f.Fix = err.Error(), "fix "+path
+		return f
+	}
+	// Codex keys trust by the folder it starts in or its git root; for a
+	// linked work tree, the root of the main one (resolve_root_git_project
+	// _for_trust in its source).
+	dirs := []string{repo.Top}
+	if real, err := filepath.EvalSymlinks(repo.Top); err == nil && real != repo.Top {
+		dirs = append(dirs, real)
+	}
+	if filepath.Base(repo.CommonDir) == ".git" {
+		if main := filepath.Dir(repo.CommonDir); main != repo.Top {
+			dirs = append(dirs, main)
+		}
+	}
+	for _, d := range dirs {
+		if t, ok := cfg.table("projects", d); ok {
+			if v, _, _, ok := cfg.value(t, "trust_level"); ok && v == "trusted" {
+				f.OK, f.Detail = true, path+" trusts "+d
+				return f
+			}
+		}
+	}
+	f.Detail = "Codex does not trust " + repo.Top + " (" + path + "): it ignores .codex/hooks.json there"
+	f.Fix = "start codex in " + repo.Top + " and trust the folder when it asks, or add [projects." + tomlString(repo.Top) + "] trust_level = \"trusted\" to " + path
+	return f
+}
+
+// checkCodexTrust checks that Codex trusts each of lucid's entries as the
+// file has it now: an untrusted or changed entry is skipped silently.
+func checkCodexTrust(repo *gitstore.Repo) installers.Finding {
+	f := installers.Finding{Check: "codex hook trust"}
+	path := ConfigPath()
+	entries, err := codexEntries(repo)
+	if err != nil {
+		f.Detail, f.Fix = err.Error(), "fix the file, then run `lucid init --client codex`"
+		return f
+	}
+	cfg, err := readCodexConfig(path)
+	if err != nil {
+		f.Detail, f.Fix = err.Error(), "fix "+path
+		return f
+	}
+	var untrusted, modified, missing []string
+	for _, ev := range Hooks.Events {
+		if !slices.ContainsFunc(entries, func(e codexEntry) bool { return e.event == ev.Name }) {
+			missing = append(missing, ev.Name)
+		}
+	}
+	for _, e := range entries {
+		switch h, ok := cfg.trust(e.key); {
+		case !ok:
+			untrusted = append(untrusted, e.event)
+		case h != e.hash:
+			modified = append(modified, e.event)
+		}
+	}
+	if len(missing) == 0 && len(untrusted) == 0 && len(modified) == 0 {
+		f.OK, f.Detail = true, fmt.Sprintf("%s trusts all %d of lucid's hooks", path, len(entries))
+		return f
+	}
+	var why []string
+	if len(untrusted) > 0 {
+		why = append(why, "not trusted: "+strings.Join(untrusted, ", "))
+	}
+	if len(modified) > 0 {
+		why = append(why, "changed since they were trusted: "+strings.Join(modified, ", "))
+	}
+	if len(missing) > 0 {
+		why = append(why, "not in "+HooksName+" as lucid writes them, so not lucid's to trust: "+strings.Join(missing, ", "))
+	}
+	f.Detail = "Codex skips these of lucid's hooks without a word (" + strings.Join(why, "; ") + ")"
+	f.Fix = "run `lucid init --client codex --trust-codex` (it registers lucid's hooks again where they changed, and trusts them alone), or trust them in codex's /hooks view"
+	return f
 }

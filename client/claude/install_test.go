@@ -1,49 +1,15 @@
-package installers
+package claude
 
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/installers"
+	"github.com/lucid-dev/lucid/installers/installertest"
 )
-
-// newRepo returns a fresh git repository in a temporary folder.
-func newRepo(t *testing.T) *gitstore.Repo {
-	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v: %s", err, out)
-	}
-	repo, err := gitstore.Find(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
-}
-
-func writeSettings(t *testing.T, repo *gitstore.Repo, name, text string) {
-	t.Helper()
-	path := repo.Abs(name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, repo *gitstore.Repo, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(repo.Abs(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // registeredHooks reads a settings file as Claude Code does, as plain
 // JSON, and returns "EVENT [MATCHER] COMMAND TIMEOUT" for each hook.
@@ -65,14 +31,12 @@ func registeredHooks(t *testing.T, text string) []string {
 	for ev, groups := range doc.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
-				out = append(out, strings.Join([]string{ev, "[" + g.Matcher + "]", h.Command, json.Number(itoa(h.Timeout)).String()}, " "))
+				out = append(out, strings.Join([]string{ev, "[" + g.Matcher + "]", h.Command, json.Number(strconv.Itoa(h.Timeout)).String()}, " "))
 			}
 		}
 	}
 	return out
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // The user's bytes survive init and uninstall exactly, whatever their
 // layout; init registers every event; a second init changes nothing; and
@@ -93,17 +57,17 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := newRepo(t)
-			writeSettings(t, repo, SettingsName, tc.text)
-			if _, err := Install(repo, InstallOptions{StatusLine: true}); err != nil {
+			repo := installertest.NewRepo(t)
+			installertest.WriteSettings(t, repo, SettingsName, tc.text)
+			if _, err := install(repo, installers.Options{StatusLine: true}); err != nil {
 				t.Fatal(err)
 			}
-			after := readFile(t, repo, SettingsName)
-			if got := len(registeredHooks(t, after)); got < len(ClaudeCode.Events) {
-				t.Errorf("%d hooks registered, want %d:\n%s", got, len(ClaudeCode.Events), after)
+			after := installertest.ReadFile(t, repo, SettingsName)
+			if got := len(registeredHooks(t, after)); got < len(Hooks.Events) {
+				t.Errorf("%d hooks registered, want %d:\n%s", got, len(Hooks.Events), after)
 			}
-			if _, events, _ := ClaudeCode.Registered(repo); len(events) != len(ClaudeCode.Events) {
-				t.Errorf("Registered sees %d events, want %d:\n%s", len(events), len(ClaudeCode.Events), after)
+			if _, events, _ := Hooks.Registered(repo); len(events) != len(Hooks.Events) {
+				t.Errorf("Registered sees %d events, want %d:\n%s", len(events), len(Hooks.Events), after)
 			}
 			if tc.keep != "" && !strings.Contains(after, tc.keep) {
 				t.Errorf("init changed the user's %q:\n%s", tc.keep, after)
@@ -117,14 +81,14 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 			if strings.Contains(tc.text, "\t\"") && strings.Contains(after, "\n  \"") {
 				t.Errorf("a tab-indented file got space indentation:\n%s", after)
 			}
-			changes, err := Install(repo, InstallOptions{StatusLine: true})
+			changes, err := install(repo, installers.Options{StatusLine: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if again := readFile(t, repo, SettingsName); again != after || len(changes) != 0 {
+			if again := installertest.ReadFile(t, repo, SettingsName); again != after || len(changes) != 0 {
 				t.Errorf("a second init changed %v:\n%s\nthen\n%s", changes, after, again)
 			}
-			if _, err := Uninstall(repo); err != nil {
+			if _, err := uninstall(repo); err != nil {
 				t.Fatal(err)
 			}
 			if tc.text == "{}\n" && !strings.HasPrefix(after, "{\n  \"hooks\": {\n") {
@@ -136,7 +100,7 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 				}
 				return
 			}
-			if got := readFile(t, repo, SettingsName); got != tc.text {
+			if got := installertest.ReadFile(t, repo, SettingsName); got != tc.text {
 				t.Errorf("uninstall did not give the file back byte for byte:\n got %q\nwant %q", got, tc.text)
 			}
 		})
@@ -145,15 +109,15 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 
 // A file lucid creates is laid out with two spaces, one key a line.
 func TestInstallCreatesIndentedSettings(t *testing.T) {
-	repo := newRepo(t)
-	changes, err := Install(repo, InstallOptions{})
+	repo := installertest.NewRepo(t)
+	changes, err := install(repo, installers.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(changes) != 2 || changes[0].What != "created, with lucid's hooks for 10 events" {
 		t.Errorf("changes = %v", changes)
 	}
-	text := readFile(t, repo, SettingsName)
+	text := installertest.ReadFile(t, repo, SettingsName)
 	if !strings.HasPrefix(text, "{\n  \"hooks\": {\n    \"SessionStart\": [\n") || !strings.HasSuffix(text, "\n}\n") {
 		t.Errorf("new settings laid out as:\n%s", text)
 	}
@@ -165,8 +129,8 @@ func TestInstallCreatesIndentedSettings(t *testing.T) {
 // A hook of an older lucid is replaced, a user's hook in the same group
 // stays, and uninstall takes only lucid's out of that group.
 func TestInstallReplacesAnOlderLucidBesideTheUsersHook(t *testing.T) {
-	repo := newRepo(t)
-	writeSettings(t, repo, SettingsName, `{
+	repo := installertest.NewRepo(t)
+	installertest.WriteSettings(t, repo, SettingsName, `{
   "hooks": {
     "PreToolUse": [
       {
@@ -180,10 +144,10 @@ func TestInstallReplacesAnOlderLucidBesideTheUsersHook(t *testing.T) {
   }
 }
 `)
-	if _, err := Install(repo, InstallOptions{}); err != nil {
+	if _, err := install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	after := readFile(t, repo, SettingsName)
+	after := installertest.ReadFile(t, repo, SettingsName)
 	n := 0
 	for _, h := range registeredHooks(t, after) {
 		if strings.HasPrefix(h, "PreToolUse ") && strings.Contains(h, "lucid hook") {
@@ -196,7 +160,7 @@ func TestInstallReplacesAnOlderLucidBesideTheUsersHook(t *testing.T) {
 	if n != 1 || !strings.Contains(after, `{"type": "command", "command": "./mine.sh"}`) {
 		t.Errorf("want one lucid PreToolUse hook and the user's kept as written:\n%s", after)
 	}
-	if _, err := Uninstall(repo); err != nil {
+	if _, err := uninstall(repo); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
@@ -212,7 +176,7 @@ func TestInstallReplacesAnOlderLucidBesideTheUsersHook(t *testing.T) {
   }
 }
 `
-	if got := readFile(t, repo, SettingsName); got != want {
+	if got := installertest.ReadFile(t, repo, SettingsName); got != want {
 		t.Errorf("after uninstall:\n%s\nwant\n%s", got, want)
 	}
 }
@@ -220,26 +184,26 @@ func TestInstallReplacesAnOlderLucidBesideTheUsersHook(t *testing.T) {
 // A status line of the user's is theirs unless --force, and uninstall
 // leaves it; lucid's own goes.
 func TestStatusLine(t *testing.T) {
-	repo := newRepo(t)
+	repo := installertest.NewRepo(t)
 	mine := `{"statusLine": {"type": "command", "command": "my-line"}}`
-	writeSettings(t, repo, SettingsName, mine)
-	if _, err := Install(repo, InstallOptions{StatusLine: true}); err == nil || !strings.Contains(err.Error(), "--force") {
+	installertest.WriteSettings(t, repo, SettingsName, mine)
+	if _, err := install(repo, installers.Options{StatusLine: true}); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("err = %v, want a refusal naming --force", err)
 	}
-	if got := readFile(t, repo, SettingsName); got != mine {
+	if got := installertest.ReadFile(t, repo, SettingsName); got != mine {
 		t.Errorf("a refused init changed the file: %s", got)
 	}
-	changes, err := Install(repo, InstallOptions{StatusLine: true, Force: true})
+	changes, err := install(repo, installers.Options{StatusLine: true, Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(changes[0].What, `status line replaced (it was {"type":"command","command":"my-line"})`) {
 		t.Errorf("changes = %v", changes)
 	}
-	if !strings.Contains(readFile(t, repo, SettingsName), `"statusLine": {"type": "command", "command": "`+StatusLineCommand+`"}`) {
-		t.Errorf("status line not lucid's:\n%s", readFile(t, repo, SettingsName))
+	if !strings.Contains(installertest.ReadFile(t, repo, SettingsName), `"statusLine": {"type": "command", "command": "`+StatusLineCommand+`"}`) {
+		t.Errorf("status line not lucid's:\n%s", installertest.ReadFile(t, repo, SettingsName))
 	}
-	if _, err := Uninstall(repo); err != nil {
+	if _, err := uninstall(repo); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(repo.Abs(SettingsName)); !os.IsNotExist(err) {
@@ -256,13 +220,13 @@ func TestInstallRefusesBadSettings(t *testing.T) {
 		{`{"hooks": []}`, `"hooks" is not a JSON object: fix it`},
 		{`{"hooks": {"Stop": {}}}`, `"hooks"."Stop" is not a list of matcher groups`},
 	} {
-		repo := newRepo(t)
-		writeSettings(t, repo, SettingsName, tc.text)
-		_, err := Install(repo, InstallOptions{})
+		repo := installertest.NewRepo(t)
+		installertest.WriteSettings(t, repo, SettingsName, tc.text)
+		_, err := install(repo, installers.Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want %q", tc.text, err, tc.want)
 		}
-		if got := readFile(t, repo, SettingsName); got != tc.text {
+		if got := installertest.ReadFile(t, repo, SettingsName); got != tc.text {
 			t.Errorf("%q: a refused file was changed to %q", tc.text, got)
 		}
 	}
@@ -270,38 +234,38 @@ func TestInstallRefusesBadSettings(t *testing.T) {
 
 // Hooks in the local file keep init from registering them twice.
 func TestInstallKeepsToOneFile(t *testing.T) {
-	repo := newRepo(t)
-	if _, err := Install(repo, InstallOptions{Local: true}); err != nil {
+	repo := installertest.NewRepo(t)
+	if _, err := install(repo, installers.Options{Local: true}); err != nil {
 		t.Fatal(err)
 	}
-	changes, err := Install(repo, InstallOptions{})
+	changes, err := install(repo, installers.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(repo.Abs(SettingsName)); !os.IsNotExist(err) || len(changes) != 1 || !strings.Contains(changes[0].What, "already has lucid's hooks") {
 		t.Errorf("changes = %v, settings.json: %v", changes, err)
 	}
-	name, events, err := ClaudeCode.Registered(repo)
-	if err != nil || name != LocalSettingsName || len(events) != len(ClaudeCode.Events) {
+	name, events, err := Hooks.Registered(repo)
+	if err != nil || name != LocalSettingsName || len(events) != len(Hooks.Events) {
 		t.Errorf("Registered = %q %v %v", name, events, err)
 	}
 }
 
 // doctor's check names what is missing.
 func TestCheck(t *testing.T) {
-	repo := newRepo(t)
-	if fs := Check(repo); fs[0].OK || fs[1].OK {
+	repo := installertest.NewRepo(t)
+	if fs := (Client{}).Check(repo); fs[0].OK || fs[1].OK {
 		t.Errorf("nothing installed, yet %+v", fs)
 	}
-	if _, err := Install(repo, InstallOptions{}); err != nil {
+	if _, err := install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if fs := Check(repo); !fs[0].OK || !fs[1].OK {
+	if fs := (Client{}).Check(repo); !fs[0].OK || !fs[1].OK {
 		t.Errorf("installed, yet %+v", fs)
 	}
-	text := readFile(t, repo, SettingsName)
-	writeSettings(t, repo, SettingsName, strings.Replace(text, "exec lucid hook Stop\",\n            \"timeout\": 10", "exec lucid hook Stop\",\n            \"timeout\": 99", 1))
-	fs := Check(repo)
+	text := installertest.ReadFile(t, repo, SettingsName)
+	installertest.WriteSettings(t, repo, SettingsName, strings.Replace(text, "exec lucid hook Stop\",\n            \"timeout\": 10", "exec lucid hook Stop\",\n            \"timeout\": 99", 1))
+	fs := (Client{}).Check(repo)
 	if fs[0].OK || !strings.Contains(fs[0].Detail, "lacks lucid's hooks for Stop") {
 		t.Errorf("a changed Stop hook: %+v", fs[0])
 	}

@@ -1,4 +1,4 @@
-package installers
+package claude
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/merge"
+	"github.com/lucid-dev/lucid/installers"
 )
 
 // The files of Claude Code's that the installer changes, relative to the
@@ -32,7 +32,7 @@ const (
 const writeTools = "Edit|Write|NotebookEdit|MultiEdit|Bash"
 
 // claudeEvents are the events lucid registers in Claude Code, one a line.
-var claudeEvents = []Event{
+var events = []hooks.Event{
 	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
 	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
 	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
@@ -45,15 +45,16 @@ var claudeEvents = []Event{
 	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
 }
 
-// ClaudeCode is Claude Code, whose settings take hooks in seconds.
-var ClaudeCode = &Client{
+// Hooks is Claude Code's settings, which take hooks in seconds.
+var Hooks = &installers.Client{
 	ID:            "claude",
 	Name:          "Claude Code",
 	Settings:      SettingsName,
 	LocalSettings: LocalSettingsName,
-	Events:        claudeEvents,
+	Events:        events,
 	TimeoutUnit:   time.Second,
 	Command:       HookCommand,
+	Default:       true,
 }
 
 // HookCommand is the command registered for event. Where lucid is not on
@@ -63,59 +64,44 @@ func HookCommand(event string) string {
 	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook " + event
 }
 
-// Change is one file the installer created, changed or removed; the same
-// as the merge driver's installer reports, so that lucid init prints both
-// alike.
-type Change = merge.Change
-
-// InstallOptions says where Install registers the hooks.
-type InstallOptions struct {
-	// Local registers them in settings.local.json (personal) instead of
-	// settings.json (shared with the team).
-	Local bool
-	// StatusLine registers `lucid statusline` as Claude Code's status
-	// line; Force lets it replace one the user has.
-	StatusLine, Force bool
-}
-
 // StatusLineCommand is the status line lucid registers; like HookCommand,
 // it does nothing where lucid is not on PATH.
 const StatusLineCommand = "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid statusline"
 
-// Install registers lucid's hook for every event in Claude Code's settings
+// install registers lucid's hook for every event in Claude Code's settings
 // and writes the /lucid:dream command. It keeps every key and hook of the
 // user's as they are, and changes no byte when everything is in place. A
 // settings file that is not valid JSON is refused, with its line.
-func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
-	c := ClaudeCode
+func install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+	c := Hooks
 	name, other := c.Settings, c.LocalSettings
 	if opt.Local {
 		name, other = other, name
 	}
-	var changes []Change
-	if s, err := c.read(repo, other); err != nil {
+	var changes []installers.Change
+	if s, err := c.Read(repo, other); err != nil {
 		return nil, err
-	} else if s.hasLucid() {
+	} else if s.HasLucid() {
 		// Registered in both files, every hook would run twice.
-		changes = append(changes, Change{Path: other, What: "already has lucid's hooks; " + name + " left alone (`lucid uninstall` first, to move them)"})
+		changes = append(changes, installers.Change{Path: other, What: "already has lucid's hooks; " + name + " left alone (`lucid uninstall` first, to move them)"})
 	} else {
-		s, err := c.read(repo, name)
+		s, err := c.Read(repo, name)
 		if err != nil {
 			return nil, err
 		}
-		what := s.registerWhat()
+		what := s.RegisterWhat()
 		if opt.StatusLine {
-			sl, err := s.registerStatusLine(opt.Force)
+			sl, err := registerStatusLine(s, opt.Force)
 			if err != nil {
 				return nil, err
 			}
-			what = joinWhat(what, sl)
+			what = installers.JoinWhat(what, sl)
 		}
 		if what != "" {
-			if err := s.write(); err != nil {
+			if err := s.Write(); err != nil {
 				return nil, err
 			}
-			changes = append(changes, Change{Path: name, What: what})
+			changes = append(changes, installers.Change{Path: name, What: what})
 		}
 	}
 	created, err := writeDreamCommand(repo)
@@ -123,30 +109,30 @@ func Install(repo *gitstore.Repo, opt InstallOptions) ([]Change, error) {
 		return nil, err
 	}
 	if created {
-		changes = append(changes, Change{Path: DreamCommandName, What: "created (the /lucid:dream command)"})
+		changes = append(changes, installers.Change{Path: DreamCommandName, What: "created (the /lucid:dream command)"})
 	}
 	return changes, nil
 }
 
-// Uninstall removes what Install added: lucid's hooks from both settings
+// uninstall removes what install added: lucid's hooks from both settings
 // files (a file left empty goes too), and the /lucid:dream command unless
 // the user changed it. .lucid/ stays.
-func Uninstall(repo *gitstore.Repo) ([]Change, error) {
-	var changes []Change
-	for _, name := range ClaudeCode.files() {
-		s, err := ClaudeCode.read(repo, name)
+func uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+	var changes []installers.Change
+	for _, name := range Hooks.Files() {
+		s, err := Hooks.Read(repo, name)
 		if err != nil {
 			return nil, err
 		}
-		hooksGone, statusGone := s.unregister(), s.unregisterStatusLine()
+		hooksGone, statusGone := s.Unregister(), unregisterStatusLine(s)
 		what := ""
 		if hooksGone {
 			what = "lucid's hooks removed"
 		}
 		if statusGone {
-			what = joinWhat(what, "lucid's status line removed")
+			what = installers.JoinWhat(what, "lucid's status line removed")
 		}
-		ch, err := s.save(repo, what)
+		ch, err := s.Save(repo, what)
 		if err != nil {
 			return nil, err
 		}
@@ -158,31 +144,20 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 	case err != nil:
 		return nil, err
 	case string(b) != DreamCommand:
-		changes = append(changes, Change{Path: DreamCommandName, What: "kept: you changed it"})
+		changes = append(changes, installers.Change{Path: DreamCommandName, What: "kept: you changed it"})
 	default:
 		if err := os.Remove(path); err != nil {
 			return nil, err
 		}
-		removeEmptyDirs(repo, filepath.Dir(path))
-		changes = append(changes, Change{Path: DreamCommandName, What: "removed"})
+		installers.RemoveEmptyDirs(repo, filepath.Dir(path))
+		changes = append(changes, installers.Change{Path: DreamCommandName, What: "removed"})
 	}
 	return changes, nil
 }
 
-// removeEmptyDirs removes dir and its parents up to the top while they
-// are empty (.claude/commands/lucid, then .claude/commands, then .claude).
-func removeEmptyDirs(repo *gitstore.Repo, dir string) {
-	for dir != repo.Top && strings.HasPrefix(dir, repo.Top) {
-		if os.Remove(dir) != nil {
-			return
-		}
-		dir = filepath.Dir(dir)
-	}
-}
-
 // statusLine is lucid's statusLine setting.
 func statusLine() json.RawMessage {
-	b, _ := marshalNoEscape(struct {
+	b, _ := installers.MarshalNoEscape(struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
 	}{"command", StatusLineCommand})
@@ -204,50 +179,29 @@ func isLucidStatusLine(raw json.RawMessage) bool {
 
 // registerStatusLine sets lucid's status line. One the user has is
 // theirs: it is replaced only with force.
-func (s *settings) registerStatusLine(force bool) (string, error) {
-	r := s.root()
-	m, ok := member(s.doc, r, "statusLine")
-	old := s.doc[m.start:m.end]
+func registerStatusLine(s *installers.Settings, force bool) (string, error) {
+	old, ok := s.Member("statusLine")
 	switch {
-	case ok && sameJSON(old, statusLine()):
+	case ok && installers.SameJSON(old, statusLine()):
 		return "", nil
 	case ok && !isLucidStatusLine(old) && !force:
-		return "", fmt.Errorf("%s already has a statusLine of yours (%s): keep it, or run lucid init --statusline --force to replace it", s.name, compactJSON(old))
+		return "", fmt.Errorf("%s already has a statusLine of yours (%s): keep it, or run lucid init --statusline --force to replace it", s.Name(), installers.CompactJSON(old))
 	}
-	s.doc = setMember(s.doc, r, "statusLine", statusLine())
+	s.SetMember("statusLine", statusLine())
 	if ok && !isLucidStatusLine(old) {
-		return "status line replaced (it was " + compactJSON(old) + ")", nil
+		return "status line replaced (it was " + installers.CompactJSON(old) + ")", nil
 	}
 	return "lucid's status line registered", nil
 }
 
 // unregisterStatusLine removes lucid's status line; it reports whether it
 // did.
-func (s *settings) unregisterStatusLine() bool {
-	r := s.root()
-	if m, ok := member(s.doc, r, "statusLine"); ok && isLucidStatusLine(s.doc[m.start:m.end]) {
-		s.doc = removeMember(s.doc, r, "statusLine")
+func unregisterStatusLine(s *installers.Settings) bool {
+	if old, ok := s.Member("statusLine"); ok && isLucidStatusLine(old) {
+		s.RemoveMember("statusLine")
 		return true
 	}
 	return false
-}
-
-func compactJSON(raw []byte) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-func joinWhat(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }
 
 // DreamCommand is .claude/commands/lucid/dream.md, the /lucid:dream
@@ -295,34 +249,17 @@ func UserHookCommand(event string) string {
 }
 
 // claudeUser is Claude Code's user settings as a client of the installer.
-var claudeUser = &Client{
+var userHooks = &installers.Client{
 	ID:          "claude",
 	Name:        "Claude Code",
-	Events:      claudeEvents,
+	Events:      events,
 	TimeoutUnit: time.Second,
 	Command:     UserHookCommand,
 }
 
-// UserHooks is what lucid registers in a client's user settings, and
-// where: Claude Code's entries stand aside themselves (lucid hook --user);
-// Gemini CLI's are its project entries as they are, which Gemini runs once
-// where both are registered (seen with 0.61.0: of two hooks with one name
-// and command it keeps the project's). Gemini, like Claude Code, runs a
-// project's hooks only in a session started at the folder that holds them.
-// nil for a client lucid does not set up this way.
-func UserHooks(id string) (*Client, string) {
-	switch id {
-	case "claude":
-		return claudeUser, ClaudeUserSettings()
-	case "gemini":
-		return Gemini, filepath.Join(geminiHome(), ".gemini", "settings.json")
-	}
-	return nil, ""
-}
-
-// ClaudeConfigDir is Claude Code's folder of the user's: $CLAUDE_CONFIG_DIR,
+// ConfigDir is Claude Code's folder of the user's: $CLAUDE_CONFIG_DIR,
 // else ~/.claude; "" when neither can be told.
-func ClaudeConfigDir() string {
+func ConfigDir() string {
 	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
 		return dir
 	}
@@ -333,37 +270,14 @@ func ClaudeConfigDir() string {
 	return filepath.Join(home, ".claude")
 }
 
-// ClaudeUserSettings is the user's settings file of Claude Code.
-func ClaudeUserSettings() string {
-	dir := ClaudeConfigDir()
+// UserSettings is the user's settings file of Claude Code:
+// $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
+func UserSettings() string {
+	dir := ConfigDir()
 	if dir == "" {
 		return ""
 	}
 	return filepath.Join(dir, "settings.json")
-}
-
-// InstallUser registers lucid's hooks of c in the user settings at path,
-// keeping every byte of the user's.
-func InstallUser(c *Client, path string) ([]Change, error) { return c.installAt(path, path) }
-
-// UninstallUser removes what InstallUser added; a file left empty goes.
-func UninstallUser(c *Client, path string) ([]Change, error) {
-	s, err := c.readAt(path, path)
-	if err != nil {
-		return nil, err
-	}
-	what := ""
-	if s.unregister() {
-		what = "lucid's hooks removed"
-	}
-	return s.save(nil, what)
-}
-
-// UserSetUp reports whether the user settings at path register every
-// hook of c.
-func UserSetUp(c *Client, path string) bool {
-	s, err := c.readAt(path, path)
-	return err == nil && len(s.registered()) == len(c.Events)
 }
 
 // ProjectHooks reports whether a session started in dir runs lucid's
@@ -381,3 +295,37 @@ func ProjectHooks(dir, event string) bool {
 	}
 	return false
 }
+
+// Title is Claude Code as its users know it.
+func (Client) Title() string { return "Claude Code" }
+
+// Hooks is Claude Code's settings, as the installer edits them.
+func (Client) Hooks() *installers.Client { return Hooks }
+
+// Install registers lucid's hooks and writes the /lucid:dream command.
+func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+	return install(repo, opt)
+}
+
+// Uninstall removes what Install added.
+func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) { return uninstall(repo) }
+
+// Check checks that every event is registered, in one settings file, and
+// that the /lucid:dream command is there.
+func (Client) Check(repo *gitstore.Repo) []installers.Finding {
+	hooks := Hooks.CheckHooks(repo, "hooks", "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)")
+	dream := installers.Finding{Check: "/lucid:dream"}
+	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
+		dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
+	} else {
+		dream.OK, dream.Detail = true, DreamCommandName
+	}
+	return []installers.Finding{hooks, dream}
+}
+
+// Advice: lucid init has nothing to add for Claude Code.
+func (Client) Advice(*gitstore.Repo) string { return "" }
+
+// User is lucid's hooks in Claude Code's user settings: they stand aside
+// themselves (lucid hook --user) where the project registers its own.
+func (Client) User() (*installers.Client, string, string) { return userHooks, UserSettings(), "" }

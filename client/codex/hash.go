@@ -1,4 +1,4 @@
-package installers
+package codex
 
 import (
 	"bytes"
@@ -54,20 +54,20 @@ func codexNoMatcher(event string) bool {
 	return false
 }
 
-// CodexHandler is one command hook as a hooks file spells it.
-type CodexHandler struct {
+// Handler is one command hook as a hooks file spells it.
+type Handler struct {
 	Event, Matcher, Command, StatusMessage string
 	Timeout                                *int // seconds; nil for the default
 	Async                                  bool
 }
 
-// CodexHookKey is the handler's key in [hooks.state."..."].
-func CodexHookKey(hooksFile, event string, group, handler int) string {
+// HookKey is the handler's key in [hooks.state."..."].
+func HookKey(hooksFile, event string, group, handler int) string {
 	return fmt.Sprintf("%s:%s:%d:%d", hooksFile, codexEventKey(event), group, handler)
 }
 
-// CodexHookHash is the trusted_hash Codex 0.169.0 computes for a handler.
-func CodexHookHash(h CodexHandler) string {
+// HookHash is the trusted_hash Codex 0.169.0 computes for a handler.
+func HookHash(h Handler) string {
 	timeout := 600
 	switch {
 	case h.Timeout != nil:

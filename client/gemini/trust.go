@@ -1,4 +1,4 @@
-package installers
+package gemini
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/installers"
 )
 
 // Gemini CLI runs project hooks only in a trusted workspace, and not at
@@ -43,7 +44,7 @@ func readJSONC(path string, home bool, v any) error {
 	var b []byte
 	var err error
 	if home {
-		b, err = readHomeFile(&path)
+		b, err = installers.ReadHomeFile(&path)
 	} else {
 		b, err = gitstore.ReadFile(path, gitstore.MaxSettings)
 	}
@@ -109,9 +110,9 @@ type geminiSettings struct {
 // checkGeminiTrust says whether Gemini trusts the workspace, in the order
 // Gemini decides it: the environment, security.folderTrust.enabled, then
 // the longest matching rule of trustedFolders.json.
-func checkGeminiTrust(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "gemini workspace trust"}
-	fix := "start gemini in " + repo.Top + " and trust the folder when it asks, or add " + jsonKey(repo.Top) + `: "TRUST_FOLDER" to ` + geminiTrustedFolders()
+func checkGeminiTrust(repo *gitstore.Repo) installers.Finding {
+	f := installers.Finding{Check: "gemini workspace trust"}
+	fix := "start gemini in " + repo.Top + " and trust the folder when it asks, or add " + installers.JSONKey(repo.Top) + `: "TRUST_FOLDER" to ` + geminiTrustedFolders()
 	switch {
 	case os.Getenv("GEMINI_RESTRICTED_MODE") == "true":
 		f.Detail, f.Fix = "GEMINI_RESTRICTED_MODE=true: Gemini trusts no workspace, and runs no project hook", "unset GEMINI_RESTRICTED_MODE where gemini starts"
@@ -150,9 +151,9 @@ func checkGeminiTrust(repo *gitstore.Repo) Finding {
 	}
 	switch level {
 	case "TRUST_FOLDER", "TRUST_PARENT":
-		f.OK, f.Detail = true, geminiTrustedFolders()+" trusts it ("+jsonKey(best)+": "+level+")"
+		f.OK, f.Detail = true, geminiTrustedFolders()+" trusts it ("+installers.JSONKey(best)+": "+level+")"
 	case "DO_NOT_TRUST":
-		f.Detail = geminiTrustedFolders() + " says " + jsonKey(best) + ": DO_NOT_TRUST: Gemini runs no project hook here"
+		f.Detail = geminiTrustedFolders() + " says " + installers.JSONKey(best) + ": DO_NOT_TRUST: Gemini runs no project hook here"
 		f.Fix = "change that rule to TRUST_FOLDER (or trust the folder in gemini's /permissions)"
 	default:
 		f.Detail = "no rule in " + geminiTrustedFolders() + " trusts " + repo.Top + ": Gemini skips project hooks here without a word"
@@ -176,11 +177,11 @@ func isSubpath(parent, child string) bool {
 // checkGeminiEnabled checks hooksConfig in the user's and the project's
 // settings: enabled false stops every hook (the project's setting wins),
 // and a name in disabled (in either) stops that one.
-func checkGeminiEnabled(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "gemini hooks enabled"}
+func checkGeminiEnabled(repo *gitstore.Repo) installers.Finding {
+	f := installers.Finding{Check: "gemini hooks enabled"}
 	enabled, where := true, ""
 	var off []string
-	for i, path := range []string{geminiUserSettings(), repo.Abs(GeminiSettingsName)} {
+	for i, path := range []string{geminiUserSettings(), repo.Abs(SettingsName)} {
 		var s geminiSettings
 		if err := readJSONC(path, i == 0, &s); err != nil {
 			f.Detail, f.Fix = err.Error(), "fix "+path
@@ -189,8 +190,8 @@ func checkGeminiEnabled(repo *gitstore.Repo) Finding {
 		if e := s.HooksConfig.Enabled; e != nil {
 			enabled, where = *e, path
 		}
-		for _, ev := range Gemini.Events {
-			if name := GeminiHookName(ev.Name); slices.Contains(s.HooksConfig.Disabled, name) && !slices.Contains(off, name) {
+		for _, ev := range Hooks.Events {
+			if name := HookName(ev.Name); slices.Contains(s.HooksConfig.Disabled, name) && !slices.Contains(off, name) {
 				off = append(off, name)
 				where = path
 			}

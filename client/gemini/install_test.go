@@ -1,0 +1,144 @@
+package gemini
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lucid-dev/lucid/installers"
+	"github.com/lucid-dev/lucid/installers/installertest"
+)
+
+func TestClientRoundTripKeepsTheUsersBytes(t *testing.T) {
+	cases := []struct{ name, text, keep string }{
+		{"indented", "{\n  \"model\": {\"name\": \"x\"},\n  \"hooks\": {\n    \"SessionStart\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}\n    ]\n  }\n}\n", `      {"hooks": [{"type": "command", "command": "mine"}]}`},
+		{"tabs", "{\n\t\"model\": {\"name\": \"x\"}\n}", "\t\"model\": {\"name\": \"x\"}"},
+		{"crlf", "{\r\n  \"model\": {\"name\": \"x\"},\r\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}]}\r\n}\r\n", "  \"model\": {\"name\": \"x\"},\r"},
+		{"compact one line", `{"model": {"name": "x"}}`, `"model": {"name": "x"}`},
+		{"minified", `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"mine"}]}]}}`, `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"mine"}]}`},
+		{"empty object", "{}\n", ""},
+	}
+	for _, c := range []*installers.Client{Hooks} {
+		for _, tc := range cases {
+			t.Run(c.ID+"/"+tc.name, func(t *testing.T) {
+				repo := installertest.NewRepo(t)
+				installertest.WriteSettings(t, repo, c.Settings, tc.text)
+				if _, err := c.InstallHooks(repo); err != nil {
+					t.Fatal(err)
+				}
+				after := installertest.ReadFile(t, repo, c.Settings)
+				if _, events, _ := c.Registered(repo); len(events) != len(c.Events) {
+					t.Errorf("%d events registered, want %d:\n%s", len(events), len(c.Events), after)
+				}
+				if tc.keep != "" && !strings.Contains(after, tc.keep) {
+					t.Errorf("init changed the user's %q:\n%s", tc.keep, after)
+				}
+				if strings.Contains(tc.text, "\r\n") && strings.Count(after, "\n") != strings.Count(after, "\r\n") {
+					t.Errorf("a CRLF file got bare LFs:\n%q", after)
+				}
+				if !strings.Contains(tc.text, "\n") && strings.Contains(after, "\n") {
+					t.Errorf("a one-line file got line breaks:\n%s", after)
+				}
+				if ch, err := c.InstallHooks(repo); err != nil || len(ch) != 0 || installertest.ReadFile(t, repo, c.Settings) != after {
+					t.Errorf("a second init changed %v (%v)", ch, err)
+				}
+				if _, err := c.UninstallHooks(repo); err != nil {
+					t.Fatal(err)
+				}
+				if tc.text == "{}\n" {
+					// A file that held nothing but lucid's hooks goes.
+					if _, err := os.Stat(repo.Abs(c.Settings)); !os.IsNotExist(err) {
+						t.Errorf("an empty settings file stays after uninstall (%v)", err)
+					}
+					return
+				}
+				if got := installertest.ReadFile(t, repo, c.Settings); got != tc.text {
+					t.Errorf("uninstall did not give the bytes back:\n got %q\nwant %q", got, tc.text)
+				}
+			})
+		}
+	}
+}
+
+func TestClientEntries(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	for _, c := range []*installers.Client{Hooks} {
+		if _, err := c.InstallHooks(repo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gemini := installertest.Hooks(t, installertest.ReadFile(t, repo, SettingsName))
+	for ev, want := range map[string]string{
+		"BeforeTool":  "[^(write_file|replace|run_shell_command)$] lucid-BeforeTool command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini BeforeTool 10000;",
+		"BeforeAgent": "[] lucid-BeforeAgent command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini BeforeAgent 10000;",
+		"SessionEnd":  "[] lucid-SessionEnd command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini SessionEnd 2000;",
+	} {
+		if gemini[ev] != want {
+			t.Errorf("gemini %s: %q, want %q", ev, gemini[ev], want)
+		}
+	}
+	if len(gemini) != 6 {
+		t.Errorf("gemini has %d events, want 6", len(gemini))
+	}
+}
+
+func TestGeminiTrust(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	home := t.TempDir()
+	t.Setenv("GEMINI_CLI_HOME", home)
+	for _, k := range []string{"GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "GEMINI_CLI_TRUSTED_FOLDERS_PATH"} {
+		t.Setenv(k, "")
+	}
+	folders := filepath.Join(home, ".gemini", "trustedFolders.json")
+	os.MkdirAll(filepath.Dir(folders), 0o755)
+	top := repo.Top
+	for _, tc := range []struct {
+		env, rules, settings string
+		ok                   bool
+		detail               string
+	}{
+		{"", "", "", false, "no rule in"},
+		{"true", "", "", true, "GEMINI_CLI_TRUST_WORKSPACE=true"},
+		{"false", `{"` + top + `": "TRUST_FOLDER"}`, "", false, "GEMINI_CLI_TRUST_WORKSPACE=false"},
+		{"", `{"` + top + `": "TRUST_FOLDER"}`, "", true, "TRUST_FOLDER"},
+		{"", `{"` + filepath.Dir(top) + `": "TRUST_FOLDER", "` + top + `": "DO_NOT_TRUST"}`, "", false, "DO_NOT_TRUST"},
+		{"", `{"` + filepath.Dir(top) + `": "DO_NOT_TRUST", "` + top + `/sub": "TRUST_PARENT"}`, "", true, "TRUST_PARENT"},
+		{"", "// mine\n{\"" + top + "\": \"TRUST_FOLDER\"}", "", true, "TRUST_FOLDER"},
+		{"", "", `{"security": {"folderTrust": {"enabled": false}}}`, true, "folder trust off"},
+	} {
+		t.Setenv("GEMINI_CLI_TRUST_WORKSPACE", tc.env)
+		os.WriteFile(folders, []byte(tc.rules), 0o644)
+		os.WriteFile(geminiUserSettings(), []byte(tc.settings), 0o644)
+		if tc.rules == "" {
+			os.Remove(folders)
+		}
+		f := checkGeminiTrust(repo)
+		if f.OK != tc.ok || !strings.Contains(f.Detail, tc.detail) || !f.OK && f.Fix == "" {
+			t.Errorf("env %q rules %q settings %q: ok=%v %q (fix %q), want ok=%v with %q", tc.env, tc.rules, tc.settings, f.OK, f.Detail, f.Fix, tc.ok, tc.detail)
+		}
+	}
+}
+
+func TestGeminiHooksEnabled(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	home := t.TempDir()
+	t.Setenv("GEMINI_CLI_HOME", home)
+	os.MkdirAll(filepath.Join(home, ".gemini"), 0o755)
+	Hooks.InstallHooks(repo)
+	for _, tc := range []struct {
+		user string
+		ok   bool
+		want string
+	}{
+		{"", true, "hooks on"},
+		{`{"hooksConfig": {"enabled": false}}`, false, "hooksConfig.enabled to false"},
+		{`{"hooksConfig": {"disabled": ["lucid-BeforeTool", "other"]}}`, false, "names lucid-BeforeTool:"},
+		{`{"hooksConfig": {"disabled": ["command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini BeforeTool"]}}`, true, "hooks on"},
+	} {
+		os.WriteFile(geminiUserSettings(), []byte(tc.user), 0o644)
+		if f := checkGeminiEnabled(repo); f.OK != tc.ok || !strings.Contains(f.Detail, tc.want) {
+			t.Errorf("%s: ok=%v %q, want ok=%v %q", tc.user, f.OK, f.Detail, tc.ok, tc.want)
+		}
+	}
+}

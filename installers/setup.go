@@ -1,0 +1,81 @@
+package installers
+
+import (
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/merge"
+)
+
+// Change is one file the installer created, changed or removed; the same
+// as the merge driver's installer reports, so that lucid init prints both
+// alike.
+type Change = merge.Change
+
+// Finding is the result of one check (the merge driver's checks report
+// the same way).
+type Finding = merge.Finding
+
+// Setup is one client's part of lucid init, lucid uninstall and lucid
+// doctor: its hooks (Hooks), and whatever else the client needs to run
+// them, which its folder knows.
+type Setup interface {
+	// Hooks is the client's settings as the installer edits them.
+	Hooks() *Client
+	// Install sets lucid up in the client; Uninstall takes away all that
+	// Install added, and nothing of the user's.
+	Install(repo *gitstore.Repo, opt Options) ([]Change, error)
+	Uninstall(repo *gitstore.Repo) ([]Change, error)
+	// Check is doctor's checks of the client, set up in repo.
+	Check(repo *gitstore.Repo) []Finding
+	// Advice is what lucid init says once the client is set up, "" for
+	// nothing.
+	Advice(repo *gitstore.Repo) string
+	// User is what lucid registers in the user's settings of the client,
+	// and where (lucid init --user); nil and why not for a client lucid
+	// does not set up this way.
+	User() (c *Client, path, whyNot string)
+}
+
+// Options are lucid init's choices; a client takes those that are its own.
+type Options struct {
+	// Local registers the hooks in the personal settings file instead of
+	// the shared one; StatusLine registers lucid's status line too, and
+	// Force lets it replace one the user has.
+	Local, StatusLine, Force bool
+	// Trust has the client trust lucid's own hooks, and nothing else.
+	Trust bool
+}
+
+// ClientCommand is the command registered for event of a client other
+// than the default one, which `lucid hook --client id` runs. Where lucid is
+// not on PATH (a teammate's clone, a machine without it) it does nothing
+// and exits 0, so that the session goes on without a hook error on every
+// call.
+func ClientCommand(id string) func(string) string {
+	return func(event string) string {
+		return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client " + id + " " + event
+	}
+}
+
+// InstallUser registers lucid's hooks of c in the user settings at path,
+// keeping every byte of the user's.
+func InstallUser(c *Client, path string) ([]Change, error) { return c.installAt(path, path) }
+
+// UninstallUser removes what InstallUser added; a file left empty goes.
+func UninstallUser(c *Client, path string) ([]Change, error) {
+	s, err := c.readAt(path, path)
+	if err != nil {
+		return nil, err
+	}
+	what := ""
+	if s.Unregister() {
+		what = "lucid's hooks removed"
+	}
+	return s.Save(nil, what)
+}
+
+// UserSetUp reports whether the user settings at path register every
+// hook of c.
+func UserSetUp(c *Client, path string) bool {
+	s, err := c.readAt(path, path)
+	return err == nil && len(s.registered()) == len(c.Events)
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"embed"
+	"encoding/json"
+	"path"
+	"strings"
+)
+
+// clientFiles are the payloads each client sends, by the client's name
+// (testdata/clients/NAME): start.json, its session's start; tool-N.json,
+// the tool-call hooks the clients section times; claims.json, where
+// there is one, the shell call the claims section times for the client
+// besides the default one. $SESSION and $DIR stand for the session's id
+// and the work tree.
+//
+//go:embed testdata/clients
+var clientFiles embed.FS
+
+// clientPayload is one payload of a client's, filled in.
+type clientPayload struct {
+	event, tool string // as the payload names them
+	session     string
+	stdin       []byte
+}
+
+// clientPayloads returns the client's payloads whose file names begin
+// with prefix, in the order of their names.
+func clientPayloads(client, prefix, session, dir string) []clientPayload {
+	dirName := path.Join("testdata", "clients", client)
+	entries, _ := clientFiles.ReadDir(dirName)
+	fill := strings.NewReplacer("$SESSION", session, "$DIR", dir)
+	var out []clientPayload
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		b, err := clientFiles.ReadFile(path.Join(dirName, e.Name()))
+		if err != nil {
+			continue
+		}
+		p := clientPayload{stdin: []byte(fill.Replace(strings.TrimSpace(string(b))))}
+		var names struct {
+			Event   string `json:"hook_event_name"`
+			Tool    string `json:"tool_name"`
+			Session string `json:"session_id"`
+		}
+		json.Unmarshal(p.stdin, &names)
+		p.event, p.tool, p.session = names.Event, names.Tool, names.Session
+		out = append(out, p)
+	}
+	return out
+}
