@@ -270,3 +270,26 @@ func TestCheck(t *testing.T) {
 		t.Errorf("a changed Stop hook: %+v", fs[0])
 	}
 }
+
+// lucid init, doctor and uninstall for Claude Code, through its Setup.
+func TestSetup(t *testing.T) {
+	noUserSettings(t)
+	repo := installertest.NewRepo(t)
+	c := Client{}
+	if c.Title() != "Claude Code" || c.Hooks() != Hooks || c.Advice(repo) != "" {
+		t.Errorf("title %q", c.Title())
+	}
+	ch, err := c.Install(repo, installers.Options{StatusLine: true})
+	if err != nil || len(ch) != 2 {
+		t.Fatalf("install: %+v %v", ch, err)
+	}
+	if fs := c.Check(repo); len(fs) != 2 || !fs[0].OK || !fs[1].OK {
+		t.Errorf("checks: %+v", fs)
+	}
+	if h, path, why := c.User(); h != userHooks || path != UserSettings() || why != "" {
+		t.Errorf("user hooks: %v %q %q", h, path, why)
+	}
+	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 2 {
+		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+}

@@ -274,3 +274,65 @@ func TestCodexEventKey(t *testing.T) {
 		}
 	}
 }
+
+// lucid init, doctor and uninstall for Codex, through its Setup: the hooks
+// and, with Trust, their trust; the checks; the advice while Codex does not
+// trust the project; and no user settings.
+func TestSetup(t *testing.T) {
+	t.Setenv("CODEX_HOME", t.TempDir())
+	repo := installertest.NewRepo(t)
+	c := Client{}
+	if c.Title() != "Codex CLI" || c.Hooks() != Hooks {
+		t.Errorf("title %q", c.Title())
+	}
+	ch, err := c.Install(repo, installers.Options{Trust: true})
+	if err != nil || len(ch) != 2 || ch[0].Path != HooksName || ch[1].Path != ConfigPath() {
+		t.Fatalf("install: %+v %v", ch, err)
+	}
+	fs := c.Check(repo)
+	if len(fs) != 4 || !fs[0].OK || fs[1].OK || !fs[2].OK || fs[3].Check != "codex finds lucid" {
+		t.Errorf("checks: %+v", fs)
+	}
+	if a := c.Advice(repo); !strings.Contains(a, "trusts the project") || !strings.Contains(a, "--trust-codex") {
+		t.Errorf("advice: %q", a)
+	}
+	if h, _, why := c.User(); h != nil || !strings.Contains(why, "per repository") {
+		t.Errorf("user hooks: %v %q", h, why)
+	}
+	ch, err = c.Uninstall(repo)
+	if err != nil || len(ch) != 2 {
+		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+	if _, err := c.Install(repo, installers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(ConfigPath()); strings.Contains(string(b), "trusted_hash") {
+		t.Errorf("trust without --trust-codex:\n%s", b)
+	}
+}
+
+// Codex's hooks and its agents' login shell must both find lucid.
+func TestShellPath(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	if f := checkShellPath(Hooks); f.OK || !strings.Contains(f.Detail, "every hook does nothing") {
+		t.Errorf("no lucid on PATH: %+v", f)
+	}
+}
+
+// A hook's identity is hashed as serde_json writes it: every escape of a
+// JSON string, and no matcher for the events whose matcher Codex ignores;
+// a key of config.toml is a TOML basic string.
+func TestHashAndTOMLEscapes(t *testing.T) {
+	odd := "a\"b\\c\nd\re\tf\bg\fh\x01i\xffj é"
+	h1 := HookHash(Handler{Event: "Stop", Matcher: "x", Command: odd})
+	h2 := HookHash(Handler{Event: "Stop", Matcher: "y", Command: odd})
+	if h1 != h2 || !strings.HasPrefix(h1, "sha256:") {
+		t.Errorf("Stop's matcher counts: %s %s", h1, h2)
+	}
+	if HookHash(Handler{Event: "PreToolUse", Matcher: "x", Command: odd}) == HookHash(Handler{Event: "PreToolUse", Matcher: "y", Command: odd}) {
+		t.Error("PreToolUse's matcher is ignored")
+	}
+	if got := tomlString("a\"b\\c\x01\x7f"); got != `"a\"b\\c\u0001\u007F"` {
+		t.Errorf("tomlString: %s", got)
+	}
+}

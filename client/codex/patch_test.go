@@ -227,3 +227,13 @@ func BenchmarkShellPatches(b *testing.B) {
 		})
 	}
 }
+
+// A patch in a heredoc whose delimiter is <<- loses its leading tabs, as
+// the shell strips them.
+func TestPatchInTabbedHeredoc(t *testing.T) {
+	cmd := "apply_patch <<-'EOF'\n\t*** Begin Patch\n\t*** Add File: a.txt\n\t+x\n\t*** End Patch\n\tEOF\n"
+	patches, ok, err := ShellPatches(cmd)
+	if err != nil || !ok || len(patches) != 1 || len(patches[0].Paths("/w")) != 1 {
+		t.Errorf("%+v %v %v", patches, ok, err)
+	}
+}

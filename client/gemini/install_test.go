@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +141,63 @@ func TestGeminiHooksEnabled(t *testing.T) {
 		if f := checkGeminiEnabled(repo); f.OK != tc.ok || !strings.Contains(f.Detail, tc.want) {
 			t.Errorf("%s: ok=%v %q, want ok=%v %q", tc.user, f.OK, f.Detail, tc.ok, tc.want)
 		}
+	}
+}
+
+// lucid init, doctor and uninstall for Gemini, through its Setup: the
+// hooks, the checks of trust and hooksConfig, the advice, and the user's
+// settings lucid init --user writes.
+func TestSetup(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("GEMINI_CLI_HOME", home)
+	t.Setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "")
+	t.Setenv("GEMINI_RESTRICTED_MODE", "")
+	t.Setenv("GEMINI_CLI_TRUST_WORKSPACE", "")
+	repo := installertest.NewRepo(t)
+	c := Client{}
+	if c.Title() != "Gemini CLI" || c.Hooks() != Hooks {
+		t.Errorf("title %q", c.Title())
+	}
+	ch, err := c.Install(repo, installers.Options{Trust: true})
+	if err != nil || len(ch) != 1 || ch[0].Path != SettingsName {
+		t.Fatalf("install: %+v %v", ch, err)
+	}
+	fs := c.Check(repo)
+	if len(fs) != 3 || !fs[0].OK || fs[1].OK || !fs[2].OK {
+		t.Errorf("checks: %+v", fs)
+	}
+	if a := c.Advice(repo); !strings.Contains(a, "lucid-BeforeTool") || !strings.Contains(a, "It does not trust this one yet") {
+		t.Errorf("advice: %q", a)
+	}
+	h, path, why := c.User()
+	if h != Hooks || path != filepath.Join(home, ".gemini", "settings.json") || why != "" {
+		t.Errorf("user hooks: %v %q %q", h, path, why)
+	}
+	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 1 {
+		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+}
+
+// Gemini's files may hold comments, outside strings only; its home is
+// $GEMINI_CLI_HOME, else the user's, and its trusted folders' file may be
+// named by GEMINI_CLI_TRUSTED_FOLDERS_PATH.
+func TestJSONCAndHome(t *testing.T) {
+	in := "{\n// a comment\n\"a\": \"x // not one\", /* and\n this */ \"b\": \"q\\\"/*\"}"
+	var v map[string]string
+	if err := json.Unmarshal(stripJSONComments([]byte(in)), &v); err != nil || v["a"] != "x // not one" || v["b"] != `q"/*` {
+		t.Errorf("%v %v\n%s", v, err, stripJSONComments([]byte(in)))
+	}
+	home := t.TempDir()
+	t.Setenv("GEMINI_CLI_HOME", "")
+	t.Setenv("HOME", home)
+	if geminiHome() != home {
+		t.Errorf("home %q", geminiHome())
+	}
+	t.Setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "/x/trusted.json")
+	if geminiTrustedFolders() != "/x/trusted.json" {
+		t.Errorf("trusted folders %q", geminiTrustedFolders())
+	}
+	if realPath("/no/such/../path") != "/no/path" {
+		t.Errorf("realPath %q", realPath("/no/such/../path"))
 	}
 }
