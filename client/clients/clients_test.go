@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"os"
 	"strings"
 
 	"github.com/lucid-dev/lucid/installers"
@@ -64,5 +65,60 @@ func TestDoctorAndHelp(t *testing.T) {
 	}
 	if !slices.Contains(All(), TrustClient()) || UserHookStandsAside("NoSuchEvent") {
 		t.Error("trust client, or a user hook standing aside for nothing")
+	}
+}
+
+// The files of the clients besides the default one (Codex's and
+// Gemini's) keep every byte of the user's through init and uninstall,
+// whatever their layout, and a second init changes none.
+func TestClientRoundTripKeepsTheUsersBytes(t *testing.T) {
+	cases := []struct{ name, text, keep string }{
+		{"indented", "{\n  \"model\": {\"name\": \"x\"},\n  \"hooks\": {\n    \"SessionStart\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}\n    ]\n  }\n}\n", `      {"hooks": [{"type": "command", "command": "mine"}]}`},
+		{"tabs", "{\n\t\"model\": {\"name\": \"x\"}\n}", "\t\"model\": {\"name\": \"x\"}"},
+		{"crlf", "{\r\n  \"model\": {\"name\": \"x\"},\r\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}]}\r\n}\r\n", "  \"model\": {\"name\": \"x\"},\r"},
+		{"compact one line", `{"model": {"name": "x"}}`, `"model": {"name": "x"}`},
+		{"minified", `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"mine"}]}]}}`, `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"mine"}]}`},
+		{"empty object", "{}\n", ""},
+	}
+	for _, cl := range All()[1:] {
+		c := cl.Hooks()
+		for _, tc := range cases {
+			t.Run(c.ID+"/"+tc.name, func(t *testing.T) {
+				repo := installertest.NewRepo(t)
+				installertest.WriteSettings(t, repo, c.Settings, tc.text)
+				if _, err := c.InstallHooks(repo); err != nil {
+					t.Fatal(err)
+				}
+				after := installertest.ReadFile(t, repo, c.Settings)
+				if _, events, _ := c.Registered(repo); len(events) != len(c.Events) {
+					t.Errorf("%d events registered, want %d:\n%s", len(events), len(c.Events), after)
+				}
+				if tc.keep != "" && !strings.Contains(after, tc.keep) {
+					t.Errorf("init changed the user's %q:\n%s", tc.keep, after)
+				}
+				if strings.Contains(tc.text, "\r\n") && strings.Count(after, "\n") != strings.Count(after, "\r\n") {
+					t.Errorf("a CRLF file got bare LFs:\n%q", after)
+				}
+				if !strings.Contains(tc.text, "\n") && strings.Contains(after, "\n") {
+					t.Errorf("a one-line file got line breaks:\n%s", after)
+				}
+				if ch, err := c.InstallHooks(repo); err != nil || len(ch) != 0 || installertest.ReadFile(t, repo, c.Settings) != after {
+					t.Errorf("a second init changed %v (%v)", ch, err)
+				}
+				if _, err := c.UninstallHooks(repo); err != nil {
+					t.Fatal(err)
+				}
+				if tc.text == "{}\n" {
+					// A file that held nothing but lucid's hooks goes.
+					if _, err := os.Stat(repo.Abs(c.Settings)); !os.IsNotExist(err) {
+						t.Errorf("an empty settings file stays after uninstall (%v)", err)
+					}
+					return
+				}
+				if got := installertest.ReadFile(t, repo, c.Settings); got != tc.text {
+					t.Errorf("uninstall did not give the bytes back:\n got %q\nwant %q", got, tc.text)
+				}
+			})
+		}
 	}
 }
