@@ -51,12 +51,19 @@ func label(agent, agentType string) string {
 	}
 }
 
-// LabelIn is Label for an agent of a client other than Claude Code
-// (client "codex", "gemini"): "codex·21259d" for a lead, "codex-default·77ae91"
-// for a subagent of type default, each with the end of its id
-// (Codex's ids begin with the time, which agents started together share).
+// NamedLabels reports whether the agents of client (as their records name
+// it) are labelled by the client's name rather than by their role in a
+// team. The command line sets it from its registry of clients; unset,
+// every agent is labelled by its role.
+var NamedLabels func(client string) bool
+
+// LabelIn is Label for an agent of client, as its record names it. An
+// agent of a client whose agents have NamedLabels is "codex·21259d" for a
+// lead, "codex-default·77ae91" for a subagent of type default, each with
+// the end of its id (Codex's ids begin with the time, which agents
+// started together share).
 func LabelIn(agent, agentType, client string) string {
-	if client == "" || client == "claude" {
+	if client == "" || NamedLabels == nil || !NamedLabels(client) {
 		return Label(agent, agentType)
 	}
 	session, sub, isSub := strings.Cut(agent, "/")

@@ -70,6 +70,11 @@ func Adapters() []hooks.Client {
 	return out
 }
 
+// NamedLabels reports whether the agents of client are labelled by the
+// client's name (gitstore.NamedLabels): those of every client but the
+// default one, whose agents are labelled by their role in a team.
+func NamedLabels(client string) bool { return client != Default().Name() }
+
 // UserHookStandsAside reports whether a hook of the default client's user
 // settings (lucid init --user) leaves event to the project's own hooks.
 func UserHookStandsAside(event string) bool { return claude.UserHookStandsAside(event) }

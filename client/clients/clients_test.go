@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/installers/installertest"
 	"slices"
@@ -120,5 +121,23 @@ func TestClientRoundTripKeepsTheUsersBytes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The default client's agents are labelled by their role, the others' by
+// the client's name.
+func TestNamedLabels(t *testing.T) {
+	defer func(f func(string) bool) { gitstore.NamedLabels = f }(gitstore.NamedLabels)
+	gitstore.NamedLabels = NamedLabels
+	const session = "01a23a7d-ac6f-7493-b1f0-f59c6e21259d"
+	if got := gitstore.LabelIn(session, "", Default().Name()); got != "lead·01a23a" {
+		t.Errorf("default client: %q", got)
+	}
+	other := All()[1].Name()
+	if got := gitstore.LabelIn(session+"/x-1", "default", other); got != other+"-default·x1" {
+		t.Errorf("%s subagent: %q", other, got)
+	}
+	if got := gitstore.LabelIn(session, "", other); got != other+"·21259d" {
+		t.Errorf("%s lead: %q", other, got)
 	}
 }
