@@ -1,12 +1,12 @@
 package installers
 
 import (
-	"time"
-
 	"bytes"
 	"encoding/json"
-	"github.com/lucid-dev/lucid/hooks"
 	"testing"
+	"time"
+
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // plainSettings reports whether init then uninstall must give doc back

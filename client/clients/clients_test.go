@@ -2,13 +2,13 @@ package clients
 
 import (
 	"os"
+	"slices"
 	"strings"
+	"testing"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/installers/installertest"
-	"slices"
-	"testing"
 )
 
 // The registry lists each client once, by the name lucid hook --client

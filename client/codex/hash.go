@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // How Codex 0.169.0 decides that a hook is trusted, read from its source
@@ -48,7 +50,7 @@ func codexEventKey(event string) string {
 // (hooks/list shows it null).
 func codexNoMatcher(event string) bool {
 	switch event {
-	case "UserPromptSubmit", "PreModelRequest", "Stop", "Interrupt":
+	case hooks.UserPromptSubmit, "PreModelRequest", hooks.Stop, "Interrupt": // Codex names two events lucid does not register
 		return true
 	}
 	return false
@@ -72,7 +74,7 @@ func HookHash(h Handler) string {
 	switch {
 	case h.Timeout != nil:
 		timeout = max(*h.Timeout, 1)
-	case h.Event == "SessionEnd" || h.Event == "Interrupt":
+	case h.Event == hooks.SessionEnd || h.Event == "Interrupt":
 		timeout = 1
 	}
 	handler := map[string]any{"type": "command", "command": h.Command, "timeout": timeout, "async": h.Async}

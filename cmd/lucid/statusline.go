@@ -3,12 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/lucid-dev/lucid/client/clients"
 	"io"
 	"os"
 	"time"
 
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"

@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // claimsSection times the write guard with 1,000 active claims held by 50
@@ -61,11 +62,11 @@ func claimsSection(b *bench) error {
 			session, s.dir, event, tool, in))
 	}
 	start := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, s.dir))
-	if _, err := b.output(s.dir, start, b.lucid, "hook", "SessionStart"); err != nil {
+	if _, err := b.output(s.dir, start, b.lucid, "hook", hooks.SessionStart); err != nil {
 		return err
 	}
-	edit := payload("PreToolUse", "Edit", map[string]any{"file_path": s.dir + "/internal/server/handler.go", "old_string": "a", "new_string": "b"})
-	bash := payload("PreToolUse", "Bash", map[string]any{"command": "cd internal/server && gofmt -w handler.go && go test ./... > ../../test.log 2>&1; tail -n 20 ../../test.log", "description": "test"})
+	edit := payload(hooks.PreToolUse, "Edit", map[string]any{"file_path": s.dir + "/internal/server/handler.go", "old_string": "a", "new_string": "b"})
+	bash := payload(hooks.PreToolUse, "Bash", map[string]any{"command": "cd internal/server && gofmt -w handler.go && go test ./... > ../../test.log 2>&1; tail -n 20 ../../test.log", "description": "test"})
 
 	fmt.Fprintf(b.out, "  %-44s %10s %10s %10s %8s\n", "with 1,000 active claims", "median", "max", "floor", "x floor")
 	row := func(label string, t timing) {
@@ -93,14 +94,14 @@ func claimsSection(b *bench) error {
 		}
 	}
 	for _, c := range rows {
-		out, err := b.output(s.dir, c.stdin, b.lucid, "hook", "--client", c.client, "PreToolUse")
+		out, err := b.output(s.dir, c.stdin, b.lucid, "hook", "--client", c.client, hooks.PreToolUse)
 		if err != nil {
 			return err
 		}
 		if strings.Contains(out, "deny") {
 			return fmt.Errorf("%s was denied: %s", c.label, out)
 		}
-		t, err := b.timeCommand(s.dir, nil, c.stdin, b.lucid, "hook", "--client", c.client, "PreToolUse")
+		t, err := b.timeCommand(s.dir, nil, c.stdin, b.lucid, "hook", "--client", c.client, hooks.PreToolUse)
 		if err != nil {
 			return err
 		}

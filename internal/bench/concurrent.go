@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // concurrentSection times lucid hook PreToolUse of one agent while eight
@@ -35,8 +36,8 @@ func concurrentSection(b *bench) error {
 	payload := func(event, rest string) []byte {
 		return []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q,"permission_mode":"default"%s}`, session, s.dir, event, rest))
 	}
-	pre := payload("PreToolUse", fmt.Sprintf(`,"tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, s.dir+"/a.go"))
-	if _, err := b.output(s.dir, payload("SessionStart", `,"source":"startup"`), b.lucid, "hook", "SessionStart"); err != nil {
+	pre := payload(hooks.PreToolUse, fmt.Sprintf(`,"tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, s.dir+"/a.go"))
+	if _, err := b.output(s.dir, payload(hooks.SessionStart, `,"source":"startup"`), b.lucid, "hook", hooks.SessionStart); err != nil {
 		return err
 	}
 
@@ -71,7 +72,7 @@ func concurrentSection(b *bench) error {
 	time.Sleep(20 * time.Millisecond) // the writers are under way
 
 	fmt.Fprintf(b.out, "  %-48s %10s %10s %10s %8s\n", "while 8 agents append", "median", "max", "floor", "x floor")
-	t, err := b.timeCommand(s.dir, []string{"LUCID_BUDGET=9500"}, pre, b.lucid, "hook", "PreToolUse")
+	t, err := b.timeCommand(s.dir, []string{"LUCID_BUDGET=9500"}, pre, b.lucid, "hook", hooks.PreToolUse)
 	if err != nil {
 		return err
 	}
@@ -80,9 +81,9 @@ func concurrentSection(b *bench) error {
 	// Parallel tool calls of another agent: its hooks at once, many rounds.
 	for _, width := range []int{2, 8} {
 		agent := fmt.Sprintf("a%02dparallel0000000", width)
-		one := payload("PreToolUse", fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, agent, s.dir+"/b.go"))
-		start := payload("SubagentStart", fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose"`, agent))
-		if _, err := b.output(s.dir, start, b.lucid, "hook", "SubagentStart"); err != nil {
+		one := payload(hooks.PreToolUse, fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, agent, s.dir+"/b.go"))
+		start := payload(hooks.SubagentStart, fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose"`, agent))
+		if _, err := b.output(s.dir, start, b.lucid, "hook", hooks.SubagentStart); err != nil {
 			return err
 		}
 		delivered := map[string]int{}
@@ -96,7 +97,7 @@ func concurrentSection(b *bench) error {
 				round.Add(1)
 				go func() {
 					defer round.Done()
-					cmd := exec.Command(b.lucid, "hook", "PreToolUse")
+					cmd := exec.Command(b.lucid, "hook", hooks.PreToolUse)
 					cmd.Dir = s.dir
 					cmd.Env = append(cleanEnv(), "LUCID_BUDGET=9500")
 					cmd.Stdin = bytes.NewReader(one)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // payloadsSection times the hook on what is not typical: a git whole-tree
@@ -41,7 +43,7 @@ func payloadsSection(b *bench) error {
 	}
 	fmt.Fprintf(b.out, "  %-44s %10s %10s %10s %8s\n", "one claim of another agent", "median", "max", "floor", "x floor")
 	git := payload("Bash", map[string]any{"command": "git checkout feature"})
-	t, err := b.timeCommand(s.dir, nil, git, b.lucid, "hook", "PreToolUse")
+	t, err := b.timeCommand(s.dir, nil, git, b.lucid, "hook", hooks.PreToolUse)
 	if err != nil {
 		return err
 	}
@@ -56,7 +58,7 @@ func payloadsSection(b *bench) error {
 		// Five runs: each reads tens of megabytes.
 		var times []time.Duration
 		for range 5 {
-			d, err := b.runOnce(s.dir, nil, c.stdin, b.lucid, "hook", "PreToolUse")
+			d, err := b.runOnce(s.dir, nil, c.stdin, b.lucid, "hook", hooks.PreToolUse)
 			if err != nil {
 				return err
 			}
