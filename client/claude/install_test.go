@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -291,5 +292,41 @@ func TestSetup(t *testing.T) {
 	}
 	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 2 {
 		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+}
+
+// Uninstall keeps a /lucid:dream the user changed and a settings file
+// lucid cannot read stops it; the user's folder of Claude Code is
+// $CLAUDE_CONFIG_DIR, else ~/.claude; a user hook outside any project
+// folder asks the working folder.
+func TestUninstallKeepsAndRefuses(t *testing.T) {
+	noUserSettings(t)
+	repo := installertest.NewRepo(t)
+	if _, err := install(repo, installers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	installertest.WriteSettings(t, repo, DreamCommandName, "mine\n")
+	ch, err := uninstall(repo)
+	if err != nil || len(ch) != 2 || ch[1].What != "kept: you changed it" {
+		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+	installertest.WriteSettings(t, repo, SettingsName, "{oops")
+	if _, err := uninstall(repo); err == nil {
+		t.Error("uninstall went through a settings file that is not JSON")
+	}
+	if _, err := install(repo, installers.Options{}); err == nil {
+		t.Error("install went through a settings file that is not JSON")
+	}
+	t.Setenv("CLAUDE_CONFIG_DIR", "/cfg")
+	if ConfigDir() != "/cfg" || UserSettings() != filepath.Join("/cfg", "settings.json") {
+		t.Errorf("%q %q", ConfigDir(), UserSettings())
+	}
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Chdir(repo.Top)
+	if UserHookStandsAside("PreToolUse") {
+		t.Error("stands aside where the working folder registers nothing")
+	}
+	if isLucidStatusLine([]byte("not json")) || !isLucidStatusLine([]byte(`{"command": "/usr/bin/lucid statusline"}`)) {
+		t.Error("isLucidStatusLine")
 	}
 }

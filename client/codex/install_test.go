@@ -301,3 +301,66 @@ func TestHashAndTOMLEscapes(t *testing.T) {
 		t.Errorf("tomlString: %s", got)
 	}
 }
+
+// config.toml's headers and values as Codex writes them and as people do:
+// quoted, literal and bare keys, comments after a header or a value, and
+// what is no header at all.
+func TestTOMLHeadersAndValues(t *testing.T) {
+	for line, want := range map[string]string{
+		`[projects."/a/b"]`:                   "projects|/a/b",
+		`[ hooks . state . 'x:y' ] # trusted`: "hooks|state|x:y",
+		`[a.b-c_d]`:                           "a|b-c_d",
+		`[a."b\"c"]`:                          `a|b"c`,
+		`[a.`:                                 "",
+		`[a."b]`:                              "",
+		`[a.'b]`:                              "",
+		`[a] x`:                               "",
+		`[a b]`:                               "",
+		`[]`:                                  "",
+	} {
+		keys, ok := tomlHeader(line)
+		if got := strings.Join(keys, "|"); ok != (want != "") || ok && got != want {
+			t.Errorf("%s: %q %v, want %q", line, got, ok, want)
+		}
+	}
+	c := &codexConfig{doc: []byte("[t]\nplain = 'lit' # note\n\"q\" = \"s\\u0041\"\nbare = 3\n")}
+	tb, _ := c.table("t")
+	for key, want := range map[string]string{"plain": "lit", "q": "sA", "bare": "3", "none": ""} {
+		if v, _, _, ok := c.value(tb, key); v != want || ok != (want != "") {
+			t.Errorf("%s = %q %v, want %q", key, v, ok, want)
+		}
+	}
+}
+
+// Doctor's checks of Codex name a config.toml it cannot read, and where
+// lucid is on the hooks' PATH, what a login shell finds.
+func TestCodexChecksOfBadConfig(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	repo := installertest.NewRepo(t)
+	if err := os.Mkdir(filepath.Join(home, "config.toml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if f := checkCodexProject(repo); f.OK || !strings.Contains(f.Fix, "fix "+ConfigPath()) {
+		t.Errorf("project trust: %+v", f)
+	}
+	if f := checkCodexTrust(repo); f.OK || !strings.Contains(f.Fix, "fix "+ConfigPath()) {
+		t.Errorf("hook trust: %+v", f)
+	}
+	if _, err := TrustCodex(repo); err == nil {
+		t.Error("trust written through a config.toml that is a folder")
+	}
+	if _, err := (Client{}).Install(repo, installers.Options{Trust: true}); err == nil {
+		t.Error("install trusted through a config.toml that is a folder")
+	}
+	if _, err := (Client{}).Uninstall(repo); err == nil {
+		t.Error("uninstall untrusted through a config.toml that is a folder")
+	}
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "lucid"), []byte("#!/bin/sh\n"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("SHELL", "/bin/sh")
+	if f := checkShellPath(Hooks); f.Check != "codex finds lucid" || f.Detail == "" {
+		t.Errorf("lucid on PATH: %+v", f)
+	}
+}

@@ -154,3 +154,30 @@ func TestJSONCAndHome(t *testing.T) {
 		t.Errorf("realPath %q", realPath("/no/such/../path"))
 	}
 }
+
+// Gemini's files that are not JSON, or hold only comments, as doctor
+// reads them: named with a fix, or read as empty.
+func TestChecksOfBadFiles(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("GEMINI_CLI_HOME", home)
+	t.Setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "")
+	t.Setenv("GEMINI_RESTRICTED_MODE", "")
+	t.Setenv("GEMINI_CLI_TRUST_WORKSPACE", "")
+	repo := installertest.NewRepo(t)
+	os.MkdirAll(filepath.Join(home, ".gemini"), 0o755)
+	os.WriteFile(geminiTrustedFolders(), []byte("// nothing yet\n"), 0o644)
+	if f := checkGeminiTrust(repo); f.OK || !strings.Contains(f.Detail, "no rule in") {
+		t.Errorf("comments only: %+v", f)
+	}
+	os.WriteFile(geminiTrustedFolders(), []byte("{oops"), 0o644)
+	if f := checkGeminiTrust(repo); f.OK || f.Fix != "fix "+geminiTrustedFolders() {
+		t.Errorf("trusted folders not JSON: %+v", f)
+	}
+	os.WriteFile(geminiUserSettings(), []byte("[1]"), 0o644)
+	if f := checkGeminiTrust(repo); f.OK || f.Fix != "fix "+geminiUserSettings() {
+		t.Errorf("user settings not an object: %+v", f)
+	}
+	if f := checkGeminiEnabled(repo); f.OK || f.Fix != "fix "+geminiUserSettings() {
+		t.Errorf("hooksConfig of bad user settings: %+v", f)
+	}
+}
