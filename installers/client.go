@@ -20,8 +20,8 @@ import (
 // entry. Claude Code, Codex CLI and Gemini CLI keep hooks in the same
 // shape, {"hooks": {"EVENT": [{"matcher": M, "hooks": [{"type":
 // "command", "command": C, "timeout": T}]}]}}, and differ in the file,
-// the events and the unit of the timeout; adding a client is one more
-// table like ClaudeCode's.
+// the events and the unit of the timeout; each client's folder fills
+// one.
 type Client struct {
 	ID            string // as lucid init --client names it
 	Name          string // as its users know it

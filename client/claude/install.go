@@ -31,7 +31,7 @@ const (
 // hears what a subagent recorded as soon as the subagent hands back.
 const writeTools = "Edit|Write|NotebookEdit|MultiEdit|Bash"
 
-// claudeEvents are the events lucid registers in Claude Code, one a line.
+// events are the events lucid registers in Claude Code, one a line.
 var events = []hooks.Event{
 	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
 	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},

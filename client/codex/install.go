@@ -8,7 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/installers"
 )
 
-// codexEvents are the events lucid registers in Codex CLI: those its
+// events are the events lucid registers in Codex CLI: those its
 // adapter handles (client/codex). A tool event's matcher is a regular
 // expression over tool_name: the shell tool is "Bash",
 // apply_patch "apply_patch", and the lead's wait for a subagent
@@ -27,7 +27,7 @@ var events = []hooks.Event{
 }
 
 // Hooks is Codex CLI (0.169.0): hooks in .codex/hooks.json, timeouts in
-// seconds. Codex runs a hook only when it is trusted (codextrust.go).
+// seconds. Codex runs a hook only when it is trusted (trust.go).
 var Hooks = &installers.Client{
 	ID:          "codex",
 	Name:        "Codex CLI",

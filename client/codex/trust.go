@@ -16,7 +16,7 @@ import (
 )
 
 // Codex runs a hook only when $CODEX_HOME/config.toml trusts it, per
-// entry, with the hash of the entry as it is now (codexhash.go): an entry
+// entry, with the hash of the entry as it is now (hash.go): an entry
 // that is untrusted, or changed since it was trusted, is skipped without a
 // word. lucid writes trust for its own entries alone, and only on
 // request; the file is edited as lines, every byte of the user's kept.

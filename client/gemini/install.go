@@ -15,7 +15,7 @@ import (
 // the anchors: "replace" alone would match any tool with it in its name.
 const geminiTools = "^(" + WriteFile + "|" + Replace + "|" + ShellTool + ")$"
 
-// geminiEvents are the events lucid registers in Gemini CLI. A timed-out
+// events are the events lucid registers in Gemini CLI. A timed-out
 // BeforeTool counts as no answer and the tool runs, so its timeout is far
 // above the hooks' lock wait (hooks.lockBudget). SessionStart and the
 // agent events take no matcher (Gemini compares one with the trigger).
