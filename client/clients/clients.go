@@ -120,7 +120,7 @@ Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
 .lucid/log.jsonl (the log) at the work tree's top; lucid's hooks in
 .claude/settings.json, beside your own settings and hooks; the
 /lucid:dream command in .claude/commands/lucid/dream.md; and the log's merge
-driver: the line ` + "`" + `+"` + "`" + `"+` + "`" + `.lucid/log.jsonl merge=lucid` + "`" + `+"` + "`" + `"+` + "`" + ` in .gitattributes (commit it)
+driver: the line ` + "`" + `.lucid/log.jsonl merge=lucid` + "`" + ` in .gitattributes (commit it)
 and merge.lucid.driver in the repository's git config. Run it again at any
 time: it changes nothing that is in place. lucid uninstall takes all of it
 away again but .lucid/.
