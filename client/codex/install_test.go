@@ -364,3 +364,36 @@ func TestCodexChecksOfBadConfig(t *testing.T) {
 		t.Errorf("lucid on PATH: %+v", f)
 	}
 }
+
+// setTrust changes a hash in place and adds one to a table that lacks it;
+// removeTrust takes the hash alone out of a table that holds more.
+func TestSetAndRemoveTrustInPlace(t *testing.T) {
+	c := &codexConfig{doc: []byte("model = \"x\"\n\n[hooks.state.\"k\"]\ntrusted_hash = \"sha256:old\"\n\n[hooks.state.\"j\"]\nenabled = true\n")}
+	if err := c.setTrust("k", "sha256:new"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.setTrust("j", "sha256:j"); err != nil {
+		t.Fatal(err)
+	}
+	want := "model = \"x\"\n\n[hooks.state.\"k\"]\ntrusted_hash = \"sha256:new\"\n\n[hooks.state.\"j\"]\ntrusted_hash = \"sha256:j\"\nenabled = true\n"
+	if string(c.doc) != want {
+		t.Fatalf("set:\n%s\nwant\n%s", c.doc, want)
+	}
+	if h, ok := c.trust("k"); !ok || h != "sha256:new" {
+		t.Errorf("trust k: %q %v", h, ok)
+	}
+	if !c.removeTrust(func(key, _ string) bool { return key == "j" }) {
+		t.Fatal("nothing removed")
+	}
+	want = "model = \"x\"\n\n[hooks.state.\"k\"]\ntrusted_hash = \"sha256:new\"\n\n[hooks.state.\"j\"]\nenabled = true\n"
+	if string(c.doc) != want {
+		t.Errorf("remove:\n%s\nwant\n%s", c.doc, want)
+	}
+	if !c.removeTrust(func(key, _ string) bool { return key == "k" }) || string(c.doc) != "model = \"x\"\n\n[hooks.state.\"j\"]\nenabled = true\n" {
+		t.Errorf("remove a table of its own:\n%q", c.doc)
+	}
+	e := &PatchError{Msg: "m"}
+	if e.Error() != "invalid apply_patch: m" || clipPatch(strings.Repeat("x", 90)) != strings.Repeat("x", 80)+"…" {
+		t.Error(e.Error())
+	}
+}
