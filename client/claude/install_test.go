@@ -330,3 +330,27 @@ func TestUninstallKeepsAndRefuses(t *testing.T) {
 		t.Error("isLucidStatusLine")
 	}
 }
+
+// What install and uninstall cannot write or read stops them with its
+// error; with no home folder, Claude Code's user settings are nowhere.
+func TestInstallStopsAtWhatItCannotWrite(t *testing.T) {
+	noUserSettings(t)
+	repo := installertest.NewRepo(t)
+	installertest.WriteSettings(t, repo, ".claude/commands", "a file where a folder goes")
+	if _, err := install(repo, installers.Options{}); err == nil {
+		t.Error("install wrote /lucid:dream under a file")
+	}
+	os.Remove(repo.Abs(".claude/commands"))
+	os.MkdirAll(repo.Abs(DreamCommandName), 0o755)
+	if _, err := uninstall(repo); err == nil {
+		t.Error("uninstall read a /lucid:dream that is a folder")
+	}
+	installertest.WriteSettings(t, repo, LocalSettingsName, "{oops")
+	if _, err := uninstall(repo); err == nil {
+		t.Error("uninstall went through a personal settings file that is not JSON")
+	}
+	t.Setenv("HOME", "")
+	if ConfigDir() != "" || UserSettings() != "" {
+		t.Errorf("no home: %q %q", ConfigDir(), UserSettings())
+	}
+}
