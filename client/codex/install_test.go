@@ -397,3 +397,27 @@ func TestSetAndRemoveTrustInPlace(t *testing.T) {
 		t.Error(e.Error())
 	}
 }
+
+// Once Codex trusts the project and every one of lucid's hooks, lucid init
+// has nothing to add; a hook's own timeout and status message count in its
+// hash.
+func TestAdviceWhenTrusted(t *testing.T) {
+	t.Setenv("CODEX_HOME", t.TempDir())
+	repo := installertest.NewRepo(t)
+	os.WriteFile(ConfigPath(), []byte("[projects."+tomlString(repo.Top)+"]\ntrust_level = \"trusted\"\n"), 0o600)
+	if _, err := (Client{}).Install(repo, installers.Options{Trust: true}); err != nil {
+		t.Fatal(err)
+	}
+	if a := (Client{}).Advice(repo); a != "" {
+		t.Errorf("advice once trusted: %q", a)
+	}
+	ten := 10
+	plain := HookHash(Handler{Event: "PreToolUse", Command: "c", Timeout: &ten})
+	if plain == HookHash(Handler{Event: "PreToolUse", Command: "c", Timeout: &ten, StatusMessage: "m"}) || plain == HookHash(Handler{Event: "PreToolUse", Command: "c"}) {
+		t.Error("the timeout or the status message does not count")
+	}
+	patches, ok, err := ShellPatches("apply_patch <<\"EOF\"\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\nEOF\n")
+	if err != nil || !ok || len(patches) != 1 {
+		t.Errorf("a heredoc with a double-quoted delimiter: %+v %v %v", patches, ok, err)
+	}
+}
