@@ -141,3 +141,40 @@ func TestNamedLabels(t *testing.T) {
 		t.Errorf("%s lead: %q", other, got)
 	}
 }
+
+// What each client reads: Codex timeouts in seconds, Gemini's in
+// milliseconds and named; the tool events' matchers; the command names
+// the client.
+func TestClientEntries(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	for _, name := range []string{"codex", "gemini"} {
+		c, _ := ByName(name)
+		if _, err := c.Hooks().InstallHooks(repo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	codex := installertest.Hooks(t, installertest.ReadFile(t, repo, ".codex/hooks.json"))
+	gemini := installertest.Hooks(t, installertest.ReadFile(t, repo, ".gemini/settings.json"))
+	for ev, want := range map[string]string{
+		"PreToolUse":   "[Bash|apply_patch]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex PreToolUse 10;",
+		"PostToolUse":  "[Bash|apply_patch|.*wait_agent]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex PostToolUse 10;",
+		"SessionStart": "[]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex SessionStart 15;",
+		"SessionEnd":   "[]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex SessionEnd 2;",
+	} {
+		if codex[ev] != want {
+			t.Errorf("codex %s: %q, want %q", ev, codex[ev], want)
+		}
+	}
+	for ev, want := range map[string]string{
+		"BeforeTool":  "[^(write_file|replace|run_shell_command)$] lucid-BeforeTool command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini BeforeTool 10000;",
+		"BeforeAgent": "[] lucid-BeforeAgent command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini BeforeAgent 10000;",
+		"SessionEnd":  "[] lucid-SessionEnd command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini SessionEnd 2000;",
+	} {
+		if gemini[ev] != want {
+			t.Errorf("gemini %s: %q, want %q", ev, gemini[ev], want)
+		}
+	}
+	if len(codex) != 9 || len(gemini) != 6 {
+		t.Errorf("codex has %d events, gemini %d; want 9 and 6", len(codex), len(gemini))
+	}
+}

@@ -12,32 +12,6 @@ import (
 	"github.com/lucid-dev/lucid/installers/installertest"
 )
 
-// What each client reads: Codex timeouts in seconds, Gemini's in
-// milliseconds and named; the tool events' matchers; the command names
-// the client.
-func TestClientEntries(t *testing.T) {
-	repo := installertest.NewRepo(t)
-	for _, c := range []*installers.Client{Hooks} {
-		if _, err := c.InstallHooks(repo); err != nil {
-			t.Fatal(err)
-		}
-	}
-	codex := installertest.Hooks(t, installertest.ReadFile(t, repo, HooksName))
-	for ev, want := range map[string]string{
-		"PreToolUse":   "[Bash|apply_patch]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex PreToolUse 10;",
-		"PostToolUse":  "[Bash|apply_patch|.*wait_agent]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex PostToolUse 10;",
-		"SessionStart": "[]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex SessionStart 15;",
-		"SessionEnd":   "[]  command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client codex SessionEnd 2;",
-	} {
-		if codex[ev] != want {
-			t.Errorf("codex %s: %q, want %q", ev, codex[ev], want)
-		}
-	}
-	if len(codex) != 9 {
-		t.Errorf("codex has %d events, want 9", len(codex))
-	}
-}
-
 // A user's hook beside lucid's in the same event stays, and a Claude
 // Code entry of lucid's in a Codex file (lucid hook E, no client) is not
 // taken for the Codex one.

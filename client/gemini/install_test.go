@@ -11,31 +11,6 @@ import (
 	"github.com/lucid-dev/lucid/installers/installertest"
 )
 
-// What each client reads: Codex timeouts in seconds, Gemini's in
-// milliseconds and named; the tool events' matchers; the command names
-// the client.
-func TestClientEntries(t *testing.T) {
-	repo := installertest.NewRepo(t)
-	for _, c := range []*installers.Client{Hooks} {
-		if _, err := c.InstallHooks(repo); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gemini := installertest.Hooks(t, installertest.ReadFile(t, repo, SettingsName))
-	for ev, want := range map[string]string{
-		"BeforeTool":  "[^(write_file|replace|run_shell_command)$] lucid-BeforeTool command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini BeforeTool 10000;",
-		"BeforeAgent": "[] lucid-BeforeAgent command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini BeforeAgent 10000;",
-		"SessionEnd":  "[] lucid-SessionEnd command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client gemini SessionEnd 2000;",
-	} {
-		if gemini[ev] != want {
-			t.Errorf("gemini %s: %q, want %q", ev, gemini[ev], want)
-		}
-	}
-	if len(gemini) != 6 {
-		t.Errorf("gemini has %d events, want 6", len(gemini))
-	}
-}
-
 // Gemini's trust, decided as 0.61.0 decides it.
 func TestGeminiTrust(t *testing.T) {
 	repo := installertest.NewRepo(t)
