@@ -1,7 +1,9 @@
-// Package claude is lucid's adapter for Claude Code's hooks: a payload as
-// Claude Code 2.1.332 sends it decoded into lucid's hooks.Input, and lucid's
-// answer encoded in the form Claude Code honours (FACTS.md; the payloads
-// in testdata/payloads/claude-code-2.1.332).
+// Package claude holds all lucid knows of Claude Code (2.1.332): its
+// hooks' payloads decoded into lucid's hooks.Input and lucid's answer
+// encoded as it honours it (the payloads in
+// testdata/payloads/claude-code-2.1.332); the events lucid registers;
+// its settings, status line, /lucid:dream command and user hooks as lucid
+// init writes them; its agents' shells; and doctor's checks of it.
 package claude
 
 import (

@@ -1,7 +1,9 @@
-// Package codex is lucid's adapter for the hooks of Codex CLI (0.169.0): a
-// payload as Codex sends it decoded into lucid's hooks.Input, and lucid's
-// answer encoded as Codex honours it (FACTS.md; the payloads in
-// testdata/payloads/codex-0.169.0).
+// Package codex holds all lucid knows of Codex CLI (0.169.0): its hooks'
+// payloads decoded into lucid's hooks.Input and lucid's answer encoded as
+// it honours it (the payloads in testdata/payloads/codex-0.169.0); the
+// events lucid registers in .codex/hooks.json; the hash and trust Codex
+// needs before it runs a hook; doctor's checks; its agents' shells; and
+// its apply_patch format.
 //
 // Codex's hooks have Claude Code's shape, with these differences that the
 // adapter absorbs: the shell tool (exec_command) reaches hooks as "Bash"

@@ -1,7 +1,9 @@
-// Package gemini is lucid's adapter for the hooks of Gemini CLI (0.61.0):
-// a payload as Gemini sends it decoded into lucid's hooks.Input, and
-// lucid's answer encoded as Gemini honours it (FACTS.md; the payloads in
-// testdata/payloads/gemini-0.61.0).
+// Package gemini holds all lucid knows of Gemini CLI (0.61.0): its hooks'
+// payloads decoded into lucid's hooks.Input and lucid's answer encoded as
+// it honours it (the payloads in testdata/payloads/gemini-0.61.0); the
+// events lucid registers in .gemini/settings.json; its workspace trust
+// and hooksConfig as doctor checks them; its agents' shells; and the
+// inputs of its tools that write.
 //
 // What differs from Claude Code: the events have other names (BeforeAgent
 // before each prompt, BeforeTool/AfterTool around each tool, AfterAgent at
