@@ -1,6 +1,6 @@
-// Package guard decides about one tool call of an agent: which paths it
-// writes (Edit, Write, NotebookEdit, Codex's apply_patch, Gemini CLI's
-// tools, and shell commands parsed with mvdan.cc/sh; for git's whole-tree
+// Package guard decides about one tool call of an agent: which paths a
+// shell command writes (parsed with mvdan.cc/sh; a client's own tools are
+// decoded in its folder under client/; for git's whole-tree
 // commands, such as git stash or git reset --hard, git itself is asked
 // what they would change and whether they would lose the log's uncommitted
 // lines), the LUCID_AGENT stamp on the lucid commands it runs, and lich's
