@@ -24,8 +24,16 @@ type Setup interface {
 	// Install added, and nothing of the user's.
 	Install(repo *gitstore.Repo, opt Options) ([]Change, error)
 	Uninstall(repo *gitstore.Repo) ([]Change, error)
-	// Check is doctor's checks of the client, set up in repo.
+	// Check is doctor's checks of the client, set up in repo: its hooks
+	// and what it needs to run them. CheckClient is doctor's checks of
+	// the client's own settings, outside the repository, which come after
+	// the repository's; nil for none.
 	Check(repo *gitstore.Repo) []Finding
+	CheckClient() []Finding
+	// DoctorFiles are the client's files in the work tree that lucid
+	// reads, relative to its top, which doctor checks as it checks its
+	// own.
+	DoctorFiles() []string
 	// Advice is what lucid init says once the client is set up, "" for
 	// nothing.
 	Advice(repo *gitstore.Repo) string

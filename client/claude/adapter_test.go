@@ -210,15 +210,15 @@ func TestUserHookStandsAside(t *testing.T) {
 	noUserSettings(t)
 	dir := t.TempDir()
 	t.Setenv("CLAUDE_PROJECT_DIR", dir)
-	if UserHookStandsAside("PreToolUse") {
+	if (Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("stands aside where no project hook is registered")
 	}
 	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"lucid hook PreToolUse"}]}]}}`), 0o644)
-	if !UserHookStandsAside("PreToolUse") {
+	if !(Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("runs beside the project's own hook")
 	}
-	if fs := Doctor(); len(fs) != 2 {
+	if fs := (Client{}).CheckClient(); len(fs) != 2 {
 		t.Errorf("doctor: %+v", fs)
 	}
 	// A payload without cwd names the project's folder.

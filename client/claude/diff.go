@@ -128,10 +128,10 @@ func SessionsFinding(userSetUp bool) hooks.Finding {
 	return f
 }
 
-// Doctor is lucid doctor's checks of Claude Code itself, where lucid is
-// set up for it: its record of a shell command's changes, and where its
-// sessions run lucid's hooks.
-func Doctor() []hooks.Finding {
+// CheckClient is lucid doctor's checks of Claude Code itself, where lucid
+// is set up for it: its record of a shell command's changes, and where
+// its sessions run lucid's hooks.
+func (Client) CheckClient() []hooks.Finding {
 	return []hooks.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(userHooks, UserSettings()))}
 }
 
@@ -139,7 +139,7 @@ func Doctor() []hooks.Finding {
 // settings (lucid init --user) leaves event to the project's hooks: the
 // folder the session started in registers lucid's own, which then serve
 // it.
-func UserHookStandsAside(event string) bool {
+func (Client) UserHookStandsAside(event string) bool {
 	dir := os.Getenv("CLAUDE_PROJECT_DIR")
 	if dir == "" {
 		dir, _ = os.Getwd()

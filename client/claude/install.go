@@ -323,6 +323,12 @@ func (Client) Check(repo *gitstore.Repo) []installers.Finding {
 	return []installers.Finding{hooks, dream}
 }
 
+// DoctorFiles are Claude Code's files that lucid reads: its settings and
+// the /lucid:dream command.
+func (Client) DoctorFiles() []string {
+	return []string{SettingsName, LocalSettingsName, DreamCommandName}
+}
+
 // Advice: lucid init has nothing to add for Claude Code.
 func (Client) Advice(*gitstore.Repo) string { return "" }
 

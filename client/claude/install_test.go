@@ -323,7 +323,7 @@ func TestUninstallKeepsAndRefuses(t *testing.T) {
 	}
 	t.Setenv("CLAUDE_PROJECT_DIR", "")
 	t.Chdir(repo.Top)
-	if UserHookStandsAside("PreToolUse") {
+	if (Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("stands aside where the working folder registers nothing")
 	}
 	if isLucidStatusLine([]byte("not json")) || !isLucidStatusLine([]byte(`{"command": "/usr/bin/lucid statusline"}`)) {

@@ -76,8 +76,12 @@ func Adapters() []hooks.Client {
 func NamedLabels(client string) bool { return client != Default().Name() }
 
 // UserHookStandsAside reports whether a hook of the default client's user
-// settings (lucid init --user) leaves event to the project's own hooks.
-func UserHookStandsAside(event string) bool { return claude.UserHookStandsAside(event) }
+// settings (lucid init --user) leaves event to the project's own hooks,
+// for a client whose user hooks stand aside so.
+func UserHookStandsAside(event string) bool {
+	c, ok := Default().(interface{ UserHookStandsAside(string) bool })
+	return ok && c.UserHookStandsAside(event)
+}
 
 // Doctor is lucid doctor's checks of the clients set up in repo: those of
 // their set-up, which come before the repository's own, and those of the
@@ -99,8 +103,10 @@ func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
 	for _, c := range others {
 		setUp = append(setUp, c.Check(repo)...)
 	}
-	if def.Hooks().SetUp(repo) {
-		after = claude.Doctor()
+	for _, c := range all {
+		if c.Hooks().SetUp(repo) {
+			after = append(after, c.CheckClient()...)
+		}
 	}
 	return setUp, after
 }
@@ -108,7 +114,11 @@ func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
 // Files are the clients' files in the work tree that lucid reads,
 // relative to its top.
 func Files() []string {
-	return []string{claude.SettingsName, claude.LocalSettingsName, claude.DreamCommandName}
+	var files []string
+	for _, c := range all {
+		files = append(files, c.DoctorFiles()...)
+	}
+	return files
 }
 
 // The help of the commands that set the clients up, which names them.

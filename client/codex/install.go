@@ -94,6 +94,12 @@ func (Client) Advice(repo *gitstore.Repo) string {
 		"`lucid doctor` checks both."
 }
 
+// CheckClient: doctor's checks of the client are all in Check.
+func (Client) CheckClient() []installers.Finding { return nil }
+
+// DoctorFiles: lucid reads no file of the client's beside its hooks.
+func (Client) DoctorFiles() []string { return nil }
+
 // User: Codex CLI runs a hook registered both for the user and the
 // project twice, and one for the user only once trusted.
 func (Client) User() (*installers.Client, string, string) {

@@ -72,6 +72,12 @@ func (Client) Check(repo *gitstore.Repo) []installers.Finding {
 	}
 }
 
+// CheckClient: doctor's checks of the client are all in Check.
+func (Client) CheckClient() []installers.Finding { return nil }
+
+// DoctorFiles: lucid reads no file of the client's beside its hooks.
+func (Client) DoctorFiles() []string { return nil }
+
 // User is lucid's hooks in Gemini's user settings: its project entries as
 // they are, which Gemini runs once where both are registered (seen with
 // 0.61.0: of two hooks with one name and command it keeps the
