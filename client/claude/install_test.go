@@ -277,6 +277,9 @@ func TestSetup(t *testing.T) {
 	noUserSettings(t)
 	repo := installertest.NewRepo(t)
 	c := Client{}
+	if len(c.DoctorFiles()) != 3 {
+		t.Errorf("doctor files: %v", c.DoctorFiles())
+	}
 	if c.Title() != "Claude Code" || c.Hooks() != Hooks || c.Advice(repo) != "" {
 		t.Errorf("title %q", c.Title())
 	}

@@ -221,6 +221,9 @@ func TestSetup(t *testing.T) {
 	t.Setenv("CODEX_HOME", t.TempDir())
 	repo := installertest.NewRepo(t)
 	c := Client{}
+	if c.CheckClient() != nil || c.DoctorFiles() != nil {
+		t.Error("checks or files of the client's own")
+	}
 	if c.Title() != "Codex CLI" || c.Hooks() != Hooks {
 		t.Errorf("title %q", c.Title())
 	}

@@ -83,6 +83,9 @@ func TestSetup(t *testing.T) {
 	t.Setenv("GEMINI_CLI_TRUST_WORKSPACE", "")
 	repo := installertest.NewRepo(t)
 	c := Client{}
+	if c.CheckClient() != nil || c.DoctorFiles() != nil {
+		t.Error("checks or files of the client's own")
+	}
 	if c.Title() != "Gemini CLI" || c.Hooks() != Hooks {
 		t.Errorf("title %q", c.Title())
 	}
