@@ -237,3 +237,18 @@ func TestPatchInTabbedHeredoc(t *testing.T) {
 		t.Errorf("%+v %v %v", patches, ok, err)
 	}
 }
+
+// Chunks Codex refuses: a second chunk without "@@", a chunk with no
+// lines, one that ends at once; each still names its file.
+func TestPatchChunkErrors(t *testing.T) {
+	for _, tc := range []struct{ patch, err string }{
+		{"*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\nz\n*** End Patch", "expected a chunk to start with '@@'"},
+		{"*** Begin Patch\n*** Update File: a.txt\n@@\n*** End Patch", "a chunk has no lines"},
+		{"*** Begin Patch\n*** Update File: a.txt\n@@\n*** End of File\n*** End Patch", "a chunk has no lines"},
+	} {
+		p, err := ParsePatch(tc.patch)
+		if err == nil || !strings.Contains(err.Error(), tc.err) || len(p.Paths("/w")) != 1 {
+			t.Errorf("%q: %v, paths %v; want %q", tc.patch, err, p.Paths("/w"), tc.err)
+		}
+	}
+}
