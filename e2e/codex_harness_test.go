@@ -3,7 +3,7 @@ package e2e
 // The Codex CLI half of the real-client suite: the real `codex` binary
 // (0.169.0, named by LUCID_E2E_CODEX; `make e2e` installs it) runs `codex
 // exec` in a scratch repository against a scripted Responses API
-// (internal/scriptedresponses), with a CODEX_HOME of the test's own, so the
+// (internal/scripted/responses), with a CODEX_HOME of the test's own, so the
 // user's ~/.codex is never read and nothing reaches the network.
 //
 // Hooks in the repository's .codex/hooks.json run the recording hook: this
@@ -26,7 +26,7 @@ import (
 	"testing"
 	"time"
 
-	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 const (

@@ -16,13 +16,13 @@ import (
 	"testing"
 	"time"
 
-	gem "github.com/lucid-dev/lucid/internal/scriptedgemini"
+	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
 )
 
 // The Gemini scenarios run the real Gemini CLI binary named by
 // LUCID_E2E_GEMINI (`make e2e` installs it with scripts/install-gemini and
 // sets it), headless (`-p`, `--approval-mode yolo`), with API-key auth in
-// the test's own HOME, against internal/scriptedgemini on 127.0.0.1.
+// the test's own HOME, against internal/scripted/generatecontent on 127.0.0.1.
 // Without the binary they skip, whatever the Claude Code suite does.
 const (
 	geminiEnv     = "LUCID_E2E_GEMINI"

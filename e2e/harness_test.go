@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/scriptedapi"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
 // The suite runs the real Claude Code binary named by LUCID_E2E_CLAUDE
@@ -244,7 +244,7 @@ type result struct {
 // claude runs `claude -p prompt` in the repository against the server,
 // with extra environment, and waits for it to exit. A run that fails or
 // hangs fails the test with the server's request log.
-func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) result {
+func (e *env) claude(srv *api.Server, prompt string, extra ...string) result {
 	e.t.Helper()
 	res, err := e.claudeRun(srv, prompt, extra...)
 	if err != nil {
@@ -258,7 +258,7 @@ func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) re
 
 // claudeRun is claude for a test goroutine of its own (beside another
 // client's run): it returns what claude did to the test, as an error.
-func (e *env) claudeRun(srv *scriptedapi.Server, prompt string, extra ...string) (result, error) {
+func (e *env) claudeRun(srv *api.Server, prompt string, extra ...string) (result, error) {
 	return e.claudeRunMode(srv, prompt, "bypassPermissions", nil, extra...)
 }
 
@@ -266,7 +266,7 @@ func (e *env) claudeRun(srv *scriptedapi.Server, prompt string, extra ...string)
 // (default, acceptEdits, bypassPermissions), with more flags for claude
 // (--allowedTools Bash, --add-dir DIR) and, when dir is set through
 // e.runDir, in that folder instead of the repository's top.
-func (e *env) claudeRunMode(srv *scriptedapi.Server, prompt, mode string, flags []string, extra ...string) (result, error) {
+func (e *env) claudeRunMode(srv *api.Server, prompt, mode string, flags []string, extra ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	args := append([]string{"-p", prompt, "--permission-mode", mode, "--output-format", "stream-json", "--verbose"}, flags...)
@@ -315,7 +315,7 @@ func (e *env) claudeRunMode(srv *scriptedapi.Server, prompt, mode string, flags 
 
 // dump writes every request body and the run's output into
 // $LUCID_E2E_DUMP/<test>/, for reading what the client sent.
-func (e *env) dump(srv *scriptedapi.Server, res result) {
+func (e *env) dump(srv *api.Server, res result) {
 	root := os.Getenv("LUCID_E2E_DUMP")
 	if root == "" {
 		return
