@@ -273,7 +273,7 @@ func (t *tty) close() {
 		}
 	}
 	t.pty.Close()
-	t.e.dump(t.srv, result{stdout: t.text()})
+	t.e.dump(t.srv, result{run: run{stdout: t.text()}})
 }
 
 // fail stops the test with the screen, the requests and the hook calls.
