@@ -66,9 +66,8 @@ func gitEnv(t *testing.T, withLucid bool) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "HOME="+home, "LUCID_TEST_RUNS="+filepath.Join(home, "driver-runs"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com")
+	env = append(env, "HOME="+home, "LUCID_TEST_RUNS="+filepath.Join(home, "driver-runs"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	return append(env, gittest.Identity...)
 }
 
 // sandbox is a folder of git repositories whose commands run with env.
