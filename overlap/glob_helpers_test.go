@@ -6,38 +6,54 @@ import (
 )
 
 // matches runs the automaton on name.
-func (g *globNFA) matches(name string) bool {
-	cur := g.closure([]int32{0})
+func (g *globNFA) matches(name string) bool { return newRunner(g).matches(name) }
+
+// runner runs one automaton on many names, reusing its sets of states:
+// the property tests run each random glob on thousands of paths.
+type runner struct {
+	g         *globNFA
+	in        []uint32 // in[s] == gen: s is in the set being built
+	gen       uint32
+	cur, next []int32
+	stack     []int32
+}
+
+func newRunner(g *globNFA) *runner { return &runner{g: g, in: make([]uint32, g.states())} }
+
+// matches runs the automaton on name.
+func (m *runner) matches(name string) bool {
+	m.cur = m.closure(append(m.next[:0], 0), m.cur[:0])
 	for _, r := range name {
-		var next []int32
-		for _, s := range cur {
-			for _, e := range g.out(s) {
+		m.next = m.next[:0]
+		for _, s := range m.cur {
+			for _, e := range m.g.out(s) {
 				if e.set.has(r) {
-					next = append(next, e.to)
+					m.next = append(m.next, e.to)
 				}
 			}
 		}
-		cur = g.closure(next)
+		m.cur = m.closure(m.next, m.cur[:0])
 	}
-	for _, s := range cur {
-		if g.accept[s] {
+	for _, s := range m.cur {
+		if m.g.accept[s] {
 			return true
 		}
 	}
 	return false
 }
 
-// closure adds to states those their empty transitions reach.
-func (g *globNFA) closure(states []int32) []int32 {
-	in := make([]bool, g.states())
-	var out []int32
-	for len(states) > 0 {
-		s := states[len(states)-1]
-		states = states[:len(states)-1]
-		if !in[s] {
-			in[s] = true
+// closure puts into out the states and those their empty transitions
+// reach.
+func (m *runner) closure(states, out []int32) []int32 {
+	m.gen++
+	m.stack = append(m.stack[:0], states...)
+	for len(m.stack) > 0 {
+		s := m.stack[len(m.stack)-1]
+		m.stack = m.stack[:len(m.stack)-1]
+		if m.in[s] != m.gen {
+			m.in[s] = m.gen
 			out = append(out, s)
-			states = append(states, g.empty(s)...)
+			m.stack = append(m.stack, m.g.empty(s)...)
 		}
 	}
 	return out
