@@ -134,6 +134,38 @@ func readAll(f *os.File) ([]byte, error) {
 	return b.Bytes(), err
 }
 
+// clientEnviron is the environment of a client that runs a recording
+// hook: with lucid, the one lucid's hooks run in (env.environ: the shim
+// first on PATH, the scratch HOME), else the caller's with the scratch
+// HOME, no LUCID_* and no GIT_*; in both, without the variables drop
+// names, which would point the client elsewhere. The recording hook is
+// this test binary: under -race it would sleep a second at each exit (see
+// gittest.QuickRaceExit).
+func (e *env) clientEnviron(lucid bool, drop func(key string) bool) []string {
+	base := os.Environ()
+	if lucid {
+		base = e.environ()
+	}
+	var out []string
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case lucid && (k == "HOME" || k == "PATH" || strings.HasPrefix(k, "LUCID_") || k == "GIT_CONFIG_NOSYSTEM"):
+			// env.environ set them for lucid's world
+		case !lucid && (k == "HOME" || strings.HasPrefix(k, "LUCID_") || strings.HasPrefix(k, "GIT_")), drop(k):
+			continue
+		}
+		out = append(out, kv)
+	}
+	if !lucid {
+		out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1")
+	}
+	if os.Getenv("GORACE") == "" {
+		out = append(out, "GORACE=atexit_sleep_ms=0")
+	}
+	return out
+}
+
 // scriptedServer is what the base uses of a scripted model server,
 // whatever its API.
 type scriptedServer[R any] interface {

@@ -106,32 +106,10 @@ func (e *codexEnvT) git(args ...string) {
 // environ is the environment of the processes a Codex test starts: the
 // scratch HOME, no OPENAI_*, CODEX_* or LUCID_* of the caller's.
 func (e *codexEnvT) environ(extra ...string) []string {
-	base := os.Environ()
-	if e.lucid {
-		base = e.env.environ()
-	}
-	var out []string
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case e.lucid && (strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_")):
-			continue
-		case e.lucid:
-		case k == "HOME", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "CODEX_"),
-			strings.HasPrefix(k, "GIT_"):
-			continue
-		}
-		out = append(out, kv)
-	}
-	if !e.lucid {
-		out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1")
-	}
+	out := e.env.clientEnviron(e.lucid, func(k string) bool {
+		return strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_")
+	})
 	out = append(out, "CODEX_HOME="+e.codex, codexHookDir+"="+e.hookDir, "LOCAL_KEY=x")
-	if os.Getenv("GORACE") == "" {
-		// The recording hook is this test binary: under -race it would
-		// sleep a second at each exit (see gittest.QuickRaceExit).
-		out = append(out, "GORACE=atexit_sleep_ms=0")
-	}
 	return append(out, extra...)
 }
 

@@ -277,29 +277,14 @@ func (w *geminiWorld) run(name string, args ...string) string {
 // environ is the client's environment: the caller's, without anything
 // that would point a client or lucid elsewhere, with the scratch HOME.
 func (w *geminiWorld) environ(extra ...string) []string {
-	base := os.Environ()
-	if w.lucid {
-		base = w.env.environ()
-	}
-	var out []string
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case w.lucid && (k == "HOME" || k == "PATH" || strings.HasPrefix(k, "LUCID_") || k == "GIT_CONFIG_NOSYSTEM"):
-			// env.environ set them for lucid's world
-		case k == "HOME", k == "NODE_OPTIONS", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "GEMINI_"),
-			strings.HasPrefix(k, "GOOGLE_"), strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "CLAUDE"),
-			strings.HasPrefix(k, "CODEX_"), strings.HasPrefix(k, "LICH_"), strings.HasPrefix(k, "GIT_"):
-			continue
+	out := w.env.clientEnviron(w.lucid, func(k string) bool {
+		for _, p := range []string{"GEMINI_", "GOOGLE_", "ANTHROPIC_", "CLAUDE", "CODEX_", "LICH_"} {
+			if strings.HasPrefix(k, p) {
+				return true
+			}
 		}
-		out = append(out, kv)
-	}
-	// GORACE: the recording hook is this test binary; built with -race
-	// it would sleep a second at every exit.
-	if !w.lucid {
-		out = append(out, "HOME="+w.home, "GIT_CONFIG_NOSYSTEM=1")
-	}
-	out = append(out, "GORACE=atexit_sleep_ms=0")
+		return k == "NODE_OPTIONS"
+	})
 	return append(out, extra...)
 }
 
