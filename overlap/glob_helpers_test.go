@@ -15,48 +15,55 @@ type runner struct {
 	in        []uint32 // in[s] == gen: s is in the set being built
 	gen       uint32
 	cur, next []int32
-	stack     []int32
 }
 
 func newRunner(g *globNFA) *runner { return &runner{g: g, in: make([]uint32, g.states())} }
 
 // matches runs the automaton on name.
 func (m *runner) matches(name string) bool {
-	m.cur = m.closure(append(m.next[:0], 0), m.cur[:0])
-	for _, r := range name {
-		m.next = m.next[:0]
-		for _, s := range m.cur {
-			for _, e := range m.g.out(s) {
-				if e.set.has(r) {
-					m.next = append(m.next, e.to)
+	g, in, gen := m.g, m.in, m.gen
+	// closure adds to set the states its empty transitions reach, in
+	// place: the set is its own stack.
+	closure := func(set []int32) []int32 {
+		gen++
+		n := 0
+		for _, s := range set {
+			if in[s] != gen {
+				in[s] = gen
+				set[n] = s
+				n++
+			}
+		}
+		set = set[:n]
+		for i := 0; i < len(set); i++ {
+			for _, t := range g.empty(set[i]) {
+				if in[t] != gen {
+					in[t] = gen
+					set = append(set, t)
 				}
 			}
 		}
-		m.cur = m.closure(m.next, m.cur[:0])
+		return set
 	}
-	for _, s := range m.cur {
-		if m.g.accept[s] {
+	cur, next := closure(append(m.cur[:0], 0)), m.next
+	for _, r := range name {
+		next = next[:0]
+		for _, s := range cur {
+			for _, e := range g.out(s) {
+				if e.set.has(r) {
+					next = append(next, e.to)
+				}
+			}
+		}
+		cur, next = closure(next), cur
+	}
+	m.cur, m.next, m.gen = cur, next, gen
+	for _, s := range cur {
+		if g.accept[s] {
 			return true
 		}
 	}
 	return false
-}
-
-// closure puts into out the states and those their empty transitions
-// reach.
-func (m *runner) closure(states, out []int32) []int32 {
-	m.gen++
-	m.stack = append(m.stack[:0], states...)
-	for len(m.stack) > 0 {
-		s := m.stack[len(m.stack)-1]
-		m.stack = m.stack[:len(m.stack)-1]
-		if m.in[s] != m.gen {
-			m.in[s] = m.gen
-			out = append(out, s)
-			m.stack = append(m.stack, m.g.empty(s)...)
-		}
-	}
-	return out
 }
 
 // isPath reports whether p is a path as Globs means it: non-empty
