@@ -13,12 +13,12 @@ import (
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
-// TestMain puts lucid, built as it ships (not with -race), on the PATH
-// of the git commands the tests run as bin/lucid, which git runs as the
-// merge driver: a script that notes each run in $LUCID_TEST_RUNS and runs
-// it. The race build of the test binary it replaced took several times
-// longer per merge; the driver's code runs under the race detector in the
-// package's own tests.
+// TestMain puts lucid, built as it ships, on the PATH of the git commands
+// the tests run, as bin/lucid, which git runs as the merge driver: a
+// script that notes each run in $LUCID_TEST_RUNS and runs it. Not this
+// test binary: built with -race, it takes longer to start and to merge at
+// every merge git makes; the driver's code runs under the race detector
+// in the package's own tests (driver_test.go).
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "lucid-merge-test-*")
 	var lucid string
