@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scriptedapi"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
 // An agent of another session, known only by the claim it holds.

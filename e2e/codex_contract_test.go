@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/client/codex"
-	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // TestCodexHookContract runs the real Codex binary through one session (a

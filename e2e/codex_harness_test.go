@@ -3,7 +3,7 @@ package e2e
 // The Codex CLI half of the real-client suite: the real `codex` binary
 // (0.169.0, named by LUCID_E2E_CODEX; `make e2e` installs it) runs `codex
 // exec` in a scratch repository against a scripted Responses API
-// (internal/scriptedresponses), with a CODEX_HOME of the test's own, so the
+// (internal/scripted/responses), with a CODEX_HOME of the test's own, so the
 // user's ~/.codex is never read and nothing reaches the network.
 //
 // Hooks in the repository's .codex/hooks.json run the recording hook: this
@@ -11,22 +11,17 @@ package e2e
 // to a log and answers from rules the test wrote (the e2e shim pattern).
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 const (
@@ -41,32 +36,18 @@ const (
 var codexEvents = []string{"SessionStart", "UserPromptSubmit", "PreModelRequest", "PreToolUse", "PermissionRequest",
 	"PostToolUse", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop", "SessionEnd", "Interrupt"}
 
-var codexOnce struct {
-	sync.Once
-	bin, skip string
-}
+var codexBinary clientBinary
 
 // needCodex returns the codex binary, or skips the test saying why.
 func needCodex(t *testing.T) string {
 	t.Helper()
-	codexOnce.Do(func() {
-		switch bin := os.Getenv(codexEnv); bin {
-		case "":
-			codexOnce.skip = codexEnv + " is not set: the Codex scenarios skip; `make e2e` installs Codex CLI and runs them"
-		case unavailable:
-			codexOnce.skip = "Codex CLI could not be installed (scripts/install-codex said why): the Codex scenarios skip"
-		default:
-			out, err := exec.Command(bin, "--version").Output()
-			if got := strings.TrimSpace(string(out)); err != nil || got != codexVersion {
-				codexOnce.skip = fmt.Sprintf("%s=%s does not run as %s (%q, %v): the Codex scenarios skip", codexEnv, bin, codexVersion, got, err)
-			}
-			codexOnce.bin = bin
+	return codexBinary.need(t, codexEnv, "Codex", func(bin string) string {
+		out, err := exec.Command(bin, "--version").Output()
+		if got := strings.TrimSpace(string(out)); err != nil || got != codexVersion {
+			return fmt.Sprintf("%s=%s does not run as %s (%q, %v): the Codex scenarios skip", codexEnv, bin, codexVersion, got, err)
 		}
+		return ""
 	})
-	if codexOnce.skip != "" {
-		t.Skip(codexOnce.skip)
-	}
-	return codexOnce.bin
 }
 
 // codexEnvT is a scratch world for one Codex test; the embedded env gives
@@ -89,22 +70,10 @@ func newCodexEnv(t *testing.T) *codexEnvT {
 	t.Helper()
 	bin := needCodex(t)
 	root := t.TempDir()
-	e := &codexEnvT{env: env{t: t, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home")},
-		bin: bin, codex: filepath.Join(root, "codex-home"), hookDir: filepath.Join(root, "hook")}
-	for _, d := range []string{e.repo, e.home, e.codex, e.hookDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.hookBin = filepath.Join(e.hookDir, codexHookName)
-	if err := os.Symlink(self, e.hookBin); err != nil {
-		t.Fatal(err)
-	}
-	e.write(filepath.Join(e.home, ".gitconfig"), "[user]\n\tname = e2e\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
+	codex, hookDir := filepath.Join(root, "codex-home"), filepath.Join(root, "hook")
+	e := &codexEnvT{env: *newWorld(t, root, codex, hookDir), bin: bin, codex: codex, hookDir: hookDir,
+		hookBin: filepath.Join(hookDir, codexHookName)}
+	linkSelf(t, e.hookBin)
 	e.git("init", "-q")
 	e.write(e.path("a.txt"), "hello\n")
 	e.write(e.path("src/claimed.go"), "package src\n\nvar x = 1\n")
@@ -137,32 +106,10 @@ func (e *codexEnvT) git(args ...string) {
 // environ is the environment of the processes a Codex test starts: the
 // scratch HOME, no OPENAI_*, CODEX_* or LUCID_* of the caller's.
 func (e *codexEnvT) environ(extra ...string) []string {
-	base := os.Environ()
-	if e.lucid {
-		base = e.env.environ()
-	}
-	var out []string
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case e.lucid && (strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_")):
-			continue
-		case e.lucid:
-		case k == "HOME", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "CODEX_"),
-			strings.HasPrefix(k, "GIT_"):
-			continue
-		}
-		out = append(out, kv)
-	}
-	if !e.lucid {
-		out = append(out, "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1")
-	}
+	out := e.env.clientEnviron(e.lucid, func(k string) bool {
+		return strings.HasPrefix(k, "OPENAI_") || strings.HasPrefix(k, "CODEX_")
+	})
 	out = append(out, "CODEX_HOME="+e.codex, codexHookDir+"="+e.hookDir, "LOCAL_KEY=x")
-	if os.Getenv("GORACE") == "" {
-		// The recording hook is this test binary: under -race it would
-		// sleep a second at each exit (see gittest.QuickRaceExit).
-		out = append(out, "GORACE=atexit_sleep_ms=0")
-	}
 	return append(out, extra...)
 }
 
@@ -184,10 +131,7 @@ env_key = "LOCAL_KEY"
 }
 
 // codexRun is one finished `codex exec`.
-type codexRun struct {
-	stdout, stderr string
-	took           time.Duration
-}
+type codexRun = run
 
 // codexRunTimeout bounds one `codex exec`.
 const codexRunTimeout = 3 * time.Minute
@@ -211,22 +155,12 @@ func (e *codexEnvT) exec(srv *rs.Server, prompt string, args ...string) codexRun
 // execRun is exec for a goroutine of its own (beside another client's
 // run): it returns what went wrong as an error.
 func (e *codexEnvT) execRun(srv *rs.Server, prompt string, args ...string) (codexRun, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), codexRunTimeout)
-	defer cancel()
 	argv := append([]string{"exec", "--skip-git-repo-check", "-s", "danger-full-access"}, args...)
-	cmd := exec.CommandContext(ctx, e.bin, append(argv, prompt)...)
-	cmd.Dir, cmd.Env = e.repo, e.environ()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr, cmd.Stdin = &stdout, &stderr, nil
-	cmd.WaitDelay = 10 * time.Second
-	srv.Requests() // orders the test's set-up before the server's steps, for the race detector
-	start := time.Now()
-	err := cmd.Run()
-	res := codexRun{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	res, err := runClient(srv, codexRunTimeout, e.repo, e.environ(), e.bin, append(argv, prompt)...)
 	e.t.Logf("codex exec ran %s, %d requests, %d hook calls", res.took.Round(time.Millisecond), len(srv.Requests()), len(e.hookCalls("")))
 	e.dump(srv, res)
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return res, fmt.Errorf("codex exec did not finish in %s\nrequests:\n%s\nhooks:\n%s\nstderr:\n%s", codexRunTimeout, srv.Dump(), e.hooksText(), clip(res.stderr, 4000))
+	if err == nil && res.code != 0 {
+		err = fmt.Errorf("exit status %d", res.code)
 	}
 	if err != nil {
 		return res, fmt.Errorf("codex exec: %v\nstderr:\n%s\nrequests:\n%s\nhooks:\n%s", err, clip(res.stderr, 4000), srv.Dump(), e.hooksText())
@@ -234,26 +168,21 @@ func (e *codexEnvT) execRun(srv *rs.Server, prompt string, args ...string) (code
 	return res, nil
 }
 
-// dump writes every request body, the run's output and the hook calls
-// into $LUCID_E2E_DUMP/<test>/, for reading what the client sent.
+// dump writes every request body and headers, the run's output and the
+// hook calls into $LUCID_E2E_DUMP/<test>/, for reading what the client
+// sent.
 func (e *codexEnvT) dump(srv *rs.Server, res codexRun) {
-	root := os.Getenv("LUCID_E2E_DUMP")
-	if root == "" {
+	dir := dumpDir(e.t)
+	if dir == "" {
 		return
 	}
-	dir := filepath.Join(root, strings.ReplaceAll(e.t.Name(), "/", "_"))
-	os.MkdirAll(dir, 0o755)
 	for _, r := range srv.Requests() {
 		h, _ := json.MarshalIndent(r.Header, "", " ")
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d-%s.json", r.Seq, r.Conversation)), r.Body, 0o644)
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d-%s.headers.json", r.Seq, r.Conversation)), h, 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, "stdout.txt"), []byte(res.stdout), 0o644)
-	os.WriteFile(filepath.Join(dir, "stderr.txt"), []byte(res.stderr), 0o644)
-	os.WriteFile(filepath.Join(dir, "requests.txt"), []byte(srv.Dump()), 0o644)
-	if b, err := os.ReadFile(filepath.Join(e.hookDir, "calls.jsonl")); err == nil {
-		os.WriteFile(filepath.Join(dir, "hooks.jsonl"), b, 0o644)
-	}
+	dumpFiles(dir, map[string]string{"stdout.txt": res.stdout, "stderr.txt": res.stderr, "requests.txt": srv.Dump()},
+		map[string]string{"hooks.jsonl": filepath.Join(e.hookDir, "calls.jsonl")})
 }
 
 // hookRule is an answer of the recording hook: to a call of Event (and,
@@ -351,11 +280,7 @@ func codexHook() int {
 		c.Stdout, stderr, c.Exit = r.Stdout, r.Stderr, r.Exit
 		break
 	}
-	line, _ := json.Marshal(c)
-	if f, err := os.OpenFile(filepath.Join(dir, "calls.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-		f.Write(append(line, '\n')) // one write(2) of one line: hooks at once do not mix
-		f.Close()
-	}
+	appendLine(filepath.Join(dir, "calls.jsonl"), c)
 	os.Stdout.WriteString(c.Stdout)
 	os.Stderr.WriteString(stderr)
 	return c.Exit
@@ -374,43 +299,24 @@ func fieldsMatch(payload map[string]any, where map[string]string) bool {
 // in the order they started.
 func (e *codexEnvT) hookCalls(event string) []hookCall {
 	e.t.Helper()
+	lines, err := readLines(filepath.Join(e.hookDir, "calls.jsonl"))
+	if err != nil {
+		e.t.Errorf("hook log: %v", err)
+	}
 	var out []hookCall
-	err := eachLine(filepath.Join(e.hookDir, "calls.jsonl"), func(line []byte) error {
+	for _, line := range lines {
 		var c hookCall
 		if err := json.Unmarshal(line, &c); err != nil {
-			return err
+			e.t.Errorf("hook log: %v", err)
+			break
 		}
 		json.Unmarshal([]byte(c.Stdin), &c.Payload)
 		if event == "" || c.Event == event {
 			out = append(out, c)
 		}
-		return nil
-	})
-	if err != nil {
-		e.t.Errorf("hook log: %v", err)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
 	return out
-}
-
-// eachLine calls fn with each line of a file that may not exist yet.
-func eachLine(path string, fn func([]byte) error) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		if err := fn(sc.Bytes()); err != nil {
-			return err
-		}
-	}
-	return sc.Err()
 }
 
 // hooksText is the hook log as a person reads it, for failure messages.

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/lucid-dev/lucid/internal/scriptedapi"
-	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // newCodexLucid makes a repository with lucid set up for Claude Code (lucid

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/client/codex"
-	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // TestCodexShellApplyPatch: an exec_command whose shell text is

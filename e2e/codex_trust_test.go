@@ -14,7 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/installers"
-	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // codexListedHook is an entry of `codex app-server`'s hooks/list.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/lucid-dev/lucid/internal/scriptedapi"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
 // streamSession is `claude -p --input-format stream-json`: a session that
@@ -127,7 +127,7 @@ func (s *streamSession) close() {
 	s.mu.Lock()
 	out := s.stdout.String()
 	s.mu.Unlock()
-	s.e.dump(s.srv, result{stdout: out})
+	s.e.dump(s.srv, result{run: run{stdout: out}})
 }
 
 func (s *streamSession) fail(format string, args ...any) {

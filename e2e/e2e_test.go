@@ -1,5 +1,5 @@
 // Package e2e runs the real Claude Code client (2.1.332) against a
-// scripted model (internal/scriptedapi) in scratch repositories where lucid
+// scripted model (internal/scripted/messages) in scratch repositories where lucid
 // is set up, and checks, from the requests the client sends, what lucid's
 // hooks put in front of the model; and, from the files and the log, what
 // they recorded. `make e2e` installs Claude Code and runs it.
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/lucid-dev/lucid/internal/scriptedapi"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
 const digestHeader = "# lucid: what the agents in this repository share"

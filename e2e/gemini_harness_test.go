@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,17 +9,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	gem "github.com/lucid-dev/lucid/internal/scriptedgemini"
+	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
 )
 
 // The Gemini scenarios run the real Gemini CLI binary named by
 // LUCID_E2E_GEMINI (`make e2e` installs it with scripts/install-gemini and
 // sets it), headless (`-p`, `--approval-mode yolo`), with API-key auth in
-// the test's own HOME, against internal/scriptedgemini on 127.0.0.1.
+// the test's own HOME, against internal/scripted/generatecontent on 127.0.0.1.
 // Without the binary they skip, whatever the Claude Code suite does.
 const (
 	geminiEnv     = "LUCID_E2E_GEMINI"
@@ -51,42 +47,31 @@ func init() {
 }
 
 var (
-	geminiOnce sync.Once
-	geminiBin  string
-	geminiSkip string // why the Gemini scenarios skip, when they do
+	geminiBinary clientBinary
+	geminiBin    string
 )
 
 // needGemini skips the test when the Gemini CLI cannot be had, saying why.
 func needGemini(t *testing.T) {
 	t.Helper()
-	geminiOnce.Do(func() {
-		switch geminiBin = os.Getenv(geminiEnv); geminiBin {
-		case "":
-			geminiSkip = geminiEnv + " is not set: the Gemini scenarios skip; `make e2e` installs Gemini CLI and runs them"
-		case unavailable:
-			geminiSkip = "Gemini CLI could not be installed (`make e2e` said why): the Gemini scenarios skip"
-		default:
-			// A scratch HOME: --version must not read the user's ~/.gemini.
-			home, err := os.MkdirTemp("", "lucid-e2e-gemini-version")
-			if err != nil {
-				geminiSkip = err.Error()
-				return
-			}
-			defer os.RemoveAll(home)
-			cmd := exec.Command(geminiBin, "--version")
-			cmd.Env = append(os.Environ(), "HOME="+home)
-			out, err := cmd.Output()
-			switch got := strings.TrimSpace(string(out)); {
-			case err != nil:
-				geminiSkip = fmt.Sprintf("%s=%s does not run (%v): the Gemini scenarios skip", geminiEnv, geminiBin, err)
-			case got != geminiVersion:
-				geminiSkip = fmt.Sprintf("%s=%s is Gemini CLI %q, the scenarios are written for %s: they skip", geminiEnv, geminiBin, got, geminiVersion)
-			}
+	geminiBin = geminiBinary.need(t, geminiEnv, "Gemini CLI", func(bin string) string {
+		// A scratch HOME: --version must not read the user's ~/.gemini.
+		home, err := os.MkdirTemp("", "lucid-e2e-gemini-version")
+		if err != nil {
+			return err.Error()
 		}
+		defer os.RemoveAll(home)
+		cmd := exec.Command(bin, "--version")
+		cmd.Env = append(os.Environ(), "HOME="+home)
+		out, err := cmd.Output()
+		switch got := strings.TrimSpace(string(out)); {
+		case err != nil:
+			return fmt.Sprintf("%s=%s does not run (%v): the Gemini scenarios skip", geminiEnv, bin, err)
+		case got != geminiVersion:
+			return fmt.Sprintf("%s=%s is Gemini CLI %q, the scenarios are written for %s: they skip", geminiEnv, bin, got, geminiVersion)
+		}
+		return ""
 	})
-	if geminiSkip != "" {
-		t.Skip(geminiSkip)
-	}
 }
 
 // hookAnswer is what the recording hook does for one event (or one
@@ -168,11 +153,7 @@ func recordHook() int {
 		}
 	}
 	c.Answer = a
-	line, _ := json.Marshal(c)
-	if f, err := os.OpenFile(os.Getenv(hookLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-		f.Write(append(line, '\n'))
-		f.Close()
-	}
+	appendLine(os.Getenv(hookLogEnv), c)
 	if a == nil {
 		return 0
 	}
@@ -210,20 +191,10 @@ func newGeminiWorld(t *testing.T, events ...string) *geminiWorld {
 	t.Helper()
 	needGemini(t)
 	root := t.TempDir()
-	w := &geminiWorld{env: &env{t: t, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home")}, root: root,
+	w := &geminiWorld{env: newWorld(t, root), root: root,
 		hookBin: filepath.Join(root, "bin", hookRecorderName), hookLog: filepath.Join(root, "hooks.jsonl"),
 		hookCtl: filepath.Join(root, "hookctl.json"), netLog: filepath.Join(root, "net.log"), netJS: filepath.Join(root, "netlog.cjs"), trustByEnv: true}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(w.hookBin), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(self, w.hookBin); err != nil {
-		t.Fatal(err)
-	}
-	w.write(filepath.Join(w.home, ".gitconfig"), "[user]\n\tname = e2e\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
+	linkSelf(t, w.hookBin)
 	w.write(filepath.Join(w.home, ".gemini", "settings.json"), `{
   "security": {"auth": {"selectedType": "gemini-api-key"}},
   "privacy": {"usageStatisticsEnabled": false},
@@ -306,38 +277,19 @@ func (w *geminiWorld) run(name string, args ...string) string {
 // environ is the client's environment: the caller's, without anything
 // that would point a client or lucid elsewhere, with the scratch HOME.
 func (w *geminiWorld) environ(extra ...string) []string {
-	base := os.Environ()
-	if w.lucid {
-		base = w.env.environ()
-	}
-	var out []string
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case w.lucid && (k == "HOME" || k == "PATH" || strings.HasPrefix(k, "LUCID_") || k == "GIT_CONFIG_NOSYSTEM"):
-			// env.environ set them for lucid's world
-		case k == "HOME", k == "NODE_OPTIONS", strings.HasPrefix(k, "LUCID_"), strings.HasPrefix(k, "GEMINI_"),
-			strings.HasPrefix(k, "GOOGLE_"), strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "CLAUDE"),
-			strings.HasPrefix(k, "CODEX_"), strings.HasPrefix(k, "LICH_"), strings.HasPrefix(k, "GIT_"):
-			continue
+	out := w.env.clientEnviron(w.lucid, func(k string) bool {
+		for _, p := range []string{"GEMINI_", "GOOGLE_", "ANTHROPIC_", "CLAUDE", "CODEX_", "LICH_"} {
+			if strings.HasPrefix(k, p) {
+				return true
+			}
 		}
-		out = append(out, kv)
-	}
-	// GORACE: the recording hook is this test binary; built with -race
-	// it would sleep a second at every exit.
-	if !w.lucid {
-		out = append(out, "HOME="+w.home, "GIT_CONFIG_NOSYSTEM=1")
-	}
-	out = append(out, "GORACE=atexit_sleep_ms=0")
+		return k == "NODE_OPTIONS"
+	})
 	return append(out, extra...)
 }
 
 // geminiResult is one finished `gemini -p` run.
-type geminiResult struct {
-	stdout, stderr string
-	code           int
-	took           time.Duration
-}
+type geminiResult = run
 
 // gemini runs `gemini -p prompt` in the repository against the server and
 // waits for it to exit. A run that hangs, opens a connection anywhere but
@@ -345,18 +297,13 @@ type geminiResult struct {
 // code is the test's to judge.
 func (w *geminiWorld) gemini(srv *gem.Server, prompt string, args ...string) geminiResult {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, geminiBin, append([]string{"-m", geminiModel, "--approval-mode", "yolo",
-		"--skip-trust", "-p", prompt}, args...)...)
-	cmd.Dir = w.repo
 	var trust []string
 	if w.trustByEnv {
 		// Project hooks run only in a trusted workspace; --skip-trust
 		// alone comes too late for them.
 		trust = append(trust, "GEMINI_CLI_TRUST_WORKSPACE=true")
 	}
-	cmd.Env = w.environ(append(trust,
+	environ := w.environ(append(trust,
 		"GEMINI_API_KEY=x",
 		"GOOGLE_GEMINI_BASE_URL="+srv.URL,
 		"TERM=dumb",
@@ -365,25 +312,13 @@ func (w *geminiWorld) gemini(srv *gem.Server, prompt string, args ...string) gem
 		hookLogEnv+"="+w.hookLog,
 		hookCtlEnv+"="+w.hookCtl,
 	)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
-	srv.Requests() // orders the test's set-up before the steps, for the race detector
-	start := time.Now()
-	err := cmd.Run()
-	res := geminiResult{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		res.code = exit.ExitCode()
-	case err != nil:
-		w.t.Fatalf("gemini -p: %v", err)
-	}
+	res, err := runClient(srv, runTimeout, w.repo, environ, geminiBin, append([]string{"-m", geminiModel, "--approval-mode", "yolo",
+		"--skip-trust", "-p", prompt}, args...)...)
 	w.t.Logf("gemini -p ran %s, exit %d, %d requests, %d hook calls", res.took.Round(time.Millisecond), res.code,
 		len(srv.Requests()), len(w.hooks()))
 	w.dump(srv, res)
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		w.t.Fatalf("gemini -p did not finish in %s\nrequests:\n%s\nstderr:\n%s", runTimeout, srv.Dump(), res.stderr)
+	if err != nil {
+		w.t.Fatalf("gemini -p: %v\nrequests:\n%s\nstderr:\n%s", err, srv.Dump(), res.stderr)
 	}
 	if p := srv.Problems(); len(p) > 0 {
 		w.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s\nstderr:\n%s",
@@ -423,20 +358,14 @@ func (w *geminiWorld) offHost() []string {
 // hooks reads the recording hook's log, in the order the calls started.
 func (w *geminiWorld) hooks() []geminiHookCall {
 	w.t.Helper()
-	f, err := os.Open(w.hookLog)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+	lines, err := readLines(w.hookLog)
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	defer f.Close()
 	var out []geminiHookCall
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
+	for _, line := range lines {
 		var c geminiHookCall
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+		if err := json.Unmarshal(line, &c); err != nil {
 			w.t.Fatalf("hook log: %v", err)
 		}
 		json.Unmarshal([]byte(c.Raw), &c.Payload)
@@ -473,24 +402,13 @@ func (w *geminiWorld) hookOrder() string {
 // dump writes every request body, the run's output and the hook log into
 // $LUCID_E2E_DUMP/<test>/, for reading what the client sent.
 func (w *geminiWorld) dump(srv *gem.Server, res geminiResult) {
-	root := os.Getenv("LUCID_E2E_DUMP")
-	if root == "" {
+	dir := dumpDir(w.t)
+	if dir == "" {
 		return
 	}
-	dir := filepath.Join(root, strings.ReplaceAll(w.t.Name(), "/", "_"))
-	os.MkdirAll(dir, 0o755)
 	for _, r := range srv.Requests() {
-		name := fmt.Sprintf("%03d-%s-%s.json", r.Seq, r.Method, strings.NewReplacer("/", "_", "?", "_", "=", "_", ":", "_").Replace(r.Path))
-		os.WriteFile(filepath.Join(dir, name), r.Body, 0o644)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d-%s-%s.json", r.Seq, r.Method, pathName.Replace(r.Path))), r.Body, 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, "stdout.txt"), []byte(res.stdout), 0o644)
-	os.WriteFile(filepath.Join(dir, "stderr.txt"), []byte(res.stderr), 0o644)
-	os.WriteFile(filepath.Join(dir, "requests.txt"), []byte(srv.Dump()), 0o644)
-	os.WriteFile(filepath.Join(dir, "hook-order.txt"), []byte(w.hookOrder()), 0o644)
-	if b, err := os.ReadFile(w.hookLog); err == nil {
-		os.WriteFile(filepath.Join(dir, "hooks.jsonl"), b, 0o644)
-	}
-	if b, err := os.ReadFile(w.netLog); err == nil {
-		os.WriteFile(filepath.Join(dir, "net.log"), b, 0o644)
-	}
+	dumpFiles(dir, map[string]string{"stdout.txt": res.stdout, "stderr.txt": res.stderr, "requests.txt": srv.Dump(),
+		"hook-order.txt": w.hookOrder()}, map[string]string{"hooks.jsonl": w.hookLog, "net.log": w.netLog})
 }

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/lucid-dev/lucid/internal/scriptedapi"
-	gem "github.com/lucid-dev/lucid/internal/scriptedgemini"
-	rs "github.com/lucid-dev/lucid/internal/scriptedresponses"
+	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // withGemini sets Gemini CLI up in e's repository (lucid already set up

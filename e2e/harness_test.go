@@ -3,9 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,16 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/scriptedapi"
+	"github.com/lucid-dev/lucid/internal/gittest"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
 // The suite runs the real Claude Code binary named by LUCID_E2E_CLAUDE
 // (`make e2e` installs it and sets it). Without it every test skips.
 const claudeEnv = "LUCID_E2E_CLAUDE"
-
-// unavailable is what `make e2e` sets LUCID_E2E_CLAUDE to when Claude Code
-// could not be installed (the installer said why, in one line).
-const unavailable = "unavailable"
 
 var (
 	claudeBin string // the claude binary, when the suite runs
@@ -31,10 +26,6 @@ var (
 	lucidDir  string // the folder put first on PATH: `lucid` there is the shim
 	realLucid string // the freshly built lucid
 )
-
-// runTimeout bounds one `claude -p` run: long enough for a slow machine,
-// short enough that a hang fails with the request log in CI's time.
-const runTimeout = 5 * time.Minute
 
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "lucid" && os.Getenv(realLucidEnv) != "" {
@@ -72,11 +63,8 @@ func setup(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	realLucid = filepath.Join(dir, "real", "lucid")
-	build := exec.Command("go", "build", "-o", realLucid, "./cmd/lucid")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: building lucid: %v\n%s", err, out)
+	if realLucid, err = gittest.BuildLucid(filepath.Join(dir, "real")); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
 	// The `lucid` on the agents' PATH is this test binary, which records
@@ -147,13 +135,8 @@ func newScratch(t *testing.T, root string) *env {
 	if realLucid == "" {
 		t.Skip("lucid was not built for the suite")
 	}
-	e := &env{t: t, repo: filepath.Join(root, "repo"), home: filepath.Join(root, "home"), hookLog: filepath.Join(root, "calls.jsonl")}
-	for _, d := range []string{e.repo, e.home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.write(filepath.Join(e.home, ".gitconfig"), "[user]\n\tname = e2e\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
+	e := newWorld(t, root)
+	e.hookLog = filepath.Join(root, "calls.jsonl")
 	e.run("git", "init", "-q")
 	e.write(e.path("README.md"), "# scratch\n\nA repository for lucid's real-client tests.\n")
 	e.write(e.path("src/auth.go"), "package auth\n\n// Login returns nil when the password matches.\nfunc Login(user, password string) error {\n\treturn check(user, password)\n}\n")
@@ -235,16 +218,14 @@ func (e *env) output(name string, args ...string) (string, error) {
 
 // result is one finished `claude -p` run.
 type result struct {
+	run
 	events []map[string]any // the stream-json lines
-	stdout string
-	stderr string
-	took   time.Duration
 }
 
 // claude runs `claude -p prompt` in the repository against the server,
 // with extra environment, and waits for it to exit. A run that fails or
 // hangs fails the test with the server's request log.
-func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) result {
+func (e *env) claude(srv *api.Server, prompt string, extra ...string) result {
 	e.t.Helper()
 	res, err := e.claudeRun(srv, prompt, extra...)
 	if err != nil {
@@ -258,7 +239,7 @@ func (e *env) claude(srv *scriptedapi.Server, prompt string, extra ...string) re
 
 // claudeRun is claude for a test goroutine of its own (beside another
 // client's run): it returns what claude did to the test, as an error.
-func (e *env) claudeRun(srv *scriptedapi.Server, prompt string, extra ...string) (result, error) {
+func (e *env) claudeRun(srv *api.Server, prompt string, extra ...string) (result, error) {
 	return e.claudeRunMode(srv, prompt, "bypassPermissions", nil, extra...)
 }
 
@@ -266,34 +247,21 @@ func (e *env) claudeRun(srv *scriptedapi.Server, prompt string, extra ...string)
 // (default, acceptEdits, bypassPermissions), with more flags for claude
 // (--allowedTools Bash, --add-dir DIR) and, when dir is set through
 // e.runDir, in that folder instead of the repository's top.
-func (e *env) claudeRunMode(srv *scriptedapi.Server, prompt, mode string, flags []string, extra ...string) (result, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-	defer cancel()
+func (e *env) claudeRunMode(srv *api.Server, prompt, mode string, flags []string, extra ...string) (result, error) {
 	args := append([]string{"-p", prompt, "--permission-mode", mode, "--output-format", "stream-json", "--verbose"}, flags...)
-	cmd := exec.CommandContext(ctx, claudeBin, args...)
-	cmd.Dir = e.repo
+	dir := e.repo
 	if e.runDir != "" {
-		cmd.Dir = e.runDir
+		dir = e.runDir
 	}
-	cmd.Env = e.environ(append([]string{
+	environ := e.environ(append([]string{
 		"ANTHROPIC_BASE_URL=" + srv.URL,
 		"ANTHROPIC_API_KEY=x",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_TELEMETRY=1",
 		"IS_SANDBOX=1",
 	}, extra...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
-	// The steps run on the server's goroutines and read what the test set
-	// up before this call (srv itself, in a step that waits for another
-	// conversation). The server takes its lock before each step: taking
-	// it here, after the set-up, orders the two for the race detector,
-	// which does not see the client process in between.
-	srv.Requests()
-	start := time.Now()
-	err := cmd.Run()
-	res := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	r, err := runClient(srv, runTimeout, dir, environ, claudeBin, args...)
+	res := result{run: r}
 	sc := bufio.NewScanner(strings.NewReader(res.stdout))
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -304,8 +272,8 @@ func (e *env) claudeRunMode(srv *scriptedapi.Server, prompt, mode string, flags 
 	}
 	e.t.Logf("claude -p ran %s, %d requests", res.took.Round(time.Millisecond), len(srv.Requests()))
 	e.dump(srv, res)
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return res, fmt.Errorf("claude -p did not finish in %s\nrequests:\n%s\nstderr:\n%s", runTimeout, srv.Dump(), res.stderr)
+	if err == nil && res.code != 0 {
+		err = fmt.Errorf("exit status %d", res.code)
 	}
 	if err != nil {
 		return res, fmt.Errorf("claude -p: %v\nstderr:\n%s\nstdout:\n%s\nrequests:\n%s", err, res.stderr, clip(res.stdout, 4000), srv.Dump())
@@ -315,31 +283,16 @@ func (e *env) claudeRunMode(srv *scriptedapi.Server, prompt, mode string, flags 
 
 // dump writes every request body and the run's output into
 // $LUCID_E2E_DUMP/<test>/, for reading what the client sent.
-func (e *env) dump(srv *scriptedapi.Server, res result) {
-	root := os.Getenv("LUCID_E2E_DUMP")
-	if root == "" {
+func (e *env) dump(srv *api.Server, res result) {
+	dir := dumpDir(e.t)
+	if dir == "" {
 		return
 	}
-	dir := filepath.Join(root, strings.ReplaceAll(e.t.Name(), "/", "_"))
-	os.MkdirAll(dir, 0o755)
 	for _, r := range srv.Requests() {
-		name := fmt.Sprintf("%03d-%s-%s.json", r.Seq, r.Method, strings.NewReplacer("/", "_", "?", "_", "=", "_").Replace(r.Path))
-		os.WriteFile(filepath.Join(dir, name), r.Body, 0o644)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d-%s-%s.json", r.Seq, r.Method, pathName.Replace(r.Path))), r.Body, 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, "stdout.jsonl"), []byte(res.stdout), 0o644)
-	os.WriteFile(filepath.Join(dir, "stderr.txt"), []byte(res.stderr), 0o644)
-	os.WriteFile(filepath.Join(dir, "requests.txt"), []byte(srv.Dump()), 0o644)
-	os.WriteFile(filepath.Join(dir, "calls.txt"), []byte(e.callsText()), 0o644)
-	if b, err := os.ReadFile(e.hookLog); err == nil {
-		os.WriteFile(filepath.Join(dir, "calls.jsonl"), b, 0o644)
-	}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	dumpFiles(dir, map[string]string{"stdout.jsonl": res.stdout, "stderr.txt": res.stderr, "requests.txt": srv.Dump(),
+		"calls.txt": e.callsText()}, map[string]string{"calls.jsonl": e.hookLog})
 }
 
 // sessionID is the session's id, from the client's init event.

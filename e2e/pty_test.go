@@ -15,7 +15,7 @@ import (
 
 	"github.com/creack/pty"
 
-	api "github.com/lucid-dev/lucid/internal/scriptedapi"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
 // Agent teams run only in interactive claude (under -p a named Agent call
@@ -273,7 +273,7 @@ func (t *tty) close() {
 		}
 	}
 	t.pty.Close()
-	t.e.dump(t.srv, result{stdout: t.text()})
+	t.e.dump(t.srv, result{run: run{stdout: t.text()}})
 }
 
 // fail stops the test with the screen, the requests and the hook calls.

@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,12 +74,8 @@ func probe() int {
 	time.Sleep(time.Duration(r.Delay) * time.Millisecond)
 	os.Stdout.WriteString(r.Stdout)
 	os.Stderr.WriteString(r.Stderr)
-	line, _ := json.Marshal(call{Args: os.Args[1:], Stdin: string(stdin), Stdout: r.Stdout, Stderr: r.Stderr,
+	appendLine(os.Getenv(callLogEnv), call{Args: os.Args[1:], Stdin: string(stdin), Stdout: r.Stdout, Stderr: r.Stderr,
 		Code: r.Code, Millis: float64(time.Since(start).Microseconds()) / 1000, Start: start})
-	if f, err := os.OpenFile(os.Getenv(callLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-		f.Write(append(line, '\n'))
-		f.Close()
-	}
 	return r.Code
 }
 
@@ -118,14 +113,11 @@ func (e *env) probeCalls(event string) []call {
 
 // readCalls reads a call log, skipping what does not decode.
 func readCalls(path string) []call {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+	lines, _ := readLines(path)
 	var out []call
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range lines {
 		var c call
-		if json.Unmarshal([]byte(line), &c) == nil {
+		if json.Unmarshal(line, &c) == nil {
 			json.Unmarshal([]byte(c.Stdin), &c.Payload)
 			out = append(out, c)
 		}

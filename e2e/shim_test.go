@@ -62,42 +62,22 @@ func shim() int {
 	}
 	os.Stdout.Write(stdout.Bytes())
 	os.Stderr.Write(stderr.Bytes())
-	line, _ := json.Marshal(call{Args: os.Args[1:], Stdin: string(stdin), Stdout: stdout.String(),
+	appendLine(os.Getenv(callLogEnv), call{Args: os.Args[1:], Stdin: string(stdin), Stdout: stdout.String(),
 		Stderr: stderr.String(), Code: code, Millis: float64(time.Since(start).Microseconds()) / 1000, Start: start})
-	if f, err := os.OpenFile(os.Getenv(callLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-		f.Write(append(line, '\n')) // one write(2) of one line: appends from hooks at once do not mix
-		f.Close()
-	}
 	return code
-}
-
-func readAll(f *os.File) ([]byte, error) {
-	var b bytes.Buffer
-	_, err := b.ReadFrom(f)
-	return b.Bytes(), err
 }
 
 // calls reads the call log. It may run inside a scripted step, off the
 // test's goroutine: it reports a broken log, never stops the test.
 func (e *env) calls() []call {
 	e.t.Helper()
-	b, err := os.ReadFile(e.hookLog)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+	lines, err := readLines(e.hookLog)
 	if err != nil {
 		e.t.Error(err)
 		return nil
 	}
-	// A hook may be appending its line as this reads: a read is not atomic
-	// with a write, so the text after the last newline can be a line cut
-	// short. It is whole at the next read.
-	b = b[:bytes.LastIndexByte(b, '\n')+1]
 	var out []call
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
+	for _, line := range lines {
 		var c call
 		if err := json.Unmarshal(line, &c); err != nil {
 			e.t.Errorf("call log: %v", err)

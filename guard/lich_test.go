@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -498,9 +497,7 @@ func TestLichFromEnv(t *testing.T) {
 func BenchmarkLichBeforeNoNews(b *testing.B) {
 	dir, _ := filepath.EvalSymlinks(b.TempDir())
 	top := filepath.Join(dir, "repo")
-	if out, err := exec.Command("git", "init", "-q", top).CombinedOutput(); err != nil {
-		b.Fatalf("%v %s", err, out)
-	}
+	gittest.Run(b, dir, "init", "-q", top)
 	file := filepath.Join(top, "src", "a.go")
 	os.MkdirAll(filepath.Dir(file), 0o755)
 	l := &Lich{Session: "lich-a", Bin: "/nonexistent/lich"}

@@ -2,13 +2,13 @@ package hooks
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // FuzzDigest renders the digest of a repository whose plan, digest.md,
@@ -17,10 +17,7 @@ import (
 // and tab comes out (nor a CR but before a newline), whatever the files
 // hold.
 func FuzzDigest(f *testing.F) {
-	dir := f.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		f.Skipf("git init: %v %s", err, out)
-	}
+	dir := gittest.Init(f)
 	repo, err := gitstore.Find(dir)
 	if err != nil {
 		f.Fatal(err)

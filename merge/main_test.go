@@ -13,40 +13,27 @@ import (
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
-// TestMain lets the test binary stand in for lucid: linked as bin/lucid
-// on the PATH of the git commands the tests run, it is what git runs as
-// the merge driver, with the driver's own code (cmd/lucid's scripts,
-// testdata/merge_*.txtar, run the real command line).
+// TestMain puts lucid, built as it ships, on the PATH of the git commands
+// the tests run, as bin/lucid, which git runs as the merge driver: a
+// script that notes each run in $LUCID_TEST_RUNS and runs it. Not this
+// test binary: built with -race, it takes longer to start and to merge at
+// every merge git makes; the driver's code runs under the race detector
+// in the package's own tests (driver_test.go).
 func TestMain(m *testing.M) {
-	gittest.QuickRaceExit()
-	if filepath.Base(os.Args[0]) == "lucid" {
-		if len(os.Args) < 5 || os.Args[1] != "merge-driver" {
-			fmt.Fprintf(os.Stderr, "lucid (test stand-in): only merge-driver O A B is known, not %q\n", os.Args[1:])
-			os.Exit(2)
-		}
-		if runs := os.Getenv("LUCID_TEST_RUNS"); runs != "" {
-			f, err := os.OpenFile(runs, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-			if err == nil {
-				fmt.Fprintln(f, strings.Join(os.Args[1:], " "))
-				f.Close()
-			}
-		}
-		if err := Driver(os.Args[2], os.Args[3], os.Args[4]); err != nil {
-			fmt.Fprintf(os.Stderr, "lucid: %v\n", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
 	dir, err := os.MkdirTemp("", "lucid-merge-test-*")
+	var lucid string
+	if err == nil {
+		lucid, err = gittest.BuildLucid(dir)
+	}
 	if err == nil {
 		testBin = filepath.Join(dir, "bin")
 		err = os.Mkdir(testBin, 0o755)
 	}
 	if err == nil {
-		var exe string
-		if exe, err = os.Executable(); err == nil {
-			err = os.Symlink(exe, filepath.Join(testBin, "lucid"))
-		}
+		script := "#!/bin/sh\n" +
+			`[ -z "$LUCID_TEST_RUNS" ] || echo "$*" >> "$LUCID_TEST_RUNS"` + "\n" +
+			"exec '" + lucid + `' "$@"` + "\n"
+		err = os.WriteFile(filepath.Join(testBin, "lucid"), []byte(script), 0o755)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -57,7 +44,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// testBin holds `lucid`, the test binary.
+// testBin holds `lucid`, the script that runs the build.
 var testBin string
 
 // origPath is PATH as the tests found it (newSandbox changes it).
@@ -79,9 +66,8 @@ func gitEnv(t *testing.T, withLucid bool) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "HOME="+home, "LUCID_TEST_RUNS="+filepath.Join(home, "driver-runs"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com")
+	env = append(env, "HOME="+home, "LUCID_TEST_RUNS="+filepath.Join(home, "driver-runs"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	return append(env, gittest.Identity...)
 }
 
 // sandbox is a folder of git repositories whose commands run with env.

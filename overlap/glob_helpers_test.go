@@ -6,10 +6,48 @@ import (
 )
 
 // matches runs the automaton on name.
-func (g *globNFA) matches(name string) bool {
-	cur := g.closure([]int32{0})
+func (g *globNFA) matches(name string) bool { return newRunner(g).matches(name) }
+
+// runner runs one automaton on many names, reusing its sets of states:
+// the property tests run each random glob on thousands of paths.
+type runner struct {
+	g         *globNFA
+	in        []uint32 // in[s] == gen: s is in the set being built
+	gen       uint32
+	cur, next []int32
+}
+
+func newRunner(g *globNFA) *runner { return &runner{g: g, in: make([]uint32, g.states())} }
+
+// matches runs the automaton on name.
+func (m *runner) matches(name string) bool {
+	g, in, gen := m.g, m.in, m.gen
+	// closure adds to set the states its empty transitions reach, in
+	// place: the set is its own stack.
+	closure := func(set []int32) []int32 {
+		gen++
+		n := 0
+		for _, s := range set {
+			if in[s] != gen {
+				in[s] = gen
+				set[n] = s
+				n++
+			}
+		}
+		set = set[:n]
+		for i := 0; i < len(set); i++ {
+			for _, t := range g.empty(set[i]) {
+				if in[t] != gen {
+					in[t] = gen
+					set = append(set, t)
+				}
+			}
+		}
+		return set
+	}
+	cur, next := closure(append(m.cur[:0], 0)), m.next
 	for _, r := range name {
-		var next []int32
+		next = next[:0]
 		for _, s := range cur {
 			for _, e := range g.out(s) {
 				if e.set.has(r) {
@@ -17,30 +55,15 @@ func (g *globNFA) matches(name string) bool {
 				}
 			}
 		}
-		cur = g.closure(next)
+		cur, next = closure(next), cur
 	}
+	m.cur, m.next, m.gen = cur, next, gen
 	for _, s := range cur {
 		if g.accept[s] {
 			return true
 		}
 	}
 	return false
-}
-
-// closure adds to states those their empty transitions reach.
-func (g *globNFA) closure(states []int32) []int32 {
-	in := make([]bool, g.states())
-	var out []int32
-	for len(states) > 0 {
-		s := states[len(states)-1]
-		states = states[:len(states)-1]
-		if !in[s] {
-			in[s] = true
-			out = append(out, s)
-			states = append(states, g.empty(s)...)
-		}
-	}
-	return out
 }
 
 // isPath reports whether p is a path as Globs means it: non-empty

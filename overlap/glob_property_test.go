@@ -66,11 +66,12 @@ func sizes(t *testing.T) (globs, maxRunes int) {
 // The automaton of every glob says what doublestar.Match says on every
 // short path: the same for exact globs, at least as much for the others.
 func TestGlobAutomatonAgreesWithDoublestar(t *testing.T) {
+	t.Parallel()
 	n, maxRunes := sizes(t)
 	names := paths(pathRunes, maxRunes)
 	exact := 0
 	for _, s := range sample(t, rand.New(rand.NewSource(1)), n, names) {
-		g := compileGlob(s.glob)
+		g := newRunner(compileGlob(s.glob))
 		if s.exact {
 			exact++
 		}
@@ -92,6 +93,7 @@ func TestGlobAutomatonAgreesWithDoublestar(t *testing.T) {
 // a reported overlap of exact globs must come with a witness doublestar
 // accepts for both, no longer than the shortest path found there.
 func TestGlobsOverlapAgainstBruteForce(t *testing.T) {
+	t.Parallel()
 	n, maxRunes := sizes(t)
 	names := paths(pathRunes, maxRunes)
 	rng := rand.New(rand.NewSource(2))

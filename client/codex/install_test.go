@@ -2,7 +2,6 @@ package codex
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/installers/installertest"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // A user's hook beside lucid's in the same event stays, and a Claude
@@ -176,14 +176,8 @@ func TestTrustCodexFollowsTheUsersLink(t *testing.T) {
 // Codex keys a linked work tree's trust by the main checkout's root.
 func TestCodexProjectTrustOfALinkedWorkTree(t *testing.T) {
 	main := installertest.NewRepo(t)
-	for _, args := range [][]string{{"commit", "-q", "--allow-empty", "-m", "x"}, {"worktree", "add", "-q", filepath.Join(main.Top, "..", "wt")}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = main.Top
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	gittest.CommitAll(t, main.Top, "x")
+	gittest.Run(t, main.Top, "worktree", "add", "-q", filepath.Join(main.Top, "..", "wt"))
 	wt, err := gitstore.Find(filepath.Join(main.Top, "..", "wt"))
 	if err != nil {
 		t.Fatal(err)

@@ -13,21 +13,26 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // newLucidRepo makes a git repository with lucid set up, for tests that
-// run lucid as real processes (the test binary is `lucid` on PATH: see
+// run lucid as real processes (a build of lucid is first on PATH: see
 // TestMain).
 func newLucidRepo(t *testing.T) *gitstore.Repo {
 	t.Helper()
-	dir := t.TempDir()
-	for _, args := range [][]string{{"git", "init", "-q", dir}, {"lucid", "init"}} {
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "LUCID_AGENT=", "AI_AGENT=", "CLAUDECODE=", "GEMINI_CLI=", "CODEX_THREAD_ID=")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
+	return lucidInit(t, gittest.Init(t))
+}
+
+// lucidInit runs `lucid init` in the git repository dir, as a person
+// would in a terminal of their own.
+func lucidInit(t *testing.T, dir string) *gitstore.Repo {
+	t.Helper()
+	cmd := exec.Command("lucid", "init")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "LUCID_AGENT=", "AI_AGENT=", "CLAUDECODE=", "GEMINI_CLI=", "CODEX_THREAD_ID=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("lucid init: %v\n%s", err, out)
 	}
 	repo, err := gitstore.Find(dir)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // nasty holds what a hostile entry, name or file name can carry: a title
@@ -129,16 +130,8 @@ func TestControlsEscaped(t *testing.T) {
 	// doctor names paths: a repository whose folder's name carries
 	// controls.
 	odd := filepath.Join(t.TempDir(), "repo\x1b]0;x\x07")
-	for _, args := range [][]string{{"git", "init", "-q", odd}, {"lucid", "init"}} {
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = filepath.Dir(odd)
-		if args[0] == "lucid" {
-			cmd.Dir = odd
-		}
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, b)
-		}
-	}
+	gittest.Run(t, filepath.Dir(odd), "init", "-q", odd)
+	lucidInit(t, odd)
 	doctor := exec.Command("lucid", "doctor")
 	doctor.Dir = odd
 	out, _ := doctor.CombinedOutput()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // TestFaultTable tries, as real processes, each way a pulled branch or a
@@ -187,17 +188,8 @@ func fullDiskTrials(t *testing.T, trials int) (string, bool) {
 		return "", false
 	}
 	defer exec.Command("umount", dir).Run()
-	for _, args := range [][]string{{"git", "init", "-q", dir}, {"lucid", "init"}} {
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-	}
-	repo, err := gitstore.Find(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gittest.Run(t, dir, "init", "-q")
+	repo := lucidInit(t, dir)
 	var acked []string
 	refused := 0
 	for i := 0; refused < trials && i < 2000; i++ {

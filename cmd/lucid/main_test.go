@@ -78,16 +78,15 @@ func scriptParams(dir string) testscript.Params {
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
 			}
+			for _, kv := range gittest.Identity {
+				k, v, _ := strings.Cut(kv, "=")
+				env.Setenv(k, v)
+			}
 			for k, v := range map[string]string{
-				"HOME":                home,
-				"GIT_CONFIG_NOSYSTEM": "1",
-				"GIT_AUTHOR_NAME":     "Test",
-				"GIT_AUTHOR_EMAIL":    "test@example.com",
-				"GIT_COMMITTER_NAME":  "Test",
-				"GIT_COMMITTER_EMAIL": "test@example.com",
-				"LUCID_AGENT":         "",
-				"CODEX_SESSION_ID":    "",
-				"CODEX_THREAD_ID":     "",
+				"HOME":             home,
+				"LUCID_AGENT":      "",
+				"CODEX_SESSION_ID": "",
+				"CODEX_THREAD_ID":  "",
 				// An agent's shell, when the suite runs in one: the
 				// scripts are a person's terminal unless they say not.
 				"AI_AGENT":                   "",

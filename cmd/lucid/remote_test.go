@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // newRemoteClones makes a bare repository on disk, the remote, and n
@@ -28,11 +29,11 @@ func newRemoteClones(t *testing.T, n int) (string, []*gitstore.Repo) {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
 	}
-	run(dir, "git", "init", "-q", "--bare", remote)
+	gittest.Run(t, dir, "init", "-q", "--bare", remote)
 	var clones []*gitstore.Repo
 	for i := range n {
 		top := filepath.Join(dir, fmt.Sprintf("clone%d", i))
-		run(dir, "git", "clone", "-q", remote, top)
+		gittest.Run(t, dir, "clone", "-q", remote, top)
 		run(top, "lucid", "init")
 		run(top, "lucid", "remote", "set", "origin")
 		repo, err := gitstore.Find(top)

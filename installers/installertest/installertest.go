@@ -6,23 +6,19 @@ package installertest
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
 // NewRepo returns a fresh git repository in a temporary folder.
 func NewRepo(t *testing.T) *gitstore.Repo {
 	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v: %s", err, out)
-	}
-	repo, err := gitstore.Find(dir)
+	repo, err := gitstore.Find(gittest.Init(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
-// Package scriptedgemini is a scripted Gemini API server for tests: it
-// lets the real Gemini CLI client (GOOGLE_GEMINI_BASE_URL pointing here,
+// Package generatecontent is the Gemini API of the scripted model server:
+// it lets the real Gemini CLI client (GOOGLE_GEMINI_BASE_URL pointing here,
 // API-key auth) run against a model whose every turn a test wrote in
 // advance, and records every request, so the test can read exactly what
 // the model was shown: the contents, the tools offered, and what hooks
@@ -12,25 +12,23 @@
 // the step is the number of model turns in the request. A call that
 // offers no tools is the client's own (a side request: a check, or the
 // summary when it compresses the history) and gets SideText, or, when it
-// asks for JSON, an object of its schema's shape. The sibling package
-// scriptedapi does the same for the Anthropic Messages API.
-package scriptedgemini
+// asks for JSON, an object of its schema's shape.
+package generatecontent
 
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"time"
 
-	"github.com/lucid-dev/lucid/internal/reqlog"
+	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
 // Server serves the Gemini API on 127.0.0.1 from scripts.
 type Server struct {
-	URL string // http://127.0.0.1:PORT, for GOOGLE_GEMINI_BASE_URL
+	// URL (http://127.0.0.1:PORT, for GOOGLE_GEMINI_BASE_URL), the
+	// request log and the wait come from the skeleton.
+	*scripted.Server[*Request]
 
 	// SideText answers side requests; nil says "Scripted reply.". Set it
 	// before the client starts.
@@ -40,83 +38,38 @@ type Server struct {
 	// history once a reported count passes half the model's context.
 	PromptTokens func(r *Request) int
 
-	http    *httptest.Server
 	scripts []*Script
-	log     reqlog.Log[*Request]
 }
 
 // New starts a server on a free port of 127.0.0.1 that follows the given
 // scripts. Close it when done.
 func New(scripts ...*Script) *Server {
 	s := &Server{scripts: scripts}
-	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.http.URL
+	wrap := func(r scripted.Request) *Request { return &Request{Request: r} }
+	s.Server = scripted.Start("", wrap, s.serve, detail)
 	return s
 }
 
-// Close stops the server.
-func (s *Server) Close() { s.http.Close() }
-
-// Requests returns every request received so far, in order of arrival.
-func (s *Server) Requests() []*Request { return s.log.All() }
-
-// Conversation returns the generate requests a script answered, in order.
-func (s *Server) Conversation(name string) []*Request {
-	var out []*Request
-	for _, r := range s.Requests() {
-		if r.Generate != nil && r.Conversation == name {
-			out = append(out, r)
-		}
+// detail tells of a generate call for a dump: its conversation and step,
+// and its first and last user turns, cut to a readable length.
+func detail(r *Request) string {
+	if r.Generate == nil {
+		return ""
 	}
-	return out
+	conv := r.Conversation
+	if conv == "" {
+		conv = "(side)"
+	}
+	return fmt.Sprintf(" conversation=%s step=%d contents=%d tools=%d\n  first user: %q\n  last user: %q\n",
+		conv, r.Step, len(r.Generate.Contents), len(r.Generate.ToolNames()),
+		clip(r.Generate.FirstUserText(), 200), clip(r.Generate.LastUserText(), 600))
 }
 
-// Problems lists what the server could not answer as scripted: unknown
-// requests, requests no script claimed, markers found twice, steps that
-// failed. A test should expect none.
-func (s *Server) Problems() []string { return s.log.Problems() }
-
-// Wait blocks until cond holds for the requests received (checked at
-// each new request) or the timeout passes, and reports whether it held.
-func (s *Server) Wait(timeout time.Duration, cond func([]*Request) bool) bool {
-	return s.log.Wait(timeout, cond)
-}
-
-// Dump writes the request log for a failing test: one line a request, and
-// for generate calls the last user turn, cut to a readable length.
-func (s *Server) Dump() string {
-	var b strings.Builder
-	for _, r := range s.Requests() {
-		fmt.Fprintf(&b, "#%d %s %s %s", r.Seq, r.At.Format("15:04:05.000"), r.Method, r.Path)
-		if r.Generate == nil {
-			fmt.Fprintf(&b, " body=%q\n", clip(string(r.Body), 300))
-			continue
-		}
-		conv := r.Conversation
-		if conv == "" {
-			conv = "(side)"
-		}
-		fmt.Fprintf(&b, " conversation=%s step=%d contents=%d tools=%d\n  first user: %q\n  last user: %q\n",
-			conv, r.Step, len(r.Generate.Contents), len(r.Generate.ToolNames()),
-			clip(r.Generate.FirstUserText(), 200), clip(r.Generate.LastUserText(), 600))
-	}
-	for _, p := range s.Problems() {
-		fmt.Fprintf(&b, "problem: %s\n", p)
-	}
-	return b.String()
-}
-
-var clip = reqlog.Clip
-
-func (s *Server) problem(format string, args ...any) { s.log.Problem(format, args...) }
-
-func (s *Server) record(r *Request) { s.log.Add(r, &r.Seq) }
+var clip = scripted.Clip
 
 const modelsPrefix = "/v1beta/models/"
 
-func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
-	body, _ := io.ReadAll(hr.Body)
-	req := &Request{At: time.Now(), Method: hr.Method, Path: hr.URL.RequestURI(), Body: body}
+func (s *Server) serve(w http.ResponseWriter, hr *http.Request, req *Request) {
 	model, method, _ := strings.Cut(strings.TrimPrefix(hr.URL.Path, modelsPrefix), ":")
 	isModel := strings.HasPrefix(hr.URL.Path, modelsPrefix) && hr.Method == http.MethodPost
 	switch {
@@ -124,18 +77,14 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 		req.Model, req.Stream = model, method == "streamGenerateContent"
 		s.generate(w, req)
 	case isModel && method == "countTokens":
-		s.record(req)
-		writeJSON(w, map[string]any{"totalTokens": len(body)/4 + 1})
+		s.Add(req)
+		writeJSON(w, map[string]any{"totalTokens": len(req.Body)/4 + 1})
 	case hr.Method == http.MethodGet && strings.HasPrefix(hr.URL.Path, "/v1beta/models"):
-		s.record(req)
+		s.Add(req)
 		writeJSON(w, map[string]any{"models": []any{}})
 	default:
 		// Whatever else the client asks is logged, so a test can see it.
-		s.record(req)
-		s.problem("unknown request %s %s", hr.Method, req.Path)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		io.WriteString(w, `{"error":{"code":404,"message":"not scripted","status":"NOT_FOUND"}}`)
+		s.Unknown(w, req, `{"error":{"code":404,"message":"not scripted","status":"NOT_FOUND"}}`)
 	}
 }
 
@@ -144,8 +93,8 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 func (s *Server) generate(w http.ResponseWriter, req *Request) {
 	var gr GenerateRequest
 	if err := json.Unmarshal(req.Body, &gr); err != nil {
-		s.record(req)
-		s.problem("request #%d: body is not a generateContent request: %v", req.Seq, err)
+		s.Add(req)
+		s.Problem("request #%d: body is not a generateContent request: %v", req.Seq, err)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -156,7 +105,7 @@ func (s *Server) generate(w http.ResponseWriter, req *Request) {
 		// Only an agent's conversation offers tools. A call without them
 		// is the client's own (a JSON check, the summary and its check when
 		// it compresses the history), even when it quotes the prompt.
-		s.record(req)
+		s.Add(req)
 		if schema := wantsJSON(gr.GenerationConfig); schema != nil {
 			reply = Reply{Text: jsonAnswer(schema)}
 		} else {
@@ -171,22 +120,21 @@ func (s *Server) generate(w http.ResponseWriter, req *Request) {
 		if sc != nil {
 			req.Conversation = sc.Name
 		}
-		s.record(req)
+		s.Add(req)
 		switch {
 		case err != nil:
-			s.problem("request #%d: %v", req.Seq, err)
+			s.Problem("request #%d: %v", req.Seq, err)
 			reply = Reply{Text: "No script for this conversation."}
-		case req.Step < len(sc.Steps):
-			reply = sc.Steps[req.Step](&gr)
-		case sc.Done != nil:
-			reply = sc.Done(&gr)
 		default:
-			reply = Reply{Text: "Done."}
+			var ok bool
+			if reply, ok = sc.Answer(req.Step, &gr); !ok {
+				reply = Reply{Text: "Done."}
+			}
 		}
 	}
 	parts, err := reply.parts()
 	if err != nil {
-		s.problem("request #%d: %v", req.Seq, err)
+		s.Problem("request #%d: %v", req.Seq, err)
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -208,9 +156,7 @@ func (s *Server) generate(w http.ResponseWriter, req *Request) {
 	// One server-sent event holds the whole turn: the client joins the
 	// chunks of a stream, and one chunk is a stream it must handle too.
 	data, _ := json.Marshal(resp)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	fmt.Fprintf(w, "data: %s\r\n\r\n", data)
+	scripted.WriteEvents(w, fmt.Appendf(nil, "data: %s\r\n\r\n", data))
 }
 
 // claim finds the one script whose marker is in the first user turn, or,
@@ -222,15 +168,9 @@ func (s *Server) claim(gr *GenerateRequest) (*Script, error) {
 	first := gr.FirstUserText()
 	texts := []string{first, gr.UserText()}
 	for _, text := range texts {
-		var found *Script
-		for _, sc := range s.scripts {
-			if sc.Marker == "" || !strings.Contains(text, sc.Marker) {
-				continue
-			}
-			if found != nil {
-				return found, fmt.Errorf("markers of %q and %q both in the user's text", found.Name, sc.Name)
-			}
-			found = sc
+		found, second := scripted.Claim(s.scripts, text)
+		if second != nil {
+			return found, fmt.Errorf("markers of %q and %q both in the user's text", found.Name, second.Name)
 		}
 		if found != nil {
 			return found, nil
@@ -294,7 +234,4 @@ func jsonAnswer(schema map[string]any) string {
 	return string(b)
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
-}
+var writeJSON = scripted.WriteJSON

@@ -1,26 +1,19 @@
-package scriptedapi
+package messages
 
 import (
 	"encoding/json"
 	"strings"
-	"time"
+
+	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
-// Request is one HTTP request the client sent, as received.
+// Request is one HTTP request the client sent, as received. For a
+// Messages call it holds the decoded body; its Conversation is "" for a
+// side request without tools, and its Step the number of assistant
+// messages in it.
 type Request struct {
-	Seq    int       // 1 for the first request the server saw
-	At     time.Time // when it arrived
-	Method string
-	Path   string // with the query, as in "/v1/messages?beta=true"
-	Body   []byte
-
-	// For a Messages call: the decoded body, the conversation that
-	// answered it ("" for a side request without tools, and for a request
-	// no script claimed), and the step of its script (the number of
-	// assistant messages in it).
-	Messages     *MessagesRequest
-	Conversation string
-	Step         int
+	scripted.Request
+	Messages *MessagesRequest
 }
 
 // MessagesRequest is the part of a Messages API request body that tests

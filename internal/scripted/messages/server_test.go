@@ -1,4 +1,4 @@
-package scriptedapi
+package messages
 
 import (
 	"bufio"

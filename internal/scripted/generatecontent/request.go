@@ -1,28 +1,23 @@
-package scriptedgemini
+package generatecontent
 
 import (
 	"encoding/json"
 	"strings"
-	"time"
+
+	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
 // Request is one HTTP request the client sent, as received.
 type Request struct {
-	Seq    int       // 1 for the first request the server saw
-	At     time.Time // when it arrived
-	Method string
-	Path   string // with the query, as in "/v1beta/models/m:streamGenerateContent?alt=sse"
-	Body   []byte
+	scripted.Request
 
-	// For a generate call (streamed or not): the model named in the path,
-	// the decoded body, the conversation that answered it ("" for a side
-	// request, and for a request no script claimed), and the step of its
-	// script (the number of model turns in it).
-	Model        string
-	Stream       bool
-	Generate     *GenerateRequest
-	Conversation string
-	Step         int
+	// For a generate call (streamed or not): the model named in the path
+	// and the decoded body. Conversation is "" for a side request and for
+	// a request no script claimed; Step is the number of model turns in
+	// it.
+	Model    string
+	Stream   bool
+	Generate *GenerateRequest
 }
 
 // GenerateRequest is the part of a generateContent body that tests read:

@@ -1,29 +1,24 @@
-package scriptedresponses
+package responses
 
 import (
 	"encoding/json"
 	"regexp"
 	"strings"
-	"time"
+
+	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
 // Request is one HTTP request the client sent, as received.
 type Request struct {
-	Seq    int       // 1 for the first request the server saw
-	At     time.Time // when it arrived
-	Method string
-	Path   string
-	Header map[string]string // lower-case names; authorization left out
-	Body   []byte
+	scripted.Request
 
-	// For POST /v1/responses: the decoded body; the conversation whose
-	// script answered it ("" when none did) and the step of that script;
-	// whether Codex asked for a summary of the history to compact it (the
-	// script's Summary answers, and the steps go on after it).
-	Responses    *ResponsesRequest
-	Conversation string
-	Step         int
-	Compaction   bool
+	// For POST /v1/responses: the decoded body, and whether Codex asked
+	// for a summary of the history to compact it (the script's Summary
+	// answers, and the steps go on after it). Conversation is "" when no
+	// script answered; Step counts the model's responses in the input
+	// plus those a compaction took out of it.
+	Responses  *ResponsesRequest
+	Compaction bool
 	// From the x-codex-turn-metadata header: the thread (a subagent's
 	// own id, or the session's), whether a subagent sent it, and what
 	// kind of request Codex says it is ("turn", or a compaction's).

@@ -1,5 +1,5 @@
-// Package scriptedapi is a scripted Anthropic Messages API server for
-// tests: it lets the real Claude Code client run against a model whose
+// Package messages is the Anthropic Messages API of the scripted model
+// server: it lets the real Claude Code client run against a model whose
 // every turn a test wrote in advance, and records every request, so the
 // test can read exactly what the model was shown (the system prompt, the
 // messages, and what hooks added to them).
@@ -8,34 +8,29 @@
 // Script, told apart by a marker in its first user message; the step is
 // the number of assistant messages in the request. Requests without tools
 // (titles, summaries) are side requests and get plain text.
-package scriptedapi
+package messages
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
-	"time"
 
-	"github.com/lucid-dev/lucid/internal/reqlog"
+	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
 // Server serves the Messages API on 127.0.0.1 from scripts.
 type Server struct {
-	URL string // http://127.0.0.1:PORT, for ANTHROPIC_BASE_URL
+	// URL (http://127.0.0.1:PORT, for ANTHROPIC_BASE_URL), the request
+	// log and the wait come from the skeleton.
+	*scripted.Server[*Request]
 
 	// SideText answers side requests (no tools); nil says "Scripted
 	// reply.". Set it before the client starts.
 	SideText func(r *MessagesRequest) string
 
-	http    *httptest.Server
 	scripts []*Script
-
-	log reqlog.Log[*Request]
 
 	mu  sync.Mutex
 	ids int
@@ -45,72 +40,30 @@ type Server struct {
 // scripts. Close it when done.
 func New(scripts ...*Script) *Server {
 	s := &Server{scripts: scripts}
-	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.http.URL
+	wrap := func(r scripted.Request) *Request { return &Request{Request: r} }
+	s.Server = scripted.Start("", wrap, s.serve, detail)
 	return s
 }
 
-// Close stops the server.
-func (s *Server) Close() { s.http.Close() }
-
-// Requests returns every request received so far, in order of arrival.
-func (s *Server) Requests() []*Request { return s.log.All() }
-
-// Conversation returns the Messages requests a script answered, in order.
-func (s *Server) Conversation(name string) []*Request {
-	var out []*Request
-	for _, r := range s.Requests() {
-		if r.Messages != nil && r.Conversation == name {
-			out = append(out, r)
+// detail tells of a Messages call for a dump: its conversation and step,
+// and its first and last user messages, cut to a readable length.
+func detail(r *Request) string {
+	if r.Messages == nil {
+		return ""
+	}
+	conv := r.Conversation
+	if conv == "" {
+		conv = "(side)"
+		if len(r.Messages.Tools) > 0 {
+			conv = "(unclaimed)"
 		}
 	}
-	return out
+	return fmt.Sprintf(" conversation=%s step=%d messages=%d tools=%d\n  first user: %q\n  last user: %q\n",
+		conv, r.Step, len(r.Messages.Messages), len(r.Messages.Tools),
+		clip(r.Messages.FirstUserText(), 200), clip(r.Messages.LastUserText(), 600))
 }
 
-// Problems lists what the server could not answer as scripted: requests
-// no script claimed, markers found twice, steps that failed. A test
-// should expect none.
-func (s *Server) Problems() []string { return s.log.Problems() }
-
-// Wait blocks until cond holds for the requests received (checked at
-// each new request) or the timeout passes, and reports whether it held.
-func (s *Server) Wait(timeout time.Duration, cond func([]*Request) bool) bool {
-	return s.log.Wait(timeout, cond)
-}
-
-// Dump writes the request log for a failing test: one line a request, and
-// for Messages calls the last user message, cut to a readable length.
-func (s *Server) Dump() string {
-	var b strings.Builder
-	for _, r := range s.Requests() {
-		fmt.Fprintf(&b, "#%d %s %s %s", r.Seq, r.At.Format("15:04:05.000"), r.Method, r.Path)
-		if r.Messages == nil {
-			fmt.Fprintf(&b, " body=%q\n", clip(string(r.Body), 300))
-			continue
-		}
-		conv := r.Conversation
-		if conv == "" {
-			conv = "(side)"
-			if len(r.Messages.Tools) > 0 {
-				conv = "(unclaimed)"
-			}
-		}
-		fmt.Fprintf(&b, " conversation=%s step=%d messages=%d tools=%d\n  first user: %q\n  last user: %q\n",
-			conv, r.Step, len(r.Messages.Messages), len(r.Messages.Tools),
-			clip(r.Messages.FirstUserText(), 200), clip(r.Messages.LastUserText(), 600))
-	}
-	for _, p := range s.Problems() {
-		fmt.Fprintf(&b, "problem: %s\n", p)
-	}
-	return b.String()
-}
-
-var clip = reqlog.Clip
-
-func (s *Server) problem(format string, args ...any) { s.log.Problem(format, args...) }
-
-// record keeps a request and wakes whoever waits for one.
-func (s *Server) record(r *Request) { s.log.Add(r, &r.Seq) }
+var clip = scripted.Clip
 
 func (s *Server) nextID() string {
 	s.mu.Lock()
@@ -119,25 +72,19 @@ func (s *Server) nextID() string {
 	return fmt.Sprintf("toolu_scripted_%04d", s.ids)
 }
 
-func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
-	body, _ := io.ReadAll(hr.Body)
-	req := &Request{At: time.Now(), Method: hr.Method, Path: hr.URL.RequestURI(), Body: body}
+func (s *Server) serve(w http.ResponseWriter, hr *http.Request, req *Request) {
 	switch {
 	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages":
 		s.messages(w, req)
 	case hr.Method == http.MethodPost && hr.URL.Path == "/v1/messages/count_tokens":
-		s.record(req)
-		writeJSON(w, map[string]any{"input_tokens": len(body)/4 + 1})
+		s.Add(req)
+		writeJSON(w, map[string]any{"input_tokens": len(req.Body)/4 + 1})
 	case hr.URL.Path == "/" && (hr.Method == http.MethodHead || hr.Method == http.MethodGet):
-		s.record(req)
+		s.Add(req)
 		w.WriteHeader(http.StatusOK)
 	default:
 		// Whatever else the client asks is logged, so a test can see it.
-		s.record(req)
-		s.problem("unknown request %s %s", hr.Method, req.Path)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"not scripted"}}`)
+		s.Unknown(w, req, `{"type":"error","error":{"type":"not_found_error","message":"not scripted"}}`)
 	}
 }
 
@@ -145,8 +92,8 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 func (s *Server) messages(w http.ResponseWriter, req *Request) {
 	var mr MessagesRequest
 	if err := json.Unmarshal(req.Body, &mr); err != nil {
-		s.record(req)
-		s.problem("request #%d: body is not a Messages request: %v", req.Seq, err)
+		s.Add(req)
+		s.Problem("request #%d: body is not a Messages request: %v", req.Seq, err)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -159,28 +106,27 @@ func (s *Server) messages(w http.ResponseWriter, req *Request) {
 			text = s.SideText(&mr)
 		}
 		reply = Reply{Text: text}
-		s.record(req)
+		s.Add(req)
 	} else {
 		sc, err := s.claim(&mr)
 		if sc != nil {
 			req.Conversation = sc.Name
 		}
-		s.record(req)
+		s.Add(req)
 		switch {
 		case err != nil:
-			s.problem("request #%d: %v", req.Seq, err)
+			s.Problem("request #%d: %v", req.Seq, err)
 			reply = Reply{Text: "No script for this conversation."}
-		case req.Step < len(sc.Steps):
-			reply = sc.Steps[req.Step](&mr)
-		case sc.Done != nil:
-			reply = sc.Done(&mr)
 		default:
-			reply = Reply{Text: "Done."}
+			var ok bool
+			if reply, ok = sc.Answer(req.Step, &mr); !ok {
+				reply = Reply{Text: "Done."}
+			}
 		}
 	}
 	blocks, err := reply.blocks(s.nextID)
 	if err != nil {
-		s.problem("request #%d: %v", req.Seq, err)
+		s.Problem("request #%d: %v", req.Seq, err)
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -203,17 +149,11 @@ func (s *Server) messages(w http.ResponseWriter, req *Request) {
 // claim finds the one script whose marker is in the first user message.
 func (s *Server) claim(mr *MessagesRequest) (*Script, error) {
 	first := mr.FirstUserText()
-	var found *Script
-	for _, sc := range s.scripts {
-		if sc.Marker == "" || !strings.Contains(first, sc.Marker) {
-			continue
-		}
-		if found != nil {
-			return found, fmt.Errorf("markers of %q and %q both in the first user message", found.Name, sc.Name)
-		}
-		found = sc
-	}
-	if found == nil {
+	found, second := scripted.Claim(s.scripts, first)
+	switch {
+	case second != nil:
+		return found, fmt.Errorf("markers of %q and %q both in the first user message", found.Name, second.Name)
+	case found == nil:
 		return nil, fmt.Errorf("no script's marker in the first user message %q", clip(first, 200))
 	}
 	return found, nil
@@ -229,17 +169,12 @@ func usage(in, out int) map[string]any {
 		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
-}
+var writeJSON = scripted.WriteJSON
 
 // writeStream sends a message as the Messages API streams it:
 // message_start, each block as start/delta/stop (a tool's input as one
 // input_json_delta), message_delta with the stop reason, message_stop.
 func writeStream(w http.ResponseWriter, id, model string, blocks []map[string]any, stop string, inTokens int) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
 	var b bytes.Buffer
 	event := func(name string, data map[string]any) {
 		data["type"] = name
@@ -266,5 +201,5 @@ func writeStream(w http.ResponseWriter, id, model string, blocks []map[string]an
 	event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": 5}})
 	event("message_stop", map[string]any{})
-	w.Write(b.Bytes())
+	scripted.WriteEvents(w, b.Bytes())
 }

@@ -1,26 +1,20 @@
-package scriptedapi
+package messages
 
-import "encoding/json"
+import (
+	"encoding/json"
 
-// Script is what the model says in one conversation: a lead session, or a
-// subagent. The server gives a request to the script whose Marker appears
-// in the request's first user message (the session's prompt, or the
-// prompt of the Agent call that started the subagent), and picks the step
-// by counting the assistant messages in it: step 0 answers the first
-// request, step 1 the request after the model's first turn, and so on.
-type Script struct {
-	Name   string // recorded as Request.Conversation
-	Marker string // a string only this conversation's first user message holds
-	Steps  []Step
-	// Done answers the steps past the end; nil says "Done." and ends the
-	// turn. A test counts the conversation's requests to see how often the
-	// client asked past the script.
-	Done Step
-}
+	"github.com/lucid-dev/lucid/internal/scripted"
+)
 
-// Step makes the model's answer to one request; it may read the request,
-// for example to quote a tool's result back.
-type Step func(r *MessagesRequest) Reply
+// Script is what the model says in one conversation. The server gives a
+// request to the script whose Marker appears in the request's first user
+// message (the session's prompt, or the prompt of the Agent call that
+// started the subagent), and picks the step by counting the assistant
+// messages in it.
+type Script = scripted.Script[*MessagesRequest, Reply]
+
+// Step makes the model's answer to one request.
+type Step = scripted.Step[*MessagesRequest, Reply]
 
 // Reply is one turn of the model: text, then tool calls. With tool calls
 // the turn stops for "tool_use", without for "end_turn".

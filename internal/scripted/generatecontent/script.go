@@ -1,31 +1,25 @@
-package scriptedgemini
+package generatecontent
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/lucid-dev/lucid/internal/scripted"
+)
 
 // Script is what the model says in one conversation: a session, or a
 // subagent that invoke_agent started. The server gives a request to the
 // script whose Marker appears in the request's first user turn (the
 // session context and the prompt, or the subagent's prompt; for a resumed
-// session, whose first turn has lost the prompt, in a later one), and picks the
-// step by counting the model turns in it: step 0 answers the first
-// request, step 1 the request after the model's first turn, and so on.
+// session, whose first turn has lost the prompt, in a later one), and
+// picks the step by counting the model turns in it.
 //
 // Gemini CLI keeps one conversation across the turns of a session: the
 // prompt that an AfterAgent deny sends starts a new user turn in the same
 // history, so it is answered by the next step of the same script.
-type Script struct {
-	Name   string // recorded as Request.Conversation
-	Marker string // a string only this conversation's first user turn holds
-	Steps  []Step
-	// Done answers the steps past the end; nil says "Done." and ends the
-	// turn. A test counts the conversation's requests to see how often the
-	// client asked past the script.
-	Done Step
-}
+type Script = scripted.Script[*GenerateRequest, Reply]
 
-// Step makes the model's answer to one request; it may read the request,
-// for example to quote a tool's result back.
-type Step func(r *GenerateRequest) Reply
+// Step makes the model's answer to one request.
+type Step = scripted.Step[*GenerateRequest, Reply]
 
 // Reply is one turn of the model: text, then function calls.
 type Reply struct {

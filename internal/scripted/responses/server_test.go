@@ -1,4 +1,4 @@
-package scriptedresponses
+package responses
 
 import (
 	"bufio"

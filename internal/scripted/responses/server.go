@@ -1,5 +1,5 @@
-// Package scriptedresponses is a scripted OpenAI Responses API server for
-// tests: it lets the real Codex CLI (0.169.0) run against a model whose
+// Package responses is the OpenAI Responses API of the scripted model
+// server: it lets the real Codex CLI (0.169.0) run against a model whose
 // every response a test wrote in advance, and records every request, so
 // the test can read exactly what the model was shown (the messages, what
 // hooks added as developer messages, the tools' outputs).
@@ -7,33 +7,27 @@
 // It serves POST /v1/responses as a server-sent event stream, the only
 // request Codex sends to a provider with wire_api = "responses". Each
 // conversation (the lead session, each subagent) follows its own Script
-// (see Script for how a request finds it). It is the Codex sibling of
-// internal/scriptedapi, which does the same for Claude Code's Messages API.
-package scriptedresponses
+// (see Script for how a request finds it).
+package responses
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/lucid-dev/lucid/internal/reqlog"
+	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
 // Server serves the Responses API on 127.0.0.1 from scripts.
 type Server struct {
-	URL string // http://127.0.0.1:PORT/v1, for a model provider's base_url
+	// URL (http://127.0.0.1:PORT/v1, for a model provider's base_url),
+	// the request log and the wait come from the skeleton.
+	*scripted.Server[*Request]
 
-	http    *httptest.Server
 	scripts []*Script
-
-	log reqlog.Log[*Request]
 
 	mu      sync.Mutex
 	threads map[string]*thread // by thread id
@@ -43,115 +37,39 @@ type Server struct {
 // scripts. Close it when done.
 func New(scripts ...*Script) *Server {
 	s := &Server{scripts: scripts, threads: map[string]*thread{}}
-	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.http.URL + "/v1"
+	wrap := func(r scripted.Request) *Request { return &Request{Request: r} }
+	s.Server = scripted.Start("/v1", wrap, s.serve, detail)
 	return s
 }
 
-// Close stops the server.
-func (s *Server) Close() { s.http.Close() }
-
-// Requests returns every request received so far, in order of arrival.
-func (s *Server) Requests() []*Request { return s.log.All() }
-
-// Conversation returns the Responses requests a script answered, in order.
-func (s *Server) Conversation(name string) []*Request {
-	var out []*Request
-	for _, r := range s.Requests() {
-		if r.Responses != nil && r.Conversation == name {
-			out = append(out, r)
-		}
+// detail tells of a Responses call for a dump: its conversation, step and
+// thread, and what the client added since the model's last output, cut
+// short.
+func detail(r *Request) string {
+	if r.Responses == nil {
+		return ""
 	}
-	return out
-}
-
-// Problems lists what the server could not answer as scripted: requests
-// no script claimed, bodies it could not read, unknown paths. A test
-// should expect none.
-func (s *Server) Problems() []string { return s.log.Problems() }
-
-// Wait blocks until cond holds for the requests received (checked at each
-// new request) or the timeout passes, and reports whether it held.
-func (s *Server) Wait(timeout time.Duration, cond func([]*Request) bool) bool {
-	return s.log.Wait(timeout, cond)
-}
-
-// Dump writes the request log for a failing test: one line a request and
-// what the client added since the model's last output, cut short.
-func (s *Server) Dump() string {
 	var b strings.Builder
-	for _, r := range s.Requests() {
-		fmt.Fprintf(&b, "#%d %s %s %s", r.Seq, r.At.Format("15:04:05.000"), r.Method, r.Path)
-		if r.Responses == nil {
-			fmt.Fprintf(&b, " body=%q\n", clip(string(r.Body), 300))
-			continue
-		}
-		conv := r.Conversation
-		if conv == "" {
-			conv = "(unclaimed)"
-		}
-		fmt.Fprintf(&b, " conversation=%s step=%d thread=%s subagent=%v kind=%s compaction=%v items=%d\n", conv, r.Step,
-			r.Thread, r.Subagent, r.RequestKind, r.Compaction, len(r.Responses.Input))
-		for _, it := range r.Responses.Tail() {
-			fmt.Fprintf(&b, "  %s %s%s: %q\n", it.Type, it.Role, it.Name, clip(it.Text()+it.Input+it.Arguments, 400))
-		}
+	conv := r.Conversation
+	if conv == "" {
+		conv = "(unclaimed)"
 	}
-	for _, p := range s.Problems() {
-		fmt.Fprintf(&b, "problem: %s\n", p)
+	fmt.Fprintf(&b, " conversation=%s step=%d thread=%s subagent=%v kind=%s compaction=%v items=%d\n", conv, r.Step,
+		r.Thread, r.Subagent, r.RequestKind, r.Compaction, len(r.Responses.Input))
+	for _, it := range r.Responses.Tail() {
+		fmt.Fprintf(&b, "  %s %s%s: %q\n", it.Type, it.Role, it.Name, clip(it.Text()+it.Input+it.Arguments, 400))
 	}
 	return b.String()
 }
 
-var clip = reqlog.Clip
+var clip = scripted.Clip
 
-func (s *Server) problem(format string, args ...any) { s.log.Problem(format, args...) }
-
-// record keeps a request and wakes whoever waits for one.
-func (s *Server) record(r *Request) { s.log.Add(r, &r.Seq) }
-
-func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
-	req := &Request{At: time.Now(), Method: hr.Method, Path: hr.URL.RequestURI(), Header: map[string]string{}}
-	for k := range hr.Header {
-		if k != "Authorization" {
-			req.Header[strings.ToLower(k)] = hr.Header.Get(k)
-		}
-	}
-	body, err := readBody(hr)
-	req.Body = body
-	if err != nil {
-		s.record(req)
-		s.problem("request #%d %s: %v", req.Seq, req.Path, err)
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
+func (s *Server) serve(w http.ResponseWriter, hr *http.Request, req *Request) {
 	if hr.Method != http.MethodPost || hr.URL.Path != "/v1/responses" {
-		s.record(req)
-		s.problem("unknown request %s %s", hr.Method, req.Path)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusNotFound)
-		io.WriteString(w, `{"error":{"message":"not scripted","type":"invalid_request_error"}}`)
+		s.Unknown(w, req, `{"error":{"message":"not scripted","type":"invalid_request_error"}}`)
 		return
 	}
 	s.responses(w, req)
-}
-
-// readBody reads a request body, gzip-compressed or not. Codex compresses
-// with zstd only for OpenAI's own endpoints; a zstd body here is a problem
-// the test must see, not guess at.
-func readBody(hr *http.Request) ([]byte, error) {
-	var r io.Reader = hr.Body
-	switch enc := strings.ToLower(hr.Header.Get("Content-Encoding")); enc {
-	case "", "identity":
-	case "gzip":
-		gz, err := gzip.NewReader(hr.Body)
-		if err != nil {
-			return nil, fmt.Errorf("gzip body: %v", err)
-		}
-		r = gz
-	default:
-		return nil, fmt.Errorf("body in Content-Encoding %q, which the scripted server does not read", enc)
-	}
-	return io.ReadAll(r)
 }
 
 // turnMetadata is what tests use of the x-codex-turn-metadata header.
@@ -178,8 +96,8 @@ const compactionPrompt = "You are performing a CONTEXT CHECKPOINT COMPACTION."
 func (s *Server) responses(w http.ResponseWriter, req *Request) {
 	var rr ResponsesRequest
 	if err := json.Unmarshal(req.Body, &rr); err != nil {
-		s.record(req)
-		s.problem("request #%d: body is not a Responses request: %v", req.Seq, err)
+		s.Add(req)
+		s.Problem("request #%d: body is not a Responses request: %v", req.Seq, err)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -202,26 +120,25 @@ func (s *Server) responses(w http.ResponseWriter, req *Request) {
 		}
 		s.mu.Unlock()
 	}
-	s.record(req)
+	s.Add(req)
 	var reply Reply
 	switch {
 	case err != nil:
-		s.problem("request #%d: %v", req.Seq, err)
+		s.Problem("request #%d: %v", req.Seq, err)
 		reply = Reply{Text: "No script for this conversation."}
 	case req.Compaction:
 		reply = Reply{Text: th.script.Summary}
 		if reply.Text == "" {
 			reply.Text = "Scripted summary of the conversation so far."
 		}
-	case req.Step < len(th.script.Steps):
-		reply = th.script.Steps[req.Step](&rr)
-	case th.script.Done != nil:
-		reply = th.script.Done(&rr)
 	default:
-		reply = Reply{Text: "Done."}
+		var ok bool
+		if reply, ok = th.script.Answer(req.Step, &rr); !ok {
+			reply = Reply{Text: "Done."}
+		}
 	}
 	if err := writeStream(w, req.Seq, reply); err != nil {
-		s.problem("request #%d: %v", req.Seq, err)
+		s.Problem("request #%d: %v", req.Seq, err)
 	}
 }
 
@@ -235,15 +152,9 @@ func (s *Server) claim(req *Request) (*thread, error) {
 		return th, nil
 	}
 	for _, text := range req.Responses.Messages("user") {
-		var found *Script
-		for _, sc := range s.scripts {
-			if sc.Marker == "" || !strings.Contains(text, sc.Marker) {
-				continue
-			}
-			if found != nil {
-				return nil, fmt.Errorf("markers of %q and %q both in the user message %q", found.Name, sc.Name, clip(text, 200))
-			}
-			found = sc
+		found, second := scripted.Claim(s.scripts, text)
+		if second != nil {
+			return nil, fmt.Errorf("markers of %q and %q both in the user message %q", found.Name, second.Name, clip(text, 200))
 		}
 		if found != nil {
 			th := &thread{script: found}
@@ -320,10 +231,7 @@ func writeStream(w http.ResponseWriter, seq int, reply Reply) error {
 		"id": rid, "object": "response", "status": "completed", "output": items,
 		"usage": map[string]any{"input_tokens": in, "input_tokens_details": map[string]any{"cached_tokens": 0},
 			"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": in + 5}}})
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	_, err := w.Write(b.Bytes())
-	return err
+	return scripted.WriteEvents(w, b.Bytes())
 }
 
 // with is a copy of m with the key/value pairs set.

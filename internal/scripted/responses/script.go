@@ -1,32 +1,25 @@
-package scriptedresponses
+package responses
 
 import (
 	"encoding/json"
 	"regexp"
+
+	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
-// Script is what the model says in one conversation: a lead session, or a
-// subagent. A conversation's first request goes to the script whose Marker
-// appears in the earliest user message that holds any script's marker (the
-// session's prompt, or the message of the spawn_agent call that started
-// the subagent); its later requests follow its thread id, so a compacted
-// history that lost the marker stays with its script. The step is the
-// number of the model's responses in the request's input, plus those a
-// compaction took out of it.
-type Script struct {
-	Name   string // recorded as Request.Conversation
-	Marker string
-	Steps  []Step
-	// Done answers the steps past the end; nil says "Done.".
-	Done Step
-	// Summary answers Codex's compaction requests, which are no step;
-	// Codex shows it to the model after the compaction.
-	Summary string
-}
+// Script is what the model says in one conversation: a lead session, or
+// a subagent. A conversation's first request goes to the script whose
+// Marker appears in the earliest user message that holds any script's
+// marker (the session's prompt, or the message of the spawn_agent call
+// that started the subagent); its later requests follow its thread id, so
+// a compacted history that lost the marker stays with its script. The
+// step is the number of the model's responses in the request's input,
+// plus those a compaction took out of it. Summary answers Codex's
+// compaction requests.
+type Script = scripted.Script[*ResponsesRequest, Reply]
 
-// Step makes the model's answer to one request; it may read the request,
-// for example to quote a tool's output back.
-type Step func(r *ResponsesRequest) Reply
+// Step makes the model's answer to one request.
+type Step = scripted.Step[*ResponsesRequest, Reply]
 
 // Reply is one response of the model: text, then calls, in that order.
 // With calls, Codex runs them and asks again; with text alone the turn

@@ -1,4 +1,4 @@
-package scriptedgemini
+package generatecontent
 
 import (
 	"encoding/json"
