@@ -115,7 +115,11 @@ func (r *Repo) writeClaimsCommit(claims []Claim, parent, message string, now tim
 	// Written here, so no user.name is needed; the machine says who.
 	who := fmt.Sprintf("lucid <%s> %d +0000", strings.NewReplacer("<", "", ">", "", "\n", "").Replace(r.KnownMachine()), now.Unix())
 	fmt.Fprintf(&c, "author %s\ncommitter %s\n\n%s\n", who, who, strings.TrimSpace(message))
-	return w.write("commit", c.Bytes())
+	commit, err := w.write("commit", c.Bytes())
+	if err != nil {
+		return "", err
+	}
+	return commit, w.flush()
 }
 
 // readClaimsCommit decodes the claims commit commit (an id, or a name cat-file

@@ -1,9 +1,11 @@
 package gitstore
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +173,53 @@ func TestMachine(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(repo.CommonDir, "lucid", "*"))
 	if len(matches) != 1 {
 		t.Errorf("files left: %v", matches)
+	}
+}
+
+// In a repository shared with a group, the object folders the remote's
+// writer makes are the group's to write, as git's own are: another user of
+// the group must be able to add objects beside them.
+func TestObjectsKeepSharedRepository(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no group permissions on Windows")
+	}
+	repo := gitRepo(t, "--shared=group")
+	if _, err := repo.Machine(); err != nil {
+		t.Fatal(err)
+	}
+	objects := filepath.Join(repo.CommonDir, "objects")
+	before := map[string]bool{}
+	entries, _ := os.ReadDir(objects)
+	for _, e := range entries {
+		before[e.Name()] = true
+	}
+	at := time.UnixMilli(1764662400123)
+	claims := []Claim{{ID: "01KBZZZZZZZZZZZZZZZZZZZZZ1", Owner: AgentHuman, Machine: repo.KnownMachine(), Worktree: repo.Top,
+		Globs: []string{"src/**"}, Task: "t", Created: at, Expires: at.Add(time.Hour)}}
+	commit, err := repo.writeClaimsCommit(claims, "", "claim", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitOut(t, repo, "", "cat-file", "-e", commit)
+	entries, err = os.ReadDir(objects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	for _, e := range entries {
+		if before[e.Name()] || !e.IsDir() {
+			continue
+		}
+		made++
+		fi, err := os.Stat(filepath.Join(objects, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o070 != 0o070 {
+			t.Errorf("objects/%s is %v: the group cannot write it", e.Name(), fi.Mode().Perm())
+		}
+	}
+	if made == 0 {
+		t.Fatal("no object folder was made")
 	}
 }
