@@ -7,9 +7,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // MaxPayload is the largest hook payload read whole; a larger one (a
@@ -235,7 +237,7 @@ type call struct {
 	// past the news given), saved by commit once the answer is out; the
 	// lock is held from the read of the news until then, so that two hooks
 	// of one agent at once do not both deliver an entry.
-	pending *gitstore.AgentRecord
+	pending *agentstore.AgentRecord
 
 	// found caches the work tree that holds each folder a call writes in
 	// (nil: none), since a command may write many files of one folder.
@@ -243,7 +245,7 @@ type call struct {
 
 	// committed is the ids of the log as the commit committedAt holds it,
 	// read once a call (see unknown).
-	committed   *gitstore.IDSet
+	committed   *logstore.IDSet
 	committedAt string
 
 	// lockBy is when the call stops waiting for the repository's lock, all
@@ -297,7 +299,7 @@ func (c *call) commit() error {
 	}
 	rec := *c.pending
 	c.pending = nil
-	return c.repo.SaveAgent(rec)
+	return agentstore.SaveAgent(c.repo, rec)
 }
 
 // release lets go of the lock if the call still holds it; what was not
@@ -346,7 +348,7 @@ func handle(in Input, stderr io.Writer) (*Output, *call, error) {
 		return nil, nil, fmt.Errorf("payload has no session_id")
 	}
 	now := time.Now()
-	c := &call{in: in, repo: repo, home: home, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr}
+	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr}
 	if repo != nil {
 		repo.LockWait = lockBudget(in.Event)
 		c.lockBy = now.Add(repo.LockWait)

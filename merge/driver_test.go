@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
 )
 
 // runDriver writes the three sides into a temp folder, runs Driver as git
@@ -50,7 +50,7 @@ func reference(ours, theirs string) string {
 	trim := func(l string) string { return strings.TrimSuffix(l, "\r") }
 	ids, junk := map[string]bool{}, map[string]bool{}
 	for _, l := range split(ours) {
-		if e, err := gitstore.DecodeEntry([]byte(trim(l))); err == nil {
+		if e, err := logformat.DecodeEntry([]byte(trim(l))); err == nil {
 			ids[e.ID] = true
 		} else {
 			junk[trim(l)] = true
@@ -60,7 +60,7 @@ func reference(ours, theirs string) string {
 	var entries []ent
 	var others []string
 	for _, l := range split(theirs) {
-		if e, err := gitstore.DecodeEntry([]byte(trim(l))); err == nil {
+		if e, err := logformat.DecodeEntry([]byte(trim(l))); err == nil {
 			if !ids[e.ID] {
 				ids[e.ID] = true
 				entries = append(entries, ent{e.At, e.ID, l})

@@ -1,7 +1,7 @@
 package merge
 
 import (
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
 )
 
 // A line of the log is an entry when gitstore.DecodeEntry accepts it, and
@@ -20,7 +20,7 @@ func lineEntry(line string) (id, at string, ok bool) {
 	if id, at, ok = quickEntry(line); ok {
 		return id, at, true
 	}
-	e, err := gitstore.DecodeEntry([]byte(line))
+	e, err := logformat.DecodeEntry([]byte(line))
 	if err != nil {
 		return "", "", false
 	}
@@ -147,7 +147,7 @@ func quickEntry(line string) (id, at string, ok bool) {
 		return "", "", false
 	}
 	l.ws()
-	if l.i != len(l.s) || !gitstore.ValidID(id) || !validAt(at) || kind == "" {
+	if l.i != len(l.s) || !logformat.ValidID(id) || !validAt(at) || kind == "" {
 		return "", "", false
 	}
 	return id, at, true

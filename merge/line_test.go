@@ -7,23 +7,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
 )
 
 // lineSeeds are lines quickEntry must judge as DecodeEntry does: what
 // lucid writes, and what a person, a tool or a torn write could leave.
 func lineSeeds(t testing.TB) []string {
 	at := time.Date(2026, 12, 2, 7, 52, 18, 123e6, time.UTC)
-	e := gitstore.NewEntry(at, "30df32ba-0d45-4195-af71-803394f51561/a1b2c3", gitstore.KindDecision,
+	e := logformat.NewEntry(at, "30df32ba-0d45-4195-af71-803394f51561/a1b2c3", logformat.KindDecision,
 		`the "strict" decoder, C:\Users\dev, <script>, x < y && y > z, é ü ø →`)
-	e.Evidence = []gitstore.Evidence{{Path: "src/a.go", Line: 42, Blake3: strings.Repeat("ab", 32), Text: "if err != nil {"}, {Path: "b", Blake3: "00"}}
-	plan := gitstore.NewEntry(at, "human", gitstore.KindPlan, "plan.md changed")
+	e.Evidence = []logformat.Evidence{{Path: "src/a.go", Line: 42, Blake3: strings.Repeat("ab", 32), Text: "if err != nil {"}, {Path: "b", Blake3: "00"}}
+	plan := logformat.NewEntry(at, "human", logformat.KindPlan, "plan.md changed")
 	plan.Diff = "@@ -1 +1 @@\n-old\n+new\t\"quoted\"\n"
-	sup := gitstore.NewEntry(at, "human", gitstore.KindSupersede, "no longer holds")
+	sup := logformat.NewEntry(at, "human", logformat.KindSupersede, "no longer holds")
 	sup.Supersedes, sup.Retired = e.ID, true
 	var seeds []string
-	for _, x := range []gitstore.Entry{e, plan, sup, gitstore.NewEntry(at, "", gitstore.KindNote, "")} {
-		b, err := gitstore.EncodeEntry(x)
+	for _, x := range []logformat.Entry{e, plan, sup, logformat.NewEntry(at, "", logformat.KindNote, "")} {
+		b, err := logformat.EncodeEntry(x)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func lineSeeds(t testing.TB) []string {
 // checkLine fails when quickEntry answers for line where DecodeEntry would
 // not, or differently, or when lineEntry and DecodeEntry disagree.
 func checkLine(t testing.TB, line string) {
-	e, err := gitstore.DecodeEntry([]byte(line))
+	e, err := logformat.DecodeEntry([]byte(line))
 	if id, at, ok := quickEntry(line); ok && (err != nil || id != e.ID || at != e.At) {
 		t.Fatalf("quickEntry(%q) = %q, %q, true; DecodeEntry: %q, %q, %v", line, id, at, e.ID, e.At, err)
 	}
@@ -116,8 +116,8 @@ func FuzzQuickEntry(f *testing.F) {
 // accepts and that read back as they were written: lucid's form. (Parse
 // takes a little more, which DecodeEntry then judges.)
 func checkAt(t testing.TB, at string) {
-	tm, err := time.Parse(gitstore.TimeFormat, at)
-	lucids := err == nil && tm.Format(gitstore.TimeFormat) == at
+	tm, err := time.Parse(logformat.TimeFormat, at)
+	lucids := err == nil && tm.Format(logformat.TimeFormat) == at
 	if validAt(at) != lucids {
 		t.Fatalf("validAt(%q) = %v, time.Parse: %v, %v", at, validAt(at), tm, err)
 	}

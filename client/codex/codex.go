@@ -16,8 +16,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/client/claude"
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -44,7 +44,7 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 	}
 	sh := hooks.Shell{Client: "Codex CLI", Session: session}
 	if session != "" {
-		sh.Agent = gitstore.AgentID(session, thread)
+		sh.Agent = agentstore.AgentID(session, thread)
 	}
 	return sh, true
 }

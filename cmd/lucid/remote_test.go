@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
@@ -137,7 +138,7 @@ func TestRemoteClaimRace(t *testing.T) {
 	}
 	winnerTask := on[0]["task"].(string)
 	for i, repo := range clones {
-		claims, _, err := repo.LoadClaims()
+		claims, _, err := claimstore.LoadClaims(repo)
 		if err != nil {
 			t.Fatal(err)
 		}
