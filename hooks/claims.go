@@ -355,7 +355,7 @@ func byRepository(targets []target) [][]target {
 // in one of repos' work trees.
 func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 	for _, r := range repos {
-		set, err := claims.LoadClaims(r, c.now)
+		set, err := c.claims.Load(r, c.now)
 		if err != nil {
 			return true
 		}
@@ -386,7 +386,7 @@ func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 	for i, t := range targets {
 		paths[i], trees[i] = t.rel, t.tree || t.under != "" // what lies under the folder
 	}
-	return claims.LoadClaimsFor(targets[0].repo, c.now, paths, trees)
+	return c.claims.LoadFor(targets[0].repo, c.now, paths, trees)
 }
 
 // deny is the output that stops the tool call with reason.
@@ -460,7 +460,7 @@ func (c *call) logFor(r *gitstore.Repo) string {
 // left of the call's budget (lockBudget), so that the hook ends in time.
 func (c *call) releaseClaims(owner func(string) bool) error {
 	// Past the budget, one try: ReleaseWhere takes 0 as no bound.
-	_, err := claims.ReleaseWhere(c.repo, owner, max(time.Until(c.lockBy), time.Nanosecond))
+	_, err := c.claims.ReleaseWhere(c.repo, owner, max(time.Until(c.lockBy), time.Nanosecond))
 	if errors.Is(err, claims.ErrStillLocked) {
 		return fmt.Errorf("%w through this hook's wait for the lock (%v in all, its budget): they end when their owners' silence reaches LUCID_CLAIM_TTL", claims.ErrStillLocked, c.repo.LockWait)
 	}
@@ -489,7 +489,7 @@ func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
 // othersClaim reports whether agents other than the caller hold active
 // claims.
 func (c *call) othersClaim() bool {
-	set, err := claims.LoadClaims(c.repo, c.now)
+	set, err := c.claims.Load(c.repo, c.now)
 	if err != nil {
 		return false
 	}

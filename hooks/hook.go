@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
@@ -231,6 +232,10 @@ type call struct {
 	now   time.Time
 	held  *gitstore.Lock
 
+	// claims is where the call's claims are read and ended: the
+	// repository's files, or a test's fake.
+	claims claims.Store
+
 	stderr io.Writer // where warn writes
 
 	// pending is the caller's record as the answer leaves it (its cursor
@@ -348,7 +353,7 @@ func handle(in Input, stderr io.Writer) (*Output, *call, error) {
 		return nil, nil, fmt.Errorf("payload has no session_id")
 	}
 	now := time.Now()
-	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr}
+	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr, claims: claims.Disk{}}
 	if repo != nil {
 		repo.LockWait = lockBudget(in.Event)
 		c.lockBy = now.Add(repo.LockWait)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
@@ -94,7 +93,7 @@ func (c *call) watchIn(r *gitstore.Repo) {
 		agentstore.DropShellWatch(r, c.agent)
 		return
 	}
-	set, err := claims.LoadClaimsIn(r, c.now, r.Top)
+	set, err := c.claims.LoadIn(r, c.now, r.Top)
 	if err != nil || len(set.Claims) == 0 {
 		agentstore.DropShellWatch(r, c.agent)
 		return
@@ -130,7 +129,7 @@ func (c *call) changedIn(r *gitstore.Repo) []string {
 	if !ok {
 		return nil
 	}
-	set, err := claims.LoadClaimsIn(r, c.now, r.Top)
+	set, err := c.claims.LoadIn(r, c.now, r.Top)
 	if err != nil {
 		return nil
 	}
