@@ -36,7 +36,7 @@ type ClaimSet struct {
 	// Claims is this machine's store.
 	Claims []claimstore.Claim
 	// Remote is the claims of other machines in the last fetched copy of
-	// the remote's (see gitstore.RemoteClaimsRef), expired or not; a
+	// the remote's (see remoteclaims.RemoteClaimsRef), expired or not; a
 	// foreign claim holds until it expires. Fetched is when that copy was
 	// fetched, zero without one.
 	Remote  []claimstore.Claim
@@ -52,12 +52,12 @@ type ClaimSet struct {
 // machines from the last fetched copy of the remote's. It never touches
 // the network.
 func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
-	claims, _, err := claimstore.LoadClaims(repo)
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		return nil, err
 	}
 	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
-	remote, fetched, err := remoteclaims.LoadRemoteClaims(repo)
+	remote, fetched, err := remoteclaims.LoadCopy(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
 // written as a whole, rm -rf dir): those with a glob whose literal prefix
 // fits one of them. It is LoadClaims for the write guard, which runs on
 // every edit: it decodes almost nothing when no claim applies (see
-// gitstore.FindClaims). A ClaimSet read this way answers Check and
+// claimstore.Find). A ClaimSet read this way answers Check and
 // CheckTree for those paths, and nothing else.
 func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*ClaimSet, error) {
 	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
@@ -105,12 +105,12 @@ func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []b
 // findClaimSet is the ClaimSet of the claims, local and the other
 // machines', that have a glob want takes.
 func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*ClaimSet, error) {
-	claims, err := claimstore.FindClaims(repo, want)
+	claims, err := claimstore.Find(repo, want)
 	if err != nil {
 		return nil, err
 	}
 	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
-	remote, err := claimstore.FindRemoteClaims(repo, want)
+	remote, err := claimstore.FindRemote(repo, want)
 	if err != nil {
 		return nil, err
 	}
@@ -456,7 +456,7 @@ func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (claims
 			return claimstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
 		}
 	}
-	if err := claimstore.EditClaims(repo, d.expired, []claimstore.Claim{d.claim}); err != nil {
+	if err := claimstore.Edit(repo, d.expired, []claimstore.Claim{d.claim}); err != nil {
 		return claimstore.Claim{}, nil, err
 	}
 	return d.claim, d.elsewhere, nil
@@ -479,7 +479,7 @@ func acquireShared(repo *gitstore.Repo, req ClaimRequest, globs []string) (claim
 	if err := share(repo, set, &d.claim, req); err != nil {
 		return claimstore.Claim{}, nil, err
 	}
-	if err := claimstore.SaveClaims(repo, append(d.keep, d.claim)); err != nil {
+	if err := claimstore.Save(repo, append(d.keep, d.claim)); err != nil {
 		return claimstore.Claim{}, nil, err
 	}
 	return d.claim, d.elsewhere, nil
@@ -624,7 +624,7 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error) {
 	// Most stops own no claim: a look without the lock (the store is
 	// replaced whole, so a read is never torn) spares them the lock.
-	if claims, _, err := claimstore.LoadClaims(repo); err == nil && !slices.ContainsFunc(claims, func(c claimstore.Claim) bool { return owner(c.Owner) }) {
+	if claims, _, err := claimstore.Load(repo); err == nil && !slices.ContainsFunc(claims, func(c claimstore.Claim) bool { return owner(c.Owner) }) {
 		return 0, nil
 	}
 	n := 0
@@ -639,7 +639,7 @@ func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Durati
 // Prune removes the expired claims, and lines of the store that cannot be
 // read, and returns how many claims it removed (lucid gc).
 func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
-	_, bad, err := claimstore.LoadClaims(repo)
+	_, bad, err := claimstore.Load(repo)
 	if err != nil {
 		return 0, err
 	}
@@ -687,7 +687,7 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]claimst
 		return err
 	}
 	defer lock.Unlock()
-	claims, _, err := claimstore.LoadClaims(repo)
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		return err
 	}
@@ -695,7 +695,7 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]claimst
 	if err != nil || !changed {
 		return err
 	}
-	return claimstore.SaveClaims(repo, out)
+	return claimstore.Save(repo, out)
 }
 
 // ClaimLine is one claim as `lucid claims` and the digest list it:

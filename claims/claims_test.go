@@ -38,7 +38,7 @@ func TestLoadClaimsForAgrees(t *testing.T) {
 		claims = append(claims, claimstore.Claim{ID: fmt.Sprint(i), Owner: agentstore.AgentHuman, Created: now,
 			Worktree: repo.Top, Task: "t", Globs: []string{glob(), glob()}})
 	}
-	if err := claimstore.SaveClaims(repo, claims); err != nil {
+	if err := claimstore.Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
 	full, err := LoadClaims(repo, now)
@@ -89,7 +89,7 @@ func TestCheckUnder(t *testing.T) {
 	mk := func(id, glob string) claimstore.Claim {
 		return claimstore.Claim{ID: id, Owner: agentstore.AgentHuman, Created: now, Worktree: repo.Top, Task: "t", Globs: []string{glob}}
 	}
-	if err := claimstore.SaveClaims(repo, []claimstore.Claim{mk("go", "src/**/*.go"), mk("gen", "src/gen/**"), mk("docs", "docs/*.md")}); err != nil {
+	if err := claimstore.Save(repo, []claimstore.Claim{mk("go", "src/**/*.go"), mk("gen", "src/gen/**"), mk("docs", "docs/*.md")}); err != nil {
 		t.Fatal(err)
 	}
 	set, err := LoadClaims(repo, now)

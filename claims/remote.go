@@ -84,7 +84,7 @@ func share(repo *gitstore.Repo, set *ClaimSet, claim *claimstore.Claim, req Clai
 	message := fmt.Sprintf("claim %s for %q\n\nby %s on %s", strings.Join(claim.Globs, ", "), claim.Task,
 		labels.Label(claim.Owner), remoteclaims.MachineLabel(me))
 	return pushLoop(req.Remote, func(moved bool) (bool, error) {
-		base, err := remoteclaims.FetchRemoteClaims(repo, req.Remote, moved)
+		base, err := remoteclaims.Fetch(repo, req.Remote, moved)
 		if err != nil {
 			return false, err
 		}
@@ -97,7 +97,7 @@ func share(repo *gitstore.Repo, set *ClaimSet, claim *claimstore.Claim, req Clai
 				return false, set.conflict(mine, theirs, path, c)
 			}
 		}
-		_, err = remoteclaims.PushRemoteClaims(repo, base, append(next, *claim), message, req.Now)
+		_, err = remoteclaims.Push(repo, base, append(next, *claim), message, req.Now)
 		return true, err
 	}, nothingClaimed)
 }
@@ -184,7 +184,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 	var res SyncResult
 	var next []claimstore.Claim
 	err = pushLoop(remote, func(moved bool) (bool, error) {
-		base, err := remoteclaims.FetchRemoteClaims(repo, remote, moved)
+		base, err := remoteclaims.Fetch(repo, remote, moved)
 		if err != nil {
 			return false, err
 		}
@@ -205,7 +205,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 		if !changed {
 			return false, nil
 		}
-		pushed, err := remoteclaims.PushRemoteClaims(repo, base, next, syncMessage(res, me), opt.Now)
+		pushed, err := remoteclaims.Push(repo, base, next, syncMessage(res, me), opt.Now)
 		if err != nil {
 			return true, err
 		}
@@ -230,7 +230,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 		}
 	}
 	if changed {
-		return res, claimstore.SaveClaims(repo, set.Claims)
+		return res, claimstore.Save(repo, set.Claims)
 	}
 	return res, nil
 }

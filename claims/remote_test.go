@@ -37,7 +37,7 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 		{ID: "gone", Owner: "s", Machine: other, Worktree: "/elsewhere", Task: "old", Globs: []string{"docs/**"}, Created: now.Add(-3 * time.Hour), Expires: now.Add(-time.Hour)},
 		{ID: "mine", Owner: "s", Machine: me, Worktree: repo.Top, Task: "mine", Globs: []string{"lib/**"}, Created: now, Expires: now.Add(time.Hour)},
 	}
-	if err := remoteclaims.SaveRemoteClaims(repo, copyOf); err != nil {
+	if err := remoteclaims.SaveCopy(repo, copyOf); err != nil {
 		t.Fatal(err)
 	}
 	set, err := LoadClaims(repo, now)
@@ -99,7 +99,7 @@ func TestReconcile(t *testing.T) {
 		// An agent silent for longer than the TTL: its claim ended here.
 		{ID: "stopped", Owner: "s/a", Machine: me, Globs: []string{"e/**"}, Task: "s", Created: now.Add(-time.Hour), Expires: exp},
 	}
-	if err := claimstore.SaveClaims(repo, store); err != nil {
+	if err := claimstore.Save(repo, store); err != nil {
 		t.Fatal(err)
 	}
 	remote := []claimstore.Claim{

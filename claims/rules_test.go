@@ -48,7 +48,7 @@ func acquire(repo *gitstore.Repo, owner string, now time.Time, task string, glob
 // stored is the ids of the claims in the store, and their globs.
 func stored(t *testing.T, repo *gitstore.Repo) string {
 	t.Helper()
-	cs, _, err := claimstore.LoadClaims(repo)
+	cs, _, err := claimstore.Load(repo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestReleaseAndPrune(t *testing.T) {
 	if n != 1 || err != nil {
 		t.Errorf("Prune: %d, %v", n, err)
 	}
-	if cs, bad, _ := claimstore.LoadClaims(repo); len(cs) != 1 || cs[0].Owner != agentstore.AgentHuman || bad != 0 {
+	if cs, bad, _ := claimstore.Load(repo); len(cs) != 1 || cs[0].Owner != agentstore.AgentHuman || bad != 0 {
 		t.Errorf("after Prune: %+v, %d bad lines", cs, bad)
 	}
 	if released, _, err := Release(repo, agentstore.AgentHuman, nil); err != nil || !slices.Equal(released, []string{"k/**"}) {
@@ -368,7 +368,7 @@ func TestSharedThroughARemote(t *testing.T) {
 		t.Errorf("Sync --renew: %+v, %v", res, err)
 	}
 	// (The store keeps times to the millisecond.)
-	if cs, _, _ := claimstore.LoadClaims(desktop); len(cs) != 2 || cs[0].Expires.Sub(later.Add(DefaultRemoteTTL)).Abs() >= time.Millisecond {
+	if cs, _, _ := claimstore.Load(desktop); len(cs) != 2 || cs[0].Expires.Sub(later.Add(DefaultRemoteTTL)).Abs() >= time.Millisecond {
 		t.Errorf("the store's expiries after the renewal: %+v", cs)
 	}
 
@@ -376,7 +376,7 @@ func TestSharedThroughARemote(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "nothing was claimed: ") || !strings.HasSuffix(err.Error(), "; try again when it answers, or claim on this machine only with --local-only") {
 		t.Errorf("through a remote that is not there: %v", err)
 	}
-	if cs, _, _ := claimstore.LoadClaims(laptop); len(cs) != 0 {
+	if cs, _, _ := claimstore.Load(laptop); len(cs) != 0 {
 		t.Errorf("a claim the remote did not take is held here: %+v", cs)
 	}
 }

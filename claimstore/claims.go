@@ -43,14 +43,14 @@ type Claim struct {
 // sees the claims before or after a transaction, never half of one, and a
 // writer killed halfway leaves the old file in place.
 
-// LoadClaims reads every claim, expired or not; a missing file holds none.
+// Load reads every claim, expired or not; a missing file holds none.
 // Lines that do not parse are skipped and counted.
-func LoadClaims(r *gitstore.Repo) ([]Claim, int, error) { return ReadClaims(r.ClaimsPath()) }
+func Load(r *gitstore.Repo) ([]Claim, int, error) { return Read(r.ClaimsPath()) }
 
-// SaveClaims replaces the claims file whole. The caller holds the lock.
-func SaveClaims(r *gitstore.Repo, claims []Claim) error { return writeClaims(r.ClaimsPath(), claims) }
+// Save replaces the claims file whole. The caller holds the lock.
+func Save(r *gitstore.Repo, claims []Claim) error { return writeClaims(r.ClaimsPath(), claims) }
 
-func ReadClaims(path string) ([]Claim, int, error) {
+func Read(path string) ([]Claim, int, error) {
 	b, err := gitstore.ReadFile(path, gitstore.MaxClaims)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
@@ -74,10 +74,10 @@ func writeClaims(path string, claims []Claim) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return gitstore.WriteFileAtomic(path, EncodeClaims(claims), 0o644)
+	return gitstore.WriteFileAtomic(path, Encode(claims), 0o644)
 }
 
-func EncodeClaims(claims []Claim) []byte {
+func Encode(claims []Claim) []byte {
 	var b bytes.Buffer
 	b.Grow(len(claims) * 160)
 	for _, c := range claims {
@@ -103,7 +103,7 @@ func decodeClaims(b []byte) ([]Claim, int) {
 	for s != "" {
 		line, rest, whole := strings.Cut(s, "\n")
 		if !whole {
-			break // a write under way (see EditClaims)
+			break // a write under way (see Edit)
 		}
 		s = rest
 		if line == "" {

@@ -20,12 +20,12 @@ func TestClaimsRoundTrip(t *testing.T) {
 		{ID: "c2", Owner: agentstore.AgentHuman, Created: at, Worktree: "/w/with\ttab", Task: "100% sure\nsecond line\r", Globs: []string{"odd%09name", "x\ty"}},
 		{ID: "c3", Owner: "s3", Created: at, Worktree: "/elsewhere", Task: "remote", Globs: []string{"a"}, Machine: "laptop (4f2a)", Expires: at.Add(time.Hour)},
 	}
-	if err := SaveClaims(repo, want); err != nil {
+	if err := Save(repo, want); err != nil {
 		t.Fatal(err)
 	}
-	got, bad, err := LoadClaims(repo)
+	got, bad, err := Load(repo)
 	if err != nil || bad != 0 {
-		t.Fatalf("LoadClaims: %v, %d bad", err, bad)
+		t.Fatalf("Load: %v, %d bad", err, bad)
 	}
 	for i := range got {
 		if !got[i].Created.Equal(want[i].Created) {
@@ -43,19 +43,19 @@ func TestClaimsRoundTrip(t *testing.T) {
 	// A damaged line is skipped and counted; the others still read.
 	b, _ := os.ReadFile(repo.ClaimsPath())
 	os.WriteFile(repo.ClaimsPath(), append([]byte("garbage without tabs\n"), b...), 0o644)
-	got, bad, _ = LoadClaims(repo)
+	got, bad, _ = Load(repo)
 	if bad != 1 || len(got) != 3 {
 		t.Errorf("with a bad line: %d claims, %d bad; want 3 and 1", len(got), bad)
 	}
 
 	// No claims: no file.
-	if err := SaveClaims(repo, nil); err != nil {
+	if err := Save(repo, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(repo.ClaimsPath()); !os.IsNotExist(err) {
 		t.Errorf("the store of no claims exists: %v", err)
 	}
-	if got, _, err := LoadClaims(repo); err != nil || len(got) != 0 {
+	if got, _, err := Load(repo); err != nil || len(got) != 0 {
 		t.Errorf("missing store: %v, %v", got, err)
 	}
 }
@@ -63,13 +63,13 @@ func TestClaimsRoundTrip(t *testing.T) {
 func TestFindClaims(t *testing.T) {
 	repo := &gitstore.Repo{Top: t.TempDir(), CommonDir: t.TempDir()}
 	at := time.UnixMilli(1764662400123)
-	long := strings.Repeat("x", 40000) // longer than FindClaims' buffer
+	long := strings.Repeat("x", 40000) // longer than Find' buffer
 	claims := []Claim{
 		{ID: "c1", Owner: "a", Created: at, Worktree: "/w", Task: "t", Globs: []string{"src/**", "docs/*.md"}},
 		{ID: "c2", Owner: "b", Created: at, Worktree: "/w", Task: long, Globs: []string{"web/**"}},
 		{ID: "c3", Owner: "c", Created: at, Worktree: "/w", Task: "a\tb", Globs: []string{"odd%name/*", "x"}},
 	}
-	if err := SaveClaims(repo, claims); err != nil {
+	if err := Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
 	ids := func(cs []Claim) string {
@@ -87,12 +87,12 @@ func TestFindClaims(t *testing.T) {
 		{"odd%name/*", "c3"}, // unescaped before want sees it
 		{"nothing", ""},
 	} {
-		got, err := FindClaims(repo, func(g []byte) bool { return string(g) == tc.glob })
+		got, err := Find(repo, func(g []byte) bool { return string(g) == tc.glob })
 		if err != nil || ids(got) != tc.want {
-			t.Errorf("FindClaims(%q) = %q, %v; want %q", tc.glob, ids(got), err, tc.want)
+			t.Errorf("Find(%q) = %q, %v; want %q", tc.glob, ids(got), err, tc.want)
 		}
 	}
-	got, _ := FindClaims(repo, func([]byte) bool { return true })
+	got, _ := Find(repo, func([]byte) bool { return true })
 	if len(got) != 3 || got[1].Task != long {
 		t.Errorf("all claims: %d, the long one whole: %v", len(got), len(got) > 1 && got[1].Task == long)
 	}
@@ -105,15 +105,15 @@ func TestEditClaims(t *testing.T) {
 		return Claim{ID: id, Owner: "o", Created: at, Worktree: "/w", Task: "t", Globs: []string{id + "/**"}}
 	}
 	// Into no store at all, then dropping and adding.
-	if err := EditClaims(repo, nil, []Claim{mk("a"), mk("b\tc"), mk("d")}); err != nil {
+	if err := Edit(repo, nil, []Claim{mk("a"), mk("b\tc"), mk("d")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := EditClaims(repo, map[string]bool{"b\tc": true, "missing": true}, []Claim{mk("e")}); err != nil {
+	if err := Edit(repo, map[string]bool{"b\tc": true, "missing": true}, []Claim{mk("e")}); err != nil {
 		t.Fatal(err)
 	}
-	got, bad, err := LoadClaims(repo)
+	got, bad, err := Load(repo)
 	if err != nil || bad != 0 {
-		t.Fatalf("LoadClaims: %v, %d bad", err, bad)
+		t.Fatalf("Load: %v, %d bad", err, bad)
 	}
 	var ids []string
 	for _, c := range got {
@@ -137,13 +137,13 @@ func TestEditClaimsAppends(t *testing.T) {
 	mk := func(id string) Claim {
 		return Claim{ID: id, Owner: "o", Created: at, Worktree: "/w", Task: "t", Globs: []string{id + "/**"}}
 	}
-	if err := SaveClaims(repo, []Claim{mk("a"), mk("b")}); err != nil {
+	if err := Save(repo, []Claim{mk("a"), mk("b")}); err != nil {
 		t.Fatal(err)
 	}
 	path := repo.ClaimsPath()
 	before, _ := os.ReadFile(path)
 	st1, _ := os.Stat(path)
-	if err := EditClaims(repo, nil, []Claim{mk("c")}); err != nil {
+	if err := Edit(repo, nil, []Claim{mk("c")}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
@@ -153,13 +153,13 @@ func TestEditClaimsAppends(t *testing.T) {
 	}
 	ids := func() string {
 		t.Helper()
-		got, bad, err := LoadClaims(repo)
+		got, bad, err := Load(repo)
 		if err != nil || bad != 0 {
-			t.Fatalf("LoadClaims: %v, %d bad", err, bad)
+			t.Fatalf("Load: %v, %d bad", err, bad)
 		}
-		found, err := FindClaims(repo, func([]byte) bool { return true })
+		found, err := Find(repo, func([]byte) bool { return true })
 		if err != nil || len(found) != len(got) {
-			t.Fatalf("FindClaims: %v, %d claims where LoadClaims has %d", err, len(found), len(got))
+			t.Fatalf("Find: %v, %d claims where Load has %d", err, len(found), len(got))
 		}
 		var s []string
 		for _, c := range got {
@@ -171,7 +171,7 @@ func TestEditClaimsAppends(t *testing.T) {
 		t.Errorf("after appending: %s, want a,b,c", got)
 	}
 	// A torn tail: half of a claim's line.
-	line := EncodeClaims([]Claim{mk("torn")})
+	line := Encode([]Claim{mk("torn")})
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestEditClaimsAppends(t *testing.T) {
 	if got := ids(); got != "a,b,c" {
 		t.Errorf("with a torn last line: %s, want a,b,c", got)
 	}
-	if err := EditClaims(repo, nil, []Claim{mk("d")}); err != nil {
+	if err := Edit(repo, nil, []Claim{mk("d")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(); got != "a,b,c,d" {

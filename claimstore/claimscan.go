@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 )
 
-// FindClaims reads the claims store and returns only the claims that have
+// Find reads the claims store and returns only the claims that have
 // a glob for which want is true. It is the write guard's read: want tests
 // a glob's literal prefix against the paths being written, which rules out
 // nearly every claim, and only the claims left are decoded. The store is
@@ -19,13 +19,13 @@ import (
 // lie in it (unescaped only when they hold a %), so that a thousand claims
 // cost a hook one pass over the file and almost no memory: in a process
 // that has just started, every fresh page of memory is a page fault.
-func FindClaims(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
+func Find(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
 	return findClaims(r.ClaimsPath(), want)
 }
 
-// FindRemoteClaims is FindClaims on the last fetched copy of the remote's
+// FindRemote is Find on the last fetched copy of the remote's
 // claims.
-func FindRemoteClaims(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
+func FindRemote(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
 	return findClaims(r.RemoteClaimsPath(), want)
 }
 
@@ -83,9 +83,9 @@ func lineWanted(line []byte, want func([]byte) bool) bool {
 	return false
 }
 
-// EditClaims changes the store with the claims whose id drop names left
+// Edit changes the store with the claims whose id drop names left
 // out and add appended, without decoding the others. A claim transaction
-// that read only the claims near its own (FindClaims) writes with it. The
+// that read only the claims near its own (Find) writes with it. The
 // caller holds the lock.
 //
 // With nothing to drop, add is appended in one O_APPEND write, as the log
@@ -93,15 +93,15 @@ func lineWanted(line []byte, want func([]byte) bool) bool {
 // and a rename that frees the old one) was most of what `lucid claim` cost,
 // about 0.7 ms. A write that fails part way is cut off again, and readers
 // skip a last line without its newline (a write still under way). Dropping
-// replaces the store whole, as SaveClaims does, copying the other lines as
+// replaces the store whole, as Save does, copying the other lines as
 // they are through a small buffer.
-func EditClaims(r *gitstore.Repo, drop map[string]bool, add []Claim) error {
+func Edit(r *gitstore.Repo, drop map[string]bool, add []Claim) error {
 	path := r.ClaimsPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	if len(drop) == 0 {
-		if done, err := appendClaims(path, EncodeClaims(add)); done || err != nil {
+		if done, err := appendClaims(path, Encode(add)); done || err != nil {
 			return err
 		}
 	}
@@ -115,7 +115,7 @@ func EditClaims(r *gitstore.Repo, drop map[string]bool, add []Claim) error {
 		tmp.Close()
 		return err
 	}
-	w.Write(EncodeClaims(add))
+	w.Write(Encode(add))
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err

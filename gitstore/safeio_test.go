@@ -134,7 +134,7 @@ func TestWriteFileAtomicShortWriteKeepsTheOldFile(t *testing.T) {
 func TestStoresOnFullDisk(t *testing.T) {
 	r := initRepo(t)
 	claims := []claimstore.Claim{{ID: "c1", Owner: "a", Created: time.Now(), Worktree: r.Top, Task: "t", Globs: []string{"src/**"}}}
-	if err := claimstore.SaveClaims(r, claims); err != nil {
+	if err := claimstore.Save(r, claims); err != nil {
 		t.Fatal(err)
 	}
 	if err := agentstore.SaveAgent(r, agentstore.AgentRecord{ID: "s1", Worktree: r.Top}); err != nil {
@@ -160,8 +160,8 @@ func TestStoresOnFullDisk(t *testing.T) {
 	fullDisk(t)
 	big := strings.Repeat("x", 5000)
 	for name, err := range map[string]error{
-		"claims":      claimstore.SaveClaims(r, append(claims, claimstore.Claim{ID: "c2", Owner: "b", Task: big, Globs: []string{"b/**"}})),
-		"claims edit": claimstore.EditClaims(r, map[string]bool{"c1": true}, []claimstore.Claim{{ID: "c3", Owner: "b", Task: big, Globs: []string{"c/**"}}}),
+		"claims":      claimstore.Save(r, append(claims, claimstore.Claim{ID: "c2", Owner: "b", Task: big, Globs: []string{"b/**"}})),
+		"claims edit": claimstore.Edit(r, map[string]bool{"c1": true}, []claimstore.Claim{{ID: "c3", Owner: "b", Task: big, Globs: []string{"c/**"}}}),
 		"agent":       agentstore.SaveAgent(r, agentstore.AgentRecord{ID: "s1", Worktree: r.Top, Type: big}),
 		"plan.seen":   logstore.MarkPlanSeen(r, []byte(big)),
 		"log":         logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, big)),
@@ -388,10 +388,10 @@ func TestFindClaimsRefusesSpecialStore(t *testing.T) {
 	r := initRepo(t)
 	os.MkdirAll(filepath.Dir(r.ClaimsPath()), 0o755)
 	eachBadFile(t, r.ClaimsPath(), func(kind string) {
-		if _, err := claimstore.FindClaims(r, func([]byte) bool { return true }); err == nil {
+		if _, err := claimstore.Find(r, func([]byte) bool { return true }); err == nil {
 			t.Errorf("%s: FindClaims read it", kind)
 		}
-		if _, _, err := claimstore.LoadClaims(r); err == nil {
+		if _, _, err := claimstore.Load(r); err == nil {
 			t.Errorf("%s: LoadClaims read it", kind)
 		}
 	})

@@ -64,7 +64,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 	if err != nil {
 		return "", findWarning(path, err)
 	}
-	m, err := lichstore.ReadLichMarker(repo, path)
+	m, err := lichstore.ReadMarker(repo, path)
 	if err != nil {
 		return "", lichWarning("reading the edit marker of %s: %v", path, err)
 	}
@@ -84,7 +84,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 			who[i] = `"` + label + `"`
 		}
 	}
-	if err := lichstore.WriteLichNews(repo, lichstore.LichNews{Session: l.Session, Path: path, By: who[0], At: news[0].At}); err != nil {
+	if err := lichstore.WriteNews(repo, lichstore.News{Session: l.Session, Path: path, By: who[0], At: news[0].At}); err != nil {
 		warns = append(warns, lichWarning("recording the news for the status line: %v", err))
 	}
 	return lichNote(path, news, who, now), joinWarnings(warns)
@@ -94,11 +94,11 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 // seen, newest first: those inside the window and newer than this
 // session's own last edit of the file (Claude Code makes a session read a
 // file changed under it before it edits it, so by its own edit it knew).
-func (l *Lich) news(m *lichstore.LichMarker, now time.Time) []lichstore.LichEdit {
+func (l *Lich) news(m *lichstore.Marker, now time.Time) []lichstore.Edit {
 	if m == nil {
 		return nil
 	}
-	var out []lichstore.LichEdit
+	var out []lichstore.Edit
 	for _, e := range m.Edits() {
 		if e.Session == l.Session {
 			break
@@ -140,7 +140,7 @@ func (l *Lich) After(paths []string, now time.Time) (warn error) {
 		if repo == nil {
 			continue
 		}
-		if err := lichstore.RecordLichEdit(repo, p, l.Session, now); err != nil {
+		if err := lichstore.RecordEdit(repo, p, l.Session, now); err != nil {
 			warns = append(warns, lichWarning("writing the edit marker of %s: %v", p, err))
 		}
 	}
@@ -159,7 +159,7 @@ func LichStatus(workTree, session string, now time.Time) string {
 	if err != nil {
 		return ""
 	}
-	n, err := lichstore.ReadLichNews(repo, session)
+	n, err := lichstore.ReadNews(repo, session)
 	if err != nil || n == nil || now.Sub(n.Time()) >= LichWindow {
 		return ""
 	}
@@ -172,7 +172,7 @@ func fileName(path string) string {
 }
 
 // lichNote tells the model who else edited path, when, and how to reach them.
-func lichNote(path string, news []lichstore.LichEdit, who []string, now time.Time) string {
+func lichNote(path string, news []lichstore.Edit, who []string, now time.Time) string {
 	var b strings.Builder
 	if len(news) == 1 {
 		fmt.Fprintf(&b, "lucid (lich): %s was also edited by the lich session %s at %s (%s). ",

@@ -32,7 +32,7 @@ import (
 //
 // Every entry delivered, written by the agent, or passed over as "N more"
 // joins the seen list, so no entry reaches one agent twice, including after
-// a checkout back and forth. The list is bounded (gitstore.MaxSeen); what
+// a checkout back and forth. The list is bounded (agentstore.MaxSeen); what
 // falls off it moves SeenBefore up, so it still counts as seen. The read
 // and the cursor's move hold the repository's lock, so two hooks of one
 // agent running at once (parallel tool calls) do not both deliver an entry;

@@ -45,7 +45,7 @@ func FuzzDigest(f *testing.F) {
 		for _, e := range []logformat.Entry{e, p} {
 			logstore.Append(repo.LogPath(), e) // an entry that does not encode is left out
 		}
-		claimstore.SaveClaims(repo, []claimstore.Claim{{ID: logformat.NewID(now), Owner: agent, Created: now, Worktree: dir, Task: task, Globs: []string{glob}}})
+		claimstore.Save(repo, []claimstore.Claim{{ID: logformat.NewID(now), Owner: agent, Created: now, Worktree: dir, Task: task, Globs: []string{glob}}})
 		for _, summaryOn := range []bool{true, false} {
 			if !summaryOn {
 				os.Remove(repo.DigestPath())

@@ -86,7 +86,7 @@ func checkSetUp(repo *gitstore.Repo) Finding {
 }
 
 // checkLog reads the whole log, as the merge driver and lucid dream do,
-// though only the head of each line (gitstore.CountLog).
+// though only the head of each line (logstore.CountLog).
 func checkLog(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "log"}
 	n, invalid, err := logstore.CountLog(repo.LogPath())
@@ -104,7 +104,7 @@ func checkLog(repo *gitstore.Repo) Finding {
 
 func checkClaims(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "claims"}
-	_, bad, err := claimstore.LoadClaims(repo)
+	_, bad, err := claimstore.Load(repo)
 	if err != nil {
 		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
 		return f

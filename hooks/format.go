@@ -20,7 +20,7 @@ const maxEntryText = 1200
 //   - [fact] the text (lead·1bd236, 5 min ago, 01JEX…)
 //     evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
 //
-// stale holds the entry's stale marks (from a gitstore.Checker), label the
+// stale holds the entry's stale marks (from a logstore.Checker), label the
 // writer's label (from an agentstore.Labeler).
 func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now time.Time) string {
 	var b strings.Builder

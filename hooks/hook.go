@@ -228,7 +228,7 @@ type call struct {
 	// write into guarded work trees.
 	repo  *gitstore.Repo
 	home  bool
-	agent string // gitstore.AgentID of the caller
+	agent string // agentstore.AgentID of the caller
 	now   time.Time
 	held  *gitstore.Lock
 

@@ -17,33 +17,33 @@ import (
 // lichRecentMax is how many distinct sessions a marker remembers.
 const lichRecentMax = 3
 
-// LichEdit is one session's latest edit of a file.
-type LichEdit struct {
+// Edit is one session's latest edit of a file.
+type Edit struct {
 	Session string `json:"session"`
 	At      int64  `json:"at"` // epoch milliseconds, as lich writes it
 }
 
 // Time returns the edit's time.
-func (e LichEdit) Time() time.Time { return time.UnixMilli(e.At) }
+func (e Edit) Time() time.Time { return time.UnixMilli(e.At) }
 
-// LichMarker is the marker of one file, in lich's format: the path as the
+// Marker is the marker of one file, in lich's format: the path as the
 // tool gave it, the session that edited it last and when. Recent, an extra
 // field lich's guard ignores, keeps the last three distinct sessions that
 // edited the file, newest first, the last edit included; lucid writes it
 // only when it names more than that last edit, so a marker of one session
 // is byte for byte what lich's guard writes.
-type LichMarker struct {
+type Marker struct {
 	Path    string
 	Session string
 	At      int64
-	Recent  []LichEdit
+	Recent  []Edit
 }
 
 // Edits returns the distinct sessions that edited the file, newest first,
 // at most three: the last edit, then the recent ones. A marker written by
 // lich's guard has only the last edit.
-func (m *LichMarker) Edits() []LichEdit {
-	out := []LichEdit{{Session: m.Session, At: m.At}}
+func (m *Marker) Edits() []Edit {
+	out := []Edit{{Session: m.Session, At: m.At}}
 	for _, e := range m.Recent {
 		if len(out) == lichRecentMax {
 			break
@@ -55,7 +55,7 @@ func (m *LichMarker) Edits() []LichEdit {
 	return out
 }
 
-func hasSession(edits []LichEdit, session string) bool {
+func hasSession(edits []Edit, session string) bool {
 	for _, e := range edits {
 		if e.Session == session {
 			return true
@@ -64,11 +64,11 @@ func hasSession(edits []LichEdit, session string) bool {
 	return false
 }
 
-// LichHash names a path's marker the way lich's guard does: 32-bit FNV-1a
+// Hash names a path's marker the way lich's guard does: 32-bit FNV-1a
 // over the path's UTF-16 code units (JavaScript's charCodeAt), as 8
 // lowercase hex digits. For an ASCII path this is hash/fnv's New32a over
 // its bytes; a non-ASCII path differs from that, and lich's reading wins.
-func LichHash(path string) string {
+func Hash(path string) string {
 	h := uint32(0x811c9dc5)
 	mix := func(u uint32) { h = (h ^ u) * 0x01000193 }
 	for _, r := range path { // an invalid byte comes out as U+FFFD, as a JSON decoder gives it
@@ -86,26 +86,26 @@ func LichHash(path string) string {
 // lichMarkerPath is where the marker of path lives: the work tree's own git
 // dir, lich-edits/, the hash of the path exactly as the tool gave it.
 func lichMarkerPath(r *gitstore.Repo, path string) string {
-	return filepath.Join(r.GitDir, gitstore.LichEditsDir, LichHash(path))
+	return filepath.Join(r.GitDir, gitstore.LichEditsDir, Hash(path))
 }
 
-// ErrLichCorrupt says that a marker is not one lich or lucid could have
+// ErrCorrupt says that a marker is not one lich or lucid could have
 // written.
-var ErrLichCorrupt = errors.New("corrupt lich marker")
+var ErrCorrupt = errors.New("corrupt lich marker")
 
 // lichJSON is the marker as decoded: at may be any JSON number.
 type lichJSON struct {
-	Path    *string    `json:"path"`
-	Session *string    `json:"session"`
-	At      *float64   `json:"at"`
-	Recent  []LichEdit `json:"recent"`
+	Path    *string  `json:"path"`
+	Session *string  `json:"session"`
+	At      *float64 `json:"at"`
+	Recent  []Edit   `json:"recent"`
 }
 
-// ReadLichMarker reads the marker of path. It returns nil and no error when
+// ReadMarker reads the marker of path. It returns nil and no error when
 // there is none, or when the marker there is another file's (a hash
 // collision). A marker that is not JSON, or lacks its session or time, is
-// an error wrapping ErrLichCorrupt.
-func ReadLichMarker(r *gitstore.Repo, path string) (*LichMarker, error) {
+// an error wrapping ErrCorrupt.
+func ReadMarker(r *gitstore.Repo, path string) (*Marker, error) {
 	file := lichMarkerPath(r, path)
 	b, err := readIfExists(file)
 	if b == nil || err != nil {
@@ -113,7 +113,7 @@ func ReadLichMarker(r *gitstore.Repo, path string) (*LichMarker, error) {
 	}
 	m, err := parseLichMarker(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrLichCorrupt, file, err)
+		return nil, fmt.Errorf("%w %s: %v", ErrCorrupt, file, err)
 	}
 	if m.Path != path {
 		return nil, nil
@@ -122,7 +122,7 @@ func ReadLichMarker(r *gitstore.Repo, path string) (*LichMarker, error) {
 }
 
 // parseLichMarker decodes a marker's content.
-func parseLichMarker(b []byte) (*LichMarker, error) {
+func parseLichMarker(b []byte) (*Marker, error) {
 	var j lichJSON
 	if err := json.Unmarshal(b, &j); err != nil {
 		return nil, err
@@ -130,19 +130,19 @@ func parseLichMarker(b []byte) (*LichMarker, error) {
 	if j.Path == nil || j.Session == nil || *j.Session == "" || j.At == nil {
 		return nil, errors.New(`want "path", "session" and "at"`)
 	}
-	return &LichMarker{Path: *j.Path, Session: *j.Session, At: int64(*j.At), Recent: j.Recent}, nil
+	return &Marker{Path: *j.Path, Session: *j.Session, At: int64(*j.At), Recent: j.Recent}, nil
 }
 
-// RecordLichEdit writes session's marker for path at the given time over
+// RecordEdit writes session's marker for path at the given time over
 // whatever was there, keeping the other sessions of the recent list. A
 // marker that cannot be read, is corrupt or is another file's is simply
 // replaced. The folder lich-edits/ is made when missing; the write is a temp
 // file and a rename inside it, so that lich's guard never reads half a
 // marker.
-func RecordLichEdit(r *gitstore.Repo, path, session string, at time.Time) error {
-	m := &LichMarker{Path: path, Session: session, At: at.UnixMilli()}
-	if old, err := ReadLichMarker(r, path); err == nil && old != nil {
-		m.Recent = []LichEdit{{Session: session, At: m.At}}
+func RecordEdit(r *gitstore.Repo, path, session string, at time.Time) error {
+	m := &Marker{Path: path, Session: session, At: at.UnixMilli()}
+	if old, err := ReadMarker(r, path); err == nil && old != nil {
+		m.Recent = []Edit{{Session: session, At: m.At}}
 		for _, e := range old.Edits() {
 			if len(m.Recent) < lichRecentMax && !hasSession(m.Recent, e.Session) {
 				m.Recent = append(m.Recent, e)
@@ -156,13 +156,13 @@ func RecordLichEdit(r *gitstore.Repo, path, session string, at time.Time) error 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return gitstore.WriteFileAtomic(filepath.Join(dir, LichHash(path)), m.appendJSON(nil), 0o644)
+	return gitstore.WriteFileAtomic(filepath.Join(dir, Hash(path)), m.appendJSON(nil), 0o644)
 }
 
 // appendJSON appends the marker as JavaScript's JSON.stringify writes it:
 // keys in lich's order, no spaces, nothing escaped that JSON does not
 // require (no \u003c for <, no \u2028).
-func (m *LichMarker) appendJSON(b []byte) []byte {
+func (m *Marker) appendJSON(b []byte) []byte {
 	b = append(b, `{"path":`...)
 	b = appendJSString(b, m.Path)
 	b = append(b, `,"session":`...)

@@ -8,15 +8,15 @@ import (
 	"time"
 )
 
-// LichMaxAge is how long lich's edit markers and lucid's lich news are kept.
-const LichMaxAge = 7 * 24 * time.Hour
+// MaxAge is how long lich's edit markers and lucid's lich news are kept.
+const MaxAge = 7 * 24 * time.Hour
 
-// LichGC removes the edit markers and lich news older than LichMaxAge at
+// GC removes the edit markers and lich news older than MaxAge at
 // now, in every work tree of the repository (the main git dir and each
 // linked work tree's), and returns how many files it removed. A file's age
 // is its "at", or its modification time when it has none. It goes on past a
 // file it cannot remove and returns the first error.
-func LichGC(r *gitstore.Repo, now time.Time) (int, error) {
+func GC(r *gitstore.Repo, now time.Time) (int, error) {
 	dirs := []string{filepath.Join(r.CommonDir, gitstore.LichEditsDir), r.LichNewsDir()}
 	if r.GitDir != r.CommonDir {
 		dirs = append(dirs, filepath.Join(r.GitDir, gitstore.LichEditsDir)) // a submodule's own
@@ -44,7 +44,7 @@ func LichGC(r *gitstore.Repo, now time.Time) (int, error) {
 				continue
 			}
 			file := filepath.Join(dir, e.Name())
-			if now.Sub(lichAge(file, fi)) <= LichMaxAge {
+			if now.Sub(lichAge(file, fi)) <= MaxAge {
 				continue
 			}
 			if err := os.Remove(file); err != nil {

@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// LichNews is the newest note about another session's edit that a lich
+// News is the newest note about another session's edit that a lich
 // session was given: what `lucid statusline` shows that session's user.
 // One file per session under <common git dir>/lucid/lich-news/, so that
 // every work tree of the repository finds it; a newer note replaces it.
-type LichNews struct {
+type News struct {
 	Session string `json:"session"` // the session that was told
 	Path    string `json:"path"`    // the file, as the tool gave it
 	By      string `json:"by"`      // the other session, as the note named it
@@ -21,14 +21,14 @@ type LichNews struct {
 }
 
 // Time returns when the other session edited.
-func (n LichNews) Time() time.Time { return time.UnixMilli(n.At) }
+func (n News) Time() time.Time { return time.UnixMilli(n.At) }
 
 func lichNewsPath(r *gitstore.Repo, session string) string {
-	return filepath.Join(r.LichNewsDir(), LichHash(session))
+	return filepath.Join(r.LichNewsDir(), Hash(session))
 }
 
-// WriteLichNews records n as the newest news of its session.
-func WriteLichNews(r *gitstore.Repo, n LichNews) error {
+// WriteNews records n as the newest news of its session.
+func WriteNews(r *gitstore.Repo, n News) error {
 	b, err := json.Marshal(n)
 	if err != nil {
 		return err
@@ -39,14 +39,14 @@ func WriteLichNews(r *gitstore.Repo, n LichNews) error {
 	return gitstore.WriteFileAtomic(lichNewsPath(r, n.Session), b, 0o644)
 }
 
-// ReadLichNews returns the newest news of session, or nil when it has none.
-func ReadLichNews(r *gitstore.Repo, session string) (*LichNews, error) {
+// ReadNews returns the newest news of session, or nil when it has none.
+func ReadNews(r *gitstore.Repo, session string) (*News, error) {
 	file := lichNewsPath(r, session)
 	b, err := readIfExists(file)
 	if b == nil || err != nil {
 		return nil, err
 	}
-	var n LichNews
+	var n News
 	if err := json.Unmarshal(b, &n); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}

@@ -42,14 +42,14 @@ func TestLichHashMatchesLich(t *testing.T) {
 			t.Fatalf("bad line in hashes.txt: %q", line)
 		}
 		n++
-		if got := LichHash(path); got != want {
-			t.Errorf("LichHash(%q) = %s, lich says %s", path, got, want)
+		if got := Hash(path); got != want {
+			t.Errorf("Hash(%q) = %s, lich says %s", path, got, want)
 		}
 		if isASCII(path) {
 			h := fnv.New32a()
 			h.Write([]byte(path))
-			if got := LichHash(path); got != hexOf(h.Sum32()) {
-				t.Errorf("LichHash(%q) = %s, fnv.New32a says %s", path, got, hexOf(h.Sum32()))
+			if got := Hash(path); got != hexOf(h.Sum32()) {
+				t.Errorf("Hash(%q) = %s, fnv.New32a says %s", path, got, hexOf(h.Sum32()))
 			}
 		}
 	}
@@ -105,11 +105,11 @@ func TestReadLichMarkerInLichFormat(t *testing.T) {
 	if want := filepath.Join(gittest.Run(t, r.Top, "rev-parse", "--absolute-git-dir"), "lich-edits", "578c1298"); file != want {
 		t.Fatalf("marker at %s, lich puts it at %s", file, want)
 	}
-	m, err := ReadLichMarker(r, "/r/a.go")
+	m, err := ReadMarker(r, "/r/a.go")
 	if err != nil || m == nil {
-		t.Fatalf("ReadLichMarker = %v, %v", m, err)
+		t.Fatalf("ReadMarker = %v, %v", m, err)
 	}
-	want := []LichEdit{{Session: "s1", At: 1733000000000}}
+	want := []Edit{{Session: "s1", At: 1733000000000}}
 	if m.Path != "/r/a.go" || m.Session != "s1" || m.At != 1733000000000 || !reflect.DeepEqual(m.Edits(), want) {
 		t.Fatalf("read %+v (edits %+v)", m, m.Edits())
 	}
@@ -121,11 +121,11 @@ func TestReadLichMarkerInLichFormat(t *testing.T) {
 func TestReadLichMarkerIgnoresAnotherFilesMarker(t *testing.T) {
 	r := findRepo(t, gittest.Committed(t))
 	writeLichMarker(t, r, "/r/a.go", `{"path":"/r/other.go","session":"s1","at":1733000000000}`)
-	m, err := ReadLichMarker(r, "/r/a.go")
+	m, err := ReadMarker(r, "/r/a.go")
 	if err != nil || m != nil {
 		t.Fatalf("a collision read as %+v, %v; want nothing", m, err)
 	}
-	if m, err := ReadLichMarker(r, "/r/none.go"); err != nil || m != nil {
+	if m, err := ReadMarker(r, "/r/none.go"); err != nil || m != nil {
 		t.Fatalf("no marker read as %+v, %v", m, err)
 	}
 }
@@ -134,9 +134,9 @@ func TestReadLichMarkerCorrupt(t *testing.T) {
 	r := findRepo(t, gittest.Committed(t))
 	for _, content := range []string{``, `{"path":"/r/a.go","sess`, `not json`, `{"path":"/r/a.go","at":1}`, `{"path":"/r/a.go","session":"s1"}`, `[1,2]`, `null`} {
 		writeLichMarker(t, r, "/r/a.go", content)
-		m, err := ReadLichMarker(r, "/r/a.go")
-		if !errors.Is(err, ErrLichCorrupt) || m != nil {
-			t.Errorf("marker %q read as %+v, %v; want ErrLichCorrupt", content, m, err)
+		m, err := ReadMarker(r, "/r/a.go")
+		if !errors.Is(err, ErrCorrupt) || m != nil {
+			t.Errorf("marker %q read as %+v, %v; want ErrCorrupt", content, m, err)
 		}
 	}
 }
@@ -148,7 +148,7 @@ func TestRecordLichEditKeepsThreeSessions(t *testing.T) {
 	t0 := time.UnixMilli(1733000000000)
 	edit := func(session string, minute int) {
 		t.Helper()
-		if err := RecordLichEdit(r, path, session, t0.Add(time.Duration(minute)*time.Minute)); err != nil {
+		if err := RecordEdit(r, path, session, t0.Add(time.Duration(minute)*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -173,15 +173,15 @@ func TestRecordLichEditKeepsThreeSessions(t *testing.T) {
 	for _, step := range []struct {
 		session string
 		minute  int
-		want    []LichEdit
+		want    []Edit
 	}{
-		{"s2", 2, []LichEdit{{"s2", at(2)}, {"s1", at(1)}}},
-		{"s3", 3, []LichEdit{{"s3", at(3)}, {"s2", at(2)}, {"s1", at(1)}}},
-		{"s1", 4, []LichEdit{{"s1", at(4)}, {"s3", at(3)}, {"s2", at(2)}}},
-		{"s4", 5, []LichEdit{{"s4", at(5)}, {"s1", at(4)}, {"s3", at(3)}}},
+		{"s2", 2, []Edit{{"s2", at(2)}, {"s1", at(1)}}},
+		{"s3", 3, []Edit{{"s3", at(3)}, {"s2", at(2)}, {"s1", at(1)}}},
+		{"s1", 4, []Edit{{"s1", at(4)}, {"s3", at(3)}, {"s2", at(2)}}},
+		{"s4", 5, []Edit{{"s4", at(5)}, {"s1", at(4)}, {"s3", at(3)}}},
 	} {
 		edit(step.session, step.minute)
-		m, err := ReadLichMarker(r, path)
+		m, err := ReadMarker(r, path)
 		if err != nil || m == nil {
 			t.Fatalf("after %s: %v, %v", step.session, m, err)
 		}
@@ -214,11 +214,11 @@ func TestRecordLichEditReplacesCorruptAndForeignMarkers(t *testing.T) {
 	path := filepath.Join(top, "a.go")
 	for _, old := range []string{`garbage`, `{"path":"/elsewhere","session":"s9","at":1733000000000}`} {
 		writeLichMarker(t, r, path, old)
-		if err := RecordLichEdit(r, path, "s1", time.UnixMilli(1733000000000)); err != nil {
+		if err := RecordEdit(r, path, "s1", time.UnixMilli(1733000000000)); err != nil {
 			t.Fatal(err)
 		}
-		m, err := ReadLichMarker(r, path)
-		if err != nil || m == nil || !reflect.DeepEqual(m.Edits(), []LichEdit{{"s1", 1733000000000}}) {
+		m, err := ReadMarker(r, path)
+		if err != nil || m == nil || !reflect.DeepEqual(m.Edits(), []Edit{{"s1", 1733000000000}}) {
 			t.Fatalf("over %q: %+v, %v", old, m, err)
 		}
 	}
@@ -229,7 +229,7 @@ func TestRecordLichEditReplacesCorruptAndForeignMarkers(t *testing.T) {
 // alone (<, >, &, U+2028) stays as it is, and what it escapes round-trips.
 func TestLichMarkerJSONIsJSONStringify(t *testing.T) {
 	for _, s := range []string{"/r/<a>&b.go", "/r/q\"uote\\.go", "/r/tab\tnl\n\x01\x1f.go", "/r/\u2028\u2029é😀.go"} {
-		m := &LichMarker{Path: s, Session: "s<1>", At: 1733000000000}
+		m := &Marker{Path: s, Session: "s<1>", At: 1733000000000}
 		b := m.appendJSON(nil)
 		var back map[string]any
 		if err := json.Unmarshal(b, &back); err != nil {
@@ -271,19 +271,19 @@ func TestLichMarkerAgainstNode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: lich's marker is not where lucid looks: %v", name, err)
 		}
-		m, err := ReadLichMarker(r, path)
+		m, err := ReadMarker(r, path)
 		if err != nil || m == nil || m.Session != "lich-b" || m.At != 1733000000000 {
 			t.Fatalf("%s: lucid reads lich's marker as %+v, %v", name, m, err)
 		}
 		os.Remove(lichMarkerPath(r, path))
-		if err := RecordLichEdit(r, path, "lich-b", time.UnixMilli(1733000000000)); err != nil {
+		if err := RecordEdit(r, path, "lich-b", time.UnixMilli(1733000000000)); err != nil {
 			t.Fatal(err)
 		}
 		lucidBytes, _ := os.ReadFile(lichMarkerPath(r, path))
 		if string(lucidBytes) != string(lichBytes) {
 			t.Fatalf("%s: lucid writes\n%s\nlich writes\n%s", name, lucidBytes, lichBytes)
 		}
-		if err := RecordLichEdit(r, path, "lucid-a", time.UnixMilli(1733000060000)); err != nil {
+		if err := RecordEdit(r, path, "lucid-a", time.UnixMilli(1733000060000)); err != nil {
 			t.Fatal(err)
 		}
 		var got struct {
@@ -304,25 +304,25 @@ func TestLichMarkerAgainstNode(t *testing.T) {
 func TestLichNews(t *testing.T) {
 	top := gittest.Committed(t)
 	r := findRepo(t, top)
-	if n, err := ReadLichNews(r, "s1"); n != nil || err != nil {
+	if n, err := ReadNews(r, "s1"); n != nil || err != nil {
 		t.Fatalf("no news read as %+v, %v", n, err)
 	}
-	want := LichNews{Session: "s1", Path: filepath.Join(top, "a.go"), By: `"quiet-comet"`, At: 1733000000000}
-	if err := WriteLichNews(r, want); err != nil {
+	want := News{Session: "s1", Path: filepath.Join(top, "a.go"), By: `"quiet-comet"`, At: 1733000000000}
+	if err := WriteNews(r, want); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := ReadLichNews(r, "s1"); err != nil || n == nil || *n != want {
+	if n, err := ReadNews(r, "s1"); err != nil || n == nil || *n != want {
 		t.Fatalf("read %+v, %v; want %+v", n, err, want)
 	}
-	if n, err := ReadLichNews(r, "s2"); n != nil || err != nil {
+	if n, err := ReadNews(r, "s2"); n != nil || err != nil {
 		t.Fatalf("s2 reads s1's news: %+v, %v", n, err)
 	}
 	newer := want
 	newer.Path, newer.At = filepath.Join(top, "b.go"), 1733000060000
-	if err := WriteLichNews(r, newer); err != nil {
+	if err := WriteNews(r, newer); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := ReadLichNews(r, "s1"); n == nil || *n != newer {
+	if n, _ := ReadNews(r, "s1"); n == nil || *n != newer {
 		t.Fatalf("newer news did not replace: %+v", n)
 	}
 }
@@ -342,7 +342,7 @@ func TestLichGC(t *testing.T) {
 			name string
 			at   time.Time
 		}{{"old.go", old}, {"fresh.go", fresh}} {
-			if err := RecordLichEdit(r, filepath.Join(r.Top, e.name), "s1", e.at); err != nil {
+			if err := RecordEdit(r, filepath.Join(r.Top, e.name), "s1", e.at); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -352,18 +352,18 @@ func TestLichGC(t *testing.T) {
 	os.Chtimes(corruptOld, old, old)
 	corruptNew := writeLichMarker(t, main, "/x/corrupt-new", "garbage")
 	os.Chtimes(corruptNew, fresh, fresh)
-	WriteLichNews(main, LichNews{Session: "old", Path: "/x/a", By: "s2", At: old.UnixMilli()})
-	WriteLichNews(main, LichNews{Session: "fresh", Path: "/x/a", By: "s2", At: fresh.UnixMilli()})
+	WriteNews(main, News{Session: "old", Path: "/x/a", By: "s2", At: old.UnixMilli()})
+	WriteNews(main, News{Session: "fresh", Path: "/x/a", By: "s2", At: fresh.UnixMilli()})
 
-	n, err := LichGC(wt, now)
+	n, err := GC(wt, now)
 	if err != nil || n != 4 {
-		t.Fatalf("LichGC removed %d (%v), want 4: two old markers, a corrupt one, old news", n, err)
+		t.Fatalf("GC removed %d (%v), want 4: two old markers, a corrupt one, old news", n, err)
 	}
 	for _, r := range []*gitstore.Repo{main, wt} {
-		if m, _ := ReadLichMarker(r, filepath.Join(r.Top, "old.go")); m != nil {
+		if m, _ := ReadMarker(r, filepath.Join(r.Top, "old.go")); m != nil {
 			t.Errorf("old marker kept in %s", r.GitDir)
 		}
-		if m, _ := ReadLichMarker(r, filepath.Join(r.Top, "fresh.go")); m == nil {
+		if m, _ := ReadMarker(r, filepath.Join(r.Top, "fresh.go")); m == nil {
 			t.Errorf("fresh marker removed in %s", r.GitDir)
 		}
 	}
@@ -373,13 +373,13 @@ func TestLichGC(t *testing.T) {
 	if _, err := os.Stat(corruptNew); err != nil {
 		t.Error("recent corrupt marker removed")
 	}
-	if n, _ := ReadLichNews(main, "old"); n != nil {
+	if n, _ := ReadNews(main, "old"); n != nil {
 		t.Error("old news kept")
 	}
-	if n, _ := ReadLichNews(main, "fresh"); n == nil {
+	if n, _ := ReadNews(main, "fresh"); n == nil {
 		t.Error("fresh news removed")
 	}
-	if n, err := LichGC(main, now); n != 0 || err != nil {
-		t.Fatalf("a second LichGC removed %d (%v)", n, err)
+	if n, err := GC(main, now); n != 0 || err != nil {
+		t.Fatalf("a second GC removed %d (%v)", n, err)
 	}
 }

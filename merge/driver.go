@@ -23,7 +23,7 @@ import (
 //     one in a criss-cross merge): the log is append-only, so a line one
 //     side lacks was added by the other, never deleted by it, and the
 //     union needs no base.
-//   - An entry is a line gitstore.DecodeEntry accepts (see line.go); its
+//   - An entry is a line logformat.DecodeEntry accepts (see line.go); its
 //     identity is its id. Any other line that is not blank is kept and
 //     deduplicated by its bytes (without the line end). Blank lines of
 //     theirs carry nothing and are dropped; ours stays byte for byte.

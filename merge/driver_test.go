@@ -39,7 +39,7 @@ func runDriver(t *testing.T, base, ours, theirs string) string {
 // reference is the driver's rules written plainly, to check Driver's
 // fast paths against: every line of ours, then theirs' entries that ours
 // lacks by id in (at, id) order, then theirs' other non-blank lines that
-// ours lacks by bytes; entries are what gitstore.DecodeEntry accepts.
+// ours lacks by bytes; entries are what logformat.DecodeEntry accepts.
 func reference(ours, theirs string) string {
 	split := func(s string) []string {
 		if s == "" {

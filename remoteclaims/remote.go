@@ -34,10 +34,10 @@ const (
 	RemoteCopyRef   = "refs/lucid/remote/claims"
 )
 
-// LoadRemoteClaims reads the local copy of the remote's claims (every
+// LoadCopy reads the local copy of the remote's claims (every
 // machine's, this one's too, expired or not) and when it was fetched. No
 // copy: no claims and a zero time.
-func LoadRemoteClaims(r *gitstore.Repo) ([]claimstore.Claim, time.Time, error) {
+func LoadCopy(r *gitstore.Repo) ([]claimstore.Claim, time.Time, error) {
 	path := r.RemoteClaimsPath()
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -46,19 +46,19 @@ func LoadRemoteClaims(r *gitstore.Repo) ([]claimstore.Claim, time.Time, error) {
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	claims, _, err := claimstore.ReadClaims(path)
+	claims, _, err := claimstore.Read(path)
 	return claims, fi.ModTime(), err
 }
 
-// SaveRemoteClaims replaces the local copy whole; every fetch and push
+// SaveCopy replaces the local copy whole; every fetch and push
 // does. Unlike the store, a copy of no claims is a file too: its time says
 // when the remote was last seen. The caller holds the lock.
-func SaveRemoteClaims(r *gitstore.Repo, claims []claimstore.Claim) error {
+func SaveCopy(r *gitstore.Repo, claims []claimstore.Claim) error {
 	path := r.RemoteClaimsPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return gitstore.WriteFileAtomic(path, claimstore.EncodeClaims(claims), 0o644)
+	return gitstore.WriteFileAtomic(path, claimstore.Encode(claims), 0o644)
 }
 
 // forgetRemoteClaims removes the local copy and the ref of the last fetched

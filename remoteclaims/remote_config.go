@@ -7,16 +7,16 @@ import (
 	"strings"
 )
 
-// RemoteConfigKey is the git config key that names the remote claims are
+// ConfigKey is the git config key that names the remote claims are
 // shared through. `lucid remote set` writes it into the repository's own
-// config, where ClaimsRemote reads it.
-const RemoteConfigKey = "lucid.remote"
+// config, where Remote reads it.
+const ConfigKey = "lucid.remote"
 
-// ClaimsRemote is the name of the remote claims are shared through, "" when
+// Remote is the name of the remote claims are shared through, "" when
 // they are not. It reads the repository's config file itself (a git
 // process would add a millisecond or more to every lucid claim), so a value
 // set only in a global or included config is not seen.
-func ClaimsRemote(r *gitstore.Repo) string {
+func Remote(r *gitstore.Repo) string {
 	v, _ := gitstore.ConfigValue(filepath.Join(r.CommonDir, "config"), "lucid", "remote")
 	return v
 }
@@ -34,35 +34,35 @@ func RemoteURL(r *gitstore.Repo, name string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// SetClaimsRemote shares claims through the remote name, which must exist.
+// SetRemote shares claims through the remote name, which must exist.
 // Changing the remote forgets the copy of the old one's claims.
-func SetClaimsRemote(r *gitstore.Repo, name string) error {
+func SetRemote(r *gitstore.Repo, name string) error {
 	if _, err := RemoteURL(r, name); err != nil {
 		return err
 	}
-	if old := ClaimsRemote(r); old != name {
+	if old := Remote(r); old != name {
 		if err := forgetRemoteClaims(r); err != nil {
 			return err
 		}
 	}
-	if _, err := git(r, nil, "config", "--local", RemoteConfigKey, name); err != nil {
+	if _, err := git(r, nil, "config", "--local", ConfigKey, name); err != nil {
 		return err
 	}
 	return nil
 }
 
-// UnsetClaimsRemote stops sharing claims: it removes the setting and the
+// UnsetRemote stops sharing claims: it removes the setting and the
 // copy of the remote's claims, so that the hooks stop enforcing them. The
 // remote keeps what it holds. It reports whether a remote was set.
-func UnsetClaimsRemote(r *gitstore.Repo) (bool, error) {
-	set := ClaimsRemote(r) != ""
+func UnsetRemote(r *gitstore.Repo) (bool, error) {
+	set := Remote(r) != ""
 	if err := forgetRemoteClaims(r); err != nil {
 		return set, err
 	}
 	if !set {
 		return false, nil
 	}
-	if _, err := git(r, nil, "config", "--local", "--unset-all", RemoteConfigKey); err != nil {
+	if _, err := git(r, nil, "config", "--local", "--unset-all", ConfigKey); err != nil {
 		return true, err
 	}
 	return true, nil

@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// DefaultRemoteTimeout bounds each git command that talks to a remote;
+// DefaultTimeout bounds each git command that talks to a remote;
 // LUCID_REMOTE_TIMEOUT (seconds) changes it. A claim holds the repository's
 // lock while it talks to the remote, so a remote that never answers must
 // not hold it for ever.
-const DefaultRemoteTimeout = 30 * time.Second
+const DefaultTimeout = 30 * time.Second
 
 func remoteTimeout() time.Duration {
-	return gitstore.EnvSeconds("LUCID_REMOTE_TIMEOUT", DefaultRemoteTimeout)
+	return gitstore.EnvSeconds("LUCID_REMOTE_TIMEOUT", DefaultTimeout)
 }
 
 // git runs a local git command (no network) in the work tree and returns its

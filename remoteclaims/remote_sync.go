@@ -14,7 +14,7 @@ type RemoteClaims struct {
 	Claims []claimstore.Claim
 }
 
-// FetchRemoteClaims reads the remote's claims: git ls-remote for the
+// Fetch reads the remote's claims: git ls-remote for the
 // commit its ref points to, git fetch into RemoteCopyRef only when that
 // commit is not here already (after this machine's own push, or when
 // nothing changed), then the commit's claims. With moved (a push just lost
@@ -24,7 +24,7 @@ type RemoteClaims struct {
 // A remote that git cannot reach is a RemoteError, a ref that is not a
 // claims commit a BadRefError; either leaves the local copy as it was. The
 // caller holds the repository's lock.
-func FetchRemoteClaims(r *gitstore.Repo, remote string, moved bool) (*RemoteClaims, error) {
+func Fetch(r *gitstore.Repo, remote string, moved bool) (*RemoteClaims, error) {
 	hashLen, err := hashLen(r)
 	if err != nil {
 		return nil, err
@@ -69,13 +69,13 @@ func FetchRemoteClaims(r *gitstore.Repo, remote string, moved bool) (*RemoteClai
 		commit = objs[0].oid
 	}
 	if commit == "" {
-		return &RemoteClaims{Remote: remote}, SaveRemoteClaims(r, nil)
+		return &RemoteClaims{Remote: remote}, SaveCopy(r, nil)
 	}
 	claims, err := readClaimsCommit(o, remote, commit, hashLen)
 	if err != nil {
 		return nil, err
 	}
-	if err := SaveRemoteClaims(r, claims); err != nil {
+	if err := SaveCopy(r, claims); err != nil {
 		return nil, err
 	}
 	return &RemoteClaims{Remote: remote, Commit: commit, Claims: claims}, nil
@@ -106,13 +106,13 @@ func pointCopyRef(r *gitstore.Repo, o *objectReader, commit string) (bool, error
 	return err == nil, err
 }
 
-// PushRemoteClaims replaces the remote's claims with claims: a new commit
+// Push replaces the remote's claims with claims: a new commit
 // whose parent is base's, pushed with a lease on base's commit. When
 // another machine updated the remote since base was fetched, the remote
 // refuses it and the error is ErrLeaseLost; fetch and decide again. On
 // success the local copy holds claims. The caller holds the repository's
 // lock.
-func PushRemoteClaims(r *gitstore.Repo, base *RemoteClaims, claims []claimstore.Claim, message string, now time.Time) (*RemoteClaims, error) {
+func Push(r *gitstore.Repo, base *RemoteClaims, claims []claimstore.Claim, message string, now time.Time) (*RemoteClaims, error) {
 	commit, err := writeClaimsCommit(r, claims, base.Commit, message, now)
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func PushRemoteClaims(r *gitstore.Repo, base *RemoteClaims, claims []claimstore.
 	if err := updateCopyRef(r, commit); err != nil {
 		return nil, err
 	}
-	if err := SaveRemoteClaims(r, claims); err != nil {
+	if err := SaveCopy(r, claims); err != nil {
 		return nil, err
 	}
 	return &RemoteClaims{Remote: base.Remote, Commit: commit, Claims: claims}, nil

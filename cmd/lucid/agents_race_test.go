@@ -273,7 +273,7 @@ func deliveredIDs(out string) []string {
 // overlapping returns two active claims of different owners that overlap,
 // said in a line, or "".
 func overlapping(repo *gitstore.Repo) string {
-	claims, _, err := claimstore.LoadClaims(repo)
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		return ""
 	}

@@ -65,7 +65,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	}
 	req := claims.ClaimRequest{Owner: owner, Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
 	if !*localOnly {
-		req.Remote = remoteclaims.ClaimsRemote(repo)
+		req.Remote = remoteclaims.Remote(repo)
 	}
 	claim, elsewhere, err := claims.Acquire(repo, req)
 	if err != nil {

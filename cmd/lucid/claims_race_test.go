@@ -96,7 +96,7 @@ func TestClaimRace(t *testing.T) {
 			t.Errorf("%s lost without naming the other claim of its set: %v: %s", r.agent, r.err, r.stderr)
 		}
 	}
-	claims, bad, err := claimstore.LoadClaims(repo)
+	claims, bad, err := claimstore.Load(repo)
 	if err != nil || bad != 0 {
 		t.Fatalf("store: %v, %d bad lines", err, bad)
 	}
@@ -123,7 +123,7 @@ func TestClaimKilled(t *testing.T) {
 		claims = append(claims, claimstore.Claim{ID: fmt.Sprintf("c%d", i), Owner: agentstore.AgentHuman,
 			Created: time.Now(), Worktree: repo.Top, Task: "bulk", Globs: []string{fmt.Sprintf("bulk/%d/**", i)}})
 	}
-	if err := claimstore.SaveClaims(repo, claims); err != nil {
+	if err := claimstore.Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
 	// free reports whether the lock is free, taking and dropping it.
@@ -169,7 +169,7 @@ func TestClaimKilled(t *testing.T) {
 		if !free() {
 			t.Fatalf("claim %d: the lock is still held after its holder ended", n)
 		}
-		got, bad, err := claimstore.LoadClaims(repo)
+		got, bad, err := claimstore.Load(repo)
 		if err != nil || bad != 0 {
 			t.Fatalf("claim %d: store unreadable: %v, %d bad lines", n, err, bad)
 		}
@@ -240,7 +240,7 @@ func TestSessionEndLockBusy(t *testing.T) {
 		t.Errorf("SessionEnd printed %q, stderr %q; want nothing, and a line saying the claims stayed locked", stdout.String(), stderr.String())
 	}
 	lock.Unlock()
-	if claims, _, _ := claimstore.LoadClaims(repo); len(claims) != 1 {
+	if claims, _, _ := claimstore.Load(repo); len(claims) != 1 {
 		t.Errorf("%d claims after a SessionEnd that could not take the lock, want the 1 left to expire", len(claims))
 	}
 }

@@ -76,12 +76,12 @@ func TestControlsEscaped(t *testing.T) {
 	} else if escape.Needed(string(out), true) {
 		t.Errorf("lucid claim printed a control character raw: %q", out)
 	}
-	claims, _, err := claimstore.LoadClaims(repo)
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	claims = append(claims, claimstore.Claim{ID: logformat.NewID(now), Owner: writer, Created: now, Worktree: repo.Top + "\x1b[2J", Task: nasty, Globs: []string{"docs/\x1b(0**"}})
-	if err := claimstore.SaveClaims(repo, claims); err != nil {
+	if err := claimstore.Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
 

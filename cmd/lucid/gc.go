@@ -34,7 +34,7 @@ older than 7 days, and says how many of each. Nothing else is touched.`)
 	if err != nil {
 		return err
 	}
-	markers, err := lichstore.LichGC(repo, now)
+	markers, err := lichstore.GC(repo, now)
 	if err != nil {
 		return err
 	}

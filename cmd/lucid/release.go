@@ -50,7 +50,7 @@ lucid remote sync.`)
 		return nil
 	}
 	fmt.Fprintf(c.stdout, "released %s\n", strings.Join(released, ", "))
-	if remote := remoteclaims.ClaimsRemote(repo); shared && remote != "" {
+	if remote := remoteclaims.Remote(repo); shared && remote != "" {
 		if _, err := claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()}); err != nil {
 			var re *remoteclaims.RemoteError
 			if errors.As(err, &re) {

@@ -56,7 +56,7 @@ func runRemote(c *cli, args []string) error {
 	case sub == "":
 		return showRemote(c, repo, *asJSON)
 	case sub == "set" && len(rest) == 1:
-		if err := remoteclaims.SetClaimsRemote(repo, rest[0]); err != nil {
+		if err := remoteclaims.SetRemote(repo, rest[0]); err != nil {
 			return err
 		}
 		url, _ := remoteclaims.RemoteURL(repo, rest[0])
@@ -65,8 +65,8 @@ func runRemote(c *cli, args []string) error {
 	case sub == "set":
 		return usageErr("name the remote: lucid remote set NAME (`git remote -v` lists them)")
 	case sub == "unset" && len(rest) == 0:
-		old := remoteclaims.ClaimsRemote(repo)
-		was, err := remoteclaims.UnsetClaimsRemote(repo)
+		old := remoteclaims.Remote(repo)
+		was, err := remoteclaims.UnsetRemote(repo)
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func runRemote(c *cli, args []string) error {
 }
 
 func syncRemote(c *cli, repo *gitstore.Repo, ttl time.Duration) error {
-	remote := remoteclaims.ClaimsRemote(repo)
+	remote := remoteclaims.Remote(repo)
 	if remote == "" {
 		return fmt.Errorf("claims are not shared: set a remote first with lucid remote set NAME")
 	}
@@ -111,7 +111,7 @@ func syncRemote(c *cli, repo *gitstore.Repo, ttl time.Duration) error {
 }
 
 func showRemote(c *cli, repo *gitstore.Repo, asJSON bool) error {
-	remote := remoteclaims.ClaimsRemote(repo)
+	remote := remoteclaims.Remote(repo)
 	var url string
 	if remote != "" {
 		url, _ = remoteclaims.RemoteURL(repo, remote)

@@ -138,7 +138,7 @@ func TestRemoteClaimRace(t *testing.T) {
 	}
 	winnerTask := on[0]["task"].(string)
 	for i, repo := range clones {
-		claims, _, err := claimstore.LoadClaims(repo)
+		claims, _, err := claimstore.Load(repo)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,7 +39,7 @@ func claimsSection(b *bench) error {
 		list = append(list, claimstore.Claim{ID: logformat.NewID(now), Owner: owner, Created: now,
 			Worktree: s.repo.Top, Task: fmt.Sprintf("task number %d of the bench", i), Globs: globs})
 	}
-	if err := claimstore.SaveClaims(s.repo, list); err != nil {
+	if err := claimstore.Save(s.repo, list); err != nil {
 		return err
 	}
 	// The owners are live: each has a record, touched now.

@@ -78,7 +78,7 @@ func remoteSection(b *bench) error {
 			Machine: "0123456789ab@elsewhere", Worktree: "/home/dev/repo", Task: fmt.Sprintf("task %d", i),
 			Globs: []string{fmt.Sprintf("pkg%d/**", i)}, Created: now, Expires: now.Add(time.Hour)})
 	}
-	if err := remoteclaims.SaveRemoteClaims(repoA, foreign); err != nil {
+	if err := remoteclaims.SaveCopy(repoA, foreign); err != nil {
 		return err
 	}
 	in, _ := json.Marshal(map[string]any{"file_path": a + "/internal/server/handler.go", "old_string": "x", "new_string": "y"})

@@ -3,7 +3,7 @@ package main
 // Scratch repositories and the logs written into them.
 //
 // A log of N entries is written straight into .lucid/log.jsonl through a
-// bufio.Writer, with gitstore.NewEntry and gitstore.EncodeEntry, so the lines
+// bufio.Writer, with logformat.NewEntry and logformat.EncodeEntry, so the lines
 // are exactly what lucid writes, and a million of them take seconds rather
 // than the hours of a million `lucid fact` processes.
 //
