@@ -121,7 +121,7 @@ func (c *call) unknown(rec agentstore.AgentRecord) (func(logformat.Entry) bool, 
 		t := logformat.IDTime(e.ID).UnixMilli()
 		switch {
 		case t < rec.SeenBefore:
-			return false // seen, and forgotten since (gitstore.MaxSeen)
+			return false // seen, and forgotten since (agentstore.MaxSeen)
 		case starting[e.ID] || committed.Has(e.ID):
 			// The log it started with held it, even one written in the
 			// start's own millisecond.
