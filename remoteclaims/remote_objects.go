@@ -61,8 +61,16 @@ func newObjectWriter(r *gitstore.Repo) (*objectWriter, error) {
 	return w, nil
 }
 
-// packTypes are the type numbers of a pack's object headers.
-var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3}
+// packType is the type number of kind in a pack's object header.
+func packType(kind string) byte {
+	switch kind {
+	case "commit":
+		return 1
+	case "tree":
+		return 2
+	}
+	return 3 // blob
+}
 
 // write adds an object of kind (blob, tree, commit) to the pack and
 // returns its id in hex. Nothing is stored before flush.
@@ -73,7 +81,7 @@ func (w *objectWriter) write(kind string, data []byte) (string, error) {
 	// The header: the type in bits 4-6 of the first byte, the size in
 	// 4 bits there and 7 in each byte after, low bits first.
 	size := uint64(len(data))
-	c := packTypes[kind]<<4 | byte(size&0x0f)
+	c := packType(kind)<<4 | byte(size&0x0f)
 	size >>= 4
 	for size > 0 {
 		w.pack.WriteByte(c | 0x80)
