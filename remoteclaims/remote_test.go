@@ -1,9 +1,7 @@
 package remoteclaims
 
 import (
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claimstore"
-	"github.com/lucid-dev/lucid/gitstore"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // gitRepo makes a git repository with git init and the extra arguments.
@@ -224,5 +226,29 @@ func TestObjectsKeepSharedRepository(t *testing.T) {
 	}
 	if made == 0 {
 		t.Fatal("no object folder was made")
+	}
+}
+
+// BenchmarkWriteClaimsCommit is the object writing of a lucid claim through
+// the remote: three objects (a blob, the tree, the commit) stored.
+func BenchmarkWriteClaimsCommit(b *testing.B) {
+	dir := b.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		b.Skipf("git init: %v: %s", err, out)
+	}
+	repo, err := gitstore.Find(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Machine(repo); err != nil {
+		b.Fatal(err)
+	}
+	at := time.UnixMilli(1764662400123)
+	for i := 0; b.Loop(); i++ {
+		claims := []claimstore.Claim{{ID: "01KBZZZZZZZZZZZZZZZZZZZZZ1", Owner: "s/a", Machine: KnownMachine(repo), Worktree: repo.Top,
+			Globs: []string{"src/**"}, Task: fmt.Sprint("task ", i), Created: at, Expires: at.Add(time.Hour)}}
+		if _, err := writeClaimsCommit(repo, claims, "", "claim", at); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
