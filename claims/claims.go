@@ -10,9 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/overlap"
+	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
 // DefaultClaimTTL is how long an agent's claims outlive its last hook call.
@@ -30,12 +34,12 @@ func ClaimTTL() time.Duration {
 // blocks nobody: every decision asks Active.
 type ClaimSet struct {
 	// Claims is this machine's store.
-	Claims []gitstore.Claim
+	Claims []claimstore.Claim
 	// Remote is the claims of other machines in the last fetched copy of
-	// the remote's (see gitstore.RemoteClaimsRef), expired or not; a
+	// the remote's (see remoteclaims.RemoteClaimsRef), expired or not; a
 	// foreign claim holds until it expires. Fetched is when that copy was
 	// fetched, zero without one.
-	Remote  []gitstore.Claim
+	Remote  []claimstore.Claim
 	Fetched time.Time
 	repo    *gitstore.Repo
 	now     time.Time
@@ -48,12 +52,12 @@ type ClaimSet struct {
 // machines from the last fetched copy of the remote's. It never touches
 // the network.
 func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
-	claims, _, err := repo.LoadClaims()
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		return nil, err
 	}
 	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
-	remote, fetched, err := repo.LoadRemoteClaims()
+	remote, fetched, err := remoteclaims.LoadCopy(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +76,7 @@ func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
 // written as a whole, rm -rf dir): those with a glob whose literal prefix
 // fits one of them. It is LoadClaims for the write guard, which runs on
 // every edit: it decodes almost nothing when no claim applies (see
-// gitstore.FindClaims). A ClaimSet read this way answers Check and
+// claimstore.Find). A ClaimSet read this way answers Check and
 // CheckTree for those paths, and nothing else.
 func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*ClaimSet, error) {
 	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
@@ -101,12 +105,12 @@ func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []b
 // findClaimSet is the ClaimSet of the claims, local and the other
 // machines', that have a glob want takes.
 func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*ClaimSet, error) {
-	claims, err := repo.FindClaims(want)
+	claims, err := claimstore.Find(repo, want)
 	if err != nil {
 		return nil, err
 	}
 	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
-	remote, err := repo.FindRemoteClaims(want)
+	remote, err := claimstore.FindRemote(repo, want)
 	if err != nil {
 		return nil, err
 	}
@@ -144,12 +148,12 @@ func isGlobSpecial(c byte) bool {
 }
 
 // Foreign reports whether a claim was made on another machine.
-func (s *ClaimSet) Foreign(c gitstore.Claim) bool {
+func (s *ClaimSet) Foreign(c claimstore.Claim) bool {
 	if c.Machine == "" {
 		return false
 	}
 	if s.machine == nil {
-		m := s.repo.KnownMachine()
+		m := remoteclaims.KnownMachine(s.repo)
 		s.machine = &m
 	}
 	return c.Machine != *s.machine
@@ -157,14 +161,14 @@ func (s *ClaimSet) Foreign(c gitstore.Claim) bool {
 
 // Freshness says how old the copy of the other machines' claims is:
 // "2 min ago".
-func (s *ClaimSet) Freshness() string { return gitstore.Ago(s.Fetched, s.now) }
+func (s *ClaimSet) Freshness() string { return agentstore.Ago(s.Fetched, s.now) }
 
 // LastActive is the owner's last hook call, or the claim's creation when
 // that is later (an owner that never ran a hook, such as a script).
-func (s *ClaimSet) LastActive(c gitstore.Claim) time.Time {
+func (s *ClaimSet) LastActive(c claimstore.Claim) time.Time {
 	t, ok := s.seen[c.Owner]
 	if !ok {
-		t, _ = s.repo.AgentLastSeen(c.Owner)
+		t, _ = claimstore.AgentLastSeen(s.repo, c.Owner)
 		s.seen[c.Owner] = t
 	}
 	if c.Created.After(t) {
@@ -176,17 +180,17 @@ func (s *ClaimSet) LastActive(c gitstore.Claim) time.Time {
 // Active reports whether a claim still holds: a person's claim until it is
 // released, an agent's while the agent made a hook call within the TTL,
 // another machine's until it expires.
-func (s *ClaimSet) Active(c gitstore.Claim) bool {
+func (s *ClaimSet) Active(c claimstore.Claim) bool {
 	if s.Foreign(c) {
 		return s.now.Before(c.Expires)
 	}
-	return c.Owner == gitstore.AgentHuman || s.now.Sub(s.LastActive(c)) < s.ttl
+	return c.Owner == agentstore.AgentHuman || s.now.Sub(s.LastActive(c)) < s.ttl
 }
 
 // ActiveClaims returns the claims that still hold: this machine's, then
 // other machines'.
-func (s *ClaimSet) ActiveClaims() []gitstore.Claim {
-	var out []gitstore.Claim
+func (s *ClaimSet) ActiveClaims() []claimstore.Claim {
+	var out []claimstore.Claim
 	for _, c := range s.Claims {
 		if s.Active(c) {
 			out = append(out, c)
@@ -204,7 +208,7 @@ func (s *ClaimSet) ActiveClaims() []gitstore.Claim {
 type Hit struct {
 	Rel   string // the path, relative to its work tree's top
 	Glob  string // the claim's glob that matches it
-	Claim gitstore.Claim
+	Claim claimstore.Claim
 	// Here is true when the claim was made in the work tree being
 	// written; otherwise the edit passes with a warning of a merge
 	// conflict to come.
@@ -336,21 +340,21 @@ func literalPrefix(glob string) string { return glob[:literalLen(glob)] }
 // Describe says whose a claim is, for what, on which globs and since when,
 // for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
 // claimed 4 min ago)`.
-func (s *ClaimSet) Describe(c gitstore.Claim, labels *gitstore.Labeler) string {
+func (s *ClaimSet) Describe(c claimstore.Claim, labels *agentstore.Labeler) string {
 	return fmt.Sprintf("%s for %s (%s, claimed %s)", s.who(c, labels), escape.Quote(c.Task),
-		escape.Line(strings.Join(c.Globs, ", ")), gitstore.Ago(c.Created, s.now))
+		escape.Line(strings.Join(c.Globs, ", ")), agentstore.Ago(c.Created, s.now))
 }
 
 // who is a claim's owner, said as a teammate where it is one, and its
 // machine when that is another: "teammate tester·a3f9c1",
 // "lead·1bd236 on laptop (4f2a9c)".
-func (s *ClaimSet) who(c gitstore.Claim, labels *gitstore.Labeler) string {
+func (s *ClaimSet) who(c claimstore.Claim, labels *agentstore.Labeler) string {
 	who := labels.Label(c.Owner)
-	if gitstore.IsTeammate(c.Owner) {
+	if agentstore.IsTeammate(c.Owner) {
 		who = "teammate " + who
 	}
 	if s.Foreign(c) {
-		return who + " on " + escape.Line(gitstore.MachineLabel(c.Machine))
+		return who + " on " + escape.Line(remoteclaims.MachineLabel(c.Machine))
 	}
 	return who
 }
@@ -381,7 +385,7 @@ type ConflictError struct {
 
 func (e *ConflictError) Error() string {
 	what := "wait until it is released, ask that agent, or work on other files"
-	if e.Owner == gitstore.AgentHuman {
+	if e.Owner == agentstore.AgentHuman {
 		what = "ask the person who claimed it, or work on other files"
 	}
 	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", escape.Line(e.Glob), escape.Line(e.Theirs), escape.Line(e.Path), e.Other, what)
@@ -389,8 +393,8 @@ func (e *ConflictError) Error() string {
 
 // conflict is the ConflictError of a claim whose glob mine overlaps
 // theirs, of c, both matching path.
-func (s *ClaimSet) conflict(mine, theirs, path string, c gitstore.Claim) error {
-	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, s.repo.NewLabeler()), Owner: c.Owner}
+func (s *ClaimSet) conflict(mine, theirs, path string, c claimstore.Claim) error {
+	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, agentstore.NewLabeler(s.repo)), Owner: c.Owner}
 }
 
 // Acquire records a claim, under the repository's lock: it is refused when
@@ -406,18 +410,18 @@ func (s *ClaimSet) conflict(mine, theirs, path string, c gitstore.Claim) error {
 // fetched copy, and nothing touches the network (acquireLocal). With it,
 // the claim is decided against the remote's claims as fetched now and
 // pushed there first (acquireShared).
-func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.Claim, error) {
+func Acquire(repo *gitstore.Repo, req ClaimRequest) (claimstore.Claim, []claimstore.Claim, error) {
 	if strings.TrimSpace(req.Task) == "" {
-		return gitstore.Claim{}, nil, fmt.Errorf("say what the claim is for: --for \"TASK\"")
+		return claimstore.Claim{}, nil, fmt.Errorf("say what the claim is for: --for \"TASK\"")
 	}
 	if len(req.Globs) == 0 {
-		return gitstore.Claim{}, nil, fmt.Errorf("name what to claim: lucid claim GLOB... --for \"TASK\"")
+		return claimstore.Claim{}, nil, fmt.Errorf("name what to claim: lucid claim GLOB... --for \"TASK\"")
 	}
 	var globs []string
 	for _, g := range req.Globs {
 		clean, err := overlap.Clean(g)
 		if err != nil {
-			return gitstore.Claim{}, nil, err
+			return claimstore.Claim{}, nil, err
 		}
 		if !slices.Contains(globs, clean) {
 			globs = append(globs, clean)
@@ -425,7 +429,7 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 	}
 	lock, err := repo.Lock()
 	if err != nil {
-		return gitstore.Claim{}, nil, err
+		return claimstore.Claim{}, nil, err
 	}
 	defer lock.Unlock()
 	if req.Remote == "" {
@@ -438,10 +442,10 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (gitstore.Claim, []gitstore.
 // fetched copy of the remote's, without the network. It needs only the
 // claims whose globs could overlap its own (see loadClaimsNear), and
 // leaves the rest of the store unread.
-func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (gitstore.Claim, []gitstore.Claim, error) {
+func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (claimstore.Claim, []claimstore.Claim, error) {
 	set, err := loadClaimsNear(repo, req.Now, globs)
 	if err != nil {
-		return gitstore.Claim{}, nil, err
+		return claimstore.Claim{}, nil, err
 	}
 	d, err := set.decide(req, globs)
 	if err != nil || len(d.claim.Globs) == 0 {
@@ -449,11 +453,11 @@ func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (gitsto
 	}
 	for _, c := range set.Remote {
 		if mine, theirs, path, ok := overlapping(d.claim.Globs, c.Globs); ok && set.Active(c) {
-			return gitstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
+			return claimstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
 		}
 	}
-	if err := repo.EditClaims(d.expired, []gitstore.Claim{d.claim}); err != nil {
-		return gitstore.Claim{}, nil, err
+	if err := claimstore.Edit(repo, d.expired, []claimstore.Claim{d.claim}); err != nil {
+		return claimstore.Claim{}, nil, err
 	}
 	return d.claim, d.elsewhere, nil
 }
@@ -463,37 +467,37 @@ func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (gitsto
 // a claim the remote did not take is not held here either. Sharing
 // rewrites this machine's part of the remote's claims, which needs every
 // claim of the store.
-func acquireShared(repo *gitstore.Repo, req ClaimRequest, globs []string) (gitstore.Claim, []gitstore.Claim, error) {
+func acquireShared(repo *gitstore.Repo, req ClaimRequest, globs []string) (claimstore.Claim, []claimstore.Claim, error) {
 	set, err := LoadClaims(repo, req.Now)
 	if err != nil {
-		return gitstore.Claim{}, nil, err
+		return claimstore.Claim{}, nil, err
 	}
 	d, err := set.decide(req, globs)
 	if err != nil || len(d.claim.Globs) == 0 {
 		return d.claim, d.elsewhere, err
 	}
 	if err := share(repo, set, &d.claim, req); err != nil {
-		return gitstore.Claim{}, nil, err
+		return claimstore.Claim{}, nil, err
 	}
-	if err := repo.SaveClaims(append(d.keep, d.claim)); err != nil {
-		return gitstore.Claim{}, nil, err
+	if err := claimstore.Save(repo, append(d.keep, d.claim)); err != nil {
+		return claimstore.Claim{}, nil, err
 	}
 	return d.claim, d.elsewhere, nil
 }
 
 // decision is what this machine's claims say about a request.
 type decision struct {
-	claim     gitstore.Claim   // the claim to make, on the globs its owner does not hold yet
-	keep      []gitstore.Claim // the claims read, without the expired ones met
-	expired   map[string]bool  // ids of expired claims that overlapped it: they go now
-	elsewhere []gitstore.Claim // overlapping claims of other work trees, a warning
+	claim     claimstore.Claim   // the claim to make, on the globs its owner does not hold yet
+	keep      []claimstore.Claim // the claims read, without the expired ones met
+	expired   map[string]bool    // ids of expired claims that overlapped it: they go now
+	elsewhere []claimstore.Claim // overlapping claims of other work trees, a warning
 }
 
 // decide checks globs against the set's own claims (not the other
 // machines'): an active claim of another agent in the same work tree that
 // overlaps refuses the request; the owner's own globs are not claimed twice.
 func (s *ClaimSet) decide(req ClaimRequest, globs []string) (decision, error) {
-	d := decision{keep: make([]gitstore.Claim, 0, len(s.Claims)+1), expired: map[string]bool{}}
+	d := decision{keep: make([]claimstore.Claim, 0, len(s.Claims)+1), expired: map[string]bool{}}
 	for _, c := range s.Claims {
 		if c.Owner == req.Owner {
 			if c.Worktree == req.Worktree {
@@ -515,7 +519,7 @@ func (s *ClaimSet) decide(req ClaimRequest, globs []string) (decision, error) {
 		}
 		d.keep = append(d.keep, c)
 	}
-	d.claim = gitstore.Claim{ID: gitstore.NewID(req.Now), Owner: req.Owner, Created: req.Now,
+	d.claim = claimstore.Claim{ID: logformat.NewID(req.Now), Owner: req.Owner, Created: req.Now,
 		Worktree: req.Worktree, Task: strings.TrimSpace(req.Task), Globs: globs}
 	return d, nil
 }
@@ -576,9 +580,9 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 	}
 	var released []string
 	shared := false
-	err := update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
+	err := update(repo, func(claims []claimstore.Claim) ([]claimstore.Claim, bool, error) {
 		held := map[string]bool{}
-		var out []gitstore.Claim
+		var out []claimstore.Claim
 		for _, c := range claims {
 			if c.Owner != owner {
 				out = append(out, c)
@@ -620,12 +624,12 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error) {
 	// Most stops own no claim: a look without the lock (the store is
 	// replaced whole, so a read is never torn) spares them the lock.
-	if claims, _, err := repo.LoadClaims(); err == nil && !slices.ContainsFunc(claims, func(c gitstore.Claim) bool { return owner(c.Owner) }) {
+	if claims, _, err := claimstore.Load(repo); err == nil && !slices.ContainsFunc(claims, func(c claimstore.Claim) bool { return owner(c.Owner) }) {
 		return 0, nil
 	}
 	n := 0
-	err := updateWithin(repo, wait, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
-		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return owner(c.Owner) })
+	err := updateWithin(repo, wait, func(claims []claimstore.Claim) ([]claimstore.Claim, bool, error) {
+		out := slices.DeleteFunc(slices.Clone(claims), func(c claimstore.Claim) bool { return owner(c.Owner) })
 		n = len(claims) - len(out)
 		return out, n > 0, nil
 	})
@@ -635,14 +639,14 @@ func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Durati
 // Prune removes the expired claims, and lines of the store that cannot be
 // read, and returns how many claims it removed (lucid gc).
 func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
-	_, bad, err := repo.LoadClaims()
+	_, bad, err := claimstore.Load(repo)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	err = update(repo, func(claims []gitstore.Claim) ([]gitstore.Claim, bool, error) {
+	err = update(repo, func(claims []claimstore.Claim) ([]claimstore.Claim, bool, error) {
 		set := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
-		out := slices.DeleteFunc(slices.Clone(claims), func(c gitstore.Claim) bool { return !set.Active(c) })
+		out := slices.DeleteFunc(slices.Clone(claims), func(c claimstore.Claim) bool { return !set.Active(c) })
 		n = len(claims) - len(out)
 		return out, n > 0 || bad > 0, nil
 	})
@@ -657,13 +661,13 @@ var ErrStillLocked = errors.New("the claims stayed locked")
 // changed anything, and only then is the file written. Without a claims
 // file it runs change on no claims without taking the lock, so that the
 // hooks that release claims at every stop cost nothing where none exist.
-func update(repo *gitstore.Repo, change func([]gitstore.Claim) ([]gitstore.Claim, bool, error)) error {
+func update(repo *gitstore.Repo, change func([]claimstore.Claim) ([]claimstore.Claim, bool, error)) error {
 	return updateWithin(repo, 0, change)
 }
 
 // updateWithin is update that waits at most wait for the lock (0: as
 // long as it takes).
-func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstore.Claim) ([]gitstore.Claim, bool, error)) error {
+func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]claimstore.Claim) ([]claimstore.Claim, bool, error)) error {
 	if _, err := os.Stat(repo.ClaimsPath()); os.IsNotExist(err) {
 		_, _, err := change(nil)
 		return err
@@ -683,7 +687,7 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstor
 		return err
 	}
 	defer lock.Unlock()
-	claims, _, err := repo.LoadClaims()
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		return err
 	}
@@ -691,15 +695,15 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]gitstor
 	if err != nil || !changed {
 		return err
 	}
-	return repo.SaveClaims(out)
+	return claimstore.Save(repo, out)
 }
 
 // ClaimLine is one claim as `lucid claims` and the digest list it:
 // `src/**, docs/*.md: general-purpose·a2adb9 for "fix login" (4 min ago)`,
 // with the work tree named when it is not top, and the machine when it is
 // another.
-func (s *ClaimSet) ClaimLine(c gitstore.Claim, labels *gitstore.Labeler, top string) string {
-	line := fmt.Sprintf("%s: %s for %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), escape.Quote(c.Task), gitstore.Ago(c.Created, s.now))
+func (s *ClaimSet) ClaimLine(c claimstore.Claim, labels *agentstore.Labeler, top string) string {
+	line := fmt.Sprintf("%s: %s for %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), escape.Quote(c.Task), agentstore.Ago(c.Created, s.now))
 	if c.Worktree != top && !s.Foreign(c) {
 		line += " in the work tree " + escape.Line(c.Worktree)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
@@ -31,12 +33,12 @@ func TestLoadClaimsForAgrees(t *testing.T) {
 		}
 		return g
 	}
-	var claims []gitstore.Claim
+	var claims []claimstore.Claim
 	for i := range 200 {
-		claims = append(claims, gitstore.Claim{ID: fmt.Sprint(i), Owner: gitstore.AgentHuman, Created: now,
+		claims = append(claims, claimstore.Claim{ID: fmt.Sprint(i), Owner: agentstore.AgentHuman, Created: now,
 			Worktree: repo.Top, Task: "t", Globs: []string{glob(), glob()}})
 	}
-	if err := repo.SaveClaims(claims); err != nil {
+	if err := claimstore.Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
 	full, err := LoadClaims(repo, now)
@@ -84,10 +86,10 @@ func TestCheckUnder(t *testing.T) {
 	repo := &gitstore.Repo{Top: t.TempDir(), GitDir: t.TempDir()}
 	repo.CommonDir = repo.GitDir
 	now := time.Now()
-	mk := func(id, glob string) gitstore.Claim {
-		return gitstore.Claim{ID: id, Owner: gitstore.AgentHuman, Created: now, Worktree: repo.Top, Task: "t", Globs: []string{glob}}
+	mk := func(id, glob string) claimstore.Claim {
+		return claimstore.Claim{ID: id, Owner: agentstore.AgentHuman, Created: now, Worktree: repo.Top, Task: "t", Globs: []string{glob}}
 	}
-	if err := repo.SaveClaims([]gitstore.Claim{mk("go", "src/**/*.go"), mk("gen", "src/gen/**"), mk("docs", "docs/*.md")}); err != nil {
+	if err := claimstore.Save(repo, []claimstore.Claim{mk("go", "src/**/*.go"), mk("gen", "src/gen/**"), mk("docs", "docs/*.md")}); err != nil {
 		t.Fatal(err)
 	}
 	set, err := LoadClaims(repo, now)

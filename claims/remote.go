@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
 // DefaultRemoteTTL is how long a claim shared through a remote holds there
@@ -41,8 +44,8 @@ func leaseBackoff(n int) time.Duration {
 // sharedClaimError explains a shared claim or sync that could not be made,
 // with what to do: what names the operation ("nothing was claimed").
 func sharedClaimError(remote, what string, err error) error {
-	var re *gitstore.RemoteError
-	var be *gitstore.BadRefError
+	var re *remoteclaims.RemoteError
+	var be *remoteclaims.BadRefError
 	switch {
 	case errors.As(err, &re):
 		if what == nothingClaimed {
@@ -51,7 +54,7 @@ func sharedClaimError(remote, what string, err error) error {
 		return fmt.Errorf("%s: %w; try again when it answers", what, re)
 	case errors.As(err, &be):
 		return fmt.Errorf("%s: %w", what, be)
-	case errors.Is(err, gitstore.ErrLeaseLost):
+	case errors.Is(err, remoteclaims.ErrLeaseLost):
 		return fmt.Errorf("%s: the claims on the remote %s kept changing under every attempt for %s (other machines are claiming at the same time); try again",
 			what, remote, remoteRetryFor)
 	}
@@ -67,8 +70,8 @@ const nothingClaimed = "nothing was claimed"
 // another machine pushed first, it fetches and decides again. The caller
 // holds the lock, so claims of this machine queue here rather than race on
 // the remote. On success claim carries its machine and expiry.
-func share(repo *gitstore.Repo, set *ClaimSet, claim *gitstore.Claim, req ClaimRequest) error {
-	me, err := repo.Machine()
+func share(repo *gitstore.Repo, set *ClaimSet, claim *claimstore.Claim, req ClaimRequest) error {
+	me, err := remoteclaims.Machine(repo)
 	if err != nil {
 		return err
 	}
@@ -77,11 +80,11 @@ func share(repo *gitstore.Repo, set *ClaimSet, claim *gitstore.Claim, req ClaimR
 		ttl = DefaultRemoteTTL
 	}
 	claim.Machine, claim.Expires = me, req.Now.Add(ttl)
-	labels := repo.NewLabeler()
+	labels := agentstore.NewLabeler(repo)
 	message := fmt.Sprintf("claim %s for %q\n\nby %s on %s", strings.Join(claim.Globs, ", "), claim.Task,
-		labels.Label(claim.Owner), gitstore.MachineLabel(me))
+		labels.Label(claim.Owner), remoteclaims.MachineLabel(me))
 	return pushLoop(req.Remote, func(moved bool) (bool, error) {
-		base, err := repo.FetchRemoteClaims(req.Remote, moved)
+		base, err := remoteclaims.Fetch(repo, req.Remote, moved)
 		if err != nil {
 			return false, err
 		}
@@ -94,7 +97,7 @@ func share(repo *gitstore.Repo, set *ClaimSet, claim *gitstore.Claim, req ClaimR
 				return false, set.conflict(mine, theirs, path, c)
 			}
 		}
-		_, err = repo.PushRemoteClaims(base, append(next, *claim), message, req.Now)
+		_, err = remoteclaims.Push(repo, base, append(next, *claim), message, req.Now)
 		return true, err
 	}, nothingClaimed)
 }
@@ -107,7 +110,7 @@ func pushLoop(remote string, attempt func(moved bool) (bool, error), what string
 	deadline := time.Now().Add(remoteRetryFor)
 	for n := 1; ; n++ {
 		pushed, err := attempt(n > 1)
-		if errors.Is(err, gitstore.ErrLeaseLost) && n < remoteAttempts && time.Now().Before(deadline) {
+		if errors.Is(err, remoteclaims.ErrLeaseLost) && n < remoteAttempts && time.Now().Before(deadline) {
 			time.Sleep(leaseBackoff(n + 1))
 			continue
 		}
@@ -123,8 +126,8 @@ func pushLoop(remote string, attempt func(moved bool) (bool, error), what string
 }
 
 func isRemoteErr(err error) bool {
-	var re *gitstore.RemoteError
-	var be *gitstore.BadRefError
+	var re *remoteclaims.RemoteError
+	var be *remoteclaims.BadRefError
 	return errors.As(err, &re) || errors.As(err, &be)
 }
 
@@ -139,7 +142,7 @@ type SyncResult struct {
 	// Lapsed are this machine's claims whose copy on the remote expired or
 	// vanished, and that another machine's claim now overlaps: held here
 	// still, but no longer shared.
-	Lapsed []gitstore.Claim
+	Lapsed []claimstore.Claim
 	Pushed bool // whether the remote was updated
 }
 
@@ -165,7 +168,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 	if ttl <= 0 {
 		ttl = DefaultRemoteTTL
 	}
-	me, err := repo.Machine()
+	me, err := remoteclaims.Machine(repo)
 	if err != nil {
 		return SyncResult{}, err
 	}
@@ -179,9 +182,9 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 		return SyncResult{}, err
 	}
 	var res SyncResult
-	var next []gitstore.Claim
+	var next []claimstore.Claim
 	err = pushLoop(remote, func(moved bool) (bool, error) {
-		base, err := repo.FetchRemoteClaims(remote, moved)
+		base, err := remoteclaims.Fetch(repo, remote, moved)
 		if err != nil {
 			return false, err
 		}
@@ -202,7 +205,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 		if !changed {
 			return false, nil
 		}
-		pushed, err := repo.PushRemoteClaims(base, next, syncMessage(res, me), opt.Now)
+		pushed, err := remoteclaims.Push(repo, base, next, syncMessage(res, me), opt.Now)
 		if err != nil {
 			return true, err
 		}
@@ -227,7 +230,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 		}
 	}
 	if changed {
-		return res, repo.SaveClaims(set.Claims)
+		return res, claimstore.Save(repo, set.Claims)
 	}
 	return res, nil
 }
@@ -237,14 +240,14 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 // when released here or when their owner stopped, with the globs still
 // held, and with a new expiry, now+ttl, when renew. Expired claims go. It
 // reports whether this machine's claims changed.
-func reconcile(set *ClaimSet, remote []gitstore.Claim, me string, renew bool, ttl time.Duration) ([]gitstore.Claim, bool) {
-	local := map[string]gitstore.Claim{}
+func reconcile(set *ClaimSet, remote []claimstore.Claim, me string, renew bool, ttl time.Duration) ([]claimstore.Claim, bool) {
+	local := map[string]claimstore.Claim{}
 	for _, c := range set.Claims {
 		if c.Machine == me && set.Active(c) {
 			local[c.ID] = c
 		}
 	}
-	var next []gitstore.Claim
+	var next []claimstore.Claim
 	changed := false
 	for _, c := range remote {
 		if !set.now.Before(c.Expires) {
@@ -273,13 +276,13 @@ func reconcile(set *ClaimSet, remote []gitstore.Claim, me string, renew bool, tt
 // shareLapsed adds to next this machine's live shared claims that it
 // lacks (their copy on the remote expired, or the ref was started over),
 // unless another machine's claim in next overlaps them now.
-func shareLapsed(set *ClaimSet, next []gitstore.Claim, me string, ttl time.Duration) ([]gitstore.Claim, int, []gitstore.Claim) {
+func shareLapsed(set *ClaimSet, next []claimstore.Claim, me string, ttl time.Duration) ([]claimstore.Claim, int, []claimstore.Claim) {
 	there := map[string]bool{}
 	for _, c := range next {
 		there[c.ID] = true
 	}
 	shared := 0
-	var lapsed []gitstore.Claim
+	var lapsed []claimstore.Claim
 	others := len(next)
 	for _, c := range set.Claims {
 		if c.Machine != me || there[c.ID] || !set.Active(c) {
@@ -303,7 +306,7 @@ func shareLapsed(set *ClaimSet, next []gitstore.Claim, me string, ttl time.Durat
 	return next, shared, lapsed
 }
 
-func countMine(claims []gitstore.Claim, me string) int {
+func countMine(claims []claimstore.Claim, me string) int {
 	n := 0
 	for _, c := range claims {
 		if c.Machine == me {
@@ -314,5 +317,5 @@ func countMine(claims []gitstore.Claim, me string) int {
 }
 
 func syncMessage(res SyncResult, me string) string {
-	return fmt.Sprintf("sync %s\n\nrenewed %d, shared again %d, removed %d", gitstore.MachineLabel(me), res.Renewed, res.Shared, res.Removed)
+	return fmt.Sprintf("sync %s\n\nrenewed %d, shared again %d, removed %d", remoteclaims.MachineLabel(me), res.Renewed, res.Shared, res.Removed)
 }

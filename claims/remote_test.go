@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
 // remoteFixture is a repository (folders only: nothing here runs git) with
@@ -15,7 +18,7 @@ import (
 func remoteFixture(t *testing.T) (*gitstore.Repo, string, string) {
 	t.Helper()
 	repo := &gitstore.Repo{Top: t.TempDir(), CommonDir: t.TempDir()}
-	me, err := repo.Machine()
+	me, err := remoteclaims.Machine(repo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,12 +32,12 @@ func remoteFixture(t *testing.T) (*gitstore.Repo, string, string) {
 func TestForeignClaimsInTheGuard(t *testing.T) {
 	repo, me, other := remoteFixture(t)
 	now := time.Now()
-	copyOf := []gitstore.Claim{
-		{ID: "live", Owner: gitstore.AgentHuman, Machine: other, Worktree: "/elsewhere", Task: "auth", Globs: []string{"src/**"}, Created: now.Add(-10 * time.Second), Expires: now.Add(time.Hour)},
+	copyOf := []claimstore.Claim{
+		{ID: "live", Owner: agentstore.AgentHuman, Machine: other, Worktree: "/elsewhere", Task: "auth", Globs: []string{"src/**"}, Created: now.Add(-10 * time.Second), Expires: now.Add(time.Hour)},
 		{ID: "gone", Owner: "s", Machine: other, Worktree: "/elsewhere", Task: "old", Globs: []string{"docs/**"}, Created: now.Add(-3 * time.Hour), Expires: now.Add(-time.Hour)},
 		{ID: "mine", Owner: "s", Machine: me, Worktree: repo.Top, Task: "mine", Globs: []string{"lib/**"}, Created: now, Expires: now.Add(time.Hour)},
 	}
-	if err := repo.SaveRemoteClaims(copyOf); err != nil {
+	if err := remoteclaims.SaveCopy(repo, copyOf); err != nil {
 		t.Fatal(err)
 	}
 	set, err := LoadClaims(repo, now)
@@ -45,7 +48,7 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 		t.Fatalf("Remote %v, fetched %v: want the two claims of the other machine", set.Remote, set.Fetched)
 	}
 	for _, top := range []string{repo.Top, "/another/work/tree"} {
-		hits := set.Check(gitstore.AgentHuman, top, "src/a.go")
+		hits := set.Check(agentstore.AgentHuman, top, "src/a.go")
 		if len(hits) != 1 || hits[0].Claim.ID != "live" || !hits[0].Here {
 			t.Errorf("in %s: hits %+v, want the live claim, here", top, hits)
 		}
@@ -58,11 +61,11 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 			t.Errorf("%s: %+v", rel, hits)
 		}
 	}
-	d := set.Describe(set.Remote[0], repo.NewLabeler())
+	d := set.Describe(set.Remote[0], agentstore.NewLabeler(repo))
 	if d != `human on laptop (012345) for "auth" (src/**, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
-	if line := set.ClaimLine(set.Remote[0], repo.NewLabeler(), repo.Top); line != `src/**: human on laptop (012345) for "auth" (under a minute ago)` {
+	if line := set.ClaimLine(set.Remote[0], agentstore.NewLabeler(repo), repo.Top); line != `src/**: human on laptop (012345) for "auth" (under a minute ago)` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 	active := set.ActiveClaims()
@@ -71,12 +74,12 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 	}
 
 	// Without the network, a claim is still decided against the copy.
-	_, _, err = Acquire(repo, ClaimRequest{Owner: gitstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"src/x/**"}, Now: now})
+	_, _, err = Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"src/x/**"}, Now: now})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "claimed by human on laptop (012345)") {
 		t.Errorf("overlapping claim: %v", err)
 	}
-	if _, _, err := Acquire(repo, ClaimRequest{Owner: gitstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"docs/**"}, Now: now}); err != nil {
+	if _, _, err := Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"docs/**"}, Now: now}); err != nil {
 		t.Errorf("a claim over an expired one: %v", err)
 	}
 }
@@ -88,20 +91,20 @@ func TestReconcile(t *testing.T) {
 	repo, me, other := remoteFixture(t)
 	now := time.Now()
 	exp := now.Add(time.Hour)
-	store := []gitstore.Claim{
-		{ID: "partly", Owner: gitstore.AgentHuman, Machine: me, Globs: []string{"a/**"}, Task: "p", Created: now, Expires: exp},
-		{ID: "lapsed", Owner: gitstore.AgentHuman, Machine: me, Globs: []string{"b/**"}, Task: "l", Created: now, Expires: now.Add(-time.Minute)},
-		{ID: "taken", Owner: gitstore.AgentHuman, Machine: me, Globs: []string{"c/**"}, Task: "t", Created: now, Expires: now.Add(-time.Minute)},
-		{ID: "local", Owner: gitstore.AgentHuman, Globs: []string{"d/**"}, Task: "only here", Created: now},
+	store := []claimstore.Claim{
+		{ID: "partly", Owner: agentstore.AgentHuman, Machine: me, Globs: []string{"a/**"}, Task: "p", Created: now, Expires: exp},
+		{ID: "lapsed", Owner: agentstore.AgentHuman, Machine: me, Globs: []string{"b/**"}, Task: "l", Created: now, Expires: now.Add(-time.Minute)},
+		{ID: "taken", Owner: agentstore.AgentHuman, Machine: me, Globs: []string{"c/**"}, Task: "t", Created: now, Expires: now.Add(-time.Minute)},
+		{ID: "local", Owner: agentstore.AgentHuman, Globs: []string{"d/**"}, Task: "only here", Created: now},
 		// An agent silent for longer than the TTL: its claim ended here.
 		{ID: "stopped", Owner: "s/a", Machine: me, Globs: []string{"e/**"}, Task: "s", Created: now.Add(-time.Hour), Expires: exp},
 	}
-	if err := repo.SaveClaims(store); err != nil {
+	if err := claimstore.Save(repo, store); err != nil {
 		t.Fatal(err)
 	}
-	remote := []gitstore.Claim{
-		{ID: "partly", Owner: gitstore.AgentHuman, Machine: me, Globs: []string{"a/**", "a2/**"}, Created: now, Expires: exp},
-		{ID: "released", Owner: gitstore.AgentHuman, Machine: me, Globs: []string{"r/**"}, Created: now, Expires: exp},
+	remote := []claimstore.Claim{
+		{ID: "partly", Owner: agentstore.AgentHuman, Machine: me, Globs: []string{"a/**", "a2/**"}, Created: now, Expires: exp},
+		{ID: "released", Owner: agentstore.AgentHuman, Machine: me, Globs: []string{"r/**"}, Created: now, Expires: exp},
 		{ID: "stopped", Owner: "s/a", Machine: me, Globs: []string{"e/**"}, Created: now, Expires: exp},
 		{ID: "theirs", Owner: "x", Machine: other, Globs: []string{"c/sub/**"}, Created: now, Expires: exp},
 		{ID: "theirs-old", Owner: "x", Machine: other, Globs: []string{"z/**"}, Created: now, Expires: now.Add(-time.Second)},
@@ -110,7 +113,7 @@ func TestReconcile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids := func(cs []gitstore.Claim) string {
+	ids := func(cs []claimstore.Claim) string {
 		var out []string
 		for _, c := range cs {
 			out = append(out, c.ID)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
@@ -39,14 +41,14 @@ func gitRepo(t *testing.T) *gitstore.Repo {
 }
 
 // acquire makes a claim of owner in the repository's work tree at now.
-func acquire(repo *gitstore.Repo, owner string, now time.Time, task string, globs ...string) (gitstore.Claim, []gitstore.Claim, error) {
+func acquire(repo *gitstore.Repo, owner string, now time.Time, task string, globs ...string) (claimstore.Claim, []claimstore.Claim, error) {
 	return Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: task, Globs: globs, Now: now})
 }
 
 // stored is the ids of the claims in the store, and their globs.
 func stored(t *testing.T, repo *gitstore.Repo) string {
 	t.Helper()
-	cs, _, err := repo.LoadClaims()
+	cs, _, err := claimstore.Load(repo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestAcquireRefusesAnOverlap(t *testing.T) {
 		}
 	}
 	// A person's claim says to ask the person.
-	if _, _, err := acquire(repo, gitstore.AgentHuman, now, "design", "design/**"); err != nil {
+	if _, _, err := acquire(repo, agentstore.AgentHuman, now, "design", "design/**"); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = acquire(repo, bob, now, "x", "design/logo.svg")
@@ -136,11 +138,11 @@ func TestAcquireInAnotherWorktree(t *testing.T) {
 		t.Fatalf("a claim in another work tree: %+v, elsewhere %+v, %v", c, elsewhere, err)
 	}
 	set, _ := LoadClaims(repo, now)
-	hits := set.Check(gitstore.AgentHuman, repo.Top, "src/a.go")
+	hits := set.Check(agentstore.AgentHuman, repo.Top, "src/a.go")
 	if len(hits) != 2 || !hits[0].Here || hits[0].Claim.Owner != alice || hits[1].Here {
 		t.Errorf("hits here first, then elsewhere: %+v", hits)
 	}
-	if line := set.ClaimLine(hits[1].Claim, repo.NewLabeler(), repo.Top); line != `src/a.go: lead·0b2182 for "t" (under a minute ago) in the work tree /elsewhere/wt` {
+	if line := set.ClaimLine(hits[1].Claim, agentstore.NewLabeler(repo), repo.Top); line != `src/a.go: lead·0b2182 for "t" (under a minute ago) in the work tree /elsewhere/wt` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 }
@@ -157,16 +159,16 @@ func TestExpiry(t *testing.T) {
 	now := time.Now()
 	then := now.Add(-2 * time.Minute)
 	acquire(repo, alice, then, "auth", "src/**")
-	acquire(repo, gitstore.AgentHuman, then.Add(-48*time.Hour), "docs", "docs/**")
+	acquire(repo, agentstore.AgentHuman, then.Add(-48*time.Hour), "docs", "docs/**")
 	set, _ := LoadClaims(repo, now)
-	if active := set.ActiveClaims(); len(active) != 1 || active[0].Owner != gitstore.AgentHuman {
+	if active := set.ActiveClaims(); len(active) != 1 || active[0].Owner != agentstore.AgentHuman {
 		t.Errorf("active: %+v, want the person's claim alone", active)
 	}
 	if hits := set.Check(bob, repo.Top, "src/a.go"); len(hits) != 0 {
 		t.Errorf("an expired claim hits: %+v", hits)
 	}
 	// A hook call of its owner brings it back.
-	if err := repo.SaveAgent(gitstore.AgentRecord{ID: alice, Worktree: repo.Top}); err != nil {
+	if err := agentstore.SaveAgent(repo, agentstore.AgentRecord{ID: alice, Worktree: repo.Top}); err != nil {
 		t.Fatal(err)
 	}
 	set, _ = LoadClaims(repo, now)
@@ -200,7 +202,7 @@ func TestSetAnswers(t *testing.T) {
 			t.Errorf("rm -rf %s: %d hits, want %d", tc.rel, len(hits), tc.want)
 		}
 	}
-	if d := set.Describe(set.Claims[0], repo.NewLabeler()); d != `teammate alpha·29065e for "tests" (src/**/*_test.go, claimed under a minute ago)` {
+	if d := set.Describe(set.Claims[0], agentstore.NewLabeler(repo)); d != `teammate alpha·29065e for "tests" (src/**/*_test.go, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
 	if f := set.Freshness(); f != "at an unknown time" {
@@ -252,7 +254,7 @@ func TestReleaseAndPrune(t *testing.T) {
 		t.Errorf("ReleaseWhere under another's lock: %v", err)
 	}
 
-	acquire(repo, gitstore.AgentHuman, now, "kept", "k/**")
+	acquire(repo, agentstore.AgentHuman, now, "kept", "k/**")
 	f, _ := os.OpenFile(repo.ClaimsPath(), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("not a claim\n")
 	f.Close()
@@ -260,10 +262,10 @@ func TestReleaseAndPrune(t *testing.T) {
 	if n != 1 || err != nil {
 		t.Errorf("Prune: %d, %v", n, err)
 	}
-	if cs, bad, _ := repo.LoadClaims(); len(cs) != 1 || cs[0].Owner != gitstore.AgentHuman || bad != 0 {
+	if cs, bad, _ := claimstore.Load(repo); len(cs) != 1 || cs[0].Owner != agentstore.AgentHuman || bad != 0 {
 		t.Errorf("after Prune: %+v, %d bad lines", cs, bad)
 	}
-	if released, _, err := Release(repo, gitstore.AgentHuman, nil); err != nil || !slices.Equal(released, []string{"k/**"}) {
+	if released, _, err := Release(repo, agentstore.AgentHuman, nil); err != nil || !slices.Equal(released, []string{"k/**"}) {
 		t.Errorf("release of all: %v %v", released, err)
 	}
 }
@@ -324,11 +326,11 @@ func TestSharedThroughARemote(t *testing.T) {
 	gittest.Run(t, filepath.Dir(remote), "init", "-q", "--bare", remote)
 	laptop, desktop := machine(t, remote), machine(t, remote)
 	now := time.Now()
-	shared := func(repo *gitstore.Repo, owner string, globs ...string) (gitstore.Claim, error) {
+	shared := func(repo *gitstore.Repo, owner string, globs ...string) (claimstore.Claim, error) {
 		c, _, err := Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: "shared", Globs: globs, Now: now, Remote: "origin"})
 		return c, err
 	}
-	c, err := shared(laptop, gitstore.AgentHuman, "src/**")
+	c, err := shared(laptop, agentstore.AgentHuman, "src/**")
 	if err != nil || c.Machine == "" || !c.Expires.Equal(now.Add(DefaultRemoteTTL)) {
 		t.Fatalf("a shared claim: %+v, %v", c, err)
 	}
@@ -350,7 +352,7 @@ func TestSharedThroughARemote(t *testing.T) {
 		t.Errorf("a local claim over the copy of the desktop's: %v", err)
 	}
 	// Released on the laptop, the claim leaves the remote at its sync.
-	if _, shared, err := Release(laptop, gitstore.AgentHuman, nil); err != nil || !shared {
+	if _, shared, err := Release(laptop, agentstore.AgentHuman, nil); err != nil || !shared {
 		t.Fatalf("release of a shared claim: shared %v, %v", shared, err)
 	}
 	res, err = Sync(laptop, "origin", SyncOptions{Now: now})
@@ -366,7 +368,7 @@ func TestSharedThroughARemote(t *testing.T) {
 		t.Errorf("Sync --renew: %+v, %v", res, err)
 	}
 	// (The store keeps times to the millisecond.)
-	if cs, _, _ := desktop.LoadClaims(); len(cs) != 2 || cs[0].Expires.Sub(later.Add(DefaultRemoteTTL)).Abs() >= time.Millisecond {
+	if cs, _, _ := claimstore.Load(desktop); len(cs) != 2 || cs[0].Expires.Sub(later.Add(DefaultRemoteTTL)).Abs() >= time.Millisecond {
 		t.Errorf("the store's expiries after the renewal: %+v", cs)
 	}
 
@@ -374,7 +376,7 @@ func TestSharedThroughARemote(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "nothing was claimed: ") || !strings.HasSuffix(err.Error(), "; try again when it answers, or claim on this machine only with --local-only") {
 		t.Errorf("through a remote that is not there: %v", err)
 	}
-	if cs, _, _ := laptop.LoadClaims(); len(cs) != 0 {
+	if cs, _, _ := claimstore.Load(laptop); len(cs) != 0 {
 		t.Errorf("a claim the remote did not take is held here: %+v", cs)
 	}
 }

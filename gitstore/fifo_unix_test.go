@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitstore
+package gitstore_test
 
 import "syscall"
 

@@ -19,7 +19,7 @@ import (
 func RunGit(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv()
+	cmd.Env = GitEnv()
 	// ssh, which git may start, can outlive git and hold the pipes open.
 	cmd.WaitDelay = time.Second
 	if stdin != nil {
@@ -59,11 +59,11 @@ func GitExitCode(err error) int {
 	return -1
 }
 
-// gitEnv is the environment of the git processes lucid runs: the user's,
+// GitEnv is the environment of the git processes lucid runs: the user's,
 // without what would point git at another repository, with messages in
 // English (lucid reads some of them), and with no prompt for a password on
 // a terminal that an agent cannot answer.
-func gitEnv() []string {
+func GitEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")

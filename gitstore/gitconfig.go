@@ -170,9 +170,9 @@ func parseConfigValue(v string) string {
 	return b.String()
 }
 
-// configValue returns the value git would take for section.key (no
+// ConfigValue returns the value git would take for section.key (no
 // subsection) from the one config file at path: the last one.
-func configValue(path, section, key string) (string, bool) {
+func ConfigValue(path, section, key string) (string, bool) {
 	values, _ := ConfigValues(path, section, "", key)
 	if len(values) == 0 {
 		return "", false

@@ -45,7 +45,7 @@ func TestConfigValues(t *testing.T) {
 			t.Errorf("%s: %q (section %v), git says %q", name, got, has, want)
 		}
 		if c.sub == "" {
-			if v, ok := configValue(path, c.section, c.key); !ok || v != want[len(want)-1] {
+			if v, ok := ConfigValue(path, c.section, c.key); !ok || v != want[len(want)-1] {
 				t.Errorf("configValue %s = %q, %v; git says %q", name, v, ok, want[len(want)-1])
 			}
 		}
@@ -53,7 +53,7 @@ func TestConfigValues(t *testing.T) {
 	if got, has := ConfigValues(path, "merge", "nothing", "driver"); len(got) != 0 || has {
 		t.Errorf("a missing section: %q, %v", got, has)
 	}
-	if _, ok := configValue(path, "lucid", "nothing"); ok {
+	if _, ok := ConfigValue(path, "lucid", "nothing"); ok {
 		t.Error("a missing key was found")
 	}
 }

@@ -1,11 +1,13 @@
 package gitstore
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // The files lucid keeps in the work tree, relative to its top.
@@ -87,7 +89,7 @@ func createExclusive(path string, content []byte) (bool, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return false, nil
 	}
-	tmp, err := writeTemp(filepath.Dir(path), content, 0o644)
+	tmp, err := WriteTemp(filepath.Dir(path), content, 0o644)
 	if err != nil {
 		return false, err
 	}
@@ -110,7 +112,7 @@ func WriteFileAtomic(path string, content []byte, perm os.FileMode) error {
 	if err := CheckFolder(filepath.Dir(path)); err != nil {
 		return err
 	}
-	tmp, err := writeTemp(filepath.Dir(path), content, perm)
+	tmp, err := WriteTemp(filepath.Dir(path), content, perm)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w (the file was left as it was)", path, err)
 	}
@@ -121,8 +123,8 @@ func WriteFileAtomic(path string, content []byte, perm os.FileMode) error {
 	return nil
 }
 
-func writeTemp(dir string, content []byte, perm os.FileMode) (string, error) {
-	f, err := createTemp(dir)
+func WriteTemp(dir string, content []byte, perm os.FileMode) (string, error) {
+	f, err := CreateTemp(dir)
 	if err != nil {
 		return "", err
 	}
@@ -131,7 +133,7 @@ func writeTemp(dir string, content []byte, perm os.FileMode) (string, error) {
 		os.Remove(f.Name())
 		return "", err
 	}
-	if n, err := writeFile(f, content); err != nil || n != len(content) {
+	if n, err := WriteFile(f, content); err != nil || n != len(content) {
 		f.Close()
 		os.Remove(f.Name())
 		if err == nil {
@@ -190,3 +192,39 @@ func (r *Repo) HasState() bool {
 	fi, err := os.Stat(filepath.Join(r.CommonDir, "lucid"))
 	return err == nil && fi.IsDir()
 }
+
+// AgentsDir is the folder of agent records, shared by every linked work tree.
+func (r *Repo) AgentsDir() string { return filepath.Join(r.CommonDir, "lucid", "agents") }
+
+// AgentPath returns the record's file. Ids of Claude Code ("uuid" or
+// "uuid/agentid") become "uuid" and "uuid.agentid"; anything else is hex.
+func (r *Repo) AgentPath(id string) string {
+	key := strings.Replace(id, "/", ".", 1)
+	for _, c := range key {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '.' || c == '_') {
+			key = "x" + hex.EncodeToString([]byte(id))
+			break
+		}
+	}
+	return filepath.Join(r.AgentsDir(), key+".json")
+}
+
+// ClaimsPath is the claims file of the repository.
+func (r *Repo) ClaimsPath() string { return filepath.Join(r.CommonDir, "lucid", "claims") }
+
+// LichEditsDir is the folder, under a work tree's own git dir, where lich's
+// edit guard keeps one marker per edited file.
+const LichEditsDir = "lich-edits"
+
+func (r *Repo) LichNewsDir() string { return filepath.Join(r.CommonDir, "lucid", "lich-news") }
+
+func (r *Repo) PlanSeenPath() string { return filepath.Join(r.GitDir, "lucid", "plan.seen") }
+
+func (r *Repo) PlanPendingPath() string { return filepath.Join(r.GitDir, "lucid", "plan.pending") }
+
+// RemoteClaimsPath is the local copy of the remote's claims.
+func (r *Repo) RemoteClaimsPath() string {
+	return filepath.Join(r.CommonDir, "lucid", "remote-claims")
+}
+
+func (r *Repo) MachinePath() string { return filepath.Join(r.CommonDir, "lucid", "machine") }

@@ -107,7 +107,7 @@ func LockFile(path string, wait time.Duration) (l *Lock, ok bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("lucid lock: %w", err)
 	}
-	got, err := lockWithin(f, wait)
+	got, err := LockWithin(f, wait)
 	if err != nil || !got {
 		f.Close()
 		if err != nil {
@@ -118,11 +118,11 @@ func LockFile(path string, wait time.Duration) (l *Lock, ok bool, err error) {
 	return &Lock{f: f}, true, nil
 }
 
-// lockWithin takes an exclusive lock on f if it comes free within wait.
+// LockWithin takes an exclusive lock on f if it comes free within wait.
 // It polls, since a blocking lock cannot be given a deadline; the step
 // grows to 10 ms, and a lock is held for microseconds to milliseconds, so
 // the first retries come quickly.
-func lockWithin(f *os.File, wait time.Duration) (bool, error) {
+func LockWithin(f *os.File, wait time.Duration) (bool, error) {
 	deadline := time.Now().Add(wait)
 	step := time.Millisecond
 	for {

@@ -10,7 +10,7 @@ import (
 )
 
 // Every file lucid opens for itself (not through OpenFile's rules, which
-// openSafe applies) goes through openFile: a git config, the lock, a
+// OpenSafe applies) goes through openFile: a git config, the lock, a
 // linked work tree's .git file, a temp file. On Linux, os.OpenFile offers
 // each file it opens to the runtime's poller, which takes a regular file
 // only to give it back (five fcntl and epoll_ctl calls), and starts the
@@ -29,8 +29,8 @@ func readFile(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// createTemp is os.CreateTemp(dir, ".lucid-tmp-*") through openFile.
-func createTemp(dir string) (*os.File, error) {
+// CreateTemp is os.CreateTemp(dir, ".lucid-tmp-*") through openFile.
+func CreateTemp(dir string) (*os.File, error) {
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, ".lucid-tmp-"+strconv.FormatUint(rand.Uint64(), 36))
 		f, err := openFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)

@@ -1,8 +1,10 @@
-// Package gitstore keeps everything lucid stores on disk: it finds the
-// repository a path belongs to, and reads and writes the log, the plan and
-// the other files under the work tree and the git dir.
-//
-// It knows nothing of Claude Code; the hooks and the command line call it.
+// Package gitstore is the repository lucid stores its files in: finding
+// the repository a path belongs to, where each file lives under the work
+// tree and the git dir, reading and writing them safely (no links, bounded
+// sizes, atomic replacement), the repository's lock, running git, and
+// reading git's configuration files. What is stored in those files is the
+// business of the stores (logstore, claimstore, agentstore, lichstore,
+// remoteclaims).
 package gitstore
 
 import (

@@ -10,19 +10,6 @@ import (
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
-// tempRepo makes a repository with one commit and returns its top.
-func tempRepo(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	top := filepath.Join(dir, "repo")
-	gittest.Run(t, dir, "init", "-q", top)
-	gittest.Run(t, top, "commit", "-q", "--allow-empty", "-m", "first")
-	return top
-}
-
 // checkAgainstGit asserts that Find(path) agrees with git run in gitCwd.
 func checkAgainstGit(t *testing.T, path, gitCwd string) {
 	t.Helper()
@@ -41,7 +28,7 @@ func checkAgainstGit(t *testing.T, path, gitCwd string) {
 }
 
 func TestFindAgreesWithGit(t *testing.T) {
-	top := tempRepo(t)
+	top := gittest.Committed(t)
 	sub := filepath.Join(top, "a", "b")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -79,7 +66,7 @@ func TestFindAgreesWithGit(t *testing.T) {
 }
 
 func TestFindWorktreeConfig(t *testing.T) {
-	top := tempRepo(t)
+	top := gittest.Committed(t)
 	gittest.Run(t, top, "config", "core.repositoryformatversion", "1")
 	gittest.Run(t, top, "config", "extensions.worktreeConfig", "true")
 	gittest.Run(t, top, "sparse-checkout", "init", "--cone")
@@ -90,8 +77,8 @@ func TestFindWorktreeConfig(t *testing.T) {
 }
 
 func TestFindSubmodule(t *testing.T) {
-	lib := tempRepo(t)
-	super := tempRepo(t)
+	lib := gittest.Committed(t)
+	super := gittest.Committed(t)
 	gittest.Run(t, super, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
 	sub := filepath.Join(super, "lib")
 	checkAgainstGit(t, sub, sub)
@@ -116,14 +103,14 @@ func TestFindRefusesOutsideAndBare(t *testing.T) {
 			t.Errorf("Find(%s) in a bare repository: %v", p, err)
 		}
 	}
-	top := tempRepo(t)
+	top := gittest.Committed(t)
 	if _, err := Find(filepath.Join(top, ".git", "refs")); !errors.Is(err, ErrBare) {
 		t.Errorf("inside .git: %v", err)
 	}
 }
 
 func TestRel(t *testing.T) {
-	top := tempRepo(t)
+	top := gittest.Committed(t)
 	r, err := Find(top)
 	if err != nil {
 		t.Fatal(err)

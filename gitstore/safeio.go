@@ -66,10 +66,10 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is %s, over the %s lucid reads of such a file: shorten it", e.Path, sizeText(e.Size), sizeText(e.Limit))
+	return fmt.Sprintf("%s is %s, over the %s lucid reads of such a file: shorten it", e.Path, SizeText(e.Size), SizeText(e.Limit))
 }
 
-func sizeText(n int64) string {
+func SizeText(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
@@ -93,7 +93,7 @@ func OpenFile(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &BadFileError{Path: path, Problem: kindText(fi.Mode())}
+		return nil, nil, &BadFileError{Path: path, Problem: KindText(fi.Mode())}
 	}
 	return f, fi, nil
 }
@@ -103,21 +103,21 @@ func OpenFile(path string) (*os.File, fs.FileInfo, error) {
 // can refuse to follow a final link (noFollowOpen), the common case, a
 // regular file, is opened straight away: the Lstat before it is needed
 // only for a link, which the open refuses, and is then resolved and
-// checked (checkPath) and its target opened.
+// checked (CheckPath) and its target opened.
 func openChecked(path string) (*os.File, error) {
 	if noFollowOpen {
 		if err := CheckFolder(filepath.Dir(path)); err != nil {
 			return nil, err
 		}
-		if f, err := openSafe(path, os.O_RDONLY, 0); !isLinkErr(err) {
+		if f, err := OpenSafe(path, os.O_RDONLY, 0); !isLinkErr(err) {
 			return f, err
 		}
 	}
-	target, err := checkPath(path)
+	target, err := CheckPath(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := openSafe(target, os.O_RDONLY, 0)
+	f, err := OpenSafe(target, os.O_RDONLY, 0)
 	if isLinkErr(err) { // became a link after the Lstat
 		return nil, &BadFileError{Path: path, Problem: "changed into a symbolic link while lucid opened it"}
 	}
@@ -132,11 +132,11 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, path, fi.Size(), limit)
+	return ReadLimited(f, path, fi.Size(), limit)
 }
 
-// readLimited reads f whole, but never more than limit bytes.
-func readLimited(f io.Reader, path string, size, limit int64) ([]byte, error) {
+// ReadLimited reads f whole, but never more than limit bytes.
+func ReadLimited(f io.Reader, path string, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, &TooLargeError{Path: path, Size: size, Limit: limit}
 	}
@@ -164,7 +164,7 @@ func ReadFileIfExists(path string, limit int64) ([]byte, error) {
 // treats in its own way), within limit bytes (0: any size). lucid doctor
 // asks it of every StateFile.
 func CheckFile(path string, limit int64) error {
-	target, err := checkPath(path)
+	target, err := CheckPath(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -179,7 +179,7 @@ func CheckFile(path string, limit int64) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return &BadFileError{Path: path, Problem: kindText(fi.Mode())}
+		return &BadFileError{Path: path, Problem: KindText(fi.Mode())}
 	}
 	if limit > 0 && fi.Size() > limit {
 		return &TooLargeError{Path: path, Size: fi.Size(), Limit: limit}
@@ -202,13 +202,13 @@ func (r *Repo) StateFiles() []StateFile {
 		{r.LogPath(), 0},
 		{r.PlanPath(), MaxPlan},
 		{r.DigestPath(), MaxDigest},
-		{r.planSeenPath(), MaxPlan},
-		{r.planPendingPath(), MaxRecord},
+		{r.PlanSeenPath(), MaxPlan},
+		{r.PlanPendingPath(), MaxRecord},
 		{r.ClaimsPath(), MaxClaims},
-		{r.remoteClaimsPath(), MaxClaims},
-		{r.machinePath(), MaxRecord},
+		{r.RemoteClaimsPath(), MaxClaims},
+		{r.MachinePath(), MaxRecord},
 	}
-	for _, dir := range []string{r.agentsDir(), filepath.Join(r.GitDir, LichEditsDir), r.lichNewsDir()} {
+	for _, dir := range []string{r.AgentsDir(), filepath.Join(r.GitDir, LichEditsDir), r.LichNewsDir()} {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			out = append(out, StateFile{filepath.Join(dir, e.Name()), MaxRecord})
@@ -223,10 +223,10 @@ func (r *Repo) StateFiles() []StateFile {
 	return kept
 }
 
-// checkPath returns the path to open for path: itself when it is a regular
+// CheckPath returns the path to open for path: itself when it is a regular
 // file, the resolved target of a symbolic link that stays inside its
 // repository, or an error saying why neither holds.
-func checkPath(path string) (string, error) {
+func CheckPath(path string) (string, error) {
 	if err := CheckFolder(filepath.Dir(path)); err != nil {
 		return "", err
 	}
@@ -238,7 +238,7 @@ func checkPath(path string) (string, error) {
 	case m.IsRegular():
 		return path, nil
 	case m&fs.ModeSymlink == 0:
-		return "", &BadFileError{Path: path, Problem: kindText(m)}
+		return "", &BadFileError{Path: path, Problem: KindText(m)}
 	}
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -257,7 +257,7 @@ func checkPath(path string) (string, error) {
 		return "", err
 	}
 	if !tfi.Mode().IsRegular() {
-		return "", &BadFileError{Path: path, Problem: "is a symbolic link to " + target + ", which " + kindText(tfi.Mode())}
+		return "", &BadFileError{Path: path, Problem: "is a symbolic link to " + target + ", which " + KindText(tfi.Mode())}
 	}
 	return target, nil
 }
@@ -316,7 +316,7 @@ func within(root, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-func kindText(m fs.FileMode) string {
+func KindText(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "is a folder"
@@ -333,3 +333,12 @@ func kindText(m fs.FileMode) string {
 	}
 	return "is not a regular file"
 }
+
+// WriteFile is the one write of an append or a temp file; tests replace it
+// to stand for a full disk.
+var WriteFile = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+
+// FileWriter writes through WriteFile, for a temp file filled in pieces.
+type FileWriter struct{ File *os.File }
+
+func (w FileWriter) Write(b []byte) (int, error) { return WriteFile(w.File, b) }

@@ -4,9 +4,9 @@ package gitstore
 
 import "os"
 
-// openSafe is os.OpenFile: elsewhere the Lstat before the open and the
+// OpenSafe is os.OpenFile: elsewhere the Lstat before the open and the
 // fstat after it are the checks.
-func openSafe(path string, flag int, perm os.FileMode) (*os.File, error) {
+func OpenSafe(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.OpenFile(path, flag, perm)
 }
 

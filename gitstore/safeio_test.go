@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitstore
+package gitstore_test
 
 import (
 	"bytes"
@@ -12,12 +12,19 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // initRepo makes a repository with lucid set up and returns it.
-func initRepo(t *testing.T) *Repo {
+func initRepo(t *testing.T) *gitstore.Repo {
 	t.Helper()
-	r, err := Find(tempRepo(t))
+	r, err := gitstore.Find(gittest.Committed(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +38,12 @@ func initRepo(t *testing.T) *Repo {
 // full disk does, for the rest of the test.
 func fullDisk(t *testing.T) {
 	t.Helper()
-	old := writeFile
-	writeFile = func(f *os.File, b []byte) (int, error) {
+	old := gitstore.WriteFile
+	gitstore.WriteFile = func(f *os.File, b []byte) (int, error) {
 		n, _ := f.Write(b[:len(b)/2])
 		return n, syscall.ENOSPC
 	}
-	t.Cleanup(func() { writeFile = old })
+	t.Cleanup(func() { gitstore.WriteFile = old })
 }
 
 // logValid reads the log and fails the test when any line of it is not a
@@ -55,7 +62,7 @@ func logValid(t *testing.T, path string) []string {
 		if len(line) == 0 {
 			continue
 		}
-		e, err := DecodeEntry(line)
+		e, err := logformat.DecodeEntry(line)
 		if err != nil {
 			t.Fatalf("invalid line in the log: %q", line)
 		}
@@ -66,7 +73,7 @@ func logValid(t *testing.T, path string) []string {
 
 func TestAppendShortWriteLeavesNothing(t *testing.T) {
 	r := initRepo(t)
-	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "kept")); err != nil {
+	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "kept")); err != nil {
 		t.Fatal(err)
 	}
 	// A torn last line (a crash) makes the append add a newline first: a
@@ -77,7 +84,7 @@ func TestAppendShortWriteLeavesNothing(t *testing.T) {
 	before, _ := os.ReadFile(r.LogPath())
 
 	fullDisk(t)
-	err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, strings.Repeat("long ", 400)))
+	err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, strings.Repeat("long ", 400)))
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("a failed write was not reported as a full disk: %v", err)
 	}
@@ -85,14 +92,14 @@ func TestAppendShortWriteLeavesNothing(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Fatalf("a failed append changed the log:\nbefore %q\nafter  %q", before, after)
 	}
-	writeFile = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
-	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "after")); err != nil {
+	gitstore.WriteFile = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "after")); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(r.LogPath())
 	texts := []string{}
 	for _, line := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
-		if e, err := DecodeEntry([]byte(line)); err == nil {
+		if e, err := logformat.DecodeEntry([]byte(line)); err == nil {
 			texts = append(texts, e.Text)
 		} else if line != `{"id":"01JTORN` {
 			t.Fatalf("a line that is neither an entry nor the torn one: %q", line)
@@ -106,11 +113,11 @@ func TestAppendShortWriteLeavesNothing(t *testing.T) {
 func TestWriteFileAtomicShortWriteKeepsTheOldFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "agent.json")
-	if err := WriteFileAtomic(path, []byte("old\n"), 0o644); err != nil {
+	if err := gitstore.WriteFileAtomic(path, []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fullDisk(t)
-	err := WriteFileAtomic(path, bytes.Repeat([]byte("new "), 1000), 0o644)
+	err := gitstore.WriteFileAtomic(path, bytes.Repeat([]byte("new "), 1000), 0o644)
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("a failed write was not reported as a full disk: %v", err)
 	}
@@ -126,14 +133,14 @@ func TestWriteFileAtomicShortWriteKeepsTheOldFile(t *testing.T) {
 // full disk each fails and leaves what was there.
 func TestStoresOnFullDisk(t *testing.T) {
 	r := initRepo(t)
-	claims := []Claim{{ID: "c1", Owner: "a", Created: time.Now(), Worktree: r.Top, Task: "t", Globs: []string{"src/**"}}}
-	if err := r.SaveClaims(claims); err != nil {
+	claims := []claimstore.Claim{{ID: "c1", Owner: "a", Created: time.Now(), Worktree: r.Top, Task: "t", Globs: []string{"src/**"}}}
+	if err := claimstore.Save(r, claims); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.SaveAgent(AgentRecord{ID: "s1", Worktree: r.Top}); err != nil {
+	if err := agentstore.SaveAgent(r, agentstore.AgentRecord{ID: "s1", Worktree: r.Top}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.MarkPlanSeen([]byte("plan\n")); err != nil {
+	if err := logstore.MarkPlanSeen(r, []byte("plan\n")); err != nil {
 		t.Fatal(err)
 	}
 	snapshot := func() map[string]string {
@@ -153,11 +160,11 @@ func TestStoresOnFullDisk(t *testing.T) {
 	fullDisk(t)
 	big := strings.Repeat("x", 5000)
 	for name, err := range map[string]error{
-		"claims":      r.SaveClaims(append(claims, Claim{ID: "c2", Owner: "b", Task: big, Globs: []string{"b/**"}})),
-		"claims edit": r.EditClaims(map[string]bool{"c1": true}, []Claim{{ID: "c3", Owner: "b", Task: big, Globs: []string{"c/**"}}}),
-		"agent":       r.SaveAgent(AgentRecord{ID: "s1", Worktree: r.Top, Type: big}),
-		"plan.seen":   r.MarkPlanSeen([]byte(big)),
-		"log":         Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, big)),
+		"claims":      claimstore.Save(r, append(claims, claimstore.Claim{ID: "c2", Owner: "b", Task: big, Globs: []string{"b/**"}})),
+		"claims edit": claimstore.Edit(r, map[string]bool{"c1": true}, []claimstore.Claim{{ID: "c3", Owner: "b", Task: big, Globs: []string{"c/**"}}}),
+		"agent":       agentstore.SaveAgent(r, agentstore.AgentRecord{ID: "s1", Worktree: r.Top, Type: big}),
+		"plan.seen":   logstore.MarkPlanSeen(r, []byte(big)),
+		"log":         logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, big)),
 	} {
 		if err == nil {
 			t.Errorf("%s: a write on a full disk reported success", name)
@@ -193,7 +200,7 @@ func TestAppendOnFullTmpfs(t *testing.T) {
 	failures := 0
 	for i := 0; failures < 20 && i < 10000; i++ {
 		text := strings.Repeat("t", 100+i*37%3000) + "#" + time.Now().String()
-		if err := Append(log, NewEntry(time.Now(), "a", KindFact, text)); err != nil {
+		if err := logstore.Append(log, logformat.NewEntry(time.Now(), "a", logformat.KindFact, text)); err != nil {
 			if !errors.Is(err, syscall.ENOSPC) {
 				t.Fatalf("append %d: %v", i, err)
 			}
@@ -210,7 +217,7 @@ func TestAppendOnFullTmpfs(t *testing.T) {
 		t.Fatalf("the log holds %d entries, %d were acknowledged", len(got), len(acked))
 	}
 	// A replaced file on the full tmpfs: the old one stays, no temp file.
-	if err := WriteFileAtomic(state, bytes.Repeat([]byte("y"), 3<<20), 0o644); err == nil {
+	if err := gitstore.WriteFileAtomic(state, bytes.Repeat([]byte("y"), 3<<20), 0o644); err == nil {
 		t.Fatal("a 3 MiB file was written to a full 2 MiB tmpfs")
 	}
 	if b, _ := os.ReadFile(state); string(b) != "old" {
@@ -266,15 +273,15 @@ func eachBadFile(t *testing.T, path string, check func(kind string)) {
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
 	r := initRepo(t)
 	eachBadFile(t, r.PlanPath(), func(kind string) {
-		b, err := ReadFile(r.PlanPath(), MaxPlan)
-		var bad *BadFileError
+		b, err := gitstore.ReadFile(r.PlanPath(), gitstore.MaxPlan)
+		var bad *gitstore.BadFileError
 		if !errors.As(err, &bad) || len(b) > 0 {
-			t.Errorf("%s: read %d bytes, err %v; want a BadFileError", kind, len(b), err)
+			t.Errorf("%s: read %d bytes, err %v; want a gitstore.BadFileError", kind, len(b), err)
 		}
 		if err != nil && !strings.Contains(err.Error(), r.PlanPath()) {
 			t.Errorf("%s: the error does not name the file: %v", kind, err)
 		}
-		if _, _, _, err := r.PlanVersions(); err == nil {
+		if _, _, _, err := logstore.PlanVersions(r); err == nil {
 			t.Errorf("%s: PlanVersions read it", kind)
 		}
 	})
@@ -287,33 +294,33 @@ func TestReadFileFollowsLinksInside(t *testing.T) {
 	if err := os.Symlink("../PLAN.md", r.PlanPath()); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ReadFile(r.PlanPath(), MaxPlan); err != nil || string(b) != "# the plan\n" {
+	if b, err := gitstore.ReadFile(r.PlanPath(), gitstore.MaxPlan); err != nil || string(b) != "# the plan\n" {
 		t.Fatalf("a link inside the work tree: %q, %v", b, err)
 	}
 	// A link inside the git dir, to a file in the git dir.
 	os.WriteFile(filepath.Join(r.GitDir, "real"), []byte("x"), 0o644)
 	link := filepath.Join(r.GitDir, "link")
 	os.Symlink(filepath.Join(r.GitDir, "real"), link)
-	if b, err := ReadFile(link, MaxRecord); err != nil || string(b) != "x" {
+	if b, err := gitstore.ReadFile(link, gitstore.MaxRecord); err != nil || string(b) != "x" {
 		t.Fatalf("a link inside the git dir: %q, %v", b, err)
 	}
 	// A link in the git dir that leaves the repository.
 	os.Symlink("/etc/passwd", filepath.Join(r.GitDir, "out"))
-	if _, err := ReadFile(filepath.Join(r.GitDir, "out"), MaxRecord); err == nil {
+	if _, err := gitstore.ReadFile(filepath.Join(r.GitDir, "out"), gitstore.MaxRecord); err == nil {
 		t.Fatal("a link from the git dir to /etc/passwd was read")
 	}
 }
 
 func TestReadFileSizeLimit(t *testing.T) {
 	r := initRepo(t)
-	os.WriteFile(r.PlanPath(), bytes.Repeat([]byte("p"), MaxPlan+1), 0o644)
-	_, err := ReadFile(r.PlanPath(), MaxPlan)
-	var big *TooLargeError
+	os.WriteFile(r.PlanPath(), bytes.Repeat([]byte("p"), gitstore.MaxPlan+1), 0o644)
+	_, err := gitstore.ReadFile(r.PlanPath(), gitstore.MaxPlan)
+	var big *gitstore.TooLargeError
 	if !errors.As(err, &big) || !strings.Contains(err.Error(), "over the 1.0 MiB") {
 		t.Fatalf("a plan over 1 MiB: %v", err)
 	}
-	os.WriteFile(r.PlanPath(), bytes.Repeat([]byte("p"), MaxPlan), 0o644)
-	if b, err := ReadFile(r.PlanPath(), MaxPlan); err != nil || len(b) != MaxPlan {
+	os.WriteFile(r.PlanPath(), bytes.Repeat([]byte("p"), gitstore.MaxPlan), 0o644)
+	if b, err := gitstore.ReadFile(r.PlanPath(), gitstore.MaxPlan); err != nil || len(b) != gitstore.MaxPlan {
 		t.Fatalf("a plan of exactly 1 MiB: %d bytes, %v", len(b), err)
 	}
 }
@@ -321,21 +328,21 @@ func TestReadFileSizeLimit(t *testing.T) {
 func TestAppendRefusesSpecialLog(t *testing.T) {
 	r := initRepo(t)
 	eachBadFile(t, r.LogPath(), func(kind string) {
-		err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "lost?"))
+		err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "lost?"))
 		if err == nil {
 			t.Errorf("%s: the append was acknowledged", kind)
 		}
-		if _, err := Scan(r.LogPath(), func(Entry) bool { return true }); err == nil {
+		if _, err := logstore.Scan(r.LogPath(), func(logformat.Entry) bool { return true }); err == nil {
 			t.Errorf("%s: Scan read it", kind)
 		}
-		if _, err := ScanBackward(r.LogPath(), func(Entry) bool { return true }); err == nil {
+		if _, err := logstore.ScanBackward(r.LogPath(), func(logformat.Entry) bool { return true }); err == nil {
 			t.Errorf("%s: ScanBackward read it", kind)
 		}
 	})
 	// A log that is a link to a file inside the work tree is written there.
 	os.WriteFile(r.Abs("real.jsonl"), nil, 0o644)
 	os.Symlink("../real.jsonl", r.LogPath())
-	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "through the link")); err != nil {
+	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "through the link")); err != nil {
 		t.Fatal(err)
 	}
 	if got := logValid(t, r.Abs("real.jsonl")); len(got) != 1 || got[0] != "through the link" {
@@ -350,15 +357,15 @@ func TestCheckerRefusesSpecialEvidence(t *testing.T) {
 	r := initRepo(t)
 	path := r.Abs("cited.go")
 	os.WriteFile(path, []byte("package x\n"), 0o644)
-	ev, err := r.Cite(r.Top, "cited.go:1")
+	ev, err := logstore.Cite(r, r.Top, "cited.go:1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	eachBadFile(t, path, func(kind string) {
-		if _, err := r.Cite(r.Top, "cited.go"); err == nil {
+		if _, err := logstore.Cite(r, r.Top, "cited.go"); err == nil {
 			t.Errorf("%s: cited", kind)
 		}
-		stale := r.NewChecker().Check([]Evidence{ev})
+		stale := logstore.NewChecker(r).Check([]logformat.Evidence{ev})
 		if len(stale) != 1 || (stale[0].Refused == "" && !stale[0].Gone) {
 			t.Errorf("%s: stale %+v, want it refused", kind, stale)
 		}
@@ -370,7 +377,7 @@ func TestCheckerRefusesSpecialEvidence(t *testing.T) {
 	rel, _ := filepath.Rel(r.Top, secret)
 	os.Symlink(filepath.Dir(r.Top), r.Abs("up"))
 	for _, p := range []string{filepath.ToSlash(rel), secret, "up/secret"} {
-		stale := r.NewChecker().Check([]Evidence{{Path: p, Blake3: hashHex([]byte("s"))}})
+		stale := logstore.NewChecker(r).Check([]logformat.Evidence{{Path: p, Blake3: logstore.HashHex([]byte("s"))}})
 		if len(stale) != 1 || stale[0].Refused == "" {
 			t.Errorf("evidence %s outside the work tree: %+v, want refused", p, stale)
 		}
@@ -381,10 +388,10 @@ func TestFindClaimsRefusesSpecialStore(t *testing.T) {
 	r := initRepo(t)
 	os.MkdirAll(filepath.Dir(r.ClaimsPath()), 0o755)
 	eachBadFile(t, r.ClaimsPath(), func(kind string) {
-		if _, err := r.FindClaims(func([]byte) bool { return true }); err == nil {
+		if _, err := claimstore.Find(r, func([]byte) bool { return true }); err == nil {
 			t.Errorf("%s: FindClaims read it", kind)
 		}
-		if _, _, err := r.LoadClaims(); err == nil {
+		if _, _, err := claimstore.Load(r); err == nil {
 			t.Errorf("%s: LoadClaims read it", kind)
 		}
 	})
@@ -397,17 +404,17 @@ func TestLucidFolderLinkedOutside(t *testing.T) {
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "plan.md"), []byte("secret plan"), 0o644)
 	os.WriteFile(filepath.Join(outside, "log.jsonl"), nil, 0o644)
-	os.RemoveAll(r.Abs(LucidDirName))
-	if err := os.Symlink(outside, r.Abs(LucidDirName)); err != nil {
+	os.RemoveAll(r.Abs(gitstore.LucidDirName))
+	if err := os.Symlink(outside, r.Abs(gitstore.LucidDirName)); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ReadFile(r.PlanPath(), MaxPlan); err == nil {
+	if b, err := gitstore.ReadFile(r.PlanPath(), gitstore.MaxPlan); err == nil {
 		t.Fatalf("read %q through a linked .lucid", b)
 	}
-	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "out")); err == nil {
+	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "out")); err == nil {
 		t.Fatal("appended through a linked .lucid")
 	}
-	if err := WriteFileAtomic(r.Abs(".lucid/x"), []byte("x"), 0o644); err == nil {
+	if err := gitstore.WriteFileAtomic(r.Abs(".lucid/x"), []byte("x"), 0o644); err == nil {
 		t.Fatal("wrote through a linked .lucid")
 	}
 	if _, err := r.Init(); err == nil {
@@ -417,13 +424,13 @@ func TestLucidFolderLinkedOutside(t *testing.T) {
 		t.Fatalf("the outside log got %q", b)
 	}
 	// A link to a folder inside the work tree is fine.
-	os.Remove(r.Abs(LucidDirName))
+	os.Remove(r.Abs(gitstore.LucidDirName))
 	os.Mkdir(r.Abs("state"), 0o755)
-	os.Symlink("state", r.Abs(LucidDirName))
+	os.Symlink("state", r.Abs(gitstore.LucidDirName))
 	if _, err := r.Init(); err != nil {
 		t.Fatal(err)
 	}
-	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "in")); err != nil {
+	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "in")); err != nil {
 		t.Fatal(err)
 	}
 	if got := logValid(t, r.Abs("state/log.jsonl")); len(got) != 1 {
@@ -431,23 +438,23 @@ func TestLucidFolderLinkedOutside(t *testing.T) {
 	}
 }
 
-// A cited file over MaxEvidence cannot be cited, and one that grew past it
+// A cited file over gitstore.MaxEvidence cannot be cited, and one that grew past it
 // reads as not checked, without being read.
 func TestEvidenceSizeLimit(t *testing.T) {
 	r := initRepo(t)
 	path := r.Abs("big.bin")
 	os.WriteFile(path, []byte("small\n"), 0o644)
-	ev, err := r.Cite(r.Top, "big.bin")
+	ev, err := logstore.Cite(r, r.Top, "big.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(path, MaxEvidence+1); err != nil { // sparse: nothing to write
+	if err := os.Truncate(path, gitstore.MaxEvidence+1); err != nil { // sparse: nothing to write
 		t.Fatal(err)
 	}
-	if _, err := r.Cite(r.Top, "big.bin"); err == nil || !strings.Contains(err.Error(), "over the 64.0 MiB") {
+	if _, err := logstore.Cite(r, r.Top, "big.bin"); err == nil || !strings.Contains(err.Error(), "over the 64.0 MiB") {
 		t.Fatalf("citing a file over 64 MiB: %v", err)
 	}
-	stale := r.NewChecker().Check([]Evidence{ev})
+	stale := logstore.NewChecker(r).Check([]logformat.Evidence{ev})
 	if len(stale) != 1 || !strings.Contains(stale[0].String(), "big.bin not checked: it is over 64.0 MiB") {
 		t.Fatalf("stale %v", stale)
 	}
@@ -458,14 +465,14 @@ func TestEvidenceSizeLimit(t *testing.T) {
 // the name.
 func TestAppendToReplacedLog(t *testing.T) {
 	r := initRepo(t)
-	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "first")); err != nil {
+	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "first")); err != nil {
 		t.Fatal(err)
 	}
 	copyOf, _ := os.ReadFile(r.LogPath())
-	old := writeFile
-	t.Cleanup(func() { writeFile = old })
+	old := gitstore.WriteFile
+	t.Cleanup(func() { gitstore.WriteFile = old })
 	replaced := false
-	writeFile = func(f *os.File, b []byte) (int, error) {
+	gitstore.WriteFile = func(f *os.File, b []byte) (int, error) {
 		n, err := f.Write(b)
 		if !replaced { // as git does: a new file renamed over the name
 			replaced = true
@@ -475,7 +482,7 @@ func TestAppendToReplacedLog(t *testing.T) {
 		}
 		return n, err
 	}
-	if err := Append(r.LogPath(), NewEntry(time.Now(), "a", KindFact, "second")); err != nil {
+	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "second")); err != nil {
 		t.Fatal(err)
 	}
 	if got := logValid(t, r.LogPath()); strings.Join(got, ",") != "first,second" {

@@ -8,7 +8,7 @@ import (
 	"syscall"
 )
 
-// openSafe opens path as os.OpenFile would, adding the flags of the rules
+// OpenSafe opens path as os.OpenFile would, adding the flags of the rules
 // in safeio.go: a FIFO must not block the open (O_NONBLOCK), and a final
 // link that appeared after the Lstat must not be followed (O_NOFOLLOW).
 //
@@ -18,7 +18,7 @@ import (
 // regular file reads the same blocking or not, so it is handed to os
 // blocking; anything else stays non-blocking, so that the callers, which
 // refuse it after their fstat, never wait on it.
-func openSafe(path string, flag int, perm os.FileMode) (*os.File, error) {
+func OpenSafe(path string, flag int, perm os.FileMode) (*os.File, error) {
 	fd, err := syscall.Open(path, flag|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}

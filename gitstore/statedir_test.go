@@ -1,4 +1,4 @@
-package gitstore
+package gitstore_test
 
 import (
 	"os"
@@ -6,9 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
-// StateDir finds lucid's and lich's state under any git dir, and nothing
+// gitstore.StateDir finds lucid's and lich's state under any git dir, and nothing
 // else named lucid.
 func TestStateDir(t *testing.T) {
 	root := t.TempDir()
@@ -33,8 +37,8 @@ func TestStateDir(t *testing.T) {
 		{"src/lucid/main.go", false},
 		{".lucid/log.jsonl", false},
 	} {
-		if _, got := StateDir(filepath.Join(root, tc.in)); got != tc.want {
-			t.Errorf("StateDir(%s) = %v, want %v", tc.in, got, tc.want)
+		if _, got := gitstore.StateDir(filepath.Join(root, tc.in)); got != tc.want {
+			t.Errorf("gitstore.StateDir(%s) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }
@@ -46,8 +50,8 @@ func TestNewestIDs(t *testing.T) {
 	var content []byte
 	var want []string
 	for i := range 50 {
-		e := NewEntry(time.Now(), "human", KindFact, strings.Repeat("x", i*37))
-		b, _ := EncodeEntry(e)
+		e := logformat.NewEntry(time.Now(), "human", logformat.KindFact, strings.Repeat("x", i*37))
+		b, _ := logformat.EncodeEntry(e)
 		content = append(content, b...)
 		if i%7 == 0 {
 			content = append(content, "not an entry\n"...)
@@ -57,7 +61,7 @@ func TestNewestIDs(t *testing.T) {
 	content = append(content, `{"id":"01JUNFINISHED`...)
 	os.WriteFile(path, content, 0o644)
 	for _, n := range []int{1, 3, 50, 100} {
-		got, err := NewestIDs(path, n)
+		got, err := logstore.NewestIDs(path, n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/lichstore"
+	"github.com/lucid-dev/lucid/logformat"
 )
 
 // LichWindow is how long another session's edit stays news: long enough to
@@ -61,7 +64,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 	if err != nil {
 		return "", findWarning(path, err)
 	}
-	m, err := repo.ReadLichMarker(path)
+	m, err := lichstore.ReadMarker(repo, path)
 	if err != nil {
 		return "", lichWarning("reading the edit marker of %s: %v", path, err)
 	}
@@ -81,7 +84,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 			who[i] = `"` + label + `"`
 		}
 	}
-	if err := repo.WriteLichNews(gitstore.LichNews{Session: l.Session, Path: path, By: who[0], At: news[0].At}); err != nil {
+	if err := lichstore.WriteNews(repo, lichstore.News{Session: l.Session, Path: path, By: who[0], At: news[0].At}); err != nil {
 		warns = append(warns, lichWarning("recording the news for the status line: %v", err))
 	}
 	return lichNote(path, news, who, now), joinWarnings(warns)
@@ -91,11 +94,11 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 // seen, newest first: those inside the window and newer than this
 // session's own last edit of the file (Claude Code makes a session read a
 // file changed under it before it edits it, so by its own edit it knew).
-func (l *Lich) news(m *gitstore.LichMarker, now time.Time) []gitstore.LichEdit {
+func (l *Lich) news(m *lichstore.Marker, now time.Time) []lichstore.Edit {
 	if m == nil {
 		return nil
 	}
-	var out []gitstore.LichEdit
+	var out []lichstore.Edit
 	for _, e := range m.Edits() {
 		if e.Session == l.Session {
 			break
@@ -137,7 +140,7 @@ func (l *Lich) After(paths []string, now time.Time) (warn error) {
 		if repo == nil {
 			continue
 		}
-		if err := repo.RecordLichEdit(p, l.Session, now); err != nil {
+		if err := lichstore.RecordEdit(repo, p, l.Session, now); err != nil {
 			warns = append(warns, lichWarning("writing the edit marker of %s: %v", p, err))
 		}
 	}
@@ -156,7 +159,7 @@ func LichStatus(workTree, session string, now time.Time) string {
 	if err != nil {
 		return ""
 	}
-	n, err := repo.ReadLichNews(session)
+	n, err := lichstore.ReadNews(repo, session)
 	if err != nil || n == nil || now.Sub(n.Time()) >= LichWindow {
 		return ""
 	}
@@ -169,11 +172,11 @@ func fileName(path string) string {
 }
 
 // lichNote tells the model who else edited path, when, and how to reach them.
-func lichNote(path string, news []gitstore.LichEdit, who []string, now time.Time) string {
+func lichNote(path string, news []lichstore.Edit, who []string, now time.Time) string {
 	var b strings.Builder
 	if len(news) == 1 {
 		fmt.Fprintf(&b, "lucid (lich): %s was also edited by the lich session %s at %s (%s). ",
-			escape.Line(path), escape.Line(who[0]), isoMillis(news[0].Time()), gitstore.Ago(news[0].Time(), now))
+			escape.Line(path), escape.Line(who[0]), isoMillis(news[0].Time()), agentstore.Ago(news[0].Time(), now))
 		b.WriteString("That session shares this checkout and may still be working on the file. " +
 			"Read the file again before building on it; send_to_session or lich send reaches that session, " +
 			"to agree on the change rather than undo it.")
@@ -184,7 +187,7 @@ func lichNote(path string, news []gitstore.LichEdit, who []string, now time.Time
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s at %s (%s)", escape.Line(who[i]), isoMillis(e.Time()), gitstore.Ago(e.Time(), now))
+		fmt.Fprintf(&b, "%s at %s (%s)", escape.Line(who[i]), isoMillis(e.Time()), agentstore.Ago(e.Time(), now))
 	}
 	b.WriteString(". They share this checkout and may still be working on the file. " +
 		"Read the file again before building on it; send_to_session or lich send reaches each of them, " +
@@ -193,7 +196,7 @@ func lichNote(path string, news []gitstore.LichEdit, who []string, now time.Time
 }
 
 // isoMillis is JavaScript's Date.prototype.toISOString (the log's format).
-func isoMillis(t time.Time) string { return t.UTC().Format(gitstore.TimeFormat) }
+func isoMillis(t time.Time) string { return t.UTC().Format(logformat.TimeFormat) }
 
 // findWarning is the warning for a path whose repository could not be
 // found: none outside any work tree, where lich mode has nothing to do.

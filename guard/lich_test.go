@@ -12,6 +12,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/lichstore"
 )
 
 // t0 is the time of the first edit in these tests.
@@ -140,7 +141,7 @@ func TestLichNoNoteForOwnEditOrAnotherFile(t *testing.T) {
 	}
 	for _, c := range []struct{ file, session string }{{fa, "lich-a"}, {fb, "lich-b"}} {
 		r, _ := gitstore.Find(c.file)
-		m, err := r.ReadLichMarker(c.file)
+		m, err := lichstore.ReadMarker(r, c.file)
 		if err != nil || m == nil || m.Session != c.session {
 			t.Errorf("marker of %s: %+v, %v", c.file, m, err)
 		}
@@ -192,7 +193,7 @@ func TestLichWriteInNewFoldersAndNotebook(t *testing.T) {
 		}
 		os.WriteFile(file, []byte("{}\n"), 0o644)
 		mustAfter(t, a, t0, file)
-		if _, err := os.Stat(filepath.Join(gitDir, "lich-edits", gitstore.LichHash(file))); err != nil {
+		if _, err := os.Stat(filepath.Join(gitDir, "lich-edits", lichstore.Hash(file))); err != nil {
 			t.Fatalf("%s: no marker in the git dir: %v", file, err)
 		}
 		if note := mustBefore(t, b, file, at(2*time.Minute)); !strings.Contains(note, "lich-a") || !strings.Contains(note, file) {
@@ -202,7 +203,7 @@ func TestLichWriteInNewFoldersAndNotebook(t *testing.T) {
 	// The folders not made yet: the nearest existing folder finds the git dir.
 	ghost := filepath.Join(top, "not", "yet", "y.go")
 	mustAfter(t, a, t0, ghost)
-	if _, err := os.Stat(filepath.Join(gitDir, "lich-edits", gitstore.LichHash(ghost))); err != nil {
+	if _, err := os.Stat(filepath.Join(gitDir, "lich-edits", lichstore.Hash(ghost))); err != nil {
 		t.Fatalf("no marker for a path whose folders do not exist: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(top, "not")); err == nil {
@@ -222,7 +223,7 @@ func TestLichLinkedWorkTreeAndBashFiles(t *testing.T) {
 	if got := markers(t, linkedGitDir); len(got) != 2 {
 		t.Fatalf("linked git dir holds %v, want the markers of a.go and b.go", got)
 	}
-	if got := markers(t, mainGitDir); len(got) != 1 || got[0] != gitstore.LichHash(filepath.Join(top, "b.go")) {
+	if got := markers(t, mainGitDir); len(got) != 1 || got[0] != lichstore.Hash(filepath.Join(top, "b.go")) {
 		t.Fatalf("main git dir holds %v, want b.go's marker", got)
 	}
 	if note := mustBefore(t, b, filepath.Join(top, "a.go"), at(time.Minute)); note != "" {
@@ -284,7 +285,7 @@ func oneLine(t *testing.T, warn error) {
 func TestLichCorruptMarker(t *testing.T) {
 	top, gitDir := lichRepo(t)
 	file := filepath.Join(top, "a.go")
-	marker := filepath.Join(gitDir, "lich-edits", gitstore.LichHash(file))
+	marker := filepath.Join(gitDir, "lich-edits", lichstore.Hash(file))
 	os.MkdirAll(filepath.Dir(marker), 0o755)
 	os.WriteFile(marker, []byte(`{"path":"`+file+`","sess`), 0o644)
 	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
@@ -466,7 +467,7 @@ func TestLichReadsLichsOwnMarker(t *testing.T) {
 	edits := filepath.Join(gitDir, "lich-edits")
 	os.MkdirAll(edits, 0o755)
 	lichAt := at(-2 * time.Minute).UnixMilli()
-	os.WriteFile(filepath.Join(edits, gitstore.LichHash(file)),
+	os.WriteFile(filepath.Join(edits, lichstore.Hash(file)),
 		[]byte(`{"path":"`+file+`","session":"s1","at":`+itoa(lichAt)+`}`), 0o644)
 	b := &Lich{Session: "s2"}
 	if note := mustBefore(t, b, file, t0); !strings.Contains(note, "the lich session s1 at 2026-03-01T11:58:00.000Z (2 min ago)") {

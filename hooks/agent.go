@@ -1,30 +1,32 @@
 package hooks
 
 import (
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/merge"
 )
 
 // record returns the caller's record, making a new one at its first look:
 // the cursor at the log's end and KnownBefore now, so an agent that meets
 // lucid mid-session is not flooded with the whole log.
-func (c *call) record() (gitstore.AgentRecord, bool, error) {
+func (c *call) record() (agentstore.AgentRecord, bool, error) {
 	if c.pending != nil && c.pending.ID == c.agent {
 		return *c.pending, false, nil
 	}
-	if rec, _, ok := c.repo.LoadAgent(c.agent); ok {
+	if rec, _, ok := agentstore.LoadAgent(c.repo, c.agent); ok {
 		return rec, false, nil
 	}
-	cur, err := gitstore.EndCursor(c.repo.LogPath())
+	cur, err := logstore.EndCursor(c.repo.LogPath())
 	if err != nil {
-		return gitstore.AgentRecord{}, false, err
+		return agentstore.AgentRecord{}, false, err
 	}
-	rec := gitstore.AgentRecord{
+	rec := agentstore.AgentRecord{
 		ID:       c.agent,
 		Type:     c.in.AgentType,
 		Client:   c.in.Client,
 		Worktree: c.repo.Top,
-		Started:  c.now.UTC().Format(gitstore.TimeFormat),
+		Started:  c.now.UTC().Format(logformat.TimeFormat),
 		Cursor:   cur,
 	}
 	if c.in.Event != SessionStart && c.in.Event != SubagentStart {
@@ -37,19 +39,19 @@ func (c *call) record() (gitstore.AgentRecord, bool, error) {
 // knows (from its digest, or as what came before it), also when a rewrite
 // of the log brings it again; what another branch brings later, however
 // old, is news.
-func (c *call) noteStart(rec *gitstore.AgentRecord) {
+func (c *call) noteStart(rec *agentstore.AgentRecord) {
 	rec.KnownBefore = c.now.UnixMilli()
-	rec.StartHead = c.repo.Head()
-	ids, err := gitstore.NewestIDs(c.repo.LogPath(), gitstore.StartWindow)
+	rec.StartHead = logstore.Head(c.repo)
+	ids, err := logstore.NewestIDs(c.repo.LogPath(), logstore.StartWindow)
 	if err == nil {
-		err = c.repo.SaveStart(c.agent, ids)
+		err = logstore.SaveStart(c.repo, c.agent, ids)
 	}
 	c.warn(err)
 }
 
 // update changes the caller's record under the repository's lock, so that
 // it does not undo what a concurrent hook of the same agent saved.
-func (c *call) update(change func(*gitstore.AgentRecord)) error {
+func (c *call) update(change func(*agentstore.AgentRecord)) error {
 	unlock, err := c.lock()
 	if err != nil {
 		return err
@@ -64,7 +66,7 @@ func (c *call) update(change func(*gitstore.AgentRecord)) error {
 		c.pending = &rec // saved with the answer
 		return nil
 	}
-	return c.repo.SaveAgent(rec)
+	return agentstore.SaveAgent(c.repo, rec)
 }
 
 // touch refreshes the caller's last-seen time, creating its record if it
@@ -73,12 +75,12 @@ func (c *call) touch() {
 	if !c.home {
 		return // outside a lucid work tree the caller has no record
 	}
-	if c.repo.TouchAgent(c.agent) {
+	if agentstore.TouchAgent(c.repo, c.agent) {
 		return
 	}
 	rec, created, err := c.record()
 	if err == nil && created {
-		err = c.repo.SaveAgent(rec)
+		err = agentstore.SaveAgent(c.repo, rec)
 	}
 	c.warn(err)
 }
@@ -116,7 +118,7 @@ func (c *call) start() (*Output, error) {
 
 // giveDigest returns the digest for the agent of rec; rec, with its cursor
 // at the log's end and its compaction forgotten, is saved with the answer.
-func (c *call) giveDigest(rec gitstore.AgentRecord) (string, error) {
+func (c *call) giveDigest(rec agentstore.AgentRecord) (string, error) {
 	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now})
 	if err != nil {
 		return "", err
@@ -128,7 +130,7 @@ func (c *call) giveDigest(rec gitstore.AgentRecord) (string, error) {
 	}
 	// The digest covers everything before now, so everything before now
 	// counts as seen, also after a compaction or a resume.
-	if cur, err := gitstore.EndCursor(c.repo.LogPath()); err == nil {
+	if cur, err := logstore.EndCursor(c.repo.LogPath()); err == nil {
 		rec.Cursor = cur
 		rec.Worktree = c.repo.Top
 		c.noteStart(&rec)
@@ -156,7 +158,7 @@ func (c *call) delta() (string, error) {
 		}
 	}
 	if !created && c.logUnchanged(rec) {
-		c.repo.TouchAgent(c.agent)
+		agentstore.TouchAgent(c.repo, c.agent)
 		return "", nil
 	}
 	entries, err := c.takeNews(&rec, created)
@@ -173,7 +175,7 @@ func (c *call) digestOnce() (string, bool, error) {
 	if err := c.hold(); err != nil {
 		return "", false, err
 	}
-	rec, _, ok := c.repo.LoadAgent(c.agent)
+	rec, _, ok := agentstore.LoadAgent(c.repo, c.agent)
 	if !ok || !rec.Compacted {
 		return "", false, nil
 	}
@@ -184,7 +186,7 @@ func (c *call) digestOnce() (string, bool, error) {
 // takeNews reads the caller's new entries and moves its cursor past them,
 // under the lock, which stays held until the answer is out and the record
 // saved (see newEntries).
-func (c *call) takeNews(rec *gitstore.AgentRecord, created bool) ([]gitstore.Entry, error) {
+func (c *call) takeNews(rec *agentstore.AgentRecord, created bool) ([]logformat.Entry, error) {
 	var ahead *readAhead
 	if !c.appended(*rec) {
 		if entries, cur, err := c.unread(*rec, nil); err == nil {

@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // More of the hooks' decisions through Run: logs rewritten by git, git's
@@ -24,12 +26,12 @@ func TestRewrittenLogBringsAnEntryOnce(t *testing.T) {
 	top := repo.Top
 	gittest.CommitAll(t, top, "init")
 	gittest.Run(t, top, "checkout", "-q", "-b", "side")
-	record(t, repo, other, gitstore.KindFact, "S0 on side before the agent")
+	record(t, repo, other, logformat.KindFact, "S0 on side before the agent")
 	gittest.CommitAll(t, top, "S0")
 	gittest.Run(t, top, "checkout", "-q", "-")
 	// M0 is often written in the start's own millisecond: the log the
 	// agent started with held it all the same.
-	record(t, repo, other, gitstore.KindFact, "M0 on main, not yet committed")
+	record(t, repo, other, logformat.KindFact, "M0 on main, not yet committed")
 	c := wholeClient{}
 	read := Input{SessionID: lead, Cwd: top, ToolName: "Read"}
 	if a := do(t, c, "SessionStart", read); !strings.Contains(a.context(), "M0 on main") {
@@ -66,7 +68,7 @@ func TestGitCommandsAndUnreadableCommands(t *testing.T) {
 	if a := do(t, c, "PreToolUse", shell(lead, "", top, long)); a.out != nil && a.out.Deny != "" {
 		t.Errorf("a long command, no claims: denied %q", a.out.Deny)
 	}
-	record(t, repo, lead, gitstore.KindNote, "not committed yet")
+	record(t, repo, lead, logformat.KindNote, "not committed yet")
 	if a := do(t, c, "PreToolUse", shell(lead, "", top, "git reset --hard")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git reset --hard` would discard the changes to .lucid/log.jsonl that are not committed") ||
 		!strings.HasSuffix(a.out.Deny, "The log's entries are every agent's record: none may be lost.") {
 		t.Errorf("a reset that drops the log's new lines: %+v", a.out)
@@ -111,14 +113,14 @@ func TestSharedRecordOfChanges(t *testing.T) {
 	if ans := do(t, c, "PostToolUse", shared(b)); ans.out != nil {
 		t.Errorf("b charged with a's file: %+v", ans.out)
 	}
-	if v := entries(t, repo, gitstore.KindViolation); len(v) != 0 {
+	if v := entries(t, repo, logformat.KindViolation); len(v) != 0 {
 		t.Errorf("violations: %+v", v)
 	}
 	do(t, c, "PostToolUse", shared(a))
-	if rec, _, _ := repo.LoadAgent(lead + "/" + a); rec.Edits != 1 {
+	if rec, _, _ := agentstore.LoadAgent(repo, lead+"/"+a); rec.Edits != 1 {
 		t.Errorf("a's own claimed file counted %d edits, want 1", rec.Edits)
 	}
-	if rec, _, _ := repo.LoadAgent(lead + "/" + b); rec.Edits != 0 {
+	if rec, _, _ := agentstore.LoadAgent(repo, lead+"/"+b); rec.Edits != 0 {
 		t.Errorf("b counted %d edits, want 0", rec.Edits)
 	}
 }
@@ -128,7 +130,7 @@ func TestSubagentResultCarriesTheNews(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
-	record(t, repo, sub, gitstore.KindFact, "what the subagent found")
+	record(t, repo, sub, logformat.KindFact, "what the subagent found")
 	a := do(t, c, "PostToolUse", Input{SessionID: lead, Cwd: repo.Top, ToolName: "Agent", Tool: ToolAgent})
 	if !strings.Contains(a.context(), "what the subagent found") {
 		t.Errorf("the Agent tool's PostToolUse: %q", a.context())
@@ -249,24 +251,24 @@ func TestDigest(t *testing.T) {
 	top := repo.Top
 	now := time.Now()
 	gittest.WriteFile(t, top, ".lucid/plan.md", "# Plan\n<!-- the template's help -->\nShip the login page.\n")
-	entry := func(kind, text string) gitstore.Entry {
-		e := gitstore.NewEntry(now, other, kind, text)
-		if err := gitstore.Append(repo.LogPath(), e); err != nil {
+	entry := func(kind, text string) logformat.Entry {
+		e := logformat.NewEntry(now, other, kind, text)
+		if err := logstore.Append(repo.LogPath(), e); err != nil {
 			t.Fatal(err)
 		}
 		return e
 	}
-	entry(gitstore.KindFact, "before the dream")
-	entry(gitstore.KindDream, "consolidated")
-	old := entry(gitstore.KindFact, "the old fact")
-	s := gitstore.NewEntry(now, other, gitstore.KindSupersede, "the new fact")
+	entry(logformat.KindFact, "before the dream")
+	entry(logformat.KindDream, "consolidated")
+	old := entry(logformat.KindFact, "the old fact")
+	s := logformat.NewEntry(now, other, logformat.KindSupersede, "the new fact")
 	s.Supersedes = old.ID
-	if err := gitstore.Append(repo.LogPath(), s); err != nil {
+	if err := logstore.Append(repo.LogPath(), s); err != nil {
 		t.Fatal(err)
 	}
-	e := gitstore.NewEntry(now, other, gitstore.KindFact, "cited")
-	e.Evidence = []gitstore.Evidence{{Path: "src/a.go", Line: 3}}
-	if err := gitstore.Append(repo.LogPath(), e); err != nil {
+	e := logformat.NewEntry(now, other, logformat.KindFact, "cited")
+	e.Evidence = []logformat.Evidence{{Path: "src/a.go", Line: 3}}
+	if err := logstore.Append(repo.LogPath(), e); err != nil {
 		t.Fatal(err)
 	}
 
@@ -345,7 +347,7 @@ func TestDoctor(t *testing.T) {
 
 	// Another version on PATH, a torn log line, a claims line that cannot
 	// be read, a plan that is a folder.
-	record(t, repo, other, gitstore.KindFact, "one")
+	record(t, repo, other, logformat.KindFact, "one")
 	f, _ := os.OpenFile(repo.LogPath(), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("<<<<<<< HEAD\n")
 	f.Close()
@@ -409,7 +411,7 @@ func TestClaimsHoldAnywhere(t *testing.T) {
 	if a := do(t, c, "PostToolUse", in); !strings.HasPrefix(a.context(), "lucid: your command changed api/v1.go") {
 		t.Errorf("after a command there: %q", a.context())
 	}
-	if v := entries(t, repo, gitstore.KindViolation); len(v) != 1 || !strings.HasPrefix(v[0].Text, "changed api/v1.go") {
+	if v := entries(t, repo, logformat.KindViolation); len(v) != 1 || !strings.HasPrefix(v[0].Text, "changed api/v1.go") {
 		t.Errorf("violations in the main log: %+v", v)
 	}
 }
@@ -423,7 +425,7 @@ func TestDeltaBudget(t *testing.T) {
 	read := Input{SessionID: lead, Cwd: repo.Top, ToolName: "Read"}
 	do(t, c, "SessionStart", read)
 	for i := range 20 {
-		record(t, repo, other, gitstore.KindNote, strings.Repeat("n", 40)+string(rune('a'+i)))
+		record(t, repo, other, logformat.KindNote, strings.Repeat("n", 40)+string(rune('a'+i)))
 	}
 	a := do(t, c, "PreToolUse", read)
 	if !strings.HasPrefix(a.context(), "lucid: 20 new log entries") || !strings.Contains(a.context(), " more: `lucid log`\n") || len(a.context()) > 600 {

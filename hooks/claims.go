@@ -9,10 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
 )
 
@@ -288,7 +291,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := group[0].repo.NewLabeler()
+		labels := agentstore.NewLabeler(group[0].repo)
 		for _, t := range group {
 			check := set.Check
 			switch {
@@ -323,7 +326,7 @@ func (c *call) howToAgree(owner string) string {
 		return fmt.Sprintf("wait until it is released (a teammate's claims end when it goes idle), message it (SendMessage to %q), or work on other files", name)
 	}
 	switch {
-	case owner == gitstore.AgentHuman:
+	case owner == agentstore.AgentHuman:
 		return "ask the user, or work on other files"
 	case c.in.NoMessaging:
 		return "wait until it is released, ask that agent (through the user), or work on other files"
@@ -352,7 +355,7 @@ func byRepository(targets []target) [][]target {
 // in one of repos' work trees.
 func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 	for _, r := range repos {
-		set, err := claims.LoadClaims(r, c.now)
+		set, err := c.claims.Load(r, c.now)
 		if err != nil {
 			return true
 		}
@@ -372,7 +375,7 @@ func (c *call) sameTeam(owner string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	name, _, ok := gitstore.TeammateName(sub)
+	name, _, ok := agentstore.TeammateName(sub)
 	return name, ok
 }
 
@@ -383,7 +386,7 @@ func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 	for i, t := range targets {
 		paths[i], trees[i] = t.rel, t.tree || t.under != "" // what lies under the folder
 	}
-	return claims.LoadClaimsFor(targets[0].repo, c.now, paths, trees)
+	return c.claims.LoadFor(targets[0].repo, c.now, paths, trees)
 }
 
 // deny is the output that stops the tool call with reason.
@@ -409,7 +412,7 @@ func (c *call) violations(changed []string) (string, error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := group[0].repo.NewLabeler()
+		labels := agentstore.NewLabeler(group[0].repo)
 		var here []string
 		for _, t := range group {
 			for _, h := range set.Check(c.agent, t.repo.Top, t.rel) {
@@ -422,9 +425,9 @@ func (c *call) violations(changed []string) (string, error) {
 		if len(here) == 0 {
 			continue
 		}
-		e := gitstore.NewEntry(c.now, c.agent, gitstore.KindViolation, "changed "+strings.Join(here, "; "))
+		e := logformat.NewEntry(c.now, c.agent, logformat.KindViolation, "changed "+strings.Join(here, "; "))
 		if log := c.logFor(group[0].repo); log != "" {
-			if err := gitstore.Append(log, e); err != nil {
+			if err := logstore.Append(log, e); err != nil {
 				return "", err
 			}
 		}
@@ -457,7 +460,7 @@ func (c *call) logFor(r *gitstore.Repo) string {
 // left of the call's budget (lockBudget), so that the hook ends in time.
 func (c *call) releaseClaims(owner func(string) bool) error {
 	// Past the budget, one try: ReleaseWhere takes 0 as no bound.
-	_, err := claims.ReleaseWhere(c.repo, owner, max(time.Until(c.lockBy), time.Nanosecond))
+	_, err := c.claims.ReleaseWhere(c.repo, owner, max(time.Until(c.lockBy), time.Nanosecond))
 	if errors.Is(err, claims.ErrStillLocked) {
 		return fmt.Errorf("%w through this hook's wait for the lock (%v in all, its budget): they end when their owners' silence reaches LUCID_CLAIM_TTL", claims.ErrStillLocked, c.repo.LockWait)
 	}
@@ -469,7 +472,7 @@ func (c *call) releaseClaims(owner func(string) bool) error {
 // they come from is.
 func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
 	var lines []string
-	labels := repo.NewLabeler()
+	labels := agentstore.NewLabeler(repo)
 	foreign := 0
 	for _, cl := range set.ActiveClaims() {
 		lines = append(lines, "- "+set.ClaimLine(cl, labels, repo.Top))
@@ -486,7 +489,7 @@ func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
 // othersClaim reports whether agents other than the caller hold active
 // claims.
 func (c *call) othersClaim() bool {
-	set, err := claims.LoadClaims(c.repo, c.now)
+	set, err := c.claims.Load(c.repo, c.now)
 	if err != nil {
 		return false
 	}

@@ -10,9 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // The hooks' decisions, through Run as a client calls it (wholeClient), in
@@ -76,16 +79,16 @@ func claim(t *testing.T, repo *gitstore.Repo, owner, top, task string, globs ...
 // record appends an entry of agent to the log, as `lucid fact` does.
 func record(t *testing.T, repo *gitstore.Repo, agent, kind, text string) {
 	t.Helper()
-	if err := gitstore.Append(repo.LogPath(), gitstore.NewEntry(time.Now(), agent, kind, text)); err != nil {
+	if err := logstore.Append(repo.LogPath(), logformat.NewEntry(time.Now(), agent, kind, text)); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // entries are the log's entries of kind.
-func entries(t *testing.T, repo *gitstore.Repo, kind string) []gitstore.Entry {
+func entries(t *testing.T, repo *gitstore.Repo, kind string) []logformat.Entry {
 	t.Helper()
-	var out []gitstore.Entry
-	if _, err := gitstore.Scan(repo.LogPath(), func(e gitstore.Entry) bool {
+	var out []logformat.Entry
+	if _, err := logstore.Scan(repo.LogPath(), func(e logformat.Entry) bool {
 		if e.Kind == kind {
 			out = append(out, e)
 		}
@@ -202,7 +205,7 @@ func TestDenialSaysHowToAgree(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	claim(t, repo, lead+"/"+mateID, top, "tests", "test/**")
-	claim(t, repo, gitstore.AgentHuman, top, "docs", "docs/**")
+	claim(t, repo, agentstore.AgentHuman, top, "docs", "docs/**")
 	claim(t, repo, other, top, "api", "api/**")
 	for _, tc := range []struct {
 		client, agentID, path, want string
@@ -252,12 +255,12 @@ func TestViolationAfterTheCommand(t *testing.T) {
 	if a.context() != want {
 		t.Errorf("context %q\nwant %q", a.context(), want)
 	}
-	v := entries(t, repo, gitstore.KindViolation)
+	v := entries(t, repo, logformat.KindViolation)
 	if len(v) != 1 || v[0].Agent != lead || !strings.HasPrefix(v[0].Text, "changed src/a.go, claimed by agent·a2adb9") || strings.Contains(v[0].Text, "README") {
 		t.Errorf("violations in the log: %+v", v)
 	}
 	// The edits count for the stop gate.
-	if rec, _, _ := repo.LoadAgent(lead); rec.Edits != 2 {
+	if rec, _, _ := agentstore.LoadAgent(repo, lead); rec.Edits != 2 {
 		t.Errorf("edits counted: %d, want 2", rec.Edits)
 	}
 }
@@ -321,8 +324,8 @@ func TestNewsReachesTheNextCallOnce(t *testing.T) {
 	if a := do(t, c, "PreToolUse", read); a.out != nil {
 		t.Fatalf("nothing new, yet PreToolUse printed %+v", a.out)
 	}
-	record(t, repo, other, gitstore.KindFact, "the login form posts to /api/v2")
-	record(t, repo, lead, gitstore.KindNote, "my own note")
+	record(t, repo, other, logformat.KindFact, "the login form posts to /api/v2")
+	record(t, repo, lead, logformat.KindNote, "my own note")
 	a := do(t, c, "PreToolUse", read)
 	want := "lucid: 1 new log entry from other agents since you last looked (oldest first):\n- [fact] the login form posts to /api/v2 (lead·0b2182, under a minute ago, "
 	if !strings.HasPrefix(a.context(), want) || strings.Contains(a.context(), "my own note") {
@@ -331,13 +334,13 @@ func TestNewsReachesTheNextCallOnce(t *testing.T) {
 	if a := do(t, c, "PreToolUse", read); a.out != nil {
 		t.Errorf("the news came twice: %+v", a.out)
 	}
-	if rec, _, _ := repo.LoadAgent(lead); rec.Entries != 1 {
+	if rec, _, _ := agentstore.LoadAgent(repo, lead); rec.Entries != 1 {
 		t.Errorf("the agent's own entries counted: %d, want 1", rec.Entries)
 	}
 
 	// A denied call says only why: the news waits for the next one.
 	claim(t, repo, other, top, "api", "api/**")
-	record(t, repo, other, gitstore.KindDecision, "keep the v1 routes")
+	record(t, repo, other, logformat.KindDecision, "keep the v1 routes")
 	if a := do(t, c, "PreToolUse", edit(lead, "", top, "api/a.go")); a.out == nil || a.out.Deny == "" || a.out.Context != "" {
 		t.Fatalf("denied call: %+v", a.out)
 	}
@@ -352,7 +355,7 @@ func TestMutedNewsComesAfterTheTool(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{name: "gemini"}
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
-	record(t, repo, other, gitstore.KindFact, "news for later")
+	record(t, repo, other, logformat.KindFact, "news for later")
 	in := Input{SessionID: lead, Cwd: repo.Top, ToolName: "read_file", Mute: true, NewsAfter: true}
 	if a := do(t, c, "PreToolUse", in); a.out != nil {
 		t.Errorf("a mute PreToolUse printed %+v", a.out)
@@ -395,8 +398,8 @@ func TestPlanChanges(t *testing.T) {
 			t.Errorf("the user's plan change: %q lacks %q", a.context(), want)
 		}
 	}
-	plan := entries(t, repo, gitstore.KindPlan)
-	if len(plan) != 1 || plan[0].Agent != gitstore.AgentUser {
+	plan := entries(t, repo, logformat.KindPlan)
+	if len(plan) != 1 || plan[0].Agent != agentstore.AgentUser {
 		t.Fatalf("plan entries: %+v", plan)
 	}
 
@@ -409,11 +412,11 @@ func TestPlanChanges(t *testing.T) {
 	post := edit(other, "", top, planPath)
 	post.Changed = post.Paths
 	do(t, c, "PostToolUse", post)
-	plan = entries(t, repo, gitstore.KindPlan)
+	plan = entries(t, repo, logformat.KindPlan)
 	if len(plan) != 2 || plan[1].Agent != other {
 		t.Fatalf("plan entries: %+v", plan)
 	}
-	if rec, _, _ := repo.LoadAgent(other); rec.Edits != 1 || rec.Entries != 1 {
+	if rec, _, _ := agentstore.LoadAgent(repo, other); rec.Edits != 1 || rec.Entries != 1 {
 		t.Errorf("the plan's editor: edits %d entries %d, want 1 and 1", rec.Edits, rec.Entries)
 	}
 	if a := do(t, c, "UserPromptSubmit", Input{SessionID: lead, Cwd: top}); !strings.Contains(a.context(), "-Ship the login page first.") {
@@ -462,7 +465,7 @@ func TestStopGate(t *testing.T) {
 	write2 := edit(lead, stop2.AgentID, top, filepath.Join(top, "b.go"))
 	write2.Changed = write2.Paths
 	do(t, c, "PostToolUse", write2)
-	record(t, repo, lead+"/"+stop2.AgentID, gitstore.KindDecision, "kept the old API")
+	record(t, repo, lead+"/"+stop2.AgentID, logformat.KindDecision, "kept the old API")
 	if a := do(t, c, "SubagentStop", stop2); a.out != nil {
 		t.Errorf("an agent that recorded a decision was asked: %+v", a.out)
 	}
@@ -547,7 +550,7 @@ func TestCompactedAgentGetsTheDigest(t *testing.T) {
 	in := Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
 	do(t, c, "SubagentStart", in)
 	do(t, c, "PreCompact", in)
-	if rec, _, _ := repo.LoadAgent(sub); !rec.Compacted {
+	if rec, _, _ := agentstore.LoadAgent(repo, sub); !rec.Compacted {
 		t.Fatal("PreCompact did not mark the subagent")
 	}
 	if a := do(t, c, "PreToolUse", in); !strings.HasPrefix(a.context(), "# lucid: what the agents in this repository share") {

@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // How the delta knows what an agent has not seen yet.
@@ -30,7 +32,7 @@ import (
 //
 // Every entry delivered, written by the agent, or passed over as "N more"
 // joins the seen list, so no entry reaches one agent twice, including after
-// a checkout back and forth. The list is bounded (gitstore.MaxSeen); what
+// a checkout back and forth. The list is bounded (agentstore.MaxSeen); what
 // falls off it moves SeenBefore up, so it still counts as seen. The read
 // and the cursor's move hold the repository's lock, so two hooks of one
 // agent running at once (parallel tool calls) do not both deliver an entry;
@@ -40,8 +42,8 @@ import (
 
 // logUnchanged reports whether the log is as the agent last read it: the
 // hot path, one stat and no read.
-func (c *call) logUnchanged(rec gitstore.AgentRecord) bool {
-	now, err := gitstore.StatLog(c.repo.LogPath())
+func (c *call) logUnchanged(rec agentstore.AgentRecord) bool {
+	now, err := logstore.StatLog(c.repo.LogPath())
 	return err == nil && now.SameFile(rec.Cursor) && rec.Worktree == c.repo.Top
 }
 
@@ -49,40 +51,40 @@ func (c *call) logUnchanged(rec gitstore.AgentRecord) bool {
 // was taken, so that no hook holds the lock for the length of a long log:
 // under the lock, only what was appended since is read.
 type readAhead struct {
-	entries []gitstore.Entry
-	cur     gitstore.LogCursor
+	entries []logformat.Entry
+	cur     logstore.LogCursor
 }
 
 // appended reports whether the log is the one the agent of rec read, with
 // lines appended.
-func (c *call) appended(rec gitstore.AgentRecord) bool {
-	return rec.Worktree == c.repo.Top && gitstore.Grown(c.repo.LogPath(), rec.Cursor)
+func (c *call) appended(rec agentstore.AgentRecord) bool {
+	return rec.Worktree == c.repo.Top && logstore.Grown(c.repo.LogPath(), rec.Cursor)
 }
 
 // unread returns the entries of the log that the agent of rec has not seen,
 // its own among them, oldest first, and the cursor at the end of what it
 // read. It changes nothing. ahead, when not nil, is the log read before,
 // and only what follows it is read now.
-func (c *call) unread(rec gitstore.AgentRecord, ahead *readAhead) ([]gitstore.Entry, gitstore.LogCursor, error) {
+func (c *call) unread(rec agentstore.AgentRecord, ahead *readAhead) ([]logformat.Entry, logstore.LogCursor, error) {
 	path := c.repo.LogPath()
-	unseen := func(e gitstore.Entry) bool { return !rec.HasSeen(e.ID) }
-	var fresh []gitstore.Entry
+	unseen := func(e logformat.Entry) bool { return !rec.HasSeen(e.ID) }
+	var fresh []logformat.Entry
 	off, keep := int64(0), unseen
 	if !c.appended(rec) {
 		var err error
 		if keep, err = c.unknown(rec); err != nil {
-			return nil, gitstore.LogCursor{}, err
+			return nil, logstore.LogCursor{}, err
 		}
 	}
 	switch {
 	case c.appended(rec):
 		off = rec.Cursor.Size
-	case ahead != nil && gitstore.Grown(path, ahead.cur):
+	case ahead != nil && logstore.Grown(path, ahead.cur):
 		// rec may have moved since ahead was read: filter again.
-		fresh = slices.DeleteFunc(ahead.entries, func(e gitstore.Entry) bool { return !keep(e) })
+		fresh = slices.DeleteFunc(ahead.entries, func(e logformat.Entry) bool { return !keep(e) })
 		off = ahead.cur.Size
 	}
-	cur, _, err := gitstore.ScanFrom(path, off, func(e gitstore.Entry) {
+	cur, _, err := logstore.ScanFrom(path, off, func(e logformat.Entry) {
 		if keep(e) {
 			fresh = append(fresh, e)
 		}
@@ -97,14 +99,14 @@ func (c *call) unread(rec gitstore.AgentRecord, ahead *readAhead) ([]gitstore.En
 // was on another branch then: the log committed at the start's HEAD, and
 // the newest entries then (the lines not yet committed are among them),
 // say which.
-func (c *call) unknown(rec gitstore.AgentRecord) (func(gitstore.Entry) bool, error) {
-	starting := c.repo.LoadStart(c.agent)
-	var committed *gitstore.IDSet
+func (c *call) unknown(rec agentstore.AgentRecord) (func(logformat.Entry) bool, error) {
+	starting := logstore.LoadStart(c.repo, c.agent)
+	var committed *logstore.IDSet
 	if rec.StartHead != "" {
 		// Read once a call: the log read ahead and the read under the
 		// lock ask the same.
 		if c.committed == nil || c.committedAt != rec.StartHead {
-			set, err := c.repo.CommittedIDs(rec.StartHead)
+			set, err := logstore.CommittedIDs(c.repo, rec.StartHead)
 			if err != nil {
 				return nil, err
 			}
@@ -112,14 +114,14 @@ func (c *call) unknown(rec gitstore.AgentRecord) (func(gitstore.Entry) bool, err
 		}
 		committed = c.committed
 	}
-	return func(e gitstore.Entry) bool {
+	return func(e logformat.Entry) bool {
 		if rec.HasSeen(e.ID) {
 			return false
 		}
-		t := gitstore.IDTime(e.ID).UnixMilli()
+		t := logformat.IDTime(e.ID).UnixMilli()
 		switch {
 		case t < rec.SeenBefore:
-			return false // seen, and forgotten since (gitstore.MaxSeen)
+			return false // seen, and forgotten since (agentstore.MaxSeen)
 		case starting[e.ID] || committed.Has(e.ID):
 			// The log it started with held it, even one written in the
 			// start's own millisecond.
@@ -138,19 +140,19 @@ func (c *call) unknown(rec gitstore.AgentRecord) (func(gitstore.Entry) bool, err
 // caller holds the lock and saves the record before it lets go: then two
 // hooks of one agent running at once (parallel tool calls) cannot both
 // deliver an entry.
-func (c *call) newEntries(rec *gitstore.AgentRecord, ahead *readAhead) ([]gitstore.Entry, bool, error) {
+func (c *call) newEntries(rec *agentstore.AgentRecord, ahead *readAhead) ([]logformat.Entry, bool, error) {
 	if c.logUnchanged(*rec) {
 		return nil, false, nil
 	}
 	// Another hook of this agent may have moved the cursor meanwhile.
-	if fresh, _, ok := c.repo.LoadAgent(c.agent); ok {
+	if fresh, _, ok := agentstore.LoadAgent(c.repo, c.agent); ok {
 		*rec = fresh
 	}
 	fresh, cur, err := c.unread(*rec, ahead)
 	if err != nil {
 		return nil, false, err
 	}
-	var out []gitstore.Entry
+	var out []logformat.Entry
 	for _, e := range fresh {
 		if rec.HasSeen(e.ID) { // a line twice in the log (a union merge)
 			continue
@@ -172,16 +174,16 @@ const planOverrides = "The plan is the user's latest intent: it overrides your o
 
 // formatDelta writes the delta under one header line that counts it, within
 // the budget; what does not fit is counted as "N more: `lucid log`".
-func (c *call) formatDelta(entries []gitstore.Entry, budget int) string {
+func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	checker, labels := c.repo.NewChecker(), c.repo.NewLabeler()
+	checker, labels := logstore.NewChecker(c.repo), agentstore.NewLabeler(c.repo)
 	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), Plural(len(entries), "entry", "entries"))
 	var body strings.Builder
 	for i, e := range entries {
 		s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
-		if e.Kind == gitstore.KindPlan {
+		if e.Kind == logformat.KindPlan {
 			s += "  " + planOverrides + "\n"
 			if e.Diff != "" {
 				s += "  ```diff\n" + indent(clip(escape.Text(e.Diff), budget/2, "see .lucid/plan.md"), "  ") + "\n  ```\n"

@@ -4,9 +4,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never
@@ -49,8 +52,8 @@ type Digest struct {
 
 // DigestEntry is a listed entry with its stale marks.
 type DigestEntry struct {
-	gitstore.Entry
-	Stale []gitstore.Stale `json:"stale,omitempty"`
+	logformat.Entry
+	Stale []logstore.Stale `json:"stale,omitempty"`
 }
 
 const digestHowTo = `## Using lucid
@@ -118,17 +121,17 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	room := budget - head.Len() - len(logHead) - len(moreLine) - len(tail)
 	var body strings.Builder
 	stopAtDream := d.Summary != ""
-	checker, labels := repo.NewChecker(), repo.NewLabeler()
+	checker, labels := logstore.NewChecker(repo), agentstore.NewLabeler(repo)
 	supersededBy := map[string]bool{}
-	d.Invalid, err = gitstore.ScanBackward(repo.LogPath(), func(e gitstore.Entry) bool {
-		if e.Kind == gitstore.KindDream && stopAtDream {
+	d.Invalid, err = logstore.ScanBackward(repo.LogPath(), func(e logformat.Entry) bool {
+		if e.Kind == logformat.KindDream && stopAtDream {
 			d.SinceDream = e.ID
 			return false
 		}
-		if e.Kind == gitstore.KindSupersede {
+		if e.Kind == logformat.KindSupersede {
 			supersededBy[e.Supersedes] = true
 		}
-		if supersededBy[e.ID] || e.Retired || e.Kind == gitstore.KindDream {
+		if supersededBy[e.ID] || e.Retired || e.Kind == logformat.KindDream {
 			return true
 		}
 		stale := checker.Check(e.Evidence)

@@ -6,9 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // FuzzDigest renders the digest of a repository whose plan, digest.md,
@@ -32,14 +35,14 @@ func FuzzDigest(f *testing.F) {
 		os.WriteFile(repo.DigestPath(), []byte(summary), 0o644)
 		os.WriteFile(repo.LogPath(), nil, 0o644)
 		now := time.Now()
-		e := gitstore.NewEntry(now, agent, gitstore.KindFact, text)
-		e.Evidence = []gitstore.Evidence{{Path: path, Line: 1, Blake3: "00"}}
-		p := gitstore.NewEntry(now, agent+"/sub", gitstore.KindPlan, text)
+		e := logformat.NewEntry(now, agent, logformat.KindFact, text)
+		e.Evidence = []logformat.Evidence{{Path: path, Line: 1, Blake3: "00"}}
+		p := logformat.NewEntry(now, agent+"/sub", logformat.KindPlan, text)
 		p.Diff = diff
-		for _, e := range []gitstore.Entry{e, p} {
-			gitstore.Append(repo.LogPath(), e) // an entry that does not encode is left out
+		for _, e := range []logformat.Entry{e, p} {
+			logstore.Append(repo.LogPath(), e) // an entry that does not encode is left out
 		}
-		repo.SaveClaims([]gitstore.Claim{{ID: gitstore.NewID(now), Owner: agent, Created: now, Worktree: dir, Task: task, Globs: []string{glob}}})
+		claimstore.Save(repo, []claimstore.Claim{{ID: logformat.NewID(now), Owner: agent, Created: now, Worktree: dir, Task: task, Globs: []string{glob}}})
 		for _, summaryOn := range []bool{true, false} {
 			if !summaryOn {
 				os.Remove(repo.DigestPath())

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -86,10 +88,10 @@ func checkSetUp(repo *gitstore.Repo) Finding {
 }
 
 // checkLog reads the whole log, as the merge driver and lucid dream do,
-// though only the head of each line (gitstore.CountLog).
+// though only the head of each line (logstore.CountLog).
 func checkLog(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "log"}
-	n, invalid, err := gitstore.CountLog(repo.LogPath())
+	n, invalid, err := logstore.CountLog(repo.LogPath())
 	switch {
 	case err != nil:
 		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), readFix(err)
@@ -104,7 +106,7 @@ func checkLog(repo *gitstore.Repo) Finding {
 
 func checkClaims(repo *gitstore.Repo) Finding {
 	f := Finding{Check: "claims"}
-	_, bad, err := repo.LoadClaims()
+	_, bad, err := claimstore.Load(repo)
 	if err != nil {
 		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
 		return f

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // maxEntryText bounds one entry's text in the digest and the delta, so that
@@ -18,12 +20,12 @@ const maxEntryText = 1200
 //   - [fact] the text (lead·1bd236, 5 min ago, 01JEX…)
 //     evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
 //
-// stale holds the entry's stale marks (from a gitstore.Checker), label the
-// writer's label (from a gitstore.Labeler).
-func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, label string, now time.Time) string {
+// stale holds the entry's stale marks (from a logstore.Checker), label the
+// writer's label (from an agentstore.Labeler).
+func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now time.Time) string {
 	var b strings.Builder
 	kind := e.Kind
-	if e.Kind == gitstore.KindSupersede {
+	if e.Kind == logformat.KindSupersede {
 		if e.Retired {
 			kind = "retired " + e.Supersedes
 		} else {
@@ -35,7 +37,7 @@ func FormatEntry(e gitstore.Entry, stale []gitstore.Stale, label string, now tim
 		text = text[:maxEntryText] + "… (`lucid log` has it all)"
 	}
 	text = strings.ReplaceAll(escape.Text(text), "\n", "\n  ")
-	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(label), gitstore.Ago(e.Time(), now), e.ID)
+	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(label), agentstore.Ago(e.Time(), now), e.ID)
 	marks := map[int]string{}
 	for _, s := range stale {
 		marks[s.Index] = s.String()

@@ -6,9 +6,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // MaxPayload is the largest hook payload read whole; a larger one (a
@@ -265,9 +268,13 @@ type call struct {
 	// write into guarded work trees.
 	repo  *gitstore.Repo
 	home  bool
-	agent string // gitstore.AgentID of the caller
+	agent string // agentstore.AgentID of the caller
 	now   time.Time
 	held  *gitstore.Lock
+
+	// claims is where the call's claims are read and ended: the
+	// repository's files, or a test's fake.
+	claims claims.Store
 
 	stderr io.Writer // where warn writes
 
@@ -275,7 +282,7 @@ type call struct {
 	// past the news given), saved by commit once the answer is out; the
 	// lock is held from the read of the news until then, so that two hooks
 	// of one agent at once do not both deliver an entry.
-	pending *gitstore.AgentRecord
+	pending *agentstore.AgentRecord
 
 	// found caches the work tree that holds each folder a call writes in
 	// (nil: none), since a command may write many files of one folder.
@@ -283,7 +290,7 @@ type call struct {
 
 	// committed is the ids of the log as the commit committedAt holds it,
 	// read once a call (see unknown).
-	committed   *gitstore.IDSet
+	committed   *logstore.IDSet
 	committedAt string
 
 	// lockBy is when the call stops waiting for the repository's lock, all
@@ -339,7 +346,7 @@ func (c *call) commit() error {
 	}
 	rec := *c.pending
 	c.pending = nil
-	return c.repo.SaveAgent(rec)
+	return agentstore.SaveAgent(c.repo, rec)
 }
 
 // release lets go of the lock if the call still holds it; what was not
@@ -388,7 +395,7 @@ func handle(in Input, timeout time.Duration, stderr io.Writer) (*Output, *call, 
 		return nil, nil, fmt.Errorf("payload has no session_id")
 	}
 	now := time.Now()
-	c := &call{in: in, repo: repo, home: home, agent: gitstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr}
+	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr, claims: claims.Disk{}}
 	if repo != nil {
 		repo.LockWait = lockBudget(timeout)
 		c.lockBy = now.Add(repo.LockWait)

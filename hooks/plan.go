@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 	"github.com/pmezard/go-difflib/difflib"
 )
 
@@ -24,7 +27,7 @@ const pendingFor = 2 * time.Minute
 // yet: then the change is left for that agent, so that one agent's Edit is
 // never recorded as the user's because another agent's hook saw it first.
 func (c *call) notePlanChange(by string) error {
-	if !c.repo.PlanMaybeChanged() {
+	if !logstore.PlanMaybeChanged(c.repo) {
 		return nil
 	}
 	unlock, err := c.lock()
@@ -32,31 +35,31 @@ func (c *call) notePlanChange(by string) error {
 		return err
 	}
 	defer unlock()
-	seen, now, recorded, err := c.repo.PlanVersions()
+	seen, now, recorded, err := logstore.PlanVersions(c.repo)
 	if err != nil {
 		return err
 	}
 	if !recorded || bytes.Equal(seen, now) {
-		return c.repo.MarkPlanSeen(now) // the first look, or only the time moved
+		return logstore.MarkPlanSeen(c.repo, now) // the first look, or only the time moved
 	}
 	writer := by
 	if by == "" {
-		if p, ok := c.repo.PendingPlanEdit(); ok && c.now.Sub(p.At) < pendingFor {
+		if p, ok := logstore.PendingPlanEdit(c.repo); ok && c.now.Sub(p.At) < pendingFor {
 			return nil
 		}
-		writer = gitstore.AgentUser
+		writer = agentstore.AgentUser
 	}
 	diff, added, removed := planDiff(seen, now)
-	e := gitstore.NewEntry(c.now, writer, gitstore.KindPlan,
+	e := logformat.NewEntry(c.now, writer, logformat.KindPlan,
 		fmt.Sprintf("plan.md changed: +%d -%d %s", added, removed, Plural(added+removed, "line", "lines")))
 	e.Diff = diff
-	if err := gitstore.Append(c.repo.LogPath(), e); err != nil {
+	if err := logstore.Append(c.repo.LogPath(), e); err != nil {
 		return err
 	}
 	if by != "" {
-		c.repo.ClearPlanPending()
+		logstore.ClearPlanPending(c.repo)
 	}
-	return c.repo.MarkPlanSeen(now)
+	return logstore.MarkPlanSeen(c.repo, now)
 }
 
 // planDiff is the unified diff of two versions of the plan, with the

@@ -10,6 +10,8 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // wholeClient is a client whose payload is lucid's Input as JSON and whose
@@ -75,8 +77,8 @@ func TestFailedAnswerKeepsTheNews(t *testing.T) {
 	repo := newRepo(t)
 	me := Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
 	do(t, wholeClient{}, "SessionStart", me)
-	e := gitstore.NewEntry(time.Now(), "99999999-2222-3333-4444-555555555555", gitstore.KindFact, "the news that must not be lost")
-	if err := gitstore.Append(repo.LogPath(), e); err != nil {
+	e := logformat.NewEntry(time.Now(), "99999999-2222-3333-4444-555555555555", logformat.KindFact, "the news that must not be lost")
+	if err := logstore.Append(repo.LogPath(), e); err != nil {
 		t.Fatal(err)
 	}
 	if a := do(t, wholeClient{failEncode: true}, "UserPromptSubmit", me); a.out != nil {
@@ -96,7 +98,7 @@ func TestFailedAnswerLetsTheLockGo(t *testing.T) {
 	repo := newRepo(t)
 	me := Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
 	do(t, wholeClient{}, "SessionStart", me)
-	gitstore.Append(repo.LogPath(), gitstore.NewEntry(time.Now(), "human", gitstore.KindNote, "x"))
+	logstore.Append(repo.LogPath(), logformat.NewEntry(time.Now(), "human", logformat.KindNote, "x"))
 	do(t, wholeClient{failEncode: true}, "UserPromptSubmit", me)
 	l, ok, err := repo.TryLock(0)
 	if err != nil || !ok {

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
@@ -90,26 +90,26 @@ func (c *call) watchShell(repos []*gitstore.Repo) {
 
 func (c *call) watchIn(r *gitstore.Repo) {
 	if len(c.in.Paths) > 0 { // a patch through the shell: no PostToolUse follows
-		r.DropShellWatch(c.agent)
+		agentstore.DropShellWatch(r, c.agent)
 		return
 	}
-	set, err := claims.LoadClaimsIn(r, c.now, r.Top)
+	set, err := c.claims.LoadIn(r, c.now, r.Top)
 	if err != nil || len(set.Claims) == 0 {
-		r.DropShellWatch(c.agent)
+		agentstore.DropShellWatch(r, c.agent)
 		return
 	}
 	files, ok := set.ClaimedFiles(c.agent, r.Top, maxWatched)
 	if !ok || len(files) == 0 {
-		r.DropShellWatch(c.agent)
+		agentstore.DropShellWatch(r, c.agent)
 		return
 	}
-	w := gitstore.ShellWatch{At: time.Now().UnixNano(), Files: map[string]gitstore.FileStamp{}}
+	w := agentstore.ShellWatch{At: time.Now().UnixNano(), Files: map[string]agentstore.FileStamp{}}
 	for _, rel := range files {
-		if st, ok := gitstore.StampFile(r.Abs(rel)); ok {
+		if st, ok := agentstore.StampFile(r.Abs(rel)); ok {
 			w.Files[rel] = st
 		}
 	}
-	c.warn(r.SaveShellWatch(c.agent, w))
+	c.warn(agentstore.SaveShellWatch(r, c.agent, w))
 }
 
 // shellChanged returns the claimed files the command changed, created or
@@ -124,25 +124,25 @@ func (c *call) shellChanged(repos []*gitstore.Repo) []string {
 }
 
 func (c *call) changedIn(r *gitstore.Repo) []string {
-	w, ok, err := r.TakeShellWatch(c.agent)
+	w, ok, err := agentstore.TakeShellWatch(r, c.agent)
 	c.warn(err)
 	if !ok {
 		return nil
 	}
-	set, err := claims.LoadClaimsIn(r, c.now, r.Top)
+	set, err := c.claims.LoadIn(r, c.now, r.Top)
 	if err != nil {
 		return nil
 	}
 	now, _ := set.ClaimedFiles(c.agent, r.Top, maxWatched)
 	var changed []string
 	for _, rel := range now {
-		st, ok := gitstore.StampFile(r.Abs(rel))
+		st, ok := agentstore.StampFile(r.Abs(rel))
 		if was, had := w.Files[rel]; !had || !ok || st != was {
 			changed = append(changed, rel)
 		}
 	}
 	for rel := range w.Files {
-		if _, ok := gitstore.StampFile(r.Abs(rel)); !ok {
+		if _, ok := agentstore.StampFile(r.Abs(rel)); !ok {
 			changed = append(changed, rel) // gone
 		}
 	}
@@ -162,7 +162,7 @@ func (c *call) changedIn(r *gitstore.Repo) []string {
 // othersActiveSince reports whether an agent other than agent made a hook
 // call in r's repository after t.
 func othersActiveSince(r *gitstore.Repo, agent string, t time.Time) bool {
-	recs, seen, err := r.Agents()
+	recs, seen, err := agentstore.Agents(r)
 	if err != nil {
 		return true
 	}

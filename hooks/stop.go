@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
 )
 
@@ -74,8 +75,8 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 // and wrote no entry and no plan change, and was not asked yet. An agent
 // with no record made no hook call (the fork that compacts a
 // conversation): nothing to ask, and no record is made for it.
-func askable(repo *gitstore.Repo, agent string) (gitstore.AgentRecord, bool) {
-	rec, _, ok := repo.LoadAgent(agent)
+func askable(repo *gitstore.Repo, agent string) (agentstore.AgentRecord, bool) {
+	rec, _, ok := agentstore.LoadAgent(repo, agent)
 	return rec, ok && rec.Edits > 0 && rec.Entries == 0 && !rec.Asked
 }
 
@@ -106,7 +107,7 @@ func (c *call) taskCompleted() (*Output, error) {
 	}
 	reason := taskReason
 	if doer != c.agent {
-		reason = fmt.Sprintf(teammateReason, "teammate "+gitstore.Label(doer, ""))
+		reason = fmt.Sprintf(teammateReason, "teammate "+agentstore.Label(doer, ""))
 	}
 	return &Output{Block: reason}, nil
 }
@@ -119,17 +120,17 @@ func (c *call) teammate() string {
 	if name == "" {
 		return c.agent
 	}
-	if n, _, ok := gitstore.TeammateName(c.in.AgentID); ok && n == name {
+	if n, _, ok := agentstore.TeammateName(c.in.AgentID); ok && n == name {
 		return c.agent
 	}
-	recs, _, err := c.repo.Agents()
+	recs, _, err := agentstore.Agents(c.repo)
 	if err != nil {
 		return c.agent
 	}
 	prefix := c.in.SessionID + "/"
 	for _, r := range recs {
 		sub, ok := strings.CutPrefix(r.ID, prefix)
-		if n, _, isMate := gitstore.TeammateName(sub); ok && isMate && n == name {
+		if n, _, isMate := agentstore.TeammateName(sub); ok && isMate && n == name {
 			return r.ID
 		}
 	}
@@ -149,12 +150,12 @@ func (c *call) preCompact() (*Output, error) {
 		return nil, err
 	}
 	defer unlock()
-	rec, _, ok := c.repo.LoadAgent(c.agent)
+	rec, _, ok := agentstore.LoadAgent(c.repo, c.agent)
 	if !ok || rec.Compacted {
 		return nil, nil
 	}
 	rec.Compacted = true
-	return nil, c.repo.SaveAgent(rec)
+	return nil, agentstore.SaveAgent(c.repo, rec)
 }
 
 // stop ends the lead's turn: its own claims end, not its subagents', which

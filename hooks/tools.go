@@ -5,8 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // preToolUse runs before a tool: it announces an edit of the plan, gives
@@ -16,7 +17,7 @@ func (c *call) preToolUse() (*Output, error) {
 		c.warn(c.notePlanChange(""))
 		if c.in.Tool == ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
 			c.in.Tool == ToolShell && strings.Contains(c.in.Command, "plan.md") {
-			c.warn(c.repo.SetPlanPending(c.agent, c.now))
+			c.warn(logstore.SetPlanPending(c.repo, c.agent, c.now))
 		}
 	}
 	w := c.writes()
@@ -159,7 +160,7 @@ func (c *call) postToolUse() (*Output, error) {
 		c.touch()
 		return c.context(news), nil
 	}
-	err = c.update(func(rec *gitstore.AgentRecord) {
+	err = c.update(func(rec *agentstore.AgentRecord) {
 		rec.Edits += len(changed)
 		if editedPlan {
 			rec.Entries++ // a plan change counts as reporting

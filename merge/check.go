@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
 )
 
 // Finding is the result of one check of Check, for `lucid doctor`.
@@ -101,7 +102,7 @@ func checkRuns(repo *gitstore.Repo, command string) Finding {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var lines []string
 	for i, text := range []string{"base", "one", "two", "three"} {
-		line, err := gitstore.EncodeEntry(gitstore.NewEntry(at.Add(time.Duration(i)*time.Second), "lucid-doctor", gitstore.KindNote, text))
+		line, err := logformat.EncodeEntry(logformat.NewEntry(at.Add(time.Duration(i)*time.Second), "lucid-doctor", logformat.KindNote, text))
 		if err != nil {
 			return fail(err.Error(), "")
 		}

@@ -23,7 +23,7 @@ import (
 //     one in a criss-cross merge): the log is append-only, so a line one
 //     side lacks was added by the other, never deleted by it, and the
 //     union needs no base.
-//   - An entry is a line gitstore.DecodeEntry accepts (see line.go); its
+//   - An entry is a line logformat.DecodeEntry accepts (see line.go); its
 //     identity is its id. Any other line that is not blank is kept and
 //     deduplicated by its bytes (without the line end). Blank lines of
 //     theirs carry nothing and are dropped; ours stays byte for byte.
@@ -145,7 +145,7 @@ func (m *merger) readOurs(a *os.File) error {
 	}
 	m.oursIDs = make([][26]byte, 0, n)
 	m.oursTorn, err = r.each(a, func(line []byte, _ int) {
-		if id, _, ok := lineEntry(asString(trimCR(line))); ok {
+		if id, _, ok := lineEntry(trimCR(line)); ok {
 			m.oursIDs = append(m.oursIDs, [26]byte([]byte(id)))
 		} else {
 			m.addJunk(line)
@@ -163,7 +163,7 @@ func (m *merger) readTheirs(b *os.File) (junk [][]byte, err error) {
 	}
 	m.extras = make([]extra, 0, n)
 	_, err = m.r.each(b, func(line []byte, n int) {
-		if id, at, ok := lineEntry(asString(trimCR(line))); ok {
+		if id, at, ok := lineEntry(trimCR(line)); ok {
 			e := extra{line: n}
 			copy(e.key[:24], at)
 			copy(e.key[24:], id)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
 )
 
 // runDriver writes the three sides into a temp folder, runs Driver as git
@@ -39,7 +39,7 @@ func runDriver(t *testing.T, base, ours, theirs string) string {
 // reference is the driver's rules written plainly, to check Driver's
 // fast paths against: every line of ours, then theirs' entries that ours
 // lacks by id in (at, id) order, then theirs' other non-blank lines that
-// ours lacks by bytes; entries are what gitstore.DecodeEntry accepts.
+// ours lacks by bytes; entries are what logformat.DecodeEntry accepts.
 func reference(ours, theirs string) string {
 	split := func(s string) []string {
 		if s == "" {
@@ -50,7 +50,7 @@ func reference(ours, theirs string) string {
 	trim := func(l string) string { return strings.TrimSuffix(l, "\r") }
 	ids, junk := map[string]bool{}, map[string]bool{}
 	for _, l := range split(ours) {
-		if e, err := gitstore.DecodeEntry([]byte(trim(l))); err == nil {
+		if e, err := logformat.DecodeEntry([]byte(trim(l))); err == nil {
 			ids[e.ID] = true
 		} else {
 			junk[trim(l)] = true
@@ -60,7 +60,7 @@ func reference(ours, theirs string) string {
 	var entries []ent
 	var others []string
 	for _, l := range split(theirs) {
-		if e, err := gitstore.DecodeEntry([]byte(trim(l))); err == nil {
+		if e, err := logformat.DecodeEntry([]byte(trim(l))); err == nil {
 			if !ids[e.ID] {
 				ids[e.ID] = true
 				entries = append(entries, ent{e.At, e.ID, l})

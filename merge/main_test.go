@@ -11,6 +11,8 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // TestMain puts lucid, built as it ships, on the PATH of the git commands
@@ -160,13 +162,13 @@ func (c *clock) next() time.Time { c.t = c.t.Add(time.Millisecond); return c.t }
 
 // appendEntries appends entries with the given texts to the log of dir
 // and commits them.
-func (s *sandbox) appendEntries(dir string, c *clock, texts ...string) []gitstore.Entry {
+func (s *sandbox) appendEntries(dir string, c *clock, texts ...string) []logformat.Entry {
 	s.t.Helper()
 	r := s.repo(dir)
-	var out []gitstore.Entry
+	var out []logformat.Entry
 	for _, text := range texts {
-		e := gitstore.NewEntry(c.next(), "agent-"+filepath.Base(dir), gitstore.KindFact, text)
-		if err := gitstore.Append(r.LogPath(), e); err != nil {
+		e := logformat.NewEntry(c.next(), "agent-"+filepath.Base(dir), logformat.KindFact, text)
+		if err := logstore.Append(r.LogPath(), e); err != nil {
 			s.t.Fatal(err)
 		}
 		out = append(out, e)
@@ -196,7 +198,7 @@ func (s *sandbox) logTexts(dir string) []string {
 	var texts []string
 	seen := map[string]bool{}
 	for _, line := range s.logLines(dir) {
-		e, err := gitstore.DecodeEntry([]byte(line))
+		e, err := logformat.DecodeEntry([]byte(line))
 		if err != nil {
 			s.t.Fatalf("the log of %s has a line that is not an entry: %q", dir, line)
 		}
@@ -247,7 +249,7 @@ func (s *sandbox) readFile(rel string) string {
 // entryLine returns an entry's line, with its newline, at time at.
 func entryLine(t *testing.T, at time.Time, text string) string {
 	t.Helper()
-	line, err := gitstore.EncodeEntry(gitstore.NewEntry(at, "tester", gitstore.KindNote, text))
+	line, err := logformat.EncodeEntry(logformat.NewEntry(at, "tester", logformat.KindNote, text))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func Adapters() []hooks.Client {
 }
 
 // NamedLabels reports whether the agents of client are labelled by the
-// client's name (gitstore.NamedLabels): those of every client but the
+// client's name (agentstore.NamedLabels): those of every client but the
 // default one, whose agents are labelled by their role in a team.
 func NamedLabels(client string) bool { return client != Default().Name() }
 

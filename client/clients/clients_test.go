@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/installers/installertest"
 )
@@ -127,17 +127,17 @@ func TestClientRoundTripKeepsTheUsersBytes(t *testing.T) {
 // The default client's agents are labelled by their role, the others' by
 // the client's name.
 func TestNamedLabels(t *testing.T) {
-	defer func(f func(string) bool) { gitstore.NamedLabels = f }(gitstore.NamedLabels)
-	gitstore.NamedLabels = NamedLabels
+	defer func(f func(string) bool) { agentstore.NamedLabels = f }(agentstore.NamedLabels)
+	agentstore.NamedLabels = NamedLabels
 	const session = "01a23a7d-ac6f-7493-b1f0-f59c6e21259d"
-	if got := gitstore.LabelIn(session, "", Default().Name()); got != "lead·01a23a" {
+	if got := agentstore.LabelIn(session, "", Default().Name()); got != "lead·01a23a" {
 		t.Errorf("default client: %q", got)
 	}
 	other := All()[1].Name()
-	if got := gitstore.LabelIn(session+"/x-1", "default", other); got != other+"-default·x1" {
+	if got := agentstore.LabelIn(session+"/x-1", "default", other); got != other+"-default·x1" {
 		t.Errorf("%s subagent: %q", other, got)
 	}
-	if got := gitstore.LabelIn(session, "", other); got != other+"·21259d" {
+	if got := agentstore.LabelIn(session, "", other); got != other+"·21259d" {
 		t.Errorf("%s lead: %q", other, got)
 	}
 }

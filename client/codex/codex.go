@@ -18,8 +18,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/client/answer"
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
@@ -45,7 +45,7 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 	}
 	sh := hooks.Shell{Client: "Codex CLI", Session: session}
 	if session != "" {
-		sh.Agent = gitstore.AgentID(session, thread)
+		sh.Agent = agentstore.AgentID(session, thread)
 	}
 	return sh, true
 }

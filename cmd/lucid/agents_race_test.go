@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
 )
 
@@ -187,9 +190,9 @@ func TestAgentsAtOnce(t *testing.T) {
 
 	inLog := map[string]int{}
 	var violations []string
-	_, err := gitstore.Scan(repo.LogPath(), func(e gitstore.Entry) bool {
+	_, err := logstore.Scan(repo.LogPath(), func(e logformat.Entry) bool {
 		inLog[e.ID]++
-		if e.Kind == gitstore.KindViolation {
+		if e.Kind == logformat.KindViolation {
 			violations = append(violations, e.Text)
 		}
 		return true
@@ -270,7 +273,7 @@ func deliveredIDs(out string) []string {
 // overlapping returns two active claims of different owners that overlap,
 // said in a line, or "".
 func overlapping(repo *gitstore.Repo) string {
-	claims, _, err := repo.LoadClaims()
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		return ""
 	}

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
 func init() {
@@ -63,7 +65,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	}
 	req := claims.ClaimRequest{Owner: owner, Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
 	if !*localOnly {
-		req.Remote = repo.ClaimsRemote()
+		req.Remote = remoteclaims.Remote(repo)
 	}
 	claim, elsewhere, err := claims.Acquire(repo, req)
 	if err != nil {
@@ -80,7 +82,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	} else {
 		fmt.Fprintf(c.stdout, "claimed %s for %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Quote(claim.Task))
 	}
-	labels := repo.NewLabeler()
+	labels := agentstore.NewLabeler(repo)
 	for _, o := range elsewhere {
 		fmt.Fprintf(c.stderr, "lucid: warning: %s claimed %s for %s in the work tree %s: work on the same files in both may conflict when the branches merge\n",
 			labels.Label(o.Owner), escape.Line(strings.Join(o.Globs, ", ")), escape.Quote(o.Task), escape.Line(o.Worktree))

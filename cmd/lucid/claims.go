@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 )
 
@@ -36,7 +37,7 @@ listed too, with their machine, as the last fetch saw them.`)
 		return err
 	}
 	active := set.ActiveClaims()
-	labels := repo.NewLabeler()
+	labels := agentstore.NewLabeler(repo)
 	if *asJSON {
 		type item struct {
 			ID           string    `json:"id"`

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
@@ -99,7 +101,7 @@ func TestClaimRace(t *testing.T) {
 			t.Errorf("%s lost without naming the other claim of its set: %v: %s", r.agent, r.err, r.stderr)
 		}
 	}
-	claims, bad, err := repo.LoadClaims()
+	claims, bad, err := claimstore.Load(repo)
 	if err != nil || bad != 0 {
 		t.Fatalf("store: %v, %d bad lines", err, bad)
 	}
@@ -121,12 +123,12 @@ func TestClaimRace(t *testing.T) {
 func TestClaimKilled(t *testing.T) {
 	repo := newLucidRepo(t)
 	// A large store makes the transaction last long enough to be cut.
-	var claims []gitstore.Claim
+	var claims []claimstore.Claim
 	for i := range 5000 {
-		claims = append(claims, gitstore.Claim{ID: fmt.Sprintf("c%d", i), Owner: gitstore.AgentHuman,
+		claims = append(claims, claimstore.Claim{ID: fmt.Sprintf("c%d", i), Owner: agentstore.AgentHuman,
 			Created: time.Now(), Worktree: repo.Top, Task: "bulk", Globs: []string{fmt.Sprintf("bulk/%d/**", i)}})
 	}
-	if err := repo.SaveClaims(claims); err != nil {
+	if err := claimstore.Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
 	// free reports whether the lock is free, taking and dropping it.
@@ -172,7 +174,7 @@ func TestClaimKilled(t *testing.T) {
 		if !free() {
 			t.Fatalf("claim %d: the lock is still held after its holder ended", n)
 		}
-		got, bad, err := repo.LoadClaims()
+		got, bad, err := claimstore.Load(repo)
 		if err != nil || bad != 0 {
 			t.Fatalf("claim %d: store unreadable: %v, %d bad lines", n, err, bad)
 		}
@@ -243,7 +245,7 @@ func TestSessionEndLockBusy(t *testing.T) {
 		t.Errorf("SessionEnd printed %q, stderr %q; want nothing, and a line saying the claims stayed locked", stdout.String(), stderr.String())
 	}
 	lock.Unlock()
-	if claims, _, _ := repo.LoadClaims(); len(claims) != 1 {
+	if claims, _, _ := claimstore.Load(repo); len(claims) != 1 {
 		t.Errorf("%d claims after a SessionEnd that could not take the lock, want the 1 left to expire", len(claims))
 	}
 }

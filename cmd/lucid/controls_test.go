@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // nasty holds what a hostile entry, name or file name can carry: a title
@@ -40,14 +42,14 @@ func TestControlsEscaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	fact := gitstore.NewEntry(now, writer, gitstore.KindFact, nasty+"\nsecond line "+nasty)
-	fact.Evidence = []gitstore.Evidence{{Path: evPath, Line: 1, Blake3: "00"}} // stale: the hash differs
-	plan := gitstore.NewEntry(now, writer, gitstore.KindPlan, "plan.md changed")
+	fact := logformat.NewEntry(now, writer, logformat.KindFact, nasty+"\nsecond line "+nasty)
+	fact.Evidence = []logformat.Evidence{{Path: evPath, Line: 1, Blake3: "00"}} // stale: the hash differs
+	plan := logformat.NewEntry(now, writer, logformat.KindPlan, "plan.md changed")
 	plan.Diff = "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+" + nasty + "\n"
-	sup := gitstore.NewEntry(now, writer, gitstore.KindSupersede, nasty)
+	sup := logformat.NewEntry(now, writer, logformat.KindSupersede, nasty)
 	sup.Supersedes = "X\x1b[2J"
-	for _, e := range []gitstore.Entry{fact, plan, sup} {
-		if err := gitstore.Append(repo.LogPath(), e); err != nil {
+	for _, e := range []logformat.Entry{fact, plan, sup} {
+		if err := logstore.Append(repo.LogPath(), e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -65,7 +67,7 @@ func TestControlsEscaped(t *testing.T) {
 		return string(out)
 	}
 	hook("SubagentStart", `,"agent_id":"a1b2c3d4","agent_type":"evil\u001b]0;t\u0007\r\u0000"`)
-	if err := gitstore.Append(repo.LogPath(), gitstore.NewEntry(now, sub, gitstore.KindNote, "from the subagent "+nasty)); err != nil {
+	if err := logstore.Append(repo.LogPath(), logformat.NewEntry(now, sub, logformat.KindNote, "from the subagent "+nasty)); err != nil {
 		t.Fatal(err)
 	}
 	// Claims with hostile tasks and globs, one through the command line.
@@ -75,12 +77,12 @@ func TestControlsEscaped(t *testing.T) {
 	} else if escape.Needed(string(out), true) {
 		t.Errorf("lucid claim printed a control character raw: %q", out)
 	}
-	claims, _, err := repo.LoadClaims()
+	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	claims = append(claims, gitstore.Claim{ID: gitstore.NewID(now), Owner: writer, Created: now, Worktree: repo.Top + "\x1b[2J", Task: nasty, Globs: []string{"docs/\x1b(0**"}})
-	if err := repo.SaveClaims(claims); err != nil {
+	claims = append(claims, claimstore.Claim{ID: logformat.NewID(now), Owner: writer, Created: now, Worktree: repo.Top + "\x1b[2J", Task: nasty, Globs: []string{"docs/\x1b(0**"}})
+	if err := claimstore.Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
 
@@ -138,7 +140,7 @@ func TestControlsEscaped(t *testing.T) {
 	check("lucid doctor", string(out), true)
 
 	checkHook("SessionStart (the digest)", hook("SessionStart", `,"source":"startup"`), "from the subagent")
-	if err := gitstore.Append(repo.LogPath(), gitstore.NewEntry(time.Now(), writer, gitstore.KindFact, "news "+nasty)); err != nil {
+	if err := logstore.Append(repo.LogPath(), logformat.NewEntry(time.Now(), writer, logformat.KindFact, "news "+nasty)); err != nil {
 		t.Fatal(err)
 	}
 	checkHook("UserPromptSubmit (the delta)", hook("UserPromptSubmit", `,"prompt":"go"`), "news a")

@@ -6,8 +6,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 func init() {
@@ -15,8 +17,8 @@ func init() {
 }
 
 // dreamGroups is the order in which lucid dream prints the kinds.
-var dreamGroups = []string{gitstore.KindDecision, gitstore.KindFact, gitstore.KindDeadEnd,
-	gitstore.KindNote, gitstore.KindPlan, gitstore.KindViolation, gitstore.KindSupersede}
+var dreamGroups = []string{logformat.KindDecision, logformat.KindFact, logformat.KindDeadEnd,
+	logformat.KindNote, logformat.KindPlan, logformat.KindViolation, logformat.KindSupersede}
 
 func runDream(c *cli, args []string) error {
 	f := newFlags("dream", `lucid dream [--done] [--json]
@@ -43,31 +45,31 @@ gives digest.md and only the entries newer than that point.`)
 		if err != nil {
 			return err
 		}
-		e, err := repo.Dream(by, cwd)
+		e, err := logstore.Dream(repo, by, cwd)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(c.stdout, e.ID)
 		return nil
 	}
-	live, err := repo.OpenLive()
+	live, err := logstore.OpenLive(repo)
 	if err != nil {
 		return err
 	}
 	defer live.Close()
 	warnInvalid(c, live.Invalid)
 	// The entries are streamed from the log, not held: a long log is
-	// consolidated in little memory (gitstore.LiveLog).
+	// consolidated in little memory (logstore.LiveLog).
 	out := bufio.NewWriterSize(c.stdout, 64<<10)
 	defer out.Flush()
-	checker := repo.NewChecker()
+	checker := logstore.NewChecker(repo)
 	if *asJSON {
 		type item struct {
-			gitstore.LiveEntry
-			Stale []gitstore.Stale `json:"stale,omitempty"`
+			logstore.LiveEntry
+			Stale []logstore.Stale `json:"stale,omitempty"`
 		}
 		arr := newJSONArray(out)
-		err := live.Each(func(string) bool { return true }, func(e gitstore.LiveEntry) bool {
+		err := live.Each(func(string) bool { return true }, func(e logstore.LiveEntry) bool {
 			return arr.add(item{e, checker.Check(e.Evidence)}) == nil
 		})
 		if err != nil {
@@ -75,11 +77,11 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		return arr.close()
 	}
-	now, labels := time.Now(), repo.NewLabeler()
+	now, labels := time.Now(), agentstore.NewLabeler(repo)
 	total, stale := 0, 0
 	for _, group := range dreamGroups {
 		inGroup := func(kind string) bool {
-			return kind == group || (group == gitstore.KindSupersede && !gitstore.KnownKind(kind))
+			return kind == group || (group == logformat.KindSupersede && !logstore.KnownKind(kind))
 		}
 		n := 0
 		for _, k := range live.Kinds() {
@@ -92,7 +94,7 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		total += n
 		fmt.Fprintf(out, "## %s (%d)\n", group, n)
-		err := live.Each(inGroup, func(e gitstore.LiveEntry) bool {
+		err := live.Each(inGroup, func(e logstore.LiveEntry) bool {
 			marks := checker.Check(e.Evidence)
 			if len(marks) > 0 {
 				stale++

@@ -17,6 +17,8 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // TestFaultTable tries, as real processes, each way a pulled branch or a
@@ -211,7 +213,7 @@ func fullDiskTrials(t *testing.T, trials int) (string, bool) {
 			lost++
 		}
 	}
-	invalid, _ := gitstore.Scan(repo.LogPath(), func(gitstore.Entry) bool { return true })
+	invalid, _ := logstore.Scan(repo.LogPath(), func(logformat.Entry) bool { return true })
 	torn := len(log) > 0 && log[len(log)-1] != '\n'
 	if lost > 0 || invalid > 0 || torn {
 		t.Errorf("full disk: %d of %d acknowledged entries lost, %d invalid lines, ends in a partial line: %v", lost, len(acked), invalid, torn)

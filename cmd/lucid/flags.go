@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
@@ -334,7 +335,7 @@ func agent() (string, error) {
 	case inShell:
 		return "", fmt.Errorf("this runs in a %s agent's shell but is not signed with the agent's id, so lucid cannot tell which agent runs it: run `lucid ...` by its plain name as a command of the shell tool, where lucid's hook signs it (not from a script, a variable or a $( ))", sh.Client)
 	}
-	return gitstore.AgentHuman, nil
+	return agentstore.AgentHuman, nil
 }
 
 // personOnly refuses a command that is a person's to run when an agent's

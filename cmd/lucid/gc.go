@@ -6,6 +6,7 @@ import (
 
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/lichstore"
 )
 
 func init() {
@@ -33,7 +34,7 @@ older than 7 days, and says how many of each. Nothing else is touched.`)
 	if err != nil {
 		return err
 	}
-	markers, err := repo.LichGC(now)
+	markers, err := lichstore.GC(repo, now)
 	if err != nil {
 		return err
 	}

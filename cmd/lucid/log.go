@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 func init() {
@@ -15,8 +17,8 @@ func init() {
 
 // loggedEntry is an entry as `lucid log --json` prints it.
 type loggedEntry struct {
-	gitstore.Listed
-	Stale []gitstore.Stale `json:"stale,omitempty"`
+	logstore.Listed
+	Stale []logstore.Stale `json:"stale,omitempty"`
 }
 
 func runLog(c *cli, args []string) error {
@@ -38,19 +40,19 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 	if *n < 0 {
 		return usageErr("-n takes a number of entries, 0 or more")
 	}
-	if *kind != "" && !gitstore.KnownKind(*kind) {
+	if *kind != "" && !logstore.KnownKind(*kind) {
 		return usageErr("unknown kind %q: use one of %s", *kind, strings.Join(kindNames(), ", "))
 	}
 	repo, _, err := findInitialised()
 	if err != nil {
 		return err
 	}
-	list, invalid, err := repo.List(gitstore.ListOptions{N: *n, All: *all, Kind: *kind, Agent: *agentFilter})
+	list, invalid, err := logstore.List(repo, logstore.ListOptions{N: *n, All: *all, Kind: *kind, Agent: *agentFilter})
 	if err != nil {
 		return err
 	}
 	warnInvalid(c, invalid)
-	checker := repo.NewChecker()
+	checker := logstore.NewChecker(repo)
 	out := make([]loggedEntry, len(list))
 	for i, l := range list {
 		out[i] = loggedEntry{Listed: l, Stale: checker.Check(l.Evidence)}
@@ -58,7 +60,7 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 	if *asJSON {
 		return c.printJSON(out)
 	}
-	now, labels := time.Now(), repo.NewLabeler()
+	now, labels := time.Now(), agentstore.NewLabeler(repo)
 	for _, l := range out {
 		s := hooks.FormatEntry(l.Entry, l.Stale, labels.Label(l.Agent), now)
 		if l.SupersededBy != "" {
@@ -73,6 +75,6 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 }
 
 func kindNames() []string {
-	return []string{gitstore.KindFact, gitstore.KindDecision, gitstore.KindDeadEnd, gitstore.KindNote,
-		gitstore.KindPlan, gitstore.KindSupersede, gitstore.KindViolation, gitstore.KindDream}
+	return []string{logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote,
+		logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream}
 }

@@ -14,8 +14,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 
@@ -65,7 +65,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// An agent is labelled by its client's name or by its role, as the
 	// registry of clients says.
-	gitstore.NamedLabels = clients.NamedLabels
+	agentstore.NamedLabels = clients.NamedLabels
 	// Whatever lucid prints for a person goes out with its control
 	// characters escaped (internal/escape), so that text from the log, a
 	// claim or a file name cannot drive the terminal. A hook's stdout is

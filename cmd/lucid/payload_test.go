@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -114,7 +117,7 @@ func cmdNotes(ts *testscript.TestScript, neg bool, args []string) {
 	repo, err := gitstore.Find(ts.MkAbs("."))
 	ts.Check(err)
 	for i := 1; i <= n; i++ {
-		e := gitstore.NewEntry(time.Now(), gitstore.AgentHuman, gitstore.KindNote, strings.ReplaceAll(args[1], "%d", strconv.Itoa(i)))
-		ts.Check(gitstore.Append(repo.LogPath(), e))
+		e := logformat.NewEntry(time.Now(), agentstore.AgentHuman, logformat.KindNote, strings.ReplaceAll(args[1], "%d", strconv.Itoa(i)))
+		ts.Check(logstore.Append(repo.LogPath(), e))
 	}
 }

@@ -4,18 +4,19 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 var recordSummaries = map[string]string{
-	gitstore.KindFact:     "record a fact that holds, with its evidence",
-	gitstore.KindDecision: "record a decision and why",
-	gitstore.KindDeadEnd:  "record an approach that failed, so nobody tries it again",
-	gitstore.KindNote:     "record anything else worth knowing",
+	logformat.KindFact:     "record a fact that holds, with its evidence",
+	logformat.KindDecision: "record a decision and why",
+	logformat.KindDeadEnd:  "record an approach that failed, so nobody tries it again",
+	logformat.KindNote:     "record anything else worth knowing",
 }
 
 func init() {
-	for _, kind := range gitstore.RecordKinds {
+	for _, kind := range logstore.RecordKinds {
 		register(&command{name: kind, summary: recordSummaries[kind], run: func(c *cli, args []string) error {
 			return runRecord(c, kind, args)
 		}})
@@ -45,7 +46,7 @@ when the file changes. The writer is $LUCID_AGENT, else "human".`, kind, kind))
 	if err != nil {
 		return err
 	}
-	e, err := repo.Record(by, kind, text, cwd, *evidence)
+	e, err := logstore.Record(repo, by, kind, text, cwd, *evidence)
 	if err != nil {
 		return err
 	}

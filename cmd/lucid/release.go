@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
 func init() {
@@ -50,9 +50,9 @@ lucid remote sync.`)
 		return nil
 	}
 	fmt.Fprintf(c.stdout, "released %s\n", strings.Join(released, ", "))
-	if remote := repo.ClaimsRemote(); shared && remote != "" {
+	if remote := remoteclaims.Remote(repo); shared && remote != "" {
 		if _, err := claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()}); err != nil {
-			var re *gitstore.RemoteError
+			var re *remoteclaims.RemoteError
 			if errors.As(err, &re) {
 				err = re
 			}

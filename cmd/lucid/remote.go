@@ -9,6 +9,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
 func init() {
@@ -55,17 +56,17 @@ func runRemote(c *cli, args []string) error {
 	case sub == "":
 		return showRemote(c, repo, *asJSON)
 	case sub == "set" && len(rest) == 1:
-		if err := repo.SetClaimsRemote(rest[0]); err != nil {
+		if err := remoteclaims.SetRemote(repo, rest[0]); err != nil {
 			return err
 		}
-		url, _ := repo.RemoteURL(rest[0])
+		url, _ := remoteclaims.RemoteURL(repo, rest[0])
 		fmt.Fprintf(c.stdout, "claims are shared through the remote %s (%s); `lucid remote sync` fetches the other machines' claims now\n", rest[0], url)
 		return nil
 	case sub == "set":
 		return usageErr("name the remote: lucid remote set NAME (`git remote -v` lists them)")
 	case sub == "unset" && len(rest) == 0:
-		old := repo.ClaimsRemote()
-		was, err := repo.UnsetClaimsRemote()
+		old := remoteclaims.Remote(repo)
+		was, err := remoteclaims.UnsetRemote(repo)
 		if err != nil {
 			return err
 		}
@@ -85,7 +86,7 @@ func runRemote(c *cli, args []string) error {
 }
 
 func syncRemote(c *cli, repo *gitstore.Repo, ttl time.Duration) error {
-	remote := repo.ClaimsRemote()
+	remote := remoteclaims.Remote(repo)
 	if remote == "" {
 		return fmt.Errorf("claims are not shared: set a remote first with lucid remote set NAME")
 	}
@@ -110,10 +111,10 @@ func syncRemote(c *cli, repo *gitstore.Repo, ttl time.Duration) error {
 }
 
 func showRemote(c *cli, repo *gitstore.Repo, asJSON bool) error {
-	remote := repo.ClaimsRemote()
+	remote := remoteclaims.Remote(repo)
 	var url string
 	if remote != "" {
-		url, _ = repo.RemoteURL(remote)
+		url, _ = remoteclaims.RemoteURL(repo, remote)
 	}
 	set, err := claims.LoadClaims(repo, time.Now())
 	if err != nil {
@@ -125,7 +126,7 @@ func showRemote(c *cli, repo *gitstore.Repo, asJSON bool) error {
 			live++
 		}
 	}
-	machine := repo.KnownMachine()
+	machine := remoteclaims.KnownMachine(repo)
 	if asJSON {
 		type shown struct {
 			Remote  string    `json:"remote"`
@@ -146,7 +147,7 @@ func showRemote(c *cli, repo *gitstore.Repo, asJSON bool) error {
 	}
 	fmt.Fprintf(c.stdout, "claims are shared through the remote %s (%s)\n", remote, url)
 	if machine != "" {
-		fmt.Fprintf(c.stdout, "this machine: %s\n", gitstore.MachineLabel(machine))
+		fmt.Fprintf(c.stdout, "this machine: %s\n", remoteclaims.MachineLabel(machine))
 	}
 	if set.Fetched.IsZero() {
 		fmt.Fprintln(c.stdout, "no copy of the other machines' claims yet: `lucid remote sync` fetches it")

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
@@ -138,7 +139,7 @@ func TestRemoteClaimRace(t *testing.T) {
 	}
 	winnerTask := on[0]["task"].(string)
 	for i, repo := range clones {
-		claims, _, err := repo.LoadClaims()
+		claims, _, err := claimstore.Load(repo)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/lucid-dev/lucid/logstore"
 	"strings"
 )
 
@@ -49,7 +50,7 @@ from then on only the new one is shown (the old one with lucid log --all).`)
 	if err != nil {
 		return err
 	}
-	e, err := repo.Supersede(by, id, text, *retire, cwd, *evidence)
+	e, err := logstore.Supersede(repo, by, id, text, *retire, cwd, *evidence)
 	if err != nil {
 		return err
 	}

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/logformat"
 )
 
 // claimsSection times the write guard with 1,000 active claims held by 50
@@ -29,23 +31,23 @@ func claimsSection(b *bench) error {
 	}
 	defer s.remove()
 	now := time.Now()
-	var list []gitstore.Claim
+	var list []claimstore.Claim
 	for i := range nClaims {
 		owner := fmt.Sprintf("%s/agent%02d", session, i%nAgents)
 		globs := []string{fmt.Sprintf("pkg%d/**", i)}
 		if i%3 == 0 {
 			globs = append(globs, fmt.Sprintf("docs/pkg%d/*.md", i), fmt.Sprintf("cmd/tool%d/{main,flags}.go", i))
 		}
-		list = append(list, gitstore.Claim{ID: gitstore.NewID(now), Owner: owner, Created: now,
+		list = append(list, claimstore.Claim{ID: logformat.NewID(now), Owner: owner, Created: now,
 			Worktree: s.repo.Top, Task: fmt.Sprintf("task number %d of the bench", i), Globs: globs})
 	}
-	if err := s.repo.SaveClaims(list); err != nil {
+	if err := claimstore.Save(s.repo, list); err != nil {
 		return err
 	}
 	// The owners are live: each has a record, touched now.
 	for i := range nAgents {
-		rec := gitstore.AgentRecord{ID: fmt.Sprintf("%s/agent%02d", session, i), Worktree: s.repo.Top}
-		if err := s.repo.SaveAgent(rec); err != nil {
+		rec := agentstore.AgentRecord{ID: fmt.Sprintf("%s/agent%02d", session, i), Worktree: s.repo.Top}
+		if err := agentstore.SaveAgent(s.repo, rec); err != nil {
 			return err
 		}
 	}

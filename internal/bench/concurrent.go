@@ -11,8 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // concurrentSection times lucid hook PreToolUse of one agent while eight
@@ -59,8 +60,8 @@ func concurrentSection(b *bench) error {
 					return
 				case <-tick.C:
 				}
-				e := gitstore.NewEntry(time.Now(), agent, gitstore.KindFact, fmt.Sprintf("writer %d says something worth knowing", w))
-				if err := gitstore.Append(s.repo.LogPath(), e); err != nil {
+				e := logformat.NewEntry(time.Now(), agent, logformat.KindFact, fmt.Sprintf("writer %d says something worth knowing", w))
+				if err := logstore.Append(s.repo.LogPath(), e); err != nil {
 					writeErr.Store(err)
 					return
 				}

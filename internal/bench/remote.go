@@ -12,8 +12,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
 // remoteSection times claims shared through a git remote (issue 7). The
@@ -70,13 +73,13 @@ func remoteSection(b *bench) error {
 		return err
 	}
 	now := time.Now()
-	var foreign []gitstore.Claim
+	var foreign []claimstore.Claim
 	for i := range 1000 {
-		foreign = append(foreign, gitstore.Claim{ID: gitstore.NewID(now), Owner: fmt.Sprintf("%s/agent%02d", session, i%50),
+		foreign = append(foreign, claimstore.Claim{ID: logformat.NewID(now), Owner: fmt.Sprintf("%s/agent%02d", session, i%50),
 			Machine: "0123456789ab@elsewhere", Worktree: "/home/dev/repo", Task: fmt.Sprintf("task %d", i),
 			Globs: []string{fmt.Sprintf("pkg%d/**", i)}, Created: now, Expires: now.Add(time.Hour)})
 	}
-	if err := repoA.SaveRemoteClaims(foreign); err != nil {
+	if err := remoteclaims.SaveCopy(repoA, foreign); err != nil {
 		return err
 	}
 	in, _ := json.Marshal(map[string]any{"file_path": a + "/internal/server/handler.go", "old_string": "x", "new_string": "y"})

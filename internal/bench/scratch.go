@@ -3,7 +3,7 @@ package main
 // Scratch repositories and the logs written into them.
 //
 // A log of N entries is written straight into .lucid/log.jsonl through a
-// bufio.Writer, with gitstore.NewEntry and gitstore.EncodeEntry, so the lines
+// bufio.Writer, with logformat.NewEntry and logformat.EncodeEntry, so the lines
 // are exactly what lucid writes, and a million of them take seconds rather
 // than the hours of a million `lucid fact` processes.
 //
@@ -25,7 +25,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 // scratch is a git repository in the bench's temp dir, set up with lucid init.
@@ -107,21 +110,21 @@ var citedLines = []int{0, 3, 12, 27, 42, 57, 80}
 // evidenceSet is, for each cited file, evidence as an entry written before
 // its change (old) and after it (now) would hold, one per cited line.
 type evidenceSet struct {
-	old, now [][]gitstore.Evidence // [file][line]
+	old, now [][]logformat.Evidence // [file][line]
 }
 
 // writeCitedFiles writes the files entries cite, computing their evidence
-// with Repo.Cite on the old content and then on the content left on disk.
+// with logstore.Cite on the old content and then on the content left on disk.
 func (s *scratch) writeCitedFiles() (evidenceSet, error) {
 	var set evidenceSet
-	cite := func(f citedFile) ([]gitstore.Evidence, error) {
-		var evs []gitstore.Evidence
+	cite := func(f citedFile) ([]logformat.Evidence, error) {
+		var evs []logformat.Evidence
 		for _, line := range citedLines {
 			spec := f.path
 			if line > 0 {
 				spec = fmt.Sprintf("%s:%d", f.path, line)
 			}
-			ev, err := s.repo.Cite(s.dir, spec)
+			ev, err := logstore.Cite(s.repo, s.dir, spec)
 			if err != nil {
 				return nil, err
 			}
@@ -236,23 +239,23 @@ func (s *scratch) generateLog(n int) error {
 		src.Seed(3, uint64(n-i))
 		at := start.Add(time.Duration(i)*step + time.Duration(r.Int64N(int64(step)+1)))
 		kind := pickKind(r)
-		if kind == gitstore.KindSupersede && nRecent == 0 {
-			kind = gitstore.KindFact
+		if kind == logformat.KindSupersede && nRecent == 0 {
+			kind = logformat.KindFact
 		}
-		e := gitstore.NewEntry(at, agents[r.IntN(len(agents))], kind, text(r))
+		e := logformat.NewEntry(at, agents[r.IntN(len(agents))], kind, text(r))
 		switch kind {
-		case gitstore.KindSupersede:
+		case logformat.KindSupersede:
 			back := 1 + r.IntN(min(nRecent, len(recent)))
 			e.Supersedes = recent[(nRecent-back)%len(recent)]
 			if r.IntN(4) == 0 {
 				e.Retired = true
 				e.Text = "no longer holds: " + pick(r, details)
 			}
-		case gitstore.KindPlan:
+		case logformat.KindPlan:
 			e.Text = "plan.md changed"
 			e.Diff = planDiff(r)
 		}
-		if !e.Retired && kind != gitstore.KindPlan && r.IntN(10) == 0 {
+		if !e.Retired && kind != logformat.KindPlan && r.IntN(10) == 0 {
 			e.Evidence = append(e.Evidence, pickEvidence(r, evs, staleBefore, i))
 			if r.IntN(5) == 0 {
 				if ev := pickEvidence(r, evs, staleBefore, i); ev.Path != e.Evidence[0].Path {
@@ -260,11 +263,11 @@ func (s *scratch) generateLog(n int) error {
 				}
 			}
 		}
-		if kind != gitstore.KindSupersede {
+		if kind != logformat.KindSupersede {
 			recent[nRecent%len(recent)] = e.ID
 			nRecent++
 		}
-		line, err := gitstore.EncodeEntry(e)
+		line, err := logformat.EncodeEntry(e)
 		if err != nil {
 			return err
 		}
@@ -282,7 +285,7 @@ func (s *scratch) generateLog(n int) error {
 	return f.Close()
 }
 
-func pickEvidence(r *rand.Rand, evs evidenceSet, staleBefore []int, i int) gitstore.Evidence {
+func pickEvidence(r *rand.Rand, evs evidenceSet, staleBefore []int, i int) logformat.Evidence {
 	fi := r.IntN(len(citedFiles))
 	li := r.IntN(len(citedLines))
 	if i < staleBefore[fi] {
@@ -295,17 +298,17 @@ func pickEvidence(r *rand.Rand, evs evidenceSet, staleBefore []int, i int) gitst
 func pickKind(r *rand.Rand) string {
 	switch p := r.IntN(1000); {
 	case p < 420:
-		return gitstore.KindFact
+		return logformat.KindFact
 	case p < 640:
-		return gitstore.KindDecision
+		return logformat.KindDecision
 	case p < 900:
-		return gitstore.KindNote
+		return logformat.KindNote
 	case p < 970:
-		return gitstore.KindDeadEnd
+		return logformat.KindDeadEnd
 	case p < 990:
-		return gitstore.KindSupersede
+		return logformat.KindSupersede
 	default:
-		return gitstore.KindPlan
+		return logformat.KindPlan
 	}
 }
 
@@ -317,10 +320,10 @@ func makeAgents(r *rand.Rand) []string {
 		session := fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", r.Uint32(), r.IntN(1<<16), r.IntN(1<<12), r.IntN(1<<12), r.Uint64()&(1<<48-1))
 		out = append(out, session, session)
 		for range r.IntN(3) {
-			out = append(out, gitstore.AgentID(session, fmt.Sprintf("a%015x", r.Uint64()>>4)))
+			out = append(out, agentstore.AgentID(session, fmt.Sprintf("a%015x", r.Uint64()>>4)))
 		}
 	}
-	return append(out, gitstore.AgentHuman)
+	return append(out, agentstore.AgentHuman)
 }
 
 // text returns 40 to 200 characters of sentences about code.

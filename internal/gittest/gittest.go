@@ -55,6 +55,20 @@ func Init(t testing.TB) string {
 	return dir
 }
 
+// Committed makes a repository with one (empty) commit in the folder
+// "repo" of a new temporary folder, and returns its top as git names it.
+func Committed(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := filepath.Join(dir, "repo")
+	Run(t, dir, "init", "-q", top)
+	Run(t, top, "commit", "-q", "--allow-empty", "-m", "first")
+	return top
+}
+
 // WriteFile writes content to the file rel under dir, making its folders.
 func WriteFile(t testing.TB, dir, rel, content string) string {
 	t.Helper()

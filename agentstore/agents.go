@@ -1,0 +1,162 @@
+package agentstore
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/jsonread"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
+)
+
+// AgentRecord is what lucid keeps about one agent, in
+// <common git dir>/lucid/agents/<key>.json. The file's modification time is
+// the agent's last-seen time: every hook call touches it (one syscall), and
+// the content is rewritten only when something in it changes.
+type AgentRecord struct {
+	ID       string `json:"id"`
+	Type     string `json:"type,omitempty"`   // the subagent's agent_type
+	Client   string `json:"client,omitempty"` // the coding client it runs in ("" for Claude Code)
+	Worktree string `json:"worktree"`
+	Started  string `json:"started"`
+
+	// Cursor is where the agent last read the log; see the hooks package
+	// for how the delta uses it.
+	Cursor logstore.LogCursor `json:"cursor"`
+	// KnownBefore (Unix ms) is the agent's first look (or its latest
+	// digest): an entry older than this that arrives by a rewrite of the
+	// log is known to it only when its starting log held it, at StartHead
+	// or among the newest entries then (SaveStart).
+	KnownBefore int64  `json:"known_before"`
+	StartHead   string `json:"start_head,omitempty"`
+	// Seen holds ids the agent was shown or wrote since KnownBefore,
+	// oldest first, at most MaxSeen of them; SeenBefore (Unix ms) is past
+	// the newest id that fell off the list, so what it forgot still counts
+	// as seen.
+	Seen       []string `json:"seen,omitempty"`
+	SeenBefore int64    `json:"seen_before,omitempty"`
+
+	Edits   int  `json:"edits,omitempty"`   // files edited (PostToolUse)
+	Entries int  `json:"entries,omitempty"` // entries and plan changes it wrote
+	Asked   bool `json:"asked,omitempty"`   // asked once at its stop to record notes
+	// Compacted: the agent's conversation was compacted since its last
+	// start, so its next start gets the digest again.
+	Compacted bool `json:"compacted,omitempty"`
+}
+
+// MaxSeen bounds AgentRecord.Seen.
+const MaxSeen = 2000
+
+// LoadAgent reads the record of agent id; ok is false when there is none
+// (or it cannot be read, which the hooks treat the same way).
+func LoadAgent(r *gitstore.Repo, id string) (rec AgentRecord, lastSeen time.Time, ok bool) {
+	path := r.AgentPath(id)
+	f, fi, err := gitstore.OpenFile(path)
+	if err != nil {
+		return AgentRecord{}, time.Time{}, false
+	}
+	defer f.Close()
+	b, err := gitstore.ReadLimited(f, path, fi.Size(), gitstore.MaxRecord)
+	if err != nil || rec.decode(b) != nil || rec.ID != id {
+		return AgentRecord{}, time.Time{}, false
+	}
+	return rec, fi.ModTime(), true
+}
+
+// decode reads a record as encoding/json would read it (the names are the
+// struct's tags), without its cost at the start of every hook, which reads
+// the caller's record (internal/jsonread).
+func (rec *AgentRecord) decode(b []byte) error {
+	cur := &rec.Cursor
+	return jsonread.Fields(b, map[string]any{
+		"id": &rec.ID, "type": &rec.Type, "client": &rec.Client, "worktree": &rec.Worktree, "started": &rec.Started,
+		"cursor": func(v []byte) error {
+			return jsonread.Fields(v, map[string]any{"size": &cur.Size, "inode": &cur.Inode, "mtime_ns": &cur.MTime, "tail": &cur.Tail})
+		},
+		"known_before": &rec.KnownBefore, "start_head": &rec.StartHead, "seen": &rec.Seen, "seen_before": &rec.SeenBefore, "edits": &rec.Edits, "entries": &rec.Entries,
+		"asked": &rec.Asked, "compacted": &rec.Compacted,
+	})
+}
+
+// SaveAgent writes the record whole (a temp file and a rename); its
+// modification time, the last-seen time, becomes now.
+func SaveAgent(r *gitstore.Repo, rec AgentRecord) error {
+	if err := os.MkdirAll(r.AgentsDir(), 0o755); err != nil {
+		return err
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return gitstore.WriteFileAtomic(r.AgentPath(rec.ID), append(b, '\n'), 0o644)
+}
+
+// TouchAgent sets the agent's last-seen time to now. It reports false when
+// the agent has no record yet.
+func TouchAgent(r *gitstore.Repo, id string) bool {
+	now := time.Now()
+	return os.Chtimes(r.AgentPath(id), now, now) == nil
+}
+
+// Agents lists every agent record with its last-seen time.
+func Agents(r *gitstore.Repo) ([]AgentRecord, []time.Time, error) {
+	ents, err := os.ReadDir(r.AgentsDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var recs []AgentRecord
+	var seen []time.Time
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := gitstore.ReadFile(filepath.Join(r.AgentsDir(), e.Name()), gitstore.MaxRecord)
+		if err != nil {
+			continue
+		}
+		var rec AgentRecord
+		if rec.decode(b) != nil || rec.ID == "" {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		recs = append(recs, rec)
+		seen = append(seen, info.ModTime())
+	}
+	return recs, seen, nil
+}
+
+// AddSeen appends ids to the record's seen list, dropping the oldest past
+// MaxSeen and moving SeenBefore up past the newest dropped id, so that what
+// was forgotten still counts as seen.
+func (rec *AgentRecord) AddSeen(ids ...string) {
+	rec.Seen = append(rec.Seen, ids...)
+	if over := len(rec.Seen) - MaxSeen; over > 0 {
+		for _, id := range rec.Seen[:over] {
+			if logformat.ValidID(id) {
+				rec.SeenBefore = max(rec.SeenBefore, logformat.IDTime(id).UnixMilli()+1)
+			}
+		}
+		rec.Seen = append([]string(nil), rec.Seen[over:]...)
+	}
+}
+
+// HasSeen reports whether id is in the record's seen list.
+func (rec *AgentRecord) HasSeen(id string) bool {
+	for _, s := range rec.Seen {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,218 @@
+package claimstore
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"github.com/lucid-dev/lucid/gitstore"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Find reads the claims store and returns only the claims that have
+// a glob for which want is true. It is the write guard's read: want tests
+// a glob's literal prefix against the paths being written, which rules out
+// nearly every claim, and only the claims left are decoded. The store is
+// read through one small buffer and the globs are handed to want as they
+// lie in it (unescaped only when they hold a %), so that a thousand claims
+// cost a hook one pass over the file and almost no memory: in a process
+// that has just started, every fresh page of memory is a page fault.
+func Find(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
+	return findClaims(r.ClaimsPath(), want)
+}
+
+// FindRemote is Find on the last fetched copy of the remote's
+// claims.
+func FindRemote(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
+	return findClaims(r.RemoteClaimsPath(), want)
+}
+
+func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
+	f, err := openClaims(path)
+	if f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Claim
+	br := bufio.NewReaderSize(f, 16<<10)
+	var long []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...) // a line longer than the buffer
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		line, whole := bytes.CutSuffix(line, []byte{'\n'})
+		if whole && len(line) > 0 && lineWanted(line, want) {
+			if c, ok := decodeClaim(string(line)); ok {
+				out = append(out, c)
+			}
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// lineWanted reports whether want is true for one of the globs of a
+// stored claim line. The globs are the fields after the first
+// claimFields: one count of the line's tabs says how many there are, and
+// they are taken from the end, which costs less than stepping over the
+// fields before them one by one.
+func lineWanted(line []byte, want func([]byte) bool) bool {
+	for n := bytes.Count(line, []byte{'\t'}) - claimFields + 1; n > 0; n-- {
+		i := bytes.LastIndexByte(line, '\t')
+		glob := line[i+1:]
+		if bytes.IndexByte(glob, '%') >= 0 {
+			glob = []byte(unescapeField(string(glob)))
+		}
+		if want(glob) {
+			return true
+		}
+		line = line[:i]
+	}
+	return false
+}
+
+// Edit changes the store with the claims whose id drop names left
+// out and add appended, without decoding the others. A claim transaction
+// that read only the claims near its own (Find) writes with it. The
+// caller holds the lock.
+//
+// With nothing to drop, add is appended in one O_APPEND write, as the log
+// is: replacing a store of a thousand claims to add one (a copy of the file
+// and a rename that frees the old one) was most of what `lucid claim` cost,
+// about 0.7 ms. A write that fails part way is cut off again, and readers
+// skip a last line without its newline (a write still under way). Dropping
+// replaces the store whole, as Save does, copying the other lines as
+// they are through a small buffer.
+func Edit(r *gitstore.Repo, drop map[string]bool, add []Claim) error {
+	path := r.ClaimsPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if len(drop) == 0 {
+		if done, err := appendClaims(path, Encode(add)); done || err != nil {
+			return err
+		}
+	}
+	tmp, err := gitstore.CreateTemp(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
+	w := bufio.NewWriterSize(gitstore.FileWriter{File: tmp}, 16<<10)
+	if err := copyClaims(path, w, drop); err != nil {
+		tmp.Close()
+		return err
+	}
+	w.Write(Encode(add))
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// appendClaims appends lines to the store at path in one write. It does
+// nothing and reports false when the store does not end in a newline (a
+// store that an older lucid or a crash left so), would grow past
+// MaxClaims, or is not a plain file: the caller rewrites it, which drops
+// such a tail or says what is wrong.
+func appendClaims(path string, lines []byte) (bool, error) {
+	flags := os.O_RDWR | os.O_APPEND
+	target, err := gitstore.CheckPath(path)
+	if errors.Is(err, os.ErrNotExist) {
+		target, flags = path, flags|os.O_CREATE|os.O_EXCL // the lock is ours: nobody else creates it
+	} else if err != nil {
+		return false, nil // not a plain file: the rewrite says what is wrong
+	}
+	f, err := gitstore.OpenSafe(target, flags, 0o644)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size()+int64(len(lines)) > gitstore.MaxClaims {
+		return false, nil // the rewrite says what is wrong
+	}
+	if size := fi.Size(); size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err != nil {
+			return false, err
+		}
+		if last[0] != '\n' {
+			return false, nil
+		}
+	}
+	if _, err := gitstore.WriteFile(f, lines); err != nil {
+		// All or nothing: the lock is ours, so the store was fi.Size() long.
+		if terr := f.Truncate(fi.Size()); terr != nil {
+			return true, fmt.Errorf("adding to %s: %v; cutting it back: %v: remove its last line by hand", path, err, terr)
+		}
+		return true, err
+	}
+	return true, f.Close()
+}
+
+// copyClaims copies the whole lines of the store at path to w, but those
+// of the claims drop names.
+func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
+	f, err := openClaims(path)
+	if f == nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 16<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if bytes.HasSuffix(line, []byte{'\n'}) { // not a write under way, or one that failed
+			id, _, _ := bytes.Cut(line, []byte{'\t'})
+			if !drop[unescapeField(string(id))] {
+				w.Write(line)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// openClaims opens a claims store for streaming, within MaxClaims; a
+// missing store gives a nil file and no error.
+func openClaims(path string) (*os.File, error) {
+	f, fi, err := gitstore.OpenFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > gitstore.MaxClaims {
+		f.Close()
+		return nil, &gitstore.TooLargeError{Path: path, Size: fi.Size(), Limit: gitstore.MaxClaims}
+	}
+	return f, nil
+}

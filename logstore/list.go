@@ -1,0 +1,62 @@
+package logstore
+
+import (
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"strings"
+)
+
+// ListOptions selects entries for List.
+type ListOptions struct {
+	N     int    // at most this many; 0 means no limit
+	All   bool   // include entries that were superseded or retired
+	Kind  string // only this kind
+	Agent string // only entries whose agent is this, or starts with "this/"
+}
+
+// Listed is an entry as List returns it.
+type Listed struct {
+	logformat.Entry
+	// SupersededBy is the id of the entry that replaced or retired this one.
+	SupersededBy string `json:"superseded_by,omitempty"`
+}
+
+// List returns entries newest first (by time, then id, also after a merge
+// appended older entries: see newestFirst). It reads
+// the log from its end and stops once it has N, so `lucid log -n 20` costs
+// the same on any log. A supersede entry is always newer than its target,
+// so it comes first.
+func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
+	supersededBy := map[string]string{}
+	var out []Listed
+	invalid := 0
+	err := newestFirst(r, entries(&invalid, func(e logformat.Entry) bool {
+		if e.Kind == logformat.KindSupersede && e.Supersedes != "" {
+			if _, seen := supersededBy[e.Supersedes]; !seen {
+				supersededBy[e.Supersedes] = e.ID
+			}
+		}
+		by := supersededBy[e.ID]
+		if by != "" && !opt.All {
+			return true
+		}
+		if opt.Kind != "" && e.Kind != opt.Kind {
+			return true
+		}
+		if opt.Agent != "" && e.Agent != opt.Agent && !strings.HasPrefix(e.Agent, opt.Agent+"/") {
+			return true
+		}
+		out = append(out, Listed{Entry: e, SupersededBy: by})
+		return opt.N <= 0 || len(out) < opt.N
+	}))
+	return out, invalid, err
+}
+
+// KnownKind reports whether k is a kind of entry lucid writes.
+func KnownKind(k string) bool {
+	switch k {
+	case logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote, logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream:
+		return true
+	}
+	return false
+}
