@@ -1,6 +1,6 @@
 # lucid's build. `make test` and `make e2e` are what CI runs (.ci/run);
 # `make demo` shows lucid at work in a scratch repository; `make bench`
-# prints the figures the issues ask for.
+# prints what lucid costs the agents (hook, claim, merge and remote timings).
 GO      ?= go
 BIN     := bin/lucid
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)

@@ -25,8 +25,9 @@ import (
 // the shim's log, a file), and end it with /exit.
 
 // teamEnv is the environment that runs a team in-process with the task
-// tools and every tool's schema up front (FACTS.md, "Agents at the same
-// time").
+// tools and every tool's schema up front: without the first, Claude Code
+// 2.1.332 starts no team; without the task tools no task hooks fire; tool
+// search would hide the schemas the scripted model's calls rely on.
 var teamEnv = []string{
 	"CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1",
 	"CLAUDE_CODE_ENABLE_TODO_TOOLS=1",

@@ -25,7 +25,7 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 // Entry is one line of the log. The field order is the key order on disk;
 // empty fields are left out.
 //
-// Two keys go beyond DESIGN.md's list: Evidence.Text keeps the cited line, so
+// Two keys go beyond the first format's list: Evidence.Text keeps the cited line, so
 // that a stale entry can say where that line is now, and Retired marks a
 // supersede entry that retires its target instead of replacing it (its Text
 // is the reason).

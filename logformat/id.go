@@ -67,8 +67,8 @@ func encodeBase32(b [16]byte) string {
 
 // ValidID reports whether s has the form of an entry id: 26 digits and
 // upper-case letters, the first at most 7. Reading is lenient about the
-// letters Crockford leaves out (I, L, O, U), as in DESIGN.md's example id;
-// NewID never writes them.
+// letters Crockford leaves out (I, L, O, U), which hand-written ids and
+// examples in documentation carry; NewID never writes them.
 func ValidID(s string) bool {
 	if len(s) != IDLen || s[0] < '0' || s[0] > '7' {
 		return false

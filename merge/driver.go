@@ -18,7 +18,7 @@ import (
 // reports a conflict for logs it can read; git takes what it wrote as the
 // merge.
 //
-// The rules, for what the issue left open:
+// The rules for the cases a union of lines leaves open:
 //   - The ancestor is not read (git may pass an empty file, or a virtual
 //     one in a criss-cross merge): the log is append-only, so a line one
 //     side lacks was added by the other, never deleted by it, and the

@@ -12,7 +12,8 @@ import (
 // adapter handles (client/codex). A tool event's matcher is a regular
 // expression over tool_name: the shell tool is "Bash",
 // apply_patch "apply_patch", and the lead's wait for a subagent
-// "multi_agent_v1wait_agent" (fixtures/codex-0.169.0/NOTES.md), which
+// "multi_agent_v1wait_agent" (as Codex CLI 0.169.0 named it in the
+// recorded payloads of testdata/payloads/codex-0.169.0), which
 // PostToolUse takes so that the lead hears what its subagent recorded.
 var events = []hooks.Event{
 	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},

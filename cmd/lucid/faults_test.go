@@ -22,7 +22,7 @@ import (
 )
 
 // TestFaultTable tries, as real processes, each way a pulled branch or a
-// full disk can break the files lucid uses, and counts what issue 13 asks:
+// full disk can break the files lucid uses, and counts what must never happen:
 // entries acknowledged (exit 0 and an id) but not in the log, hook calls
 // still running at their registered timeout, and outputs holding the
 // content of a file outside the repository. Every count must be 0. `go

@@ -22,7 +22,8 @@ import (
 // many agents at work, where nearly every tool call has news. It also runs
 // the agent's PreToolUse hooks two and eight at a time, as Claude Code runs
 // the hooks of parallel tool calls, and counts the entries that reached the
-// agent more than once (issue 12: none) or never.
+// agent more than once or never (both must be none: news is delivered
+// exactly once).
 func concurrentSection(b *bench) error {
 	const writers = 8
 	const session = "30df32ba-0d45-4195-af71-803394f51561"

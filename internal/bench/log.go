@@ -6,8 +6,8 @@ import (
 
 // logSection times `lucid status` (the digest every agent gets when it
 // starts) and `lucid log -n 20` on logs of each of b.sizes entries. Both read
-// the log from its end, so neither should grow with the log. The goals are
-// the issue's: status on a 1M log within 3x the floor, and within 1.3x of
+// the log from its end, so neither should grow with the log. The goals:
+// status on a 1M log within 3x the floor, and within 1.3x of
 // status on a 1k log. The second compares the two "x floor" figures, so
 // that the machine's drift between the two measures does not count.
 func logSection(b *bench) error {

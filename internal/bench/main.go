@@ -1,4 +1,4 @@
-// Command bench prints the figures lucid's issues ask for, measured the way
+// Command bench prints what lucid costs the agents that run it, measured the way
 // an agent meets them: every figure is the wall time of a whole lucid process
 // (fork, exec, Go runtime start, the work, exit), run in a scratch git
 // repository in a temp dir.
@@ -66,8 +66,7 @@ type section struct {
 	run     func(b *bench) error
 }
 
-// sections run in this order. Later issues add theirs here (hook timings,
-// claims, the merge driver).
+// sections run in this order; a new cost to watch gets a section here.
 var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
@@ -105,7 +104,7 @@ type timing struct {
 	floor time.Duration
 }
 
-// goal is one target an issue sets, checked after the sections ran.
+// goal is one target lucid holds itself to, checked after the sections ran.
 type goal struct {
 	label    string
 	value    float64 // a ratio, or a quantity in unit

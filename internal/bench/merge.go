@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// mergeSection times `lucid merge-driver` on the case issue 5 names: two
+// mergeSection times `lucid merge-driver` on a large case: two
 // sides of 500k entries each that share a base of 250k (each branch then
 // appended 250k of its own, interleaved in time), as git runs it: from the
 // work tree's top, with %O %A %B %L %P. Each run gets a fresh copy of ours,
@@ -22,7 +22,8 @@ import (
 // peak memory (the child's maximum resident set, from rusage), and checks
 // the result: every entry of both sides exactly once.
 //
-// Goals (issue 5): under 2 s; peak memory under 3x the size of the inputs,
+// Goals: under 2 s (git waits on the driver during a merge or rebase); peak
+// memory under 3x the size of the inputs,
 // counted as the two sides the driver reads (the base, which it does not
 // read, is left out, which makes the goal stricter).
 //

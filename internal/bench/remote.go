@@ -19,7 +19,7 @@ import (
 	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
-// remoteSection times claims shared through a git remote (issue 7). The
+// remoteSection times claims shared through a git remote. The
 // remote is a bare repository on disk and the machines are two clones of
 // it, a and b, so the figures are git's and lucid's own cost without a
 // network: over SSH or HTTPS to a forge, add the round trips (a claim makes

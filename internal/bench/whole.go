@@ -9,7 +9,7 @@ import (
 )
 
 // wholeSection times the commands that read the whole log, on the largest
-// log of -sizes (issue 13): lucid dream (which lists every live entry),
+// log of -sizes: lucid dream (which lists every live entry),
 // lucid doctor, and lucid supersede of an id that is not in the log. Each
 // runs once to warm the page cache, then a few times (they take seconds,
 // not milliseconds); it prints the median and maximum wall time, the
@@ -18,7 +18,8 @@ import (
 // wall time) and the peak memory (the child's maximum resident set; see mergeSection for why
 // the bench's own peak bounds it from below).
 //
-// Goals (issue 13): dream under 64 MB of peak memory, doctor under 0.5 s.
+// Goals: dream under 64 MB of peak memory (it runs beside the agents),
+// doctor under 0.5 s (a person waits on it).
 func wholeSection(b *bench) error {
 	n := slices.Max(b.sizes)
 	return b.withLog("whole", n, func(s *scratch) error {

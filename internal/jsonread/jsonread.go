@@ -5,7 +5,7 @@
 // encoding/json's first decode in a process builds its cache of the
 // struct's fields through reflection and touches much of its code: about
 // 0.15 ms of a hook whose whole budget over a hello-world start is 0.45 ms
-// (issue 14; `make bench`, section hooks). Everything else still uses
+// (`make bench`, section hooks). Everything else still uses
 // encoding/json, and this package reads what encoding/json reads: the same
 // inputs are valid, and strings decode to the same text (invalid UTF-8 and
 // lone surrogates as U+FFFD), which the tests check against it. Keys are
