@@ -15,7 +15,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # the standard library's crypto, which lucid uses only for git object ids.
 TAGS    := purego
 
-.PHONY: build install test bench demo e2e clean
+.PHONY: build install test cover bench demo e2e clean
 
 # CGO_ENABLED=0: a static binary skips the dynamic loader (mvdan.cc/sh
 # imports os/user, which would link libc), about 1 ms off every hook call.
@@ -37,6 +37,15 @@ test:
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) test -race $$($(GO) list ./... | grep -v /internal/promises)
 	GO=$(GO) ./scripts/promises
+
+# Each package's statements covered by its own tests. cmd/lucid's tests run
+# lucid as processes (its scripts), so its figure is what those processes
+# ran: a build with coverage counters (gittest.CoverDirEnv).
+cover:
+	$(GO) test -cover $$($(GO) list ./... | grep -v '/e2e$$\|/internal/promises$$\|/cmd/lucid$$')
+	rm -rf bin/cover && mkdir -p bin/cover
+	LUCID_COVERDIR=$(CURDIR)/bin/cover $(GO) test -count=1 ./cmd/lucid
+	$(GO) tool covdata percent -i bin/cover -pkg github.com/lucid-dev/lucid/cmd/lucid
 
 bench: build
 	$(GO) run ./internal/bench -lucid $(BIN)

@@ -78,6 +78,9 @@ func scriptParams(dir string) testscript.Params {
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
 			}
+			if dir := os.Getenv(gittest.CoverDirEnv); dir != "" {
+				env.Setenv("GOCOVERDIR", dir)
+			}
 			for _, kv := range gittest.Identity {
 				k, v, _ := strings.Cut(kv, "=")
 				env.Setenv(k, v)

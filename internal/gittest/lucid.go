@@ -2,9 +2,17 @@ package gittest
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 )
+
+// CoverDirEnv, when set to a folder, makes BuildLucid build lucid with
+// coverage counters for all of lucid's packages, and every lucid process a
+// test starts writes its counts there (as GOCOVERDIR). A package whose
+// tests run lucid as processes, such as cmd/lucid's scripts, is measured
+// this way by what those processes ran (`make cover`).
+const CoverDirEnv = "LUCID_COVERDIR"
 
 // BuildLucid builds lucid's command into dir and returns its path. Tests
 // that run lucid as processes run this build rather than their own -race
@@ -15,7 +23,14 @@ import (
 // flags, so the build cache serves the second one.
 func BuildLucid(dir string) (string, error) {
 	bin := filepath.Join(dir, "lucid")
-	build := exec.Command("go", "build", "-o", bin, "github.com/lucid-dev/lucid/cmd/lucid")
+	args := []string{"build", "-o", bin}
+	if dir := os.Getenv(CoverDirEnv); dir != "" {
+		args = append(args, "-cover", "-coverpkg=github.com/lucid-dev/lucid/...")
+		// Processes started with the test's environment write their
+		// counts here; a test that builds its own environment passes GOCOVERDIR on.
+		os.Setenv("GOCOVERDIR", dir)
+	}
+	build := exec.Command("go", append(args, "github.com/lucid-dev/lucid/cmd/lucid")...)
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building lucid: %v\n%s", err, out)
 	}
