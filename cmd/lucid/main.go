@@ -1,9 +1,11 @@
 // Command lucid keeps several AI coding agents working in one git repository
 // out of each other's way: a shared plan, an append-only log of what they
-// learned, and the Claude Code hooks that feed both to every agent.
+// learned, claims on files, and the clients' hooks that feed them to every
+// agent and enforce the claims.
 //
 // Each command lives in a file of its own and is a thin layer over the
-// packages that do the work (gitstore, hooks, guard, merge).
+// packages that do the work (the stores, hooks, claims, merge, and the
+// clients through their registry).
 package main
 
 import (
