@@ -130,3 +130,52 @@ func TestLiveLogAgrees(t *testing.T) {
 		l.Close()
 	}
 }
+
+func TestLiveLogOfAMissingLog(t *testing.T) {
+	r := newRepo(t)
+	os.Remove(r.LogPath())
+	l, err := OpenLive(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if len(l.Counts) != 0 || len(l.Kinds()) != 0 {
+		t.Fatalf("live entries in a missing log: %v", l.Counts)
+	}
+	if err := l.Each(func(string) bool { return true }, func(e LiveEntry) bool { t.Fatalf("entry %v", e); return true }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Each reads what OpenLive indexed: it stops when asked, lists nothing when
+// no kind is wanted, and leaves out what was appended since.
+func TestLiveLogEach(t *testing.T) {
+	r := newRepo(t)
+	ids := appendNotes(t, r.LogPath(), "one", "two", "three")
+	l, err := OpenLive(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	appendNotes(t, r.LogPath(), "four")
+	var got []string
+	each := func(keep func(string) bool, max int) {
+		t.Helper()
+		got = nil
+		if err := l.Each(keep, func(e LiveEntry) bool { got = append(got, e.ID); return len(got) < max }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	each(func(string) bool { return true }, 10)
+	if len(got) != 3 || got[2] != ids[2] {
+		t.Fatalf("Each lists %v, want the three entries indexed %v", got, ids)
+	}
+	each(func(string) bool { return true }, 2)
+	if len(got) != 2 || got[1] != ids[1] {
+		t.Fatalf("Each stopped at 2 lists %v", got)
+	}
+	each(func(string) bool { return false }, 10)
+	if got != nil {
+		t.Fatalf("Each of no kind lists %v", got)
+	}
+}
