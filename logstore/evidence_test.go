@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/logformat"
 )
@@ -177,5 +178,26 @@ func TestCheckerReadsEachFileOnce(t *testing.T) {
 	}
 	if s := NewChecker(r).Check([]logformat.Evidence{ev}); len(s) != 1 {
 		t.Fatalf("a new Checker does not see the change: %v", s)
+	}
+}
+
+// A file over MaxEvidence cannot be cited, and a cited file that grew past
+// it is not read, and says so.
+func TestEvidenceOverTheLimit(t *testing.T) {
+	r := newRepo(t)
+	path := gittest.WriteFile(t, r.Top, "big.bin", "small\n")
+	ev, err := Cite(r, r.Top, "big.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, gitstore.MaxEvidence+1); err != nil { // sparse: no time to write
+		t.Fatal(err)
+	}
+	if _, err := Cite(r, r.Top, "big.bin"); err == nil {
+		t.Fatal("a file over the limit was cited")
+	}
+	got := NewChecker(r).Check([]logformat.Evidence{ev})
+	if want := "⚠stale: big.bin not checked: it is over " + gitstore.SizeText(gitstore.MaxEvidence); len(got) != 1 || got[0].String() != want {
+		t.Fatalf("Check: %v, want %q", got, want)
 	}
 }
