@@ -78,6 +78,9 @@ func TestLogThatIsNotAFile(t *testing.T) {
 	if err := Append(r.LogPath(), e); err == nil || !strings.Contains(err.Error(), "not appended to the log") {
 		t.Fatalf("Append to a folder: %v", err)
 	}
+	if _, err := Record(r, "a", logformat.KindNote, "x", r.Top, nil); err == nil {
+		t.Fatal("Record into a folder gave no error")
+	}
 	if _, err := Scan(r.LogPath(), func(logformat.Entry) bool { return true }); err == nil {
 		t.Fatal("Scan of a folder gave no error")
 	}

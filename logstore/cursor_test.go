@@ -4,24 +4,9 @@ import (
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/lucid-dev/lucid/logformat"
 )
-
-// appendNotes appends one note for each text, and returns their ids.
-func appendNotes(t *testing.T, path string, texts ...string) []string {
-	t.Helper()
-	var ids []string
-	for _, text := range texts {
-		e := logformat.NewEntry(time.Now(), "a", logformat.KindNote, text)
-		if err := Append(path, e); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, e.ID)
-	}
-	return ids
-}
 
 // A reader that keeps its cursor reads, the next time, only what was
 // appended since; a rewritten log is told apart from a grown one.

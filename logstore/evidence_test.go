@@ -58,6 +58,7 @@ func TestCiteOfAFileNamedWithAColon(t *testing.T) {
 func TestCiteRefusals(t *testing.T) {
 	r := newRepo(t)
 	gittest.WriteFile(t, r.Top, "a.go", "one\ntwo\n")
+	gittest.WriteFile(t, r.Top, "empty", "")
 	os.Mkdir(filepath.Join(r.Top, "dir"), 0o755)
 	outside := gittest.WriteFile(t, t.TempDir(), "out.go", "x\n")
 	for spec, want := range map[string]string{
@@ -66,6 +67,8 @@ func TestCiteRefusals(t *testing.T) {
 		"a.go:3":    "line 3 is past the end of the file (2 lines)",
 		"gone.go":   "evidence gone.go: no such file",
 		"gone.go:4": "evidence gone.go:4: no such file",
+		"gone.go:x": "evidence gone.go:x: no such file",
+		"empty:1":   "line 1 is past the end of the file (0 lines)",
 		"dir":       "is a folder; cite a file",
 		outside:     "is outside the work tree",
 		".git/HEAD": "inside .git",

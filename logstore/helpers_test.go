@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"testing"
+	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
@@ -32,4 +33,18 @@ func logged(t *testing.T, path string) ([]logformat.Entry, int) {
 		t.Fatal(err)
 	}
 	return out, invalid
+}
+
+// appendNotes appends one note for each text, and returns their ids.
+func appendNotes(t *testing.T, path string, texts ...string) []string {
+	t.Helper()
+	var ids []string
+	for _, text := range texts {
+		e := logformat.NewEntry(time.Now(), "a", logformat.KindNote, text)
+		if err := Append(path, e); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, e.ID)
+	}
+	return ids
 }
