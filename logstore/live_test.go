@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -128,5 +129,86 @@ func TestLiveLogAgrees(t *testing.T) {
 			}
 		}
 		l.Close()
+	}
+}
+
+func TestLiveLogOfAMissingLog(t *testing.T) {
+	r := newRepo(t)
+	os.Remove(r.LogPath())
+	l, err := OpenLive(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if len(l.Counts) != 0 || len(l.Kinds()) != 0 {
+		t.Fatalf("live entries in a missing log: %v", l.Counts)
+	}
+	if err := l.Each(func(string) bool { return true }, func(e LiveEntry) bool { t.Fatalf("entry %v", e); return true }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Each reads what OpenLive indexed: it stops when asked, lists nothing when
+// no kind is wanted, and leaves out what was appended since.
+func TestLiveLogEach(t *testing.T) {
+	r := newRepo(t)
+	ids := appendNotes(t, r.LogPath(), "one", "two", "three")
+	l, err := OpenLive(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	appendNotes(t, r.LogPath(), "four")
+	var got []string
+	each := func(keep func(string) bool, max int) {
+		t.Helper()
+		got = nil
+		if err := l.Each(keep, func(e LiveEntry) bool { got = append(got, e.ID); return len(got) < max }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	each(func(string) bool { return true }, 10)
+	if len(got) != 3 || got[2] != ids[2] {
+		t.Fatalf("Each lists %v, want the three entries indexed %v", got, ids)
+	}
+	each(func(string) bool { return true }, 2)
+	if len(got) != 2 || got[1] != ids[1] {
+		t.Fatalf("Each stopped at 2 lists %v", got)
+	}
+	each(func(string) bool { return false }, 10)
+	if got != nil {
+		t.Fatalf("Each of no kind lists %v", got)
+	}
+}
+
+// A line another tool wrote, with escapes where lucid writes none, is read
+// as encoding/json reads it: by the count and by the live set.
+func TestLiveLogReadsEscapedLines(t *testing.T) {
+	r := newRepo(t)
+	escaped := func(e logformat.Entry) string {
+		line, _ := logformat.EncodeEntry(e)
+		s := strings.Replace(string(line), `"kind":"`+e.Kind+`"`, `"kind":"\u00`+fmt.Sprintf("%x", e.Kind[0])+e.Kind[1:]+`"`, 1)
+		if s == string(line) {
+			t.Fatalf("no kind in %s", line)
+		}
+		return s
+	}
+	now := time.Now()
+	fact := logformat.NewEntry(now, "a", logformat.KindFact, "kept")
+	old := logformat.NewEntry(now.Add(time.Second), "a", logformat.KindDecision, "replaced")
+	by := logformat.NewEntry(now.Add(2*time.Second), "a", logformat.KindSupersede, "replacing")
+	by.Supersedes = old.ID
+	os.WriteFile(r.LogPath(), []byte(escaped(fact)+escaped(old)+escaped(by)), 0o644)
+	if valid, invalid, err := CountLog(r.LogPath()); valid != 3 || invalid != 0 || err != nil {
+		t.Fatalf("CountLog: %d valid, %d invalid, %v; want 3 valid", valid, invalid, err)
+	}
+	l, err := OpenLive(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	want := map[string]int{logformat.KindFact: 1, logformat.KindDecision: 1}
+	if !reflect.DeepEqual(l.Counts, want) || l.Invalid != 0 {
+		t.Fatalf("live counts %v (%d invalid), want %v", l.Counts, l.Invalid, want)
 	}
 }

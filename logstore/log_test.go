@@ -179,3 +179,32 @@ func TestConcurrentAppendsLoseAndMixNothing(t *testing.T) {
 		}
 	}
 }
+
+// A line longer than the readers' buffers is read whole, forward, backward,
+// from a cursor and by the count.
+func TestVeryLongLine(t *testing.T) {
+	r := newRepo(t)
+	ids := appendNotes(t, r.LogPath(), "short", strings.Repeat("long ", 55<<10), "short again")
+	var fwd, back, from []string
+	if _, err := Scan(r.LogPath(), func(e logformat.Entry) bool { fwd = append(fwd, e.ID); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ScanBackward(r.LogPath(), func(e logformat.Entry) bool { back = append(back, e.ID); return true }); err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(back)
+	if _, _, err := ScanFrom(r.LogPath(), 0, func(e logformat.Entry) { from = append(from, e.ID) }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fwd, ids) || !slices.Equal(back, ids) || !slices.Equal(from, ids) {
+		t.Fatalf("read %v forward, %v backward, %v from 0; want %v", fwd, back, from, ids)
+	}
+	// The count in parts, whose bounds fall inside the long line.
+	defer func(n int64) { countSplitSize = n }(countSplitSize)
+	for _, split := range []int64{countSplitSize, 0} {
+		countSplitSize = split
+		if valid, invalid, err := CountLog(r.LogPath()); valid != 3 || invalid != 0 || err != nil {
+			t.Fatalf("CountLog (split at %d): %d valid, %d invalid, %v", split, valid, invalid, err)
+		}
+	}
+}

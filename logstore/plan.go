@@ -15,12 +15,16 @@ import (
 // change" costs two stats and no read.
 
 // PlanMaybeChanged reports whether plan.md may differ from what lucid last
-// recorded: false only when both files have the same size and time.
+// recorded: false only when both files have the same size and time, or
+// there is no plan.md and the record is empty.
 func PlanMaybeChanged(r *gitstore.Repo) bool {
 	now, err1 := os.Stat(r.PlanPath())
 	seen, err2 := os.Stat(r.PlanSeenPath())
 	if err1 != nil && err2 != nil {
 		return false // no plan, nothing recorded
+	}
+	if errors.Is(err1, os.ErrNotExist) && err2 == nil && seen.Size() == 0 {
+		return false // no plan, and its absence recorded (PlanVersions reads it empty)
 	}
 	if err1 != nil || err2 != nil {
 		return true
