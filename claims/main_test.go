@@ -5,13 +5,12 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/present"
 )
 
 // TestMain labels agents as the command line does, by the registry of
 // clients: the tests' teammates of agent teams are Claude Code's, and
 // other clients' agents go by their client's name.
 func TestMain(m *testing.M) {
-	present.NamedLabels, present.Teammates = clients.NamedLabels, clients.Teammate
+	clients.NameAgents()
 	os.Exit(m.Run())
 }

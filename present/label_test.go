@@ -15,7 +15,7 @@ import (
 // clients: teammates of agent teams are Claude Code's, and other clients'
 // agents go by their client's name.
 func TestMain(m *testing.M) {
-	present.NamedLabels, present.Teammates = clients.NamedLabels, clients.Teammate
+	clients.NameAgents()
 	os.Exit(m.Run())
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // Client is one coding client: its adapter of hooks (events, payloads,
@@ -74,6 +75,10 @@ func Adapters() []hooks.Client {
 // client's name (present.NamedLabels): those of every client but the
 // default one, whose agents are labelled by their role in a team.
 func NamedLabels(client string) bool { return client != Default().Name() }
+
+// NameAgents has package present name agents as their clients do
+// (NamedLabels, Teammate). The command line calls it first.
+func NameAgents() { present.NamedLabels, present.Teammates = NamedLabels, Teammate }
 
 // Teammate reads a teammate's name in its agent team from the id its
 // client gave it as a subagent (present.Teammates), asking each client

@@ -16,7 +16,6 @@ import (
 
 	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/present"
 )
 
 // command is one subcommand of lucid.
@@ -65,7 +64,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// An agent is labelled by its client's name or by its role, and told
 	// as a teammate of an agent team, as the registry of clients says.
-	present.NamedLabels, present.Teammates = clients.NamedLabels, clients.Teammate
+	clients.NameAgents()
 	// Whatever lucid prints for a person goes out with its control
 	// characters escaped (internal/escape), so that text from the log, a
 	// claim or a file name cannot drive the terminal. A hook's stdout is
