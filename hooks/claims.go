@@ -370,7 +370,7 @@ func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 }
 
 // sameTeam reports whether owner is a teammate in the caller's session,
-// which SendMessage reaches by its name.
+// and its name in the team, by which SendMessage reaches it.
 func (c *call) sameTeam(owner string) (string, bool) {
 	if !strings.HasPrefix(owner, c.in.SessionID+"/") {
 		return "", false
