@@ -14,6 +14,22 @@ import (
 	"github.com/lucid-dev/lucid/logstore"
 )
 
+// Writers that are not agents.
+const (
+	AgentHuman = "human" // the lucid command line run by a person
+	AgentUser  = "user"  // a change noticed on disk, made outside the agents' tools
+)
+
+// AgentID is the id of an agent as the hooks see it: the session id for a
+// lead session, "session/agent" for a subagent (a subagent shares the lead's
+// session id).
+func AgentID(sessionID, agentID string) string {
+	if agentID == "" {
+		return sessionID
+	}
+	return sessionID + "/" + agentID
+}
+
 // AgentRecord is what lucid keeps about one agent, in
 // <common git dir>/lucid/agents/<key>.json. The file's modification time is
 // the agent's last-seen time: every hook call touches it (one syscall), and

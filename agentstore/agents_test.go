@@ -2,25 +2,24 @@ package agentstore
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
 
 // A record saved is the record loaded, every field of it: the hand-written
 // decoder reads the names that json.Marshal writes.
 func TestAgentRecordRoundTrip(t *testing.T) {
-	r, err := gitstore.Find(gittest.Committed(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Init(); err != nil {
-		t.Fatal(err)
-	}
+	r := newRepo(t)
 	want := AgentRecord{
 		ID: "30df32ba-0d45-4195-af71-803394f51561/aalpha-29065e", Type: "general-purpose", Client: "codex",
 		Worktree: r.Top, Started: "2026-12-03T08:00:00Z",
@@ -38,6 +37,214 @@ func TestAgentRecordRoundTrip(t *testing.T) {
 	recs, _, err := Agents(r)
 	if err != nil || len(recs) != 1 || !reflect.DeepEqual(recs[0], want) {
 		t.Fatalf("Agents() = %+v, %v; want the one saved", recs, err)
+	}
+}
+
+// newRepo is a repository with one commit, set up as lucid init sets it
+// up, as gitstore finds it.
+func newRepo(t *testing.T) *gitstore.Repo {
+	t.Helper()
+	r, err := gitstore.Find(gittest.Committed(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Init(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// linked is a work tree linked to r's repository, as gitstore finds it.
+func linked(t *testing.T, r *gitstore.Repo) *gitstore.Repo {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(r.Top), "linked")
+	gittest.Run(t, r.Top, "worktree", "add", "-q", dir)
+	l, err := gitstore.Find(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// A lead and its subagent, each recorded where it works, are known to
+// every work tree of the repository, each with when it was last seen; an
+// agent never recorded is not.
+func TestAgentsAcrossWorkTrees(t *testing.T) {
+	r := newRepo(t)
+	wt := linked(t, r)
+	const session = "30df32ba-0d45-4195-af71-803394f51561"
+	lead := AgentRecord{ID: AgentID(session, ""), Worktree: r.Top, Started: "2026-12-03T08:00:00Z"}
+	sub := AgentRecord{ID: AgentID(session, "a2adb9a7d441d9c57"), Type: "Explore", Worktree: wt.Top, Started: "2026-12-03T08:01:00Z"}
+	if lead.ID != session || sub.ID != session+"/a2adb9a7d441d9c57" {
+		t.Fatalf("ids %q and %q", lead.ID, sub.ID)
+	}
+	before := time.Now().Add(-time.Second)
+	if err := SaveAgent(r, lead); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveAgent(wt, sub); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []*gitstore.Repo{r, wt} {
+		for _, want := range []AgentRecord{lead, sub} {
+			got, seen, ok := LoadAgent(from, want.ID)
+			if !ok || !reflect.DeepEqual(got, want) || seen.Before(before) {
+				t.Errorf("from %s, %s: %+v last seen %v (ok %v)", from.Top, want.ID, got, seen, ok)
+			}
+		}
+		recs, seen, err := Agents(from)
+		if err != nil || len(recs) != 2 || len(seen) != 2 {
+			t.Fatalf("from %s: %+v, %v", from.Top, recs, err)
+		}
+		ids := []string{recs[0].ID, recs[1].ID}
+		slices.Sort(ids)
+		if ids[0] != lead.ID || ids[1] != sub.ID {
+			t.Errorf("from %s: agents %q", from.Top, ids)
+		}
+	}
+	if _, _, ok := LoadAgent(r, session+"/a0000000000000000"); ok {
+		t.Error("an agent never recorded was loaded")
+	}
+}
+
+// An agent seen again is seen now, its record as it was; an agent without
+// a record is not touched into one.
+func TestTouchAgent(t *testing.T) {
+	r := newRepo(t)
+	rec := AgentRecord{ID: "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae", Client: "codex", Worktree: r.Top, Edits: 2}
+	if TouchAgent(r, rec.ID) {
+		t.Fatal("an agent without a record was touched")
+	}
+	if _, _, ok := LoadAgent(r, rec.ID); ok {
+		t.Fatal("touching made a record")
+	}
+	if err := SaveAgent(r, rec); err != nil {
+		t.Fatal(err)
+	}
+	long := time.Now().Add(-3 * time.Hour)
+	if err := os.Chtimes(r.AgentPath(rec.ID), long, long); err != nil {
+		t.Fatal(err)
+	}
+	if _, seen, _ := LoadAgent(r, rec.ID); seen.After(long.Add(time.Second)) {
+		t.Fatalf("last seen %v, want %v", seen, long)
+	}
+	if !TouchAgent(r, rec.ID) {
+		t.Fatal("the recorded agent was not touched")
+	}
+	got, seen, ok := LoadAgent(r, rec.ID)
+	if !ok || !reflect.DeepEqual(got, rec) || time.Since(seen) > time.Minute {
+		t.Errorf("after a touch: %+v last seen %v (ok %v)", got, seen, ok)
+	}
+}
+
+// Whatever else lies among the records (a record of another id, a file
+// that is not a record, one cut short, one without an id, a folder) is
+// no agent's, and lists as none; a repository where no agent ran has none.
+func TestAgentsSkipWhatIsNotARecord(t *testing.T) {
+	r := newRepo(t)
+	if recs, seen, err := Agents(r); err != nil || recs != nil || seen != nil {
+		t.Fatalf("no agent ran: %+v, %v, %v", recs, seen, err)
+	}
+	const id = "0b218250-bcad-4f28-bb25-013e7e946655"
+	if err := SaveAgent(r, AgentRecord{ID: id, Worktree: r.Top}); err != nil {
+		t.Fatal(err)
+	}
+	dir := r.AgentsDir()
+	for name, content := range map[string]string{
+		"notes.txt":   `{"id":"x"}`,
+		"cut.json":    `{"id":"cut","worktree":`,
+		"noid.json":   `{"worktree":"/w"}`,
+		"array.json":  `[1,2]`,
+		"other.json":  `{"id":"someone-else"}`,
+		"folder.json": "",
+	} {
+		path := filepath.Join(dir, name)
+		if name == "folder.json" {
+			if err := os.Mkdir(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, _, err := Agents(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, rec := range recs {
+		ids = append(ids, rec.ID)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []string{id, "someone-else"}) {
+		t.Errorf("agents %q", ids)
+	}
+	// other.json holds a record, but not the one its name is kept for.
+	if _, _, ok := LoadAgent(r, "other"); ok {
+		t.Error("a record of another id was loaded")
+	}
+	if _, _, ok := LoadAgent(r, "cut"); ok {
+		t.Error("a record cut short was loaded")
+	}
+}
+
+// A record is not saved where its folder cannot be made, and the caller
+// hears why; nor is the list read where the folder is not one.
+func TestSaveAgentWithoutItsFolder(t *testing.T) {
+	r := newRepo(t)
+	if err := os.MkdirAll(filepath.Dir(r.AgentsDir()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(r.AgentsDir(), []byte("not a folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveAgent(r, AgentRecord{ID: "30df32ba-0d45-4195-af71-803394f51561"}); err == nil {
+		t.Error("a record was saved where the agents' folder is a file")
+	}
+	if _, _, err := Agents(r); err == nil {
+		t.Error("the agents' folder, a file, was listed")
+	}
+}
+
+// The ids an agent saw stay at most MaxSeen; those that fell off still
+// count as seen, through SeenBefore, up to the newest of them.
+func TestSeenIsBounded(t *testing.T) {
+	var rec AgentRecord
+	start := time.UnixMilli(1796285464398)
+	ids := make([]string, MaxSeen+3)
+	for i := range ids {
+		ids[i] = logformat.NewID(start.Add(time.Duration(i) * time.Millisecond))
+	}
+	rec.AddSeen(ids[:MaxSeen]...)
+	if len(rec.Seen) != MaxSeen || rec.SeenBefore != 0 || !rec.HasSeen(ids[0]) || !rec.HasSeen(ids[MaxSeen-1]) {
+		t.Fatalf("full: %d ids, seen before %d", len(rec.Seen), rec.SeenBefore)
+	}
+	rec.AddSeen("not-an-id")
+	rec.AddSeen(ids[MaxSeen:]...)
+	if len(rec.Seen) != MaxSeen {
+		t.Fatalf("%d ids seen, want %d", len(rec.Seen), MaxSeen)
+	}
+	for i, id := range ids {
+		if got, want := rec.HasSeen(id), i >= 4; got != want {
+			t.Errorf("id %d in the list: %v, want %v", i, got, want)
+		}
+	}
+	if !rec.HasSeen("not-an-id") || rec.HasSeen("never") {
+		t.Error("the list holds what was added, and only that")
+	}
+	// The four oldest fell off: each is older than SeenBefore, and the
+	// oldest kept is not.
+	if want := logformat.IDTime(ids[3]).UnixMilli() + 1; rec.SeenBefore != want {
+		t.Errorf("seen before %d, want %d", rec.SeenBefore, want)
+	}
+	if logformat.IDTime(ids[4]).UnixMilli() < rec.SeenBefore {
+		t.Error("an id still in the list is counted as forgotten")
+	}
+	rec.AddSeen(make([]string, MaxSeen)...) // ids that are no ids drop without a trace
+	if want := logformat.IDTime(ids[len(ids)-1]).UnixMilli() + 1; rec.SeenBefore != want {
+		t.Errorf("seen before %d, want %d", rec.SeenBefore, want)
 	}
 }
 

@@ -4,10 +4,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"github.com/lucid-dev/lucid/gitstore"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // ShellWatch is what a hook noted of the files that other agents' claims

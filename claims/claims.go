@@ -16,6 +16,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/overlap"
+	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
@@ -161,7 +162,7 @@ func (s *ClaimSet) Foreign(c claimstore.Claim) bool {
 
 // Freshness says how old the copy of the other machines' claims is:
 // "2 min ago".
-func (s *ClaimSet) Freshness() string { return agentstore.Ago(s.Fetched, s.now) }
+func (s *ClaimSet) Freshness() string { return present.Ago(s.Fetched, s.now) }
 
 // LastActive is the owner's last hook call, or the claim's creation when
 // that is later (an owner that never ran a hook, such as a script).
@@ -340,17 +341,17 @@ func literalPrefix(glob string) string { return glob[:literalLen(glob)] }
 // Describe says whose a claim is, for what, on which globs and since when,
 // for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
 // claimed 4 min ago)`.
-func (s *ClaimSet) Describe(c claimstore.Claim, labels *agentstore.Labeler) string {
+func (s *ClaimSet) Describe(c claimstore.Claim, labels *present.Labeler) string {
 	return fmt.Sprintf("%s for %s (%s, claimed %s)", s.who(c, labels), escape.Quote(c.Task),
-		escape.Line(strings.Join(c.Globs, ", ")), agentstore.Ago(c.Created, s.now))
+		escape.Line(strings.Join(c.Globs, ", ")), present.Ago(c.Created, s.now))
 }
 
 // who is a claim's owner, said as a teammate where it is one, and its
 // machine when that is another: "teammate tester·a3f9c1",
 // "lead·1bd236 on laptop (4f2a9c)".
-func (s *ClaimSet) who(c claimstore.Claim, labels *agentstore.Labeler) string {
+func (s *ClaimSet) who(c claimstore.Claim, labels *present.Labeler) string {
 	who := labels.Label(c.Owner)
-	if agentstore.IsTeammate(c.Owner) {
+	if _, mate := present.Teammate(c.Owner); mate {
 		who = "teammate " + who
 	}
 	if s.Foreign(c) {
@@ -394,7 +395,7 @@ func (e *ConflictError) Error() string {
 // conflict is the ConflictError of a claim whose glob mine overlaps
 // theirs, of c, both matching path.
 func (s *ClaimSet) conflict(mine, theirs, path string, c claimstore.Claim) error {
-	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, agentstore.NewLabeler(s.repo)), Owner: c.Owner}
+	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, present.NewLabeler(s.repo)), Owner: c.Owner}
 }
 
 // Acquire records a claim, under the repository's lock: it is refused when
@@ -702,8 +703,8 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]claimst
 // `src/**, docs/*.md: general-purpose·a2adb9 for "fix login" (4 min ago)`,
 // with the work tree named when it is not top, and the machine when it is
 // another.
-func (s *ClaimSet) ClaimLine(c claimstore.Claim, labels *agentstore.Labeler, top string) string {
-	line := fmt.Sprintf("%s: %s for %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), escape.Quote(c.Task), agentstore.Ago(c.Created, s.now))
+func (s *ClaimSet) ClaimLine(c claimstore.Claim, labels *present.Labeler, top string) string {
+	line := fmt.Sprintf("%s: %s for %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), escape.Quote(c.Task), present.Ago(c.Created, s.now))
 	if c.Worktree != top && !s.Foreign(c) {
 		line += " in the work tree " + escape.Line(c.Worktree)
 	}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
@@ -80,7 +80,7 @@ func share(repo *gitstore.Repo, set *ClaimSet, claim *claimstore.Claim, req Clai
 		ttl = DefaultRemoteTTL
 	}
 	claim.Machine, claim.Expires = me, req.Now.Add(ttl)
-	labels := agentstore.NewLabeler(repo)
+	labels := present.NewLabeler(repo)
 	message := fmt.Sprintf("claim %s for %q\n\nby %s on %s", strings.Join(claim.Globs, ", "), claim.Task,
 		labels.Label(claim.Owner), remoteclaims.MachineLabel(me))
 	return pushLoop(req.Remote, func(moved bool) (bool, error) {

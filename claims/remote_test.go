@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
@@ -61,11 +62,11 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 			t.Errorf("%s: %+v", rel, hits)
 		}
 	}
-	d := set.Describe(set.Remote[0], agentstore.NewLabeler(repo))
+	d := set.Describe(set.Remote[0], present.NewLabeler(repo))
 	if d != `human on laptop (012345) for "auth" (src/**, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
-	if line := set.ClaimLine(set.Remote[0], agentstore.NewLabeler(repo), repo.Top); line != `src/**: human on laptop (012345) for "auth" (under a minute ago)` {
+	if line := set.ClaimLine(set.Remote[0], present.NewLabeler(repo), repo.Top); line != `src/**: human on laptop (012345) for "auth" (under a minute ago)` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 	active := set.ActiveClaims()

@@ -13,6 +13,7 @@ import (
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // The claim rules against a real repository: what Acquire refuses and
@@ -142,7 +143,7 @@ func TestAcquireInAnotherWorktree(t *testing.T) {
 	if len(hits) != 2 || !hits[0].Here || hits[0].Claim.Owner != alice || hits[1].Here {
 		t.Errorf("hits here first, then elsewhere: %+v", hits)
 	}
-	if line := set.ClaimLine(hits[1].Claim, agentstore.NewLabeler(repo), repo.Top); line != `src/a.go: lead·0b2182 for "t" (under a minute ago) in the work tree /elsewhere/wt` {
+	if line := set.ClaimLine(hits[1].Claim, present.NewLabeler(repo), repo.Top); line != `src/a.go: lead·0b2182 for "t" (under a minute ago) in the work tree /elsewhere/wt` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 }
@@ -202,7 +203,7 @@ func TestSetAnswers(t *testing.T) {
 			t.Errorf("rm -rf %s: %d hits, want %d", tc.rel, len(hits), tc.want)
 		}
 	}
-	if d := set.Describe(set.Claims[0], agentstore.NewLabeler(repo)); d != `teammate alpha·29065e for "tests" (src/**/*_test.go, claimed under a minute ago)` {
+	if d := set.Describe(set.Claims[0], present.NewLabeler(repo)); d != `teammate alpha·29065e for "tests" (src/**/*_test.go, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
 	if f := set.Freshness(); f != "at an unknown time" {

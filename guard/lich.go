@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/lichstore"
 	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // LichWindow is how long another session's edit stays news: long enough to
@@ -176,7 +176,7 @@ func lichNote(path string, news []lichstore.Edit, who []string, now time.Time) s
 	var b strings.Builder
 	if len(news) == 1 {
 		fmt.Fprintf(&b, "lucid (lich): %s was also edited by the lich session %s at %s (%s). ",
-			escape.Line(path), escape.Line(who[0]), isoMillis(news[0].Time()), agentstore.Ago(news[0].Time(), now))
+			escape.Line(path), escape.Line(who[0]), isoMillis(news[0].Time()), present.Ago(news[0].Time(), now))
 		b.WriteString("That session shares this checkout and may still be working on the file. " +
 			"Read the file again before building on it; send_to_session or lich send reaches that session, " +
 			"to agree on the change rather than undo it.")
@@ -187,7 +187,7 @@ func lichNote(path string, news []lichstore.Edit, who []string, now time.Time) s
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s at %s (%s)", escape.Line(who[i]), isoMillis(e.Time()), agentstore.Ago(e.Time(), now))
+		fmt.Fprintf(&b, "%s at %s (%s)", escape.Line(who[i]), isoMillis(e.Time()), present.Ago(e.Time(), now))
 	}
 	b.WriteString(". They share this checkout and may still be working on the file. " +
 		"Read the file again before building on it; send_to_session or lich send reaches each of them, " +

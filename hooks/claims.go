@@ -17,6 +17,7 @@ import (
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // target is a path a tool call writes, placed in a work tree whose
@@ -291,7 +292,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := agentstore.NewLabeler(group[0].repo)
+		labels := present.NewLabeler(group[0].repo)
 		for _, t := range group {
 			check := set.Check
 			switch {
@@ -369,14 +370,12 @@ func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 }
 
 // sameTeam reports whether owner is a teammate in the caller's session,
-// which SendMessage reaches by its name.
+// and its name in the team, by which SendMessage reaches it.
 func (c *call) sameTeam(owner string) (string, bool) {
-	sub, ok := strings.CutPrefix(owner, c.in.SessionID+"/")
-	if !ok {
+	if !strings.HasPrefix(owner, c.in.SessionID+"/") {
 		return "", false
 	}
-	name, _, ok := agentstore.TeammateName(sub)
-	return name, ok
+	return present.Teammate(owner)
 }
 
 // claimsFor reads the claims that could concern the targets, all of one
@@ -412,7 +411,7 @@ func (c *call) violations(changed []string) (string, error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := agentstore.NewLabeler(group[0].repo)
+		labels := present.NewLabeler(group[0].repo)
 		var here []string
 		for _, t := range group {
 			for _, h := range set.Check(c.agent, t.repo.Top, t.rel) {
@@ -472,7 +471,7 @@ func (c *call) releaseClaims(owner func(string) bool) error {
 // they come from is.
 func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
 	var lines []string
-	labels := agentstore.NewLabeler(repo)
+	labels := present.NewLabeler(repo)
 	foreign := 0
 	for _, cl := range set.ActiveClaims() {
 		lines = append(lines, "- "+set.ClaimLine(cl, labels, repo.Top))

@@ -9,6 +9,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // How the delta knows what an agent has not seen yet.
@@ -178,7 +179,7 @@ func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	checker, labels := logstore.NewChecker(c.repo), agentstore.NewLabeler(c.repo)
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
 	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), Plural(len(entries), "entry", "entries"))
 	var body strings.Builder
 	for i, e := range entries {

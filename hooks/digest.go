@@ -4,12 +4,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never
@@ -121,7 +121,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	room := budget - head.Len() - len(logHead) - len(moreLine) - len(tail)
 	var body strings.Builder
 	stopAtDream := d.Summary != ""
-	checker, labels := logstore.NewChecker(repo), agentstore.NewLabeler(repo)
+	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo)
 	supersededBy := map[string]bool{}
 	d.Invalid, err = logstore.ScanBackward(repo.LogPath(), func(e logformat.Entry) bool {
 		if e.Kind == logformat.KindDream && stopAtDream {

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // maxEntryText bounds one entry's text in the digest and the delta, so that
@@ -21,7 +21,7 @@ const maxEntryText = 1200
 //     evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
 //
 // stale holds the entry's stale marks (from a logstore.Checker), label the
-// writer's label (from an agentstore.Labeler).
+// writer's label (from an present.Labeler).
 func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now time.Time) string {
 	var b strings.Builder
 	kind := e.Kind
@@ -37,7 +37,7 @@ func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now ti
 		text = text[:maxEntryText] + "… (`lucid log` has it all)"
 	}
 	text = strings.ReplaceAll(escape.Text(text), "\n", "\n  ")
-	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(label), agentstore.Ago(e.Time(), now), e.ID)
+	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(label), present.Ago(e.Time(), now), e.ID)
 	marks := map[int]string{}
 	for _, s := range stale {
 		marks[s.Index] = s.String()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // reportReason is what an agent that edited files but recorded nothing is
@@ -107,7 +108,7 @@ func (c *call) taskCompleted() (*Output, error) {
 	}
 	reason := taskReason
 	if doer != c.agent {
-		reason = fmt.Sprintf(teammateReason, "teammate "+agentstore.Label(doer, ""))
+		reason = fmt.Sprintf(teammateReason, "teammate "+present.Label(doer, ""))
 	}
 	return &Output{Block: reason}, nil
 }
@@ -120,17 +121,15 @@ func (c *call) teammate() string {
 	if name == "" {
 		return c.agent
 	}
-	if n, _, ok := agentstore.TeammateName(c.in.AgentID); ok && n == name {
+	if n, ok := present.Teammate(c.agent); ok && n == name {
 		return c.agent
 	}
 	recs, _, err := agentstore.Agents(c.repo)
 	if err != nil {
 		return c.agent
 	}
-	prefix := c.in.SessionID + "/"
 	for _, r := range recs {
-		sub, ok := strings.CutPrefix(r.ID, prefix)
-		if n, _, isMate := agentstore.TeammateName(sub); ok && isMate && n == name {
+		if n, ok := c.sameTeam(r.ID); ok && n == name {
 			return r.ID
 		}
 	}

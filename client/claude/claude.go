@@ -3,7 +3,8 @@
 // encoded as it honours it (the payloads in
 // testdata/payloads/claude-code-2.1.332); the events lucid registers;
 // its settings, status line, /lucid:dream command and user hooks as lucid
-// init writes them; its agents' shells; and doctor's checks of it.
+// init writes them; its agents' shells; its agent teams' teammates, told
+// by their ids; and doctor's checks of it.
 package claude
 
 import (

@@ -1,7 +1,7 @@
 // Package clients is the registry of the coding clients lucid serves: the
-// one list that names them all, which the command line iterates, and what
-// each adds to the commands' help. Adding a client is its folder under
-// client/ and its line here.
+// one list that names them all, which the command line iterates, what
+// each adds to the commands' help, and how their agents are named. Adding
+// a client is its folder under client/ and its line here.
 package clients
 
 import (
@@ -13,6 +13,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
+	"github.com/lucid-dev/lucid/present"
 )
 
 // Client is one coding client: its adapter of hooks (events, payloads,
@@ -71,9 +72,29 @@ func Adapters() []hooks.Client {
 }
 
 // NamedLabels reports whether the agents of client are labelled by the
-// client's name (agentstore.NamedLabels): those of every client but the
+// client's name (present.NamedLabels): those of every client but the
 // default one, whose agents are labelled by their role in a team.
 func NamedLabels(client string) bool { return client != Default().Name() }
+
+// NameAgents has package present name agents as their clients do
+// (NamedLabels, Teammate). The command line calls it first.
+func NameAgents() { present.NamedLabels, present.Teammates = NamedLabels, Teammate }
+
+// Teammate reads a teammate's name in its agent team from the id its
+// client gave it as a subagent (present.Teammates), asking each client
+// whose agents form teams.
+func Teammate(subagent string) (name, tag string, ok bool) {
+	for _, c := range all {
+		if t, teams := c.(interface {
+			Teammate(string) (string, string, bool)
+		}); teams {
+			if name, tag, ok = t.Teammate(subagent); ok {
+				return name, tag, true
+			}
+		}
+	}
+	return "", "", false
+}
 
 // UserHookStandsAside reports whether a hook of the default client's user
 // settings (lucid init --user) leaves event to the project's own hooks,

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/remoteclaims"
 )
 
@@ -82,7 +82,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	} else {
 		fmt.Fprintf(c.stdout, "claimed %s for %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Quote(claim.Task))
 	}
-	labels := agentstore.NewLabeler(repo)
+	labels := present.NewLabeler(repo)
 	for _, o := range elsewhere {
 		fmt.Fprintf(c.stderr, "lucid: warning: %s claimed %s for %s in the work tree %s: work on the same files in both may conflict when the branches merge\n",
 			labels.Label(o.Owner), escape.Line(strings.Join(o.Globs, ", ")), escape.Quote(o.Task), escape.Line(o.Worktree))

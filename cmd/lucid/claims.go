@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/present"
 )
 
 func init() {
@@ -37,7 +37,7 @@ listed too, with their machine, as the last fetch saw them.`)
 		return err
 	}
 	active := set.ActiveClaims()
-	labels := agentstore.NewLabeler(repo)
+	labels := present.NewLabeler(repo)
 	if *asJSON {
 		type item struct {
 			ID           string    `json:"id"`

@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/present"
 )
 
 func init() {
@@ -77,7 +77,7 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		return arr.close()
 	}
-	now, labels := time.Now(), agentstore.NewLabeler(repo)
+	now, labels := time.Now(), present.NewLabeler(repo)
 	total, stale := 0, 0
 	for _, group := range dreamGroups {
 		inGroup := func(kind string) bool {

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/present"
 )
 
 func init() {
@@ -60,7 +60,7 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 	if *asJSON {
 		return c.printJSON(out)
 	}
-	now, labels := time.Now(), agentstore.NewLabeler(repo)
+	now, labels := time.Now(), present.NewLabeler(repo)
 	for _, l := range out {
 		s := hooks.FormatEntry(l.Entry, l.Stale, labels.Label(l.Agent), now)
 		if l.SupersededBy != "" {

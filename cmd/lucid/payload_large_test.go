@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/lucid-dev/lucid/agentstore"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/agentstore"
 )
 
 // bigWrite is a PreToolUse payload of a Write whose content makes it

@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/lucid-dev/lucid/logstore"
 	"strings"
+
+	"github.com/lucid-dev/lucid/logstore"
 )
 
 func init() {
