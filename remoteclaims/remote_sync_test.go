@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -276,6 +277,9 @@ func TestUnreachableRemote(t *testing.T) {
 // A remote that never answers is given up after LUCID_REMOTE_TIMEOUT, so
 // that a claim does not hold the lock for ever.
 func TestRemoteThatNeverAnswers(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the remote's end is a shell script")
+	}
 	_, clones := network(t, 1)
 	a := clones[0]
 	// The remote's end reads and never speaks; it ends when git does.
@@ -295,6 +299,9 @@ func TestRemoteThatNeverAnswers(t *testing.T) {
 // A push the remote refuses for its own reasons (a hook) is not a lost
 // lease: trying again would not help, and the error says what the remote said.
 func TestPushRefusedByTheRemote(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the remote's end is a shell script")
+	}
 	bare, clones := network(t, 1)
 	a := clones[0]
 	hook := filepath.Join(bare, "hooks", "pre-receive")
