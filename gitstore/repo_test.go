@@ -179,3 +179,18 @@ func TestFindErrorTexts(t *testing.T) {
 		t.Errorf("inside .git: %v", err)
 	}
 }
+
+// A .git that is a symbolic link to the git dir is one git follows: Find
+// agrees with git on where the repository is.
+func TestFindDotGitLink(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	top := filepath.Join(dir, "work")
+	gittest.Run(t, dir, "init", "-q", top)
+	os.Rename(filepath.Join(top, ".git"), filepath.Join(dir, "gitdir"))
+	if err := os.Symlink("../gitdir", filepath.Join(top, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(top, "sub"), 0o755)
+	checkAgainstGit(t, top, top)
+	checkAgainstGit(t, filepath.Join(top, "sub", "new.go"), filepath.Join(top, "sub"))
+}
