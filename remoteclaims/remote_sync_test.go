@@ -378,3 +378,38 @@ func TestSetAndUnsetRemote(t *testing.T) {
 		t.Errorf("UnsetRemote again: %v, %v", set, err)
 	}
 }
+
+// Two pushes that meet on the remote: the remote's own compare-and-swap
+// of the ref refuses the one that came second, which is a lost lease like
+// any other. The remote's update hook stands for the other push: it moves
+// the ref to another machine's claims just before the remote updates it.
+func TestPushMeetsAnotherOnTheRemote(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the remote's hook is a shell script")
+	}
+	bare, clones := network(t, 2)
+	a, b := clones[0], clones[1]
+	other := claimOf(t, b, "01KB1", "src/**")
+	theirs, err := writeClaimsCommit(b, []claimstore.Claim{other}, "", "theirs", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gittest.Run(t, b.Top, "push", "-q", "origin", theirs+":refs/heads/theirs")
+	hook := filepath.Join(bare, "hooks", "update")
+	script := "#!/bin/sh\ngit update-ref " + RemoteClaimsRef + " refs/heads/theirs\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := Fetch(a, "origin", false)
+	if _, err := Push(a, base, []claimstore.Claim{claimOf(t, a, "01KA1", "src/**")}, "mine", time.Now()); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("a push that met another: %v", err)
+	}
+	if got := ref(t, bare, RemoteClaimsRef); got != theirs {
+		t.Fatalf("the remote's ref is %s, want the other push's %s", got, theirs)
+	}
+	os.Remove(hook)
+	moved, err := Fetch(a, "origin", true)
+	if err != nil || moved.Commit != theirs || ids(moved.Claims) != "01KB1" {
+		t.Errorf("the fetch after: %+v, %v", moved, err)
+	}
+}
