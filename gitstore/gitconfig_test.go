@@ -73,3 +73,39 @@ func TestConfigBool(t *testing.T) {
 		t.Error("a missing file reads as true")
 	}
 }
+
+// What git reads that the other test leaves out: a line continued with
+// CRLF, a comment that ends the file without a newline, a backspace
+// escape, an empty value.
+func TestConfigValuesEdges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config")
+	os.WriteFile(path, []byte("[lucid]\r\n\tremote = a\\\r\n b\r\n\tremote = \"x\\by\"\n\tremote =\n[lucid] remote = last # no newline"), 0o644)
+	out, ok := gitConfig(t, path, "--get-all", "lucid.remote")
+	if !ok {
+		t.Fatal("git cannot read the file")
+	}
+	if got, has := ConfigValues(path, "lucid", "", "remote"); !has || !slices.Equal(got, strings.Split(out, "\n")) {
+		t.Errorf("%q, git says %q", got, out)
+	}
+}
+
+// Include directives are not followed (the file is read alone), as git
+// reads it with --no-includes; a header git cannot read ends the section.
+func TestConfigValuesIncludes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config")
+	os.WriteFile(filepath.Join(dir, "other"), []byte("[lucid]\n\tremote = included\n"), 0o644)
+	os.WriteFile(path, []byte("[lucid]\n\tremote = own\n[include]\n\tpath = other\n[includeIf \"gitdir:"+dir+"/\"]\n\tpath = other\n"), 0o644)
+	withIncludes, _ := gitConfig(t, path, "--includes", "--get-all", "lucid.remote")
+	without, _ := gitConfig(t, path, "--no-includes", "--get-all", "lucid.remote")
+	if withIncludes == without {
+		t.Fatalf("git reads the include as nothing: %q", withIncludes)
+	}
+	if got, _ := ConfigValues(path, "lucid", "", "remote"); !slices.Equal(got, strings.Split(without, "\n")) {
+		t.Errorf("%q, git without includes says %q", got, without)
+	}
+	os.WriteFile(path, []byte("[lucid]\n\tremote = a\n[broken\n\tremote = b\n[lucid \"unclosed]\n\tremote = c\n[lucid \"sub\"x]\n\tremote = d\n"), 0o644)
+	if got, has := ConfigValues(path, "lucid", "", "remote"); !has || !slices.Equal(got, []string{"a"}) {
+		t.Errorf("after broken headers: %q, %v", got, has)
+	}
+}

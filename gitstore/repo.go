@@ -10,6 +10,7 @@ package gitstore
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,12 @@ func Find(path string) (*Repo, error) {
 		dotgit := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(dotgit); err == nil {
 			gitDir := dotgit
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				// A .git that links to the git dir: git follows it.
+				if st, err := os.Stat(dotgit); err == nil && st.IsDir() {
+					fi, gitDir = st, absFrom(d, ".git")
+				}
+			}
 			if !fi.IsDir() {
 				if gitDir, err = readGitFile(dotgit); err != nil {
 					return nil, err

@@ -135,3 +135,62 @@ func TestRel(t *testing.T) {
 		}
 	}
 }
+
+// A broken .git (a file that is not "gitdir: ...", or one that points at
+// no git dir) is an error that names it and says what to do; Find does not
+// look past it to a repository further up.
+func TestFindBrokenDotGit(t *testing.T) {
+	top := gittest.Committed(t)
+	inner := filepath.Join(top, "inner")
+	os.Mkdir(inner, 0o755)
+	dotgit := filepath.Join(inner, ".git")
+	for content, want := range map[string]string{
+		"not a gitdir file\n":                           dotgit + " is not a gitdir file: repair or remove it",
+		"gitdir: ../nowhere\n":                          dotgit + " does not point to a git dir: repair or remove it",
+		"gitdir: " + filepath.Join(top, "inner") + "\n": dotgit + " does not point to a git dir: repair or remove it",
+	} {
+		os.WriteFile(dotgit, []byte(content), 0o644)
+		if r, err := Find(filepath.Join(inner, "f.go")); err == nil || err.Error() != want {
+			t.Errorf(".git holding %q: %v, %v; want %q", content, r, err, want)
+		}
+	}
+	// A relative gitdir is read from the .git file's folder.
+	os.WriteFile(dotgit, []byte("gitdir: ../.git\n"), 0o644)
+	if r, err := Find(inner); err != nil || r.Top != inner || r.GitDir != filepath.Join(top, ".git") {
+		t.Errorf("a relative gitdir: %+v, %v", r, err)
+	}
+}
+
+// Find from outside any repository says where it looked; from a bare
+// repository, that lucid needs a work tree.
+func TestFindErrorTexts(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	if _, err := Find(filepath.Join(dir, "a", "b")); err == nil || err.Error() != "not inside a git repository ("+filepath.Join(dir, "a", "b")+")" {
+		t.Errorf("outside: %v", err)
+	}
+	bare := filepath.Join(dir, "b.git")
+	gittest.Run(t, dir, "init", "-q", "--bare", bare)
+	if _, err := Find(bare); err == nil || err.Error() != "bare repository at "+bare+": lucid needs a work tree; run it in a clone with one" {
+		t.Errorf("bare: %v", err)
+	}
+	top := gittest.Committed(t)
+	refs := filepath.Join(top, ".git", "refs")
+	if _, err := Find(refs); err == nil || err.Error() != "bare repository: "+refs+" is inside the git dir "+filepath.Join(top, ".git")+", not in a work tree; run lucid in the work tree" {
+		t.Errorf("inside .git: %v", err)
+	}
+}
+
+// A .git that is a symbolic link to the git dir is one git follows: Find
+// agrees with git on where the repository is.
+func TestFindDotGitLink(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	top := filepath.Join(dir, "work")
+	gittest.Run(t, dir, "init", "-q", top)
+	os.Rename(filepath.Join(top, ".git"), filepath.Join(dir, "gitdir"))
+	if err := os.Symlink("../gitdir", filepath.Join(top, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(top, "sub"), 0o755)
+	checkAgainstGit(t, top, top)
+	checkAgainstGit(t, filepath.Join(top, "sub", "new.go"), filepath.Join(top, "sub"))
+}
