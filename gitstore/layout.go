@@ -196,8 +196,10 @@ func (r *Repo) HasState() bool {
 // AgentsDir is the folder of agent records, shared by every linked work tree.
 func (r *Repo) AgentsDir() string { return filepath.Join(r.CommonDir, "lucid", "agents") }
 
-// AgentPath returns the record's file. Ids of Claude Code ("uuid" or
-// "uuid/agentid") become "uuid" and "uuid.agentid"; anything else is hex.
+// AgentPath returns the record's file. An id of letters, digits, '-', '.'
+// and '_' ("session" or "session/agent", as the clients' ids are) names it
+// as it is, its slash a dot; any other id is written in hex, so that no id
+// can name a file outside the folder.
 func (r *Repo) AgentPath(id string) string {
 	key := strings.Replace(id, "/", ".", 1)
 	for _, c := range key {
