@@ -47,6 +47,7 @@ type objectWriter struct {
 	newHash func() hash.Hash
 	pack    bytes.Buffer // the objects, without the pack's header
 	count   uint32
+	z       *zlib.Writer // reused: a new one allocates its window and tables each time
 }
 
 func newObjectWriter(r *gitstore.Repo) (*objectWriter, error) {
@@ -89,11 +90,20 @@ func (w *objectWriter) write(kind string, data []byte) (string, error) {
 		size >>= 7
 	}
 	w.pack.WriteByte(c)
-	z := zlib.NewWriter(&w.pack)
-	if _, err := z.Write(data); err != nil {
+	// Stored, not compressed: git inflates the pack and writes each
+	// object with its own compression, so compressing here is time
+	// spent twice, and a compressing writer allocates about a megabyte
+	// of tables (a claim with a thousand others beside it took twice as
+	// long for it).
+	if w.z == nil {
+		w.z, _ = zlib.NewWriterLevel(&w.pack, zlib.NoCompression)
+	} else {
+		w.z.Reset(&w.pack)
+	}
+	if _, err := w.z.Write(data); err != nil {
 		return "", err
 	}
-	if err := z.Close(); err != nil {
+	if err := w.z.Close(); err != nil {
 		return "", err
 	}
 	w.count++
