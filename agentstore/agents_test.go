@@ -12,6 +12,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
@@ -19,7 +20,7 @@ import (
 // A record saved is the record loaded, every field of it: the hand-written
 // decoder reads the names that json.Marshal writes.
 func TestAgentRecordRoundTrip(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	want := AgentRecord{
 		ID: "30df32ba-0d45-4195-af71-803394f51561/aalpha-29065e", Type: "general-purpose", Client: "codex",
 		Worktree: r.Top, Started: "2026-12-03T08:00:00Z",
@@ -40,20 +41,6 @@ func TestAgentRecordRoundTrip(t *testing.T) {
 	}
 }
 
-// newRepo is a repository with one commit, set up as lucid init sets it
-// up, as gitstore finds it.
-func newRepo(t *testing.T) *gitstore.Repo {
-	t.Helper()
-	r, err := gitstore.Find(gittest.Committed(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Init(); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // linked is a work tree linked to r's repository, as gitstore finds it.
 func linked(t *testing.T, r *gitstore.Repo) *gitstore.Repo {
 	t.Helper()
@@ -70,7 +57,7 @@ func linked(t *testing.T, r *gitstore.Repo) *gitstore.Repo {
 // every work tree of the repository, each with when it was last seen; an
 // agent never recorded is not.
 func TestAgentsAcrossWorkTrees(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	wt := linked(t, r)
 	const session = "30df32ba-0d45-4195-af71-803394f51561"
 	lead := AgentRecord{ID: AgentID(session, ""), Worktree: r.Top, Started: "2026-12-03T08:00:00Z"}
@@ -110,7 +97,7 @@ func TestAgentsAcrossWorkTrees(t *testing.T) {
 // An agent seen again is seen now, its record as it was; an agent without
 // a record is not touched into one.
 func TestTouchAgent(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	rec := AgentRecord{ID: "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae", Client: "codex", Worktree: r.Top, Edits: 2}
 	if TouchAgent(r, rec.ID) {
 		t.Fatal("an agent without a record was touched")
@@ -141,7 +128,7 @@ func TestTouchAgent(t *testing.T) {
 // that is not a record, one cut short, one without an id, a folder) is
 // no agent's, and lists as none; a repository where no agent ran has none.
 func TestAgentsSkipWhatIsNotARecord(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	if recs, seen, err := Agents(r); err != nil || recs != nil || seen != nil {
 		t.Fatalf("no agent ran: %+v, %v, %v", recs, seen, err)
 	}
@@ -193,7 +180,7 @@ func TestAgentsSkipWhatIsNotARecord(t *testing.T) {
 // A record is not saved where its folder cannot be made, and the caller
 // hears why; nor is the list read where the folder is not one.
 func TestSaveAgentWithoutItsFolder(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	if err := os.MkdirAll(filepath.Dir(r.AgentsDir()), 0o755); err != nil {
 		t.Fatal(err)
 	}

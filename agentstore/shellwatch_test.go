@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 )
 
 // A file's stamp is its size and modification time, and changes when the
 // file does; a folder, a link or a missing file has none.
 func TestStampFile(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	path := gittest.WriteFile(t, r.Top, "src/a.go", "package a\n")
 	then := time.Date(2026, 12, 3, 8, 0, 0, 5, time.UTC)
 	if err := os.Chtimes(path, then, then); err != nil {
@@ -45,7 +46,7 @@ func TestStampFile(t *testing.T) {
 // where it was left; a new one takes the place of the old; one dropped is
 // gone.
 func TestShellWatch(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	wt := linked(t, r)
 	const one, two = "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae", "5c0e7a52-7fb4-4a5e-9d6b-1f2e3d4c5b6a/sub agent"
 	now := time.Now().UnixNano()
@@ -79,7 +80,7 @@ func TestShellWatch(t *testing.T) {
 // A watch over an hour old is for a command long gone: taking it gives
 // nothing, and it is gone too.
 func TestShellWatchTooOld(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	const agent = "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae"
 	stale := ShellWatch{At: time.Now().Add(-61 * time.Minute).UnixNano(), Files: map[string]FileStamp{"a.go": {Size: 1}}}
 	if err := SaveShellWatch(r, agent, stale); err != nil {
@@ -100,7 +101,7 @@ func TestShellWatchTooOld(t *testing.T) {
 // so that the agent's next command starts clean; a watch that cannot be
 // written says why.
 func TestShellWatchDamaged(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	const agent = "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae"
 	if err := SaveShellWatch(r, agent, ShellWatch{At: time.Now().UnixNano()}); err != nil {
 		t.Fatal(err)

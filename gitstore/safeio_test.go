@@ -16,23 +16,10 @@ import (
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
-
-// initRepo makes a repository with lucid set up and returns it.
-func initRepo(t *testing.T) *gitstore.Repo {
-	t.Helper()
-	r, err := gitstore.Find(gittest.Committed(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Init(); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // fullDisk makes every write put half its bytes down and then fail as a
 // full disk does, for the rest of the test.
@@ -72,7 +59,7 @@ func logValid(t *testing.T, path string) []string {
 }
 
 func TestAppendShortWriteLeavesNothing(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "kept")); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +119,7 @@ func TestWriteFileAtomicShortWriteKeepsTheOldFile(t *testing.T) {
 // Every store that replaces a file whole goes through WriteFileAtomic: on a
 // full disk each fails and leaves what was there.
 func TestStoresOnFullDisk(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	claims := []claimstore.Claim{{ID: "c1", Owner: "a", Created: time.Now(), Worktree: r.Top, Task: "t", Globs: []string{"src/**"}}}
 	if err := claimstore.Save(r, claims); err != nil {
 		t.Fatal(err)
@@ -271,7 +258,7 @@ func eachBadFile(t *testing.T, path string, check func(kind string)) {
 }
 
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	eachBadFile(t, r.PlanPath(), func(kind string) {
 		b, err := gitstore.ReadFile(r.PlanPath(), gitstore.MaxPlan)
 		var bad *gitstore.BadFileError
@@ -288,7 +275,7 @@ func TestReadFileRefusesSpecialFiles(t *testing.T) {
 }
 
 func TestReadFileFollowsLinksInside(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	os.WriteFile(r.Abs("PLAN.md"), []byte("# the plan\n"), 0o644)
 	os.Remove(r.PlanPath())
 	if err := os.Symlink("../PLAN.md", r.PlanPath()); err != nil {
@@ -312,7 +299,7 @@ func TestReadFileFollowsLinksInside(t *testing.T) {
 }
 
 func TestReadFileSizeLimit(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	os.WriteFile(r.PlanPath(), bytes.Repeat([]byte("p"), gitstore.MaxPlan+1), 0o644)
 	_, err := gitstore.ReadFile(r.PlanPath(), gitstore.MaxPlan)
 	var big *gitstore.TooLargeError
@@ -326,7 +313,7 @@ func TestReadFileSizeLimit(t *testing.T) {
 }
 
 func TestAppendRefusesSpecialLog(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	eachBadFile(t, r.LogPath(), func(kind string) {
 		err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "lost?"))
 		if err == nil {
@@ -354,7 +341,7 @@ func TestAppendRefusesSpecialLog(t *testing.T) {
 }
 
 func TestCheckerRefusesSpecialEvidence(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	path := r.Abs("cited.go")
 	os.WriteFile(path, []byte("package x\n"), 0o644)
 	ev, err := logstore.Cite(r, r.Top, "cited.go:1")
@@ -385,7 +372,7 @@ func TestCheckerRefusesSpecialEvidence(t *testing.T) {
 }
 
 func TestFindClaimsRefusesSpecialStore(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	os.MkdirAll(filepath.Dir(r.ClaimsPath()), 0o755)
 	eachBadFile(t, r.ClaimsPath(), func(kind string) {
 		if _, err := claimstore.Find(r, func([]byte) bool { return true }); err == nil {
@@ -400,7 +387,7 @@ func TestFindClaimsRefusesSpecialStore(t *testing.T) {
 // A .lucid folder that is a link out of the repository is neither read
 // nor written, and lucid init does not fill it.
 func TestLucidFolderLinkedOutside(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "plan.md"), []byte("secret plan"), 0o644)
 	os.WriteFile(filepath.Join(outside, "log.jsonl"), nil, 0o644)
@@ -441,7 +428,7 @@ func TestLucidFolderLinkedOutside(t *testing.T) {
 // A cited file over gitstore.MaxEvidence cannot be cited, and one that grew past it
 // reads as not checked, without being read.
 func TestEvidenceSizeLimit(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	path := r.Abs("big.bin")
 	os.WriteFile(path, []byte("small\n"), 0o644)
 	ev, err := logstore.Cite(r, r.Top, "big.bin")
@@ -464,7 +451,7 @@ func TestEvidenceSizeLimit(t *testing.T) {
 // merged file into place) gets the entry again: it is in the file that has
 // the name.
 func TestAppendToReplacedLog(t *testing.T) {
-	r := initRepo(t)
+	r := repotest.Lucid(t)
 	if err := logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "first")); err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 )
 
 // Goroutines of one process appending at once also keep whole lines.
 func TestConcurrentAppendsFromGoroutines(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	const writers, each = 8, 40
 	var wg sync.WaitGroup
 	errs := make(chan error, writers*each)
@@ -47,7 +48,7 @@ func TestConcurrentAppendsFromGoroutines(t *testing.T) {
 // A last line cut short (a writer that died) gets its newline before the
 // next entry, so that only it is lost, not the entry after it.
 func TestAppendAfterATornLine(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	first := appendNotes(t, r.LogPath(), "one")
 	f, _ := os.OpenFile(r.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"id":"01JTORN","at":`)
@@ -61,7 +62,7 @@ func TestAppendAfterATornLine(t *testing.T) {
 
 // A log deleted (but not its folder) is created again by the next append.
 func TestAppendCreatesAMissingLog(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	os.Remove(r.LogPath())
 	ids := appendNotes(t, r.LogPath(), "one")
 	if got, _ := logged(t, r.LogPath()); len(got) != 1 || got[0].ID != ids[0] {
@@ -71,7 +72,7 @@ func TestAppendCreatesAMissingLog(t *testing.T) {
 
 // A log that is not a regular file is neither appended to nor read.
 func TestLogThatIsNotAFile(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	os.Remove(r.LogPath())
 	os.Mkdir(r.LogPath(), 0o755)
 	e := logformat.NewEntry(time.Now(), "a", logformat.KindNote, "x")

@@ -5,13 +5,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 )
 
 // A reader that keeps its cursor reads, the next time, only what was
 // appended since; a rewritten log is told apart from a grown one.
 func TestCursorReadsOnlyWhatWasAppended(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	path := r.LogPath()
 	first := appendNotes(t, path, "one", "two")
 	read := func(off int64) ([]string, LogCursor, int) {
@@ -74,7 +75,7 @@ func TestCursorReadsOnlyWhatWasAppended(t *testing.T) {
 }
 
 func TestScanFromMatchingDecodesOnlyLinesNamingTheNeedle(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	path := r.LogPath()
 	ids := appendNotes(t, path, "one", "two", "three")
 	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
@@ -91,7 +92,7 @@ func TestScanFromMatchingDecodesOnlyLinesNamingTheNeedle(t *testing.T) {
 }
 
 func TestCursorsOfAMissingOrEmptyLog(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	empty, err := EndCursor(r.LogPath())
 	if err != nil || empty.Size != 0 || empty.Tail == "" {
 		t.Fatalf("EndCursor of the empty log: %+v, %v", empty, err)
@@ -120,7 +121,7 @@ func TestCursorsOfAMissingOrEmptyLog(t *testing.T) {
 // A last line longer than EndCursor's block, without its newline, is
 // stepped over whole.
 func TestEndCursorStepsOverALongUnfinishedLine(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	appendNotes(t, r.LogPath(), "one")
 	want, _ := EndCursor(r.LogPath())
 	f, _ := os.OpenFile(r.LogPath(), os.O_WRONLY|os.O_APPEND, 0)

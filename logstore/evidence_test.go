@@ -8,11 +8,12 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 )
 
 func TestCiteRecordsPathHashAndLine(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	gittest.WriteFile(t, r.Top, "src/a.go", "package a\r\n\n   func A() {}   \n")
 	sub := filepath.Join(r.Top, "src")
 	for _, c := range []struct {
@@ -34,7 +35,7 @@ func TestCiteRecordsPathHashAndLine(t *testing.T) {
 }
 
 func TestCiteKeepsLongLinesShort(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	gittest.WriteFile(t, r.Top, "long.txt", strings.Repeat("y", 500))
 	ev, err := Cite(r, r.Top, "long.txt:1")
 	if err != nil || ev.Text != strings.Repeat("y", maxLineText) {
@@ -44,7 +45,7 @@ func TestCiteKeepsLongLinesShort(t *testing.T) {
 
 // A file whose name ends in ":NUMBER" or ":WORD" is cited as the file.
 func TestCiteOfAFileNamedWithAColon(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	gittest.WriteFile(t, r.Top, "a:1", "x\ny\n")
 	gittest.WriteFile(t, r.Top, "b:c", "z\n")
 	for _, spec := range []string{"a:1", "b:c"} {
@@ -56,7 +57,7 @@ func TestCiteOfAFileNamedWithAColon(t *testing.T) {
 }
 
 func TestCiteRefusals(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	gittest.WriteFile(t, r.Top, "a.go", "one\ntwo\n")
 	gittest.WriteFile(t, r.Top, "empty", "")
 	os.Mkdir(filepath.Join(r.Top, "dir"), 0o755)
@@ -81,7 +82,7 @@ func TestCiteRefusals(t *testing.T) {
 }
 
 func TestCheckSaysHowEvidenceWentStale(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	const before = "package a\n\nfunc A() {}\n\nfunc B() {}\n"
 	files := []string{"same.go", "whole.go", "kept.go", "moved.go", "gone.go", "rewritten.go", "blank.go", "removed.go"}
 	for _, f := range files {
@@ -132,7 +133,7 @@ func TestCheckSaysHowEvidenceWentStale(t *testing.T) {
 // A path from the log that leads out of the work tree, or to what is not
 // a regular file, is refused, not read.
 func TestCheckRefusesWhatItMustNotRead(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	outside := gittest.WriteFile(t, t.TempDir(), "secret", "s\n")
 	os.Mkdir(filepath.Join(r.Top, "dir"), 0o755)
 	links := true
@@ -165,7 +166,7 @@ func TestCheckRefusesWhatItMustNotRead(t *testing.T) {
 // One Checker reads each file once: what it saw of a file holds for the
 // whole listing, even if the file changes meanwhile.
 func TestCheckerReadsEachFileOnce(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	gittest.WriteFile(t, r.Top, "a.go", "one\n")
 	ev, err := Cite(r, r.Top, "a.go")
 	if err != nil {
@@ -187,7 +188,7 @@ func TestCheckerReadsEachFileOnce(t *testing.T) {
 // A file over MaxEvidence cannot be cited, and a cited file that grew past
 // it is not read, and says so.
 func TestEvidenceOverTheLimit(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	path := gittest.WriteFile(t, r.Top, "big.bin", "small\n")
 	ev, err := Cite(r, r.Top, "big.bin")
 	if err != nil {

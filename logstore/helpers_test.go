@@ -4,24 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/logformat"
 )
-
-// newRepo is a git repository with one commit where lucid is set up: its
-// .lucid folder, plan.md and empty log.
-func newRepo(t *testing.T) *gitstore.Repo {
-	t.Helper()
-	r, err := gitstore.Find(gittest.Committed(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Init(); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // logged is the entries of the log at path, oldest first, and its number
 // of invalid lines.

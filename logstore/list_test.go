@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 )
 
 func TestListFilters(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	base := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	var ids []string
 	add := func(agent, kind, text, supersedes string) {
@@ -55,7 +56,7 @@ func TestListFilters(t *testing.T) {
 }
 
 func TestListOfAMissingLog(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	os.Remove(r.LogPath())
 	if l, invalid, err := List(r, ListOptions{}); err != nil || len(l) != 0 || invalid != 0 {
 		t.Fatalf("List of a missing log: %v, %d, %v", l, invalid, err)

@@ -3,6 +3,7 @@ package logstore
 import (
 	"fmt"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 	"math/rand/v2"
 	"os"
@@ -133,7 +134,7 @@ func TestLiveLogAgrees(t *testing.T) {
 }
 
 func TestLiveLogOfAMissingLog(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	os.Remove(r.LogPath())
 	l, err := OpenLive(r)
 	if err != nil {
@@ -151,7 +152,7 @@ func TestLiveLogOfAMissingLog(t *testing.T) {
 // Each reads what OpenLive indexed: it stops when asked, lists nothing when
 // no kind is wanted, and leaves out what was appended since.
 func TestLiveLogEach(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	ids := appendNotes(t, r.LogPath(), "one", "two", "three")
 	l, err := OpenLive(r)
 	if err != nil {
@@ -184,7 +185,7 @@ func TestLiveLogEach(t *testing.T) {
 // A line another tool wrote, with escapes where lucid writes none, is read
 // as encoding/json reads it: by the count and by the live set.
 func TestLiveLogReadsEscapedLines(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	escaped := func(e logformat.Entry) string {
 		line, _ := logformat.EncodeEntry(e)
 		s := strings.Replace(string(line), `"kind":"`+e.Kind+`"`, `"kind":"\u00`+fmt.Sprintf("%x", e.Kind[0])+e.Kind[1:]+`"`, 1)

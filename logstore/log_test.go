@@ -14,6 +14,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 )
 
@@ -183,7 +184,7 @@ func TestConcurrentAppendsLoseAndMixNothing(t *testing.T) {
 // A line longer than the readers' buffers is read whole, forward, backward,
 // from a cursor and by the count.
 func TestVeryLongLine(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	ids := appendNotes(t, r.LogPath(), "short", strings.Repeat("long ", 55<<10), "short again")
 	var fwd, back, from []string
 	if _, err := Scan(r.LogPath(), func(e logformat.Entry) bool { fwd = append(fwd, e.ID); return true }); err != nil {

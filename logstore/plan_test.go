@@ -1,13 +1,14 @@
 package logstore
 
 import (
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"os"
 	"testing"
 	"time"
 )
 
 func TestPlanVersionsAndSeen(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	if !PlanMaybeChanged(r) {
 		t.Fatal("a plan never recorded is not reported as maybe changed")
 	}
@@ -63,7 +64,7 @@ func TestPlanVersionsAndSeen(t *testing.T) {
 }
 
 func TestPlanPending(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	if p, ok := PendingPlanEdit(r); ok {
 		t.Fatalf("a pending edit before any: %+v", p)
 	}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 )
 
 func TestRecordAppendsWhatIsReadBack(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	gittest.WriteFile(t, r.Top, "a.go", "package a\nfunc A() {}\n")
 	e, err := Record(r, "claude/1", logformat.KindFact, "A is exported", r.Top, []string{"a.go:2"})
 	if err != nil {
@@ -34,7 +35,7 @@ func TestRecordAppendsWhatIsReadBack(t *testing.T) {
 
 // Any error is found before anything is written.
 func TestRecordRefusalsWriteNothing(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	gittest.WriteFile(t, r.Top, "a.go", "x\n")
 	for _, c := range []struct {
 		text  string
@@ -68,7 +69,7 @@ func TestRecordNeedsLucidSetUp(t *testing.T) {
 }
 
 func TestSupersedeAndRetire(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	old, err := Record(r, "a", logformat.KindDecision, "use tabs", r.Top, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestSupersedeAndRetire(t *testing.T) {
 }
 
 func TestSupersedeRefusals(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	missing := logformat.NewID(time.Now())
 	for _, c := range []struct {
 		id, text string
@@ -125,7 +126,7 @@ func TestSupersedeRefusals(t *testing.T) {
 // appended by someone else in between is seen, also when the log was
 // rewritten (a checkout) rather than appended to.
 func TestSupersedeSeesWhatChangedBeforeTheLock(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	target, err := Record(r, "a", logformat.KindFact, "x", r.Top, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestSupersedeSeesWhatChangedBeforeTheLock(t *testing.T) {
 }
 
 func TestDreamNeedsTheDigest(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	if _, err := Dream(r, "a", r.Top); err == nil || !strings.Contains(err.Error(), gitstore.DigestName) {
 		t.Fatalf("Dream without a digest: %v", err)
 	}

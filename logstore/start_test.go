@@ -10,10 +10,11 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 )
 
 func TestHeadReadsTheCommitWithoutGit(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	want := gittest.Run(t, r.Top, "rev-parse", "HEAD")
 	if got := Head(r); got != want {
 		t.Fatalf("Head %q, want %q (loose ref)", got, want)
@@ -52,7 +53,7 @@ func TestHeadReadsTheCommitWithoutGit(t *testing.T) {
 }
 
 func TestNewestIDs(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	path := r.LogPath()
 	if ids, err := NewestIDs(path, 3); err != nil || ids != nil {
 		t.Fatalf("NewestIDs of an empty log: %v, %v", ids, err)
@@ -88,7 +89,7 @@ func TestNewestIDs(t *testing.T) {
 }
 
 func TestSaveAndLoadStart(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	if ids := LoadStart(r, "claude/1"); ids != nil {
 		t.Fatalf("a start never saved: %v", ids)
 	}
@@ -110,7 +111,7 @@ func TestSaveAndLoadStart(t *testing.T) {
 }
 
 func TestCommittedIDs(t *testing.T) {
-	r := newRepo(t)
+	r := repotest.Lucid(t)
 	committed := appendNotes(t, r.LogPath(), "one", "two")
 	f, _ := os.OpenFile(r.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString("not an entry\r\n\n")
