@@ -48,10 +48,17 @@ func sharedClaimError(remote, what string, err error) error {
 	var be *remoteclaims.BadRefError
 	switch {
 	case errors.As(err, &re):
-		if what == nothingClaimed {
-			return fmt.Errorf("%s: %w; try again when it answers, or claim on this machine only with --local-only", what, re)
+		// A remote that answered and said no will say no again until its
+		// owner changes it (a hook, a protected ref); one that did not
+		// answer may answer later.
+		next := "try again when it answers"
+		if re.Refused {
+			next = "ask the remote's owner to let " + remoteclaims.RemoteClaimsRef + " be pushed"
 		}
-		return fmt.Errorf("%s: %w; try again when it answers", what, re)
+		if what == nothingClaimed {
+			return fmt.Errorf("%s: %w; %s, or claim on this machine only with --local-only", what, re, next)
+		}
+		return fmt.Errorf("%s: %w; %s", what, re, next)
 	case errors.As(err, &be):
 		return fmt.Errorf("%s: %w", what, be)
 	case errors.Is(err, remoteclaims.ErrLeaseLost):

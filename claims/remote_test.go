@@ -146,3 +146,22 @@ func TestReconcile(t *testing.T) {
 		}
 	}
 }
+
+// A remote that cannot be reached is worth trying again; one that answered
+// and refused the push (a hook, a protected ref) is not, and the message
+// says whom to ask instead.
+func TestSharedClaimErrorSaysWhatToDo(t *testing.T) {
+	for _, c := range []struct {
+		err  *remoteclaims.RemoteError
+		want string
+	}{
+		{&remoteclaims.RemoteError{Remote: "origin", Reason: "'/nowhere' does not appear to be a git repository"},
+			"nothing was claimed: cannot reach the remote origin (git: '/nowhere' does not appear to be a git repository); try again when it answers, or claim on this machine only with --local-only"},
+		{&remoteclaims.RemoteError{Remote: "origin", Reason: "[remote rejected] (pre-receive hook declined)", Refused: true},
+			"nothing was claimed: the remote origin refused the push (git: [remote rejected] (pre-receive hook declined)); ask the remote's owner to let refs/lucid/claims be pushed, or claim on this machine only with --local-only"},
+	} {
+		if got := sharedClaimError("origin", nothingClaimed, c.err).Error(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}

@@ -73,14 +73,19 @@ func forgetRemoteClaims(r *gitstore.Repo) error {
 	return nil
 }
 
-// RemoteError says that git could not talk to the remote: Reason is git's
-// own first line of explanation.
+// RemoteError says that git could not talk to the remote, or that the
+// remote answered and refused the push (Refused): Reason is git's own first
+// line of explanation.
 type RemoteError struct {
-	Remote string
-	Reason string
+	Remote  string
+	Reason  string
+	Refused bool
 }
 
 func (e *RemoteError) Error() string {
+	if e.Refused {
+		return fmt.Sprintf("the remote %s refused the push (git: %s)", e.Remote, e.Reason)
+	}
 	return fmt.Sprintf("cannot reach the remote %s (git: %s)", e.Remote, e.Reason)
 }
 

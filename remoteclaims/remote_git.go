@@ -98,7 +98,7 @@ func pushClaims(r *gitstore.Repo, remote, base, commit string) error {
 			// of the ref refused this one ("failed to update ref").
 			return ErrLeaseLost
 		default:
-			return &RemoteError{Remote: remote, Reason: "the remote refused the push: " + fields[2]}
+			return &RemoteError{Remote: remote, Reason: fields[2], Refused: true}
 		}
 	}
 	if err != nil {

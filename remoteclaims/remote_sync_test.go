@@ -311,7 +311,7 @@ func TestPushRefusedByTheRemote(t *testing.T) {
 	base, _ := Fetch(a, "origin", false)
 	_, err := Push(a, base, []claimstore.Claim{claimOf(t, a, "01KA1", "a")}, "x", time.Now())
 	var re *RemoteError
-	if !errors.As(err, &re) || errors.Is(err, ErrLeaseLost) || !strings.Contains(err.Error(), "the remote refused the push: [remote rejected] (pre-receive hook declined)") {
+	if !errors.As(err, &re) || errors.Is(err, ErrLeaseLost) || err.Error() != "the remote origin refused the push (git: [remote rejected] (pre-receive hook declined))" {
 		t.Errorf("a declined push: %v", err)
 	}
 	if got := ref(t, bare, RemoteClaimsRef); got != "" {
