@@ -673,3 +673,21 @@ func TestTroubleIsOneLine(t *testing.T) {
 		t.Errorf("Stop with the agents' folder blocked: %+v", a)
 	}
 }
+
+// A call waits for the lock well inside the timeout its client registered
+// for the event, so that the client never kills a hook that was waiting:
+// a start may wait longest, a SessionEnd (2 s, shared by all of a
+// session's end hooks) a quarter of it, and a tool call, a prompt, a stop
+// or an event without a known timeout a second.
+func TestLockBudgetFromTheRegisteredTimeout(t *testing.T) {
+	for _, c := range []struct{ timeout, want time.Duration }{
+		{15 * time.Second, 3 * time.Second},
+		{10 * time.Second, time.Second},
+		{2 * time.Second, 500 * time.Millisecond},
+		{0, time.Second},
+	} {
+		if got := lockBudget(c.timeout); got != c.want {
+			t.Errorf("lockBudget(%v) = %v, want %v", c.timeout, got, c.want)
+		}
+	}
+}
