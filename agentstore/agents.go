@@ -30,11 +30,11 @@ func AgentID(sessionID, agentID string) string {
 	return sessionID + "/" + agentID
 }
 
-// AgentRecord is what lucid keeps about one agent, in
+// Record is what lucid keeps about one agent, in
 // <common git dir>/lucid/agents/<key>.json. The file's modification time is
 // the agent's last-seen time: every hook call touches it (one syscall), and
 // the content is rewritten only when something in it changes.
-type AgentRecord struct {
+type Record struct {
 	ID       string `json:"id"`
 	Type     string `json:"type,omitempty"`   // the subagent's agent_type
 	Client   string `json:"client,omitempty"` // the coding client it runs in ("" for Claude Code)
@@ -65,21 +65,21 @@ type AgentRecord struct {
 	Compacted bool `json:"compacted,omitempty"`
 }
 
-// MaxSeen bounds AgentRecord.Seen.
+// MaxSeen bounds Record.Seen.
 const MaxSeen = 2000
 
-// LoadAgent reads the record of agent id; ok is false when there is none
+// Load reads the record of agent id; ok is false when there is none
 // (or it cannot be read, which the hooks treat the same way).
-func LoadAgent(r *gitstore.Repo, id string) (rec AgentRecord, lastSeen time.Time, ok bool) {
+func Load(r *gitstore.Repo, id string) (rec Record, lastSeen time.Time, ok bool) {
 	path := r.AgentPath(id)
 	f, fi, err := gitstore.OpenFile(path)
 	if err != nil {
-		return AgentRecord{}, time.Time{}, false
+		return Record{}, time.Time{}, false
 	}
 	defer f.Close()
 	b, err := gitstore.ReadLimited(f, path, fi.Size(), gitstore.MaxRecord)
 	if err != nil || rec.decode(b) != nil || rec.ID != id {
-		return AgentRecord{}, time.Time{}, false
+		return Record{}, time.Time{}, false
 	}
 	return rec, fi.ModTime(), true
 }
@@ -87,7 +87,7 @@ func LoadAgent(r *gitstore.Repo, id string) (rec AgentRecord, lastSeen time.Time
 // decode reads a record as encoding/json would read it (the names are the
 // struct's tags), without its cost at the start of every hook, which reads
 // the caller's record (internal/jsonread).
-func (rec *AgentRecord) decode(b []byte) error {
+func (rec *Record) decode(b []byte) error {
 	cur := &rec.Cursor
 	return jsonread.Fields(b, map[string]any{
 		"id": &rec.ID, "type": &rec.Type, "client": &rec.Client, "worktree": &rec.Worktree, "started": &rec.Started,
@@ -99,9 +99,9 @@ func (rec *AgentRecord) decode(b []byte) error {
 	})
 }
 
-// SaveAgent writes the record whole (a temp file and a rename); its
+// Save writes the record whole (a temp file and a rename); its
 // modification time, the last-seen time, becomes now.
-func SaveAgent(r *gitstore.Repo, rec AgentRecord) error {
+func Save(r *gitstore.Repo, rec Record) error {
 	if err := os.MkdirAll(r.AgentsDir(), 0o755); err != nil {
 		return err
 	}
@@ -112,15 +112,15 @@ func SaveAgent(r *gitstore.Repo, rec AgentRecord) error {
 	return gitstore.WriteFileAtomic(r.AgentPath(rec.ID), append(b, '\n'), 0o644)
 }
 
-// TouchAgent sets the agent's last-seen time to now. It reports false when
+// Touch sets the agent's last-seen time to now. It reports false when
 // the agent has no record yet.
-func TouchAgent(r *gitstore.Repo, id string) bool {
+func Touch(r *gitstore.Repo, id string) bool {
 	now := time.Now()
 	return os.Chtimes(r.AgentPath(id), now, now) == nil
 }
 
 // Agents lists every agent record with its last-seen time.
-func Agents(r *gitstore.Repo) ([]AgentRecord, []time.Time, error) {
+func Agents(r *gitstore.Repo) ([]Record, []time.Time, error) {
 	ents, err := os.ReadDir(r.AgentsDir())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
@@ -128,7 +128,7 @@ func Agents(r *gitstore.Repo) ([]AgentRecord, []time.Time, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var recs []AgentRecord
+	var recs []Record
 	var seen []time.Time
 	for _, e := range ents {
 		if !strings.HasSuffix(e.Name(), ".json") {
@@ -138,7 +138,7 @@ func Agents(r *gitstore.Repo) ([]AgentRecord, []time.Time, error) {
 		if err != nil {
 			continue
 		}
-		var rec AgentRecord
+		var rec Record
 		if rec.decode(b) != nil || rec.ID == "" {
 			continue
 		}
@@ -155,7 +155,7 @@ func Agents(r *gitstore.Repo) ([]AgentRecord, []time.Time, error) {
 // AddSeen appends ids to the record's seen list, dropping the oldest past
 // MaxSeen and moving SeenBefore up past the newest dropped id, so that what
 // was forgotten still counts as seen.
-func (rec *AgentRecord) AddSeen(ids ...string) {
+func (rec *Record) AddSeen(ids ...string) {
 	rec.Seen = append(rec.Seen, ids...)
 	if over := len(rec.Seen) - MaxSeen; over > 0 {
 		for _, id := range rec.Seen[:over] {
@@ -168,7 +168,7 @@ func (rec *AgentRecord) AddSeen(ids ...string) {
 }
 
 // HasSeen reports whether id is in the record's seen list.
-func (rec *AgentRecord) HasSeen(id string) bool {
+func (rec *Record) HasSeen(id string) bool {
 	for _, s := range rec.Seen {
 		if s == id {
 			return true

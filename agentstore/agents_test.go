@@ -21,17 +21,17 @@ import (
 // decoder reads the names that json.Marshal writes.
 func TestAgentRecordRoundTrip(t *testing.T) {
 	r := repotest.Lucid(t)
-	want := AgentRecord{
+	want := Record{
 		ID: "30df32ba-0d45-4195-af71-803394f51561/aalpha-29065e", Type: "general-purpose", Client: "codex",
 		Worktree: r.Top, Started: "2026-12-03T08:00:00Z",
 		Cursor:      logstore.LogCursor{Size: 1 << 40, Inode: 1<<63 + 5, MTime: -1, Tail: "9f86d081884c7d65"},
 		KnownBefore: 1796285464398, Seen: []string{"a\x00b", "é\u2028", `"q"`},
 		Edits: 3, Entries: 4, Asked: true, Compacted: true,
 	}
-	if err := SaveAgent(r, want); err != nil {
+	if err := Save(r, want); err != nil {
 		t.Fatal(err)
 	}
-	got, _, ok := LoadAgent(r, want.ID)
+	got, _, ok := Load(r, want.ID)
 	if !ok || !reflect.DeepEqual(got, want) {
 		t.Fatalf("loaded %+v (ok %v), saved %+v", got, ok, want)
 	}
@@ -60,21 +60,21 @@ func TestAgentsAcrossWorkTrees(t *testing.T) {
 	r := repotest.Lucid(t)
 	wt := linked(t, r)
 	const session = "30df32ba-0d45-4195-af71-803394f51561"
-	lead := AgentRecord{ID: AgentID(session, ""), Worktree: r.Top, Started: "2026-12-03T08:00:00Z"}
-	sub := AgentRecord{ID: AgentID(session, "a2adb9a7d441d9c57"), Type: "Explore", Worktree: wt.Top, Started: "2026-12-03T08:01:00Z"}
+	lead := Record{ID: AgentID(session, ""), Worktree: r.Top, Started: "2026-12-03T08:00:00Z"}
+	sub := Record{ID: AgentID(session, "a2adb9a7d441d9c57"), Type: "Explore", Worktree: wt.Top, Started: "2026-12-03T08:01:00Z"}
 	if lead.ID != session || sub.ID != session+"/a2adb9a7d441d9c57" {
 		t.Fatalf("ids %q and %q", lead.ID, sub.ID)
 	}
 	before := time.Now().Add(-time.Second)
-	if err := SaveAgent(r, lead); err != nil {
+	if err := Save(r, lead); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveAgent(wt, sub); err != nil {
+	if err := Save(wt, sub); err != nil {
 		t.Fatal(err)
 	}
 	for _, from := range []*gitstore.Repo{r, wt} {
-		for _, want := range []AgentRecord{lead, sub} {
-			got, seen, ok := LoadAgent(from, want.ID)
+		for _, want := range []Record{lead, sub} {
+			got, seen, ok := Load(from, want.ID)
 			if !ok || !reflect.DeepEqual(got, want) || seen.Before(before) {
 				t.Errorf("from %s, %s: %+v last seen %v (ok %v)", from.Top, want.ID, got, seen, ok)
 			}
@@ -89,7 +89,7 @@ func TestAgentsAcrossWorkTrees(t *testing.T) {
 			t.Errorf("from %s: agents %q", from.Top, ids)
 		}
 	}
-	if _, _, ok := LoadAgent(r, session+"/a0000000000000000"); ok {
+	if _, _, ok := Load(r, session+"/a0000000000000000"); ok {
 		t.Error("an agent never recorded was loaded")
 	}
 }
@@ -98,27 +98,27 @@ func TestAgentsAcrossWorkTrees(t *testing.T) {
 // a record is not touched into one.
 func TestTouchAgent(t *testing.T) {
 	r := repotest.Lucid(t)
-	rec := AgentRecord{ID: "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae", Client: "codex", Worktree: r.Top, Edits: 2}
-	if TouchAgent(r, rec.ID) {
+	rec := Record{ID: "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae", Client: "codex", Worktree: r.Top, Edits: 2}
+	if Touch(r, rec.ID) {
 		t.Fatal("an agent without a record was touched")
 	}
-	if _, _, ok := LoadAgent(r, rec.ID); ok {
+	if _, _, ok := Load(r, rec.ID); ok {
 		t.Fatal("touching made a record")
 	}
-	if err := SaveAgent(r, rec); err != nil {
+	if err := Save(r, rec); err != nil {
 		t.Fatal(err)
 	}
 	long := time.Now().Add(-3 * time.Hour)
 	if err := os.Chtimes(r.AgentPath(rec.ID), long, long); err != nil {
 		t.Fatal(err)
 	}
-	if _, seen, _ := LoadAgent(r, rec.ID); seen.After(long.Add(time.Second)) {
+	if _, seen, _ := Load(r, rec.ID); seen.After(long.Add(time.Second)) {
 		t.Fatalf("last seen %v, want %v", seen, long)
 	}
-	if !TouchAgent(r, rec.ID) {
+	if !Touch(r, rec.ID) {
 		t.Fatal("the recorded agent was not touched")
 	}
-	got, seen, ok := LoadAgent(r, rec.ID)
+	got, seen, ok := Load(r, rec.ID)
 	if !ok || !reflect.DeepEqual(got, rec) || time.Since(seen) > time.Minute {
 		t.Errorf("after a touch: %+v last seen %v (ok %v)", got, seen, ok)
 	}
@@ -133,7 +133,7 @@ func TestAgentsSkipWhatIsNotARecord(t *testing.T) {
 		t.Fatalf("no agent ran: %+v, %v, %v", recs, seen, err)
 	}
 	const id = "0b218250-bcad-4f28-bb25-013e7e946655"
-	if err := SaveAgent(r, AgentRecord{ID: id, Worktree: r.Top}); err != nil {
+	if err := Save(r, Record{ID: id, Worktree: r.Top}); err != nil {
 		t.Fatal(err)
 	}
 	dir := r.AgentsDir()
@@ -169,10 +169,10 @@ func TestAgentsSkipWhatIsNotARecord(t *testing.T) {
 		t.Errorf("agents %q", ids)
 	}
 	// other.json holds a record, but not the one its name is kept for.
-	if _, _, ok := LoadAgent(r, "other"); ok {
+	if _, _, ok := Load(r, "other"); ok {
 		t.Error("a record of another id was loaded")
 	}
-	if _, _, ok := LoadAgent(r, "cut"); ok {
+	if _, _, ok := Load(r, "cut"); ok {
 		t.Error("a record cut short was loaded")
 	}
 }
@@ -187,7 +187,7 @@ func TestSaveAgentWithoutItsFolder(t *testing.T) {
 	if err := os.WriteFile(r.AgentsDir(), []byte("not a folder"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveAgent(r, AgentRecord{ID: "30df32ba-0d45-4195-af71-803394f51561"}); err == nil {
+	if err := Save(r, Record{ID: "30df32ba-0d45-4195-af71-803394f51561"}); err == nil {
 		t.Error("a record was saved where the agents' folder is a file")
 	}
 	if _, _, err := Agents(r); err == nil {
@@ -198,7 +198,7 @@ func TestSaveAgentWithoutItsFolder(t *testing.T) {
 // The ids an agent saw stay at most MaxSeen; those that fell off still
 // count as seen, through SeenBefore, up to the newest of them.
 func TestSeenIsBounded(t *testing.T) {
-	var rec AgentRecord
+	var rec Record
 	start := time.UnixMilli(1796285464398)
 	ids := make([]string, MaxSeen+3)
 	for i := range ids {
@@ -245,7 +245,7 @@ func FuzzAgentRecordDecode(f *testing.F) {
 		if caseVariant(b) {
 			return // encoding/json would take "ID" for "id"; lucid writes only its own names
 		}
-		var want, got AgentRecord
+		var want, got Record
 		werr := json.Unmarshal(b, &want)
 		err := got.decode(b)
 		if (err == nil) != (werr == nil) {

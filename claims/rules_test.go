@@ -169,7 +169,7 @@ func TestExpiry(t *testing.T) {
 		t.Errorf("an expired claim hits: %+v", hits)
 	}
 	// A hook call of its owner brings it back.
-	if err := agentstore.SaveAgent(repo, agentstore.AgentRecord{ID: alice, Worktree: repo.Top}); err != nil {
+	if err := agentstore.Save(repo, agentstore.Record{ID: alice, Worktree: repo.Top}); err != nil {
 		t.Fatal(err)
 	}
 	set, _ = LoadClaims(repo, now)

@@ -124,7 +124,7 @@ func TestStoresOnFullDisk(t *testing.T) {
 	if err := claimstore.Save(r, claims); err != nil {
 		t.Fatal(err)
 	}
-	if err := agentstore.SaveAgent(r, agentstore.AgentRecord{ID: "s1", Worktree: r.Top}); err != nil {
+	if err := agentstore.Save(r, agentstore.Record{ID: "s1", Worktree: r.Top}); err != nil {
 		t.Fatal(err)
 	}
 	if err := logstore.MarkPlanSeen(r, []byte("plan\n")); err != nil {
@@ -149,7 +149,7 @@ func TestStoresOnFullDisk(t *testing.T) {
 	for name, err := range map[string]error{
 		"claims":      claimstore.Save(r, append(claims, claimstore.Claim{ID: "c2", Owner: "b", Task: big, Globs: []string{"b/**"}})),
 		"claims edit": claimstore.Edit(r, map[string]bool{"c1": true}, []claimstore.Claim{{ID: "c3", Owner: "b", Task: big, Globs: []string{"c/**"}}}),
-		"agent":       agentstore.SaveAgent(r, agentstore.AgentRecord{ID: "s1", Worktree: r.Top, Type: big}),
+		"agent":       agentstore.Save(r, agentstore.Record{ID: "s1", Worktree: r.Top, Type: big}),
 		"plan.seen":   logstore.MarkPlanSeen(r, []byte(big)),
 		"log":         logstore.Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, big)),
 	} {

@@ -10,18 +10,18 @@ import (
 // record returns the caller's record, making a new one at its first look:
 // the cursor at the log's end and KnownBefore now, so an agent that meets
 // lucid mid-session is not flooded with the whole log.
-func (c *call) record() (agentstore.AgentRecord, bool, error) {
+func (c *call) record() (agentstore.Record, bool, error) {
 	if c.pending != nil && c.pending.ID == c.agent {
 		return *c.pending, false, nil
 	}
-	if rec, _, ok := agentstore.LoadAgent(c.repo, c.agent); ok {
+	if rec, _, ok := agentstore.Load(c.repo, c.agent); ok {
 		return rec, false, nil
 	}
 	cur, err := logstore.EndCursor(c.repo.LogPath())
 	if err != nil {
-		return agentstore.AgentRecord{}, false, err
+		return agentstore.Record{}, false, err
 	}
-	rec := agentstore.AgentRecord{
+	rec := agentstore.Record{
 		ID:       c.agent,
 		Type:     c.in.AgentType,
 		Client:   c.in.Client,
@@ -39,7 +39,7 @@ func (c *call) record() (agentstore.AgentRecord, bool, error) {
 // knows (from its digest, or as what came before it), also when a rewrite
 // of the log brings it again; what another branch brings later, however
 // old, is news.
-func (c *call) noteStart(rec *agentstore.AgentRecord) {
+func (c *call) noteStart(rec *agentstore.Record) {
 	rec.KnownBefore = c.now.UnixMilli()
 	rec.StartHead = logstore.Head(c.repo)
 	ids, err := logstore.NewestIDs(c.repo.LogPath(), logstore.StartWindow)
@@ -51,7 +51,7 @@ func (c *call) noteStart(rec *agentstore.AgentRecord) {
 
 // update changes the caller's record under the repository's lock, so that
 // it does not undo what a concurrent hook of the same agent saved.
-func (c *call) update(change func(*agentstore.AgentRecord)) error {
+func (c *call) update(change func(*agentstore.Record)) error {
 	unlock, err := c.lock()
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func (c *call) update(change func(*agentstore.AgentRecord)) error {
 		c.pending = &rec // saved with the answer
 		return nil
 	}
-	return agentstore.SaveAgent(c.repo, rec)
+	return agentstore.Save(c.repo, rec)
 }
 
 // touch refreshes the caller's last-seen time, creating its record if it
@@ -75,12 +75,12 @@ func (c *call) touch() {
 	if !c.home {
 		return // outside a lucid work tree the caller has no record
 	}
-	if agentstore.TouchAgent(c.repo, c.agent) {
+	if agentstore.Touch(c.repo, c.agent) {
 		return
 	}
 	rec, created, err := c.record()
 	if err == nil && created {
-		err = agentstore.SaveAgent(c.repo, rec)
+		err = agentstore.Save(c.repo, rec)
 	}
 	c.warn(err)
 }
@@ -118,7 +118,7 @@ func (c *call) start() (*Output, error) {
 
 // giveDigest returns the digest for the agent of rec; rec, with its cursor
 // at the log's end and its compaction forgotten, is saved with the answer.
-func (c *call) giveDigest(rec agentstore.AgentRecord) (string, error) {
+func (c *call) giveDigest(rec agentstore.Record) (string, error) {
 	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now})
 	if err != nil {
 		return "", err
@@ -158,7 +158,7 @@ func (c *call) delta() (string, error) {
 		}
 	}
 	if !created && c.logUnchanged(rec) {
-		agentstore.TouchAgent(c.repo, c.agent)
+		agentstore.Touch(c.repo, c.agent)
 		return "", nil
 	}
 	entries, err := c.takeNews(&rec, created)
@@ -175,7 +175,7 @@ func (c *call) digestOnce() (string, bool, error) {
 	if err := c.hold(); err != nil {
 		return "", false, err
 	}
-	rec, _, ok := agentstore.LoadAgent(c.repo, c.agent)
+	rec, _, ok := agentstore.Load(c.repo, c.agent)
 	if !ok || !rec.Compacted {
 		return "", false, nil
 	}
@@ -186,7 +186,7 @@ func (c *call) digestOnce() (string, bool, error) {
 // takeNews reads the caller's new entries and moves its cursor past them,
 // under the lock, which stays held until the answer is out and the record
 // saved (see newEntries).
-func (c *call) takeNews(rec *agentstore.AgentRecord, created bool) ([]logformat.Entry, error) {
+func (c *call) takeNews(rec *agentstore.Record, created bool) ([]logformat.Entry, error) {
 	var ahead *readAhead
 	if !c.appended(*rec) {
 		if entries, cur, err := c.unread(*rec, nil); err == nil {

@@ -117,10 +117,10 @@ func TestSharedRecordOfChanges(t *testing.T) {
 		t.Errorf("violations: %+v", v)
 	}
 	do(t, c, "PostToolUse", shared(a))
-	if rec, _, _ := agentstore.LoadAgent(repo, lead+"/"+a); rec.Edits != 1 {
+	if rec, _, _ := agentstore.Load(repo, lead+"/"+a); rec.Edits != 1 {
 		t.Errorf("a's own claimed file counted %d edits, want 1", rec.Edits)
 	}
-	if rec, _, _ := agentstore.LoadAgent(repo, lead+"/"+b); rec.Edits != 0 {
+	if rec, _, _ := agentstore.Load(repo, lead+"/"+b); rec.Edits != 0 {
 		t.Errorf("b counted %d edits, want 0", rec.Edits)
 	}
 }

@@ -260,7 +260,7 @@ func TestViolationAfterTheCommand(t *testing.T) {
 		t.Errorf("violations in the log: %+v", v)
 	}
 	// The edits count for the stop gate.
-	if rec, _, _ := agentstore.LoadAgent(repo, lead); rec.Edits != 2 {
+	if rec, _, _ := agentstore.Load(repo, lead); rec.Edits != 2 {
 		t.Errorf("edits counted: %d, want 2", rec.Edits)
 	}
 }
@@ -334,7 +334,7 @@ func TestNewsReachesTheNextCallOnce(t *testing.T) {
 	if a := do(t, c, "PreToolUse", read); a.out != nil {
 		t.Errorf("the news came twice: %+v", a.out)
 	}
-	if rec, _, _ := agentstore.LoadAgent(repo, lead); rec.Entries != 1 {
+	if rec, _, _ := agentstore.Load(repo, lead); rec.Entries != 1 {
 		t.Errorf("the agent's own entries counted: %d, want 1", rec.Entries)
 	}
 
@@ -416,7 +416,7 @@ func TestPlanChanges(t *testing.T) {
 	if len(plan) != 2 || plan[1].Agent != other {
 		t.Fatalf("plan entries: %+v", plan)
 	}
-	if rec, _, _ := agentstore.LoadAgent(repo, other); rec.Edits != 1 || rec.Entries != 1 {
+	if rec, _, _ := agentstore.Load(repo, other); rec.Edits != 1 || rec.Entries != 1 {
 		t.Errorf("the plan's editor: edits %d entries %d, want 1 and 1", rec.Edits, rec.Entries)
 	}
 	if a := do(t, c, "UserPromptSubmit", Input{SessionID: lead, Cwd: top}); !strings.Contains(a.context(), "-Ship the login page first.") {
@@ -550,7 +550,7 @@ func TestCompactedAgentGetsTheDigest(t *testing.T) {
 	in := Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
 	do(t, c, "SubagentStart", in)
 	do(t, c, "PreCompact", in)
-	if rec, _, _ := agentstore.LoadAgent(repo, sub); !rec.Compacted {
+	if rec, _, _ := agentstore.Load(repo, sub); !rec.Compacted {
 		t.Fatal("PreCompact did not mark the subagent")
 	}
 	if a := do(t, c, "PreToolUse", in); !strings.HasPrefix(a.context(), "# lucid: what the agents in this repository share") {

@@ -43,7 +43,7 @@ import (
 
 // logUnchanged reports whether the log is as the agent last read it: the
 // hot path, one stat and no read.
-func (c *call) logUnchanged(rec agentstore.AgentRecord) bool {
+func (c *call) logUnchanged(rec agentstore.Record) bool {
 	now, err := logstore.StatLog(c.repo.LogPath())
 	return err == nil && now.SameFile(rec.Cursor) && rec.Worktree == c.repo.Top
 }
@@ -58,7 +58,7 @@ type readAhead struct {
 
 // appended reports whether the log is the one the agent of rec read, with
 // lines appended.
-func (c *call) appended(rec agentstore.AgentRecord) bool {
+func (c *call) appended(rec agentstore.Record) bool {
 	return rec.Worktree == c.repo.Top && logstore.Grown(c.repo.LogPath(), rec.Cursor)
 }
 
@@ -66,7 +66,7 @@ func (c *call) appended(rec agentstore.AgentRecord) bool {
 // its own among them, oldest first, and the cursor at the end of what it
 // read. It changes nothing. ahead, when not nil, is the log read before,
 // and only what follows it is read now.
-func (c *call) unread(rec agentstore.AgentRecord, ahead *readAhead) ([]logformat.Entry, logstore.LogCursor, error) {
+func (c *call) unread(rec agentstore.Record, ahead *readAhead) ([]logformat.Entry, logstore.LogCursor, error) {
 	path := c.repo.LogPath()
 	unseen := func(e logformat.Entry) bool { return !rec.HasSeen(e.ID) }
 	var fresh []logformat.Entry
@@ -100,7 +100,7 @@ func (c *call) unread(rec agentstore.AgentRecord, ahead *readAhead) ([]logformat
 // was on another branch then: the log committed at the start's HEAD, and
 // the newest entries then (the lines not yet committed are among them),
 // say which.
-func (c *call) unknown(rec agentstore.AgentRecord) (func(logformat.Entry) bool, error) {
+func (c *call) unknown(rec agentstore.Record) (func(logformat.Entry) bool, error) {
 	starting := logstore.LoadStart(c.repo, c.agent)
 	var committed *logstore.IDSet
 	if rec.StartHead != "" {
@@ -141,12 +141,12 @@ func (c *call) unknown(rec agentstore.AgentRecord) (func(logformat.Entry) bool, 
 // caller holds the lock and saves the record before it lets go: then two
 // hooks of one agent running at once (parallel tool calls) cannot both
 // deliver an entry.
-func (c *call) newEntries(rec *agentstore.AgentRecord, ahead *readAhead) ([]logformat.Entry, bool, error) {
+func (c *call) newEntries(rec *agentstore.Record, ahead *readAhead) ([]logformat.Entry, bool, error) {
 	if c.logUnchanged(*rec) {
 		return nil, false, nil
 	}
 	// Another hook of this agent may have moved the cursor meanwhile.
-	if fresh, _, ok := agentstore.LoadAgent(c.repo, c.agent); ok {
+	if fresh, _, ok := agentstore.Load(c.repo, c.agent); ok {
 		*rec = fresh
 	}
 	fresh, cur, err := c.unread(*rec, ahead)

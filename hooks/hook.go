@@ -282,7 +282,7 @@ type call struct {
 	// past the news given), saved by commit once the answer is out; the
 	// lock is held from the read of the news until then, so that two hooks
 	// of one agent at once do not both deliver an entry.
-	pending *agentstore.AgentRecord
+	pending *agentstore.Record
 
 	// found caches the work tree that holds each folder a call writes in
 	// (nil: none), since a command may write many files of one folder.
@@ -346,7 +346,7 @@ func (c *call) commit() error {
 	}
 	rec := *c.pending
 	c.pending = nil
-	return agentstore.SaveAgent(c.repo, rec)
+	return agentstore.Save(c.repo, rec)
 }
 
 // release lets go of the lock if the call still holds it; what was not

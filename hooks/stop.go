@@ -76,8 +76,8 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 // and wrote no entry and no plan change, and was not asked yet. An agent
 // with no record made no hook call (the fork that compacts a
 // conversation): nothing to ask, and no record is made for it.
-func askable(repo *gitstore.Repo, agent string) (agentstore.AgentRecord, bool) {
-	rec, _, ok := agentstore.LoadAgent(repo, agent)
+func askable(repo *gitstore.Repo, agent string) (agentstore.Record, bool) {
+	rec, _, ok := agentstore.Load(repo, agent)
 	return rec, ok && rec.Edits > 0 && rec.Entries == 0 && !rec.Asked
 }
 
@@ -149,12 +149,12 @@ func (c *call) preCompact() (*Output, error) {
 		return nil, err
 	}
 	defer unlock()
-	rec, _, ok := agentstore.LoadAgent(c.repo, c.agent)
+	rec, _, ok := agentstore.Load(c.repo, c.agent)
 	if !ok || rec.Compacted {
 		return nil, nil
 	}
 	rec.Compacted = true
-	return nil, agentstore.SaveAgent(c.repo, rec)
+	return nil, agentstore.Save(c.repo, rec)
 }
 
 // stop ends the lead's turn: its own claims end, not its subagents', which

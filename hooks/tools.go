@@ -160,7 +160,7 @@ func (c *call) postToolUse() (*Output, error) {
 		c.touch()
 		return c.context(news), nil
 	}
-	err = c.update(func(rec *agentstore.AgentRecord) {
+	err = c.update(func(rec *agentstore.Record) {
 		rec.Edits += len(changed)
 		if editedPlan {
 			rec.Entries++ // a plan change counts as reporting

@@ -112,12 +112,12 @@ func looksLikeSession(s string) bool {
 // its record once.
 type Labeler struct {
 	repo  *gitstore.Repo
-	known map[string]agentstore.AgentRecord
+	known map[string]agentstore.Record
 }
 
 // NewLabeler returns a Labeler for the repository's agents.
 func NewLabeler(r *gitstore.Repo) *Labeler {
-	return &Labeler{repo: r, known: map[string]agentstore.AgentRecord{}}
+	return &Labeler{repo: r, known: map[string]agentstore.Record{}}
 }
 
 // Label returns the label of agent, as LabelIn does, with its type and
@@ -128,7 +128,7 @@ func (l *Labeler) Label(agent string) string {
 	}
 	rec, ok := l.known[agent]
 	if !ok {
-		rec, _, _ = agentstore.LoadAgent(l.repo, agent)
+		rec, _, _ = agentstore.Load(l.repo, agent)
 		l.known[agent] = rec
 	}
 	return LabelIn(agent, rec.Type, rec.Client)

@@ -108,13 +108,13 @@ func TestLabeler(t *testing.T) {
 		t.Fatal(err)
 	}
 	codexSub := codex + "/019a6f3d-0000-7000-8000-000000a1b2c3"
-	for _, rec := range []agentstore.AgentRecord{
+	for _, rec := range []agentstore.Record{
 		{ID: codex, Client: "codex", Worktree: r.Top},
 		{ID: codexSub, Type: "default", Client: "codex", Worktree: r.Top},
 		{ID: sub, Type: "general-purpose", Worktree: r.Top},
 		{ID: mate, Type: "something else", Worktree: r.Top},
 	} {
-		if err := agentstore.SaveAgent(r, rec); err != nil {
+		if err := agentstore.Save(r, rec); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -85,7 +85,7 @@ func TestLargePromptPayload(t *testing.T) {
 	if err != nil || len(out) != 0 {
 		t.Errorf("a 17 MiB prompt: %v, %q", err, out)
 	}
-	if _, _, ok := agentstore.LoadAgent(repo, "9f0c2a7e-5b1d-4c3e-8a6f-2d4b1e7c9a30"); !ok {
+	if _, _, ok := agentstore.Load(repo, "9f0c2a7e-5b1d-4c3e-8a6f-2d4b1e7c9a30"); !ok {
 		t.Error("the hook did not record the agent, as it does for any prompt")
 	}
 }

@@ -46,8 +46,8 @@ func claimsSection(b *bench) error {
 	}
 	// The owners are live: each has a record, touched now.
 	for i := range nAgents {
-		rec := agentstore.AgentRecord{ID: fmt.Sprintf("%s/agent%02d", session, i), Worktree: s.repo.Top}
-		if err := agentstore.SaveAgent(s.repo, rec); err != nil {
+		rec := agentstore.Record{ID: fmt.Sprintf("%s/agent%02d", session, i), Worktree: s.repo.Top}
+		if err := agentstore.Save(s.repo, rec); err != nil {
 			return err
 		}
 	}
