@@ -28,6 +28,34 @@ func DecodeHeadShared(line []byte, h *Head) (ok, sure bool) {
 	return decodeHead(line, h, true)
 }
 
+// ReadHead reads the head of line into h and reports whether line is an
+// entry, as DecodeEntry has it: through DecodeHead where it is sure, and
+// through DecodeEntry for the rare line it is not sure of (which lucid
+// never writes). Every reader that needs only heads uses it, so that all
+// agree on which lines are entries.
+func ReadHead(line []byte, h *Head) bool {
+	if ok, sure := DecodeHead(line, h); sure {
+		return ok
+	}
+	return readWhole(line, h)
+}
+
+// ReadHeadShared is ReadHead without copies where the fast reader
+// answered: then h's strings are line's own bytes (see DecodeHeadShared).
+func ReadHeadShared(line []byte, h *Head) bool {
+	if ok, sure := DecodeHeadShared(line, h); sure {
+		return ok
+	}
+	return readWhole(line, h)
+}
+
+// readWhole reads h from line by DecodeEntry.
+func readWhole(line []byte, h *Head) bool {
+	e, err := DecodeEntry(line)
+	*h = Head{ID: e.ID, At: e.At, Kind: e.Kind, Supersedes: e.Supersedes, Retired: e.Retired}
+	return err == nil
+}
+
 func decodeHead(line []byte, h *Head, shared bool) (ok, sure bool) {
 	*h = Head{}
 	p := headParser{b: line, shared: shared}

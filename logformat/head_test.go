@@ -122,10 +122,16 @@ func lineSeeds(t testing.TB) []string {
 	)
 }
 
-// checkLine fails when DecodeHead, where it is sure, answers for line
-// otherwise than DecodeEntry.
+// checkLine fails when DecodeHead, where it is sure, or ReadHead, always,
+// answers for line otherwise than DecodeEntry.
 func checkLine(t testing.TB, line string) {
 	e, err := DecodeEntry([]byte(line))
+	for _, read := range []func([]byte, *Head) bool{ReadHead, ReadHeadShared} {
+		var h Head
+		if ok := read([]byte(line), &h); ok != (err == nil) || ok && (h.ID != e.ID || h.At != e.At || h.Kind != e.Kind) {
+			t.Fatalf("ReadHead(%q) = %+v, %v; DecodeEntry: %+v, %v", line, h, ok, e, err)
+		}
+	}
 	for _, decode := range []func([]byte, *Head) (bool, bool){DecodeHead, DecodeHeadShared} {
 		var h Head
 		ok, sure := decode([]byte(line), &h)

@@ -147,12 +147,7 @@ func validLine(line []byte, h *logformat.Head) bool {
 	if len(line) == 0 {
 		return false
 	}
-	if ok, sure := logformat.DecodeHead(line, h); sure {
-		return ok
-	}
-	e, err := logformat.DecodeEntry(line)
-	*h = logformat.Head{ID: e.ID, At: e.At, Kind: e.Kind, Supersedes: e.Supersedes, Retired: e.Retired}
-	return err == nil
+	return logformat.ReadHead(line, h)
 }
 
 // CountLog counts the valid entries of the log and the lines that are not,
