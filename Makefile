@@ -53,15 +53,18 @@ bench: build
 demo: build
 	./scripts/demo $(BIN)
 
-# The real-client suite (e2e/): Claude Code, Codex CLI and Gemini CLI
-# themselves against scripted models. scripts/install-{claude,codex,gemini}
-# install them into ~/.cache/lucid when missing; where one cannot be had, its
+# The real-client suite (e2e/): Claude Code, Codex CLI, Gemini CLI, GitHub
+# Copilot CLI and Qwen Code themselves against scripted models.
+# scripts/install-{claude,codex,gemini,copilot,qwen} install them into ~/.cache/lucid when missing; where one cannot be had, its
 # installer says why and that client's tests skip.
 e2e:
 	@claude=$$(./scripts/install-claude) || claude=unavailable; \
 	  codex=$$(./scripts/install-codex) || codex=unavailable; \
 	  gemini=$$(./scripts/install-gemini) || gemini=unavailable; \
+	  copilot=$$(./scripts/install-copilot) || copilot=unavailable; \
+	  qwen=$$(./scripts/install-qwen) || qwen=unavailable; \
 	  LUCID_E2E_CLAUDE=$$claude LUCID_E2E_CODEX=$$codex LUCID_E2E_GEMINI=$$gemini \
+	  LUCID_E2E_COPILOT=$$copilot LUCID_E2E_QWEN=$$qwen \
 	  $(GO) test -count=1 -timeout 30m -v ./e2e
 
 clean:
