@@ -55,7 +55,8 @@ demo: build
 
 # The real-client suite (e2e/): Claude Code, Codex CLI, Gemini CLI, GitHub
 # Copilot CLI and Qwen Code themselves against scripted models.
-# scripts/install-{claude,codex,gemini,copilot,qwen} install them into ~/.cache/lucid when missing; where one cannot be had, its
+# scripts/install-{claude,codex,gemini,copilot,qwen} install them into
+# ~/.cache/lucid when missing; where one cannot be had, its
 # installer says why and that client's tests skip.
 e2e:
 	@claude=$$(./scripts/install-claude) || claude=unavailable; \
