@@ -1,9 +1,6 @@
 package gemini
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,63 +34,6 @@ func geminiTrustedFolders() string {
 	return filepath.Join(geminiHome(), ".gemini", "trustedFolders.json")
 }
 
-// readJSONC reads a JSON file that may hold comments, as Gemini allows in
-// its files; a missing file is an empty object. A file of the user's home
-// is read as readHomeFile reads it, the project's under gitstore's rules.
-func readJSONC(path string, home bool, v any) error {
-	var b []byte
-	var err error
-	if home {
-		b, err = installers.ReadHomeFile(&path)
-	} else {
-		b, err = gitstore.ReadFile(path, gitstore.MaxSettings)
-	}
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	b = stripJSONComments(b)
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return errors.New(path + ": not valid JSON (" + err.Error() + "): fix it")
-	}
-	return nil
-}
-
-// stripJSONComments blanks // and /* */ comments outside strings.
-func stripJSONComments(b []byte) []byte {
-	out := bytes.Clone(b)
-	for i := 0; i < len(out); i++ {
-		switch {
-		case out[i] == '"':
-			for i++; i < len(out) && out[i] != '"'; i++ {
-				if out[i] == '\\' {
-					i++
-				}
-			}
-		case out[i] == '/' && i+1 < len(out) && out[i+1] == '/':
-			for ; i < len(out) && out[i] != '\n'; i++ {
-				out[i] = ' '
-			}
-		case out[i] == '/' && i+1 < len(out) && out[i+1] == '*':
-			for ; i < len(out) && !(out[i] == '*' && i+1 < len(out) && out[i+1] == '/'); i++ {
-				if out[i] != '\n' {
-					out[i] = ' '
-				}
-			}
-			if i+1 < len(out) {
-				out[i], out[i+1] = ' ', ' '
-				i++
-			}
-		}
-	}
-	return out
-}
-
 // geminiSettings is the part of a Gemini settings file doctor reads.
 type geminiSettings struct {
 	Security struct {
@@ -125,7 +65,7 @@ func checkGeminiTrust(repo *gitstore.Repo) installers.Finding {
 		return f
 	}
 	var user geminiSettings
-	if err := readJSONC(geminiUserSettings(), true, &user); err != nil {
+	if err := installers.ReadJSONC(geminiUserSettings(), true, &user); err != nil {
 		f.Detail, f.Fix = err.Error(), "fix "+geminiUserSettings()
 		return f
 	}
@@ -134,18 +74,18 @@ func checkGeminiTrust(repo *gitstore.Repo) installers.Finding {
 		return f
 	}
 	rules := map[string]string{}
-	if err := readJSONC(geminiTrustedFolders(), true, &rules); err != nil {
+	if err := installers.ReadJSONC(geminiTrustedFolders(), true, &rules); err != nil {
 		f.Detail, f.Fix = err.Error(), "fix "+geminiTrustedFolders()
 		return f
 	}
-	here := realPath(repo.Top)
+	here := installers.RealPath(repo.Top)
 	best, level := "", ""
 	for path, l := range rules {
 		eff := path
 		if l == "TRUST_PARENT" {
 			eff = filepath.Dir(path)
 		}
-		if isSubpath(realPath(eff), here) && len(path) > len(best) {
+		if installers.Within(installers.RealPath(eff), here) && len(path) > len(best) {
 			best, level = path, l
 		}
 	}
@@ -162,18 +102,6 @@ func checkGeminiTrust(repo *gitstore.Repo) installers.Finding {
 	return f
 }
 
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return filepath.Clean(p)
-}
-
-func isSubpath(parent, child string) bool {
-	rel, err := filepath.Rel(parent, child)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
 // checkGeminiEnabled checks hooksConfig in the user's and the project's
 // settings: enabled false stops every hook (the project's setting wins),
 // and a name in disabled (in either) stops that one.
@@ -183,7 +111,7 @@ func checkGeminiEnabled(repo *gitstore.Repo) installers.Finding {
 	var off []string
 	for i, path := range []string{geminiUserSettings(), repo.Abs(SettingsName)} {
 		var s geminiSettings
-		if err := readJSONC(path, i == 0, &s); err != nil {
+		if err := installers.ReadJSONC(path, i == 0, &s); err != nil {
 			f.Detail, f.Fix = err.Error(), "fix "+path
 			return f
 		}
