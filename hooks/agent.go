@@ -112,6 +112,13 @@ func (c *call) start() (*Output, error) {
 	if c.in.AgentType != "" {
 		rec.Type = c.in.AgentType
 	}
+	if c.in.Mute {
+		// The client shows the model nothing from this start (Qwen Code's
+		// SubagentStart): the digest waits for the agent's first delta,
+		// as after a compaction.
+		rec.Compacted = true
+		return nil, c.update(func(r *agentstore.Record) { *r = rec })
+	}
 	text, err := c.giveDigest(rec)
 	return c.context(text), err
 }

@@ -565,6 +565,27 @@ func TestCompactedAgentGetsTheDigest(t *testing.T) {
 	}
 }
 
+// Where the client shows the model nothing of SubagentStart (Qwen Code),
+// the subagent's digest comes with its first news instead, once.
+func TestMutedStartGivesTheDigestLater(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	in := Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top, Mute: true}
+	if a := do(t, c, "SubagentStart", in); a.out != nil {
+		t.Errorf("a mute start printed %+v", a.out)
+	}
+	in.Mute, in.NewsAfter, in.ToolName = false, true, "write_file"
+	if a := do(t, c, "PostToolUse", in); !strings.HasPrefix(a.context(), "# lucid: what the agents in this repository share") {
+		t.Errorf("the first call after a mute start: %q, want the digest", a.context())
+	}
+	if a := do(t, c, "PostToolUse", in); a.out != nil {
+		t.Errorf("the digest came twice: %+v", a.out)
+	}
+	if rec, _, _ := agentstore.Load(repo, sub); rec.Type != "general-purpose" {
+		t.Errorf("the subagent's type: %q", rec.Type)
+	}
+}
+
 // lucid commands in a shell line are signed with the caller's id; a line
 // that runs lucid hook, or signs for another, is denied.
 func TestLucidCommandsAreSigned(t *testing.T) {

@@ -120,8 +120,9 @@ type Input struct {
 	Unsure  []string
 
 	// What the client lets through at this event, as its adapter knows.
-	//   Mute: the model is shown no context from it (Gemini's BeforeTool),
-	//   so the news waits for the next event that can carry it.
+	//   Mute: the model is shown no context from it (Gemini's BeforeTool,
+	//   Qwen Code's SubagentStart), so the news, or a start's digest,
+	//   waits for the next event that can carry it.
 	//   NewsAfter: PostToolUse carries the delta (a client whose
 	//   PreToolUse is mute).
 	//   GateLead: the lead's Stop runs the stop gate (a client whose
