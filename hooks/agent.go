@@ -223,7 +223,7 @@ func (c *call) userPrompt() (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.in.AgentID == "" && c.othersClaim() {
+	if c.in.AgentID == "" && !c.in.NoPrompt && c.othersClaim() {
 		text = joinLines(planFirst, text)
 	}
 	return c.context(text), nil

@@ -380,6 +380,16 @@ func TestPromptRemindsOfThePlan(t *testing.T) {
 	if a := do(t, c, "UserPromptSubmit", prompt); a.context() != planFirst+"\n" {
 		t.Errorf("prompt: %q", a.context())
 	}
+	// Before a model call that carries no prompt (Qwen Code's after a
+	// tool's result) only the news goes.
+	record(t, repo, other, logformat.KindFact, "news between calls")
+	prompt.NoPrompt = true
+	if a := do(t, c, "UserPromptSubmit", prompt); strings.Contains(a.context(), planFirst) || !strings.Contains(a.context(), "news between calls") {
+		t.Errorf("no prompt: %q, want the news alone", a.context())
+	}
+	if a := do(t, c, "UserPromptSubmit", prompt); a.out != nil {
+		t.Errorf("no prompt, no news: %+v", a.out)
+	}
 }
 
 // The user's edit of plan.md becomes a plan entry, news for every agent
