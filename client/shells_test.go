@@ -7,10 +7,11 @@ import (
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/client/gemini"
+	"github.com/lucid-dev/lucid/client/qwen"
 	"github.com/lucid-dev/lucid/hooks"
 )
 
-var all = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}}
+var all = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}, qwen.Client{}}
 
 // Each client tells its agents' shells from its hooks by the environment
 // it gives them (seen with the real clients): `lucid hook` run in an agent's
@@ -25,6 +26,8 @@ func TestForgedHook(t *testing.T) {
 		return func(k string) string { return m[k] }
 	}
 	claudeShell := []string{"AI_AGENT", "claude-code_2.1.332_agent", "CLAUDECODE", "1", "CLAUDE_CODE_SESSION_ID", "s1"}
+	qwenHook := []string{"QWEN_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r", "GEMINI_PROJECT_DIR", "/r", "QWEN_CODE_SESSION_ID", "q"}
+	qwenShell := []string{"QWEN_CODE", "1", "QWEN_CODE_SESSION_ID", "q", "QWEN_CODE_AGENT_ID", "", "QWEN_CODE_PROJECT_DIR", "/home/.qwen/projects/-r"}
 	for _, tc := range []struct {
 		name   string
 		client hooks.Client
@@ -43,6 +46,15 @@ func TestForgedHook(t *testing.T) {
 		{"Gemini's hook, gemini run from Claude Code's Bash tool", gemini.Client{}, env(append(claudeShell, "GEMINI_PROJECT_DIR", "/r")...), false},
 		{"lucid hook --client gemini in a Gemini shell", gemini.Client{}, env("GEMINI_CLI", "1"), true},
 		{"lucid hook --client gemini in Claude Code's Bash tool", gemini.Client{}, env(claudeShell...), true},
+		// Qwen Code gives its hooks CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR
+		// too, its shell QWEN_CODE=1 and neither.
+		{"Qwen's hook", qwen.Client{}, env(append(qwenHook, "QWEN_CODE_AGENT_ID", "")...), false},
+		{"Qwen's hook, qwen run from Claude Code's Bash tool", qwen.Client{}, env(append(claudeShell, qwenHook...)...), false},
+		{"lucid hook --client qwen in a Qwen shell", qwen.Client{}, env(qwenShell...), true},
+		{"lucid hook in a Qwen shell", claude.Client{}, env(qwenShell...), true},
+		{"lucid hook --client gemini in a Qwen shell", gemini.Client{}, env(qwenShell...), true},
+		{"lucid hook --client qwen in Claude Code's Bash tool", qwen.Client{}, env(claudeShell...), true},
+		{"lucid hook --client qwen in a Gemini shell", qwen.Client{}, env("GEMINI_CLI", "1"), true},
 	} {
 		if got := hooks.ForgedHook(tc.client, all, tc.env) != ""; got != tc.forged {
 			t.Errorf("%s: forged = %v, want %v", tc.name, got, tc.forged)
@@ -61,6 +73,17 @@ func TestAgentShell(t *testing.T) {
 	sh, ok = hooks.AgentShell(all, get(map[string]string{"AI_AGENT": "claude-code_2.1.332_agent", "CLAUDE_CODE_SESSION_ID": "s1"}))
 	if !ok || sh.Agent != "" || sh.Session != "s1" {
 		t.Errorf("Claude Code's Bash tool: %+v %v, want session s1 and no agent", sh, ok)
+	}
+	sh, ok = hooks.AgentShell(all, get(map[string]string{"QWEN_CODE": "1", "QWEN_CODE_SESSION_ID": "q", "QWEN_CODE_AGENT_ID": "general-purpose-call_001"}))
+	if !ok || sh.Agent != "q/general-purpose-call_001" || sh.Client != "Qwen Code" {
+		t.Errorf("a Qwen subagent's shell: %+v %v, want agent q/general-purpose-call_001", sh, ok)
+	}
+	sh, ok = hooks.AgentShell(all, get(map[string]string{"QWEN_CODE": "1", "QWEN_CODE_SESSION_ID": "q", "QWEN_CODE_AGENT_ID": ""}))
+	if !ok || sh.Agent != "q" {
+		t.Errorf("a Qwen lead's shell: %+v %v, want agent q", sh, ok)
+	}
+	if sh, ok := hooks.AgentShell(all, get(map[string]string{"QWEN_PROJECT_DIR": "/r", "CLAUDE_PROJECT_DIR": "/r", "GEMINI_PROJECT_DIR": "/r", "QWEN_CODE_SESSION_ID": "q"})); ok {
+		t.Errorf("Qwen's hook read as %s's agent shell", sh.Client)
 	}
 	if _, ok := hooks.AgentShell(all, get(map[string]string{"GEMINI_CLI": "1"})); !ok {
 		t.Error("Gemini's shell is not an agent's shell")

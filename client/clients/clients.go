@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/client/gemini"
+	"github.com/lucid-dev/lucid/client/qwen"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
@@ -27,7 +28,9 @@ type Client interface {
 
 // all are the clients, the default first: Claude Code, so that the hooks
 // `lucid init` registered before there were others keep working.
-var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{}}
+var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
+	qwen.Client{},
+}
 
 // All returns the clients, the default first.
 func All() []Client { return all }
@@ -176,7 +179,13 @@ them. --user registers lucid's hooks in your user settings (Claude Code's
 ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json; with
 --client gemini, ~/.gemini/settings.json), so every session on this machine
 is guarded wherever it starts; where a session's folder registers lucid's
-own, only one of the two runs. It needs no repository.`
+own, only one of the two runs. It needs no repository.
+
+Qwen Code (--client qwen; plain init too where .qwen/ is there) takes
+lucid's hooks in .qwen/settings.json, and reads them only in sessions
+started at the work tree's top; --user --client qwen registers them in
+~/.qwen/settings.json (or $QWEN_HOME/settings.json), and Qwen runs the
+two as one.`
 	UninstallHelp = `lucid uninstall
        lucid uninstall --user
 
@@ -187,8 +196,9 @@ lucid init --trust-codex wrote for them, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
+Qwen Code's hooks in .qwen/settings.json go too.
 --user removes what lucid init --user added to your user settings (Claude
-Code's and Gemini CLI's), and nothing else. It is a person's command: an agent's shell is
+Code's, Gemini CLI's and Qwen Code's), and nothing else. It is a person's command: an agent's shell is
 refused.`
 	DoctorHelp = `lucid doctor [--json]
 
@@ -203,7 +213,9 @@ each of lucid's hooks as they are now (it skips the others without a word)
 and that its shells find lucid; for Gemini CLI: that the workspace is
 trusted and lucid's hooks are not turned off in hooksConfig; for Claude
 Code, whether its record of a shell command's changes is on in every
-permission mode, and how to turn it on. One line per check, with a fix
+permission mode, and how to turn it on; for Qwen Code: the folder it
+must start in, its folder trust where that is on, disableAllHooks, and
+lucid on the PATH its hooks get. One line per check, with a fix
 under each failure; exit 1 when any fails.`
 )
 
@@ -228,10 +240,10 @@ func InitUsage(flag string) string {
 	case TrustFlag:
 		return "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml"
 	case "user":
-		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini), for sessions started in any folder"
+		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen), for sessions started in any folder"
 	}
 	return ""
 }
 
 // UninstallUserUsage is the usage of lucid uninstall --user.
-const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's and Gemini CLI's)"
+const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's, Gemini CLI's and Qwen Code's)"
