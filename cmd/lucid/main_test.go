@@ -104,6 +104,12 @@ func scriptParams(dir string) testscript.Params {
 				"GEMINI_CLI_TRUST_WORKSPACE":      "",
 				"GEMINI_CLI_TRUSTED_FOLDERS_PATH": "",
 				"GEMINI_RESTRICTED_MODE":          "",
+				"QWEN_CODE":                       "",
+				"QWEN_PROJECT_DIR":                "",
+				"QWEN_HOME":                       "",
+				"QWEN_CODE_TRUSTED_FOLDERS_PATH":  "",
+				"QWEN_CODE_SYSTEM_SETTINGS_PATH":  filepath.Join(home, "qwen-system.json"),
+				"QWEN_CODE_SYSTEM_DEFAULTS_PATH":  filepath.Join(home, "qwen-system-defaults.json"),
 			} {
 				env.Setenv(k, v)
 			}
