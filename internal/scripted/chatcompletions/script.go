@@ -1,18 +1,22 @@
 package chatcompletions
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/lucid-dev/lucid/internal/scripted"
 )
 
 // Script is what the model says in one conversation: a lead session, or
-// a subagent. The server gives a request to the script whose Marker
-// appears in the earliest user message that holds any script's marker
-// (the session's prompt, or the prompt of the task or agent call that
-// started the subagent), and picks the step by counting the assistant
-// messages in it. Summary, when set, answers the conversation's side
-// requests for a summary (compaction).
+// a subagent. The server gives a conversation's first request to the
+// script whose Marker appears in the earliest user message that holds
+// any script's marker (the session's prompt, or the prompt of the task or
+// agent call that started the subagent), at the step of the number of
+// assistant messages in it. Once the model made a tool call, the call's
+// id, which the history keeps, tells the script and the step, also after
+// a compaction took the prompt and earlier turns out. Summary, when set,
+// answers the conversation's side requests for a summary (compaction).
 type Script = scripted.Script[*ChatRequest, Reply]
 
 // Step makes the model's answer to one request.
@@ -106,10 +110,13 @@ func (c Call) toolCall(index int, id string) (map[string]any, error) {
 		return map[string]any{"index": index, "id": id, "type": "custom",
 			"custom": map[string]any{"name": c.Name, "input": input}}, nil
 	}
-	args, err := json.Marshal(c.Args)
-	if err != nil {
+	// A model writes "a > b" as is, not as "a \u003e b".
+	var args bytes.Buffer
+	enc := json.NewEncoder(&args)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c.Args); err != nil {
 		return nil, err
 	}
 	return map[string]any{"index": index, "id": id, "type": "function",
-		"function": map[string]any{"name": c.Name, "arguments": string(args)}}, nil
+		"function": map[string]any{"name": c.Name, "arguments": strings.TrimSuffix(args.String(), "\n")}}, nil
 }

@@ -38,14 +38,16 @@ type Server struct {
 
 	scripts []*Script
 
-	mu  sync.Mutex
-	ids int
+	mu     sync.Mutex
+	ids    int
+	issued map[string]issue // the reply that made each tool call, by id
+	usage  map[*Script]int  // the prompt tokens last reported to each conversation
 }
 
 // New starts a server on a free port of 127.0.0.1 that follows the given
 // scripts. Close it when done.
 func New(scripts ...*Script) *Server {
-	s := &Server{scripts: scripts}
+	s := &Server{scripts: scripts, issued: map[string]issue{}, usage: map[*Script]int{}}
 	wrap := func(r scripted.Request) *Request { return &Request{Request: r} }
 	s.Server = scripted.Start("/v1", wrap, s.serve, detail)
 	return s
@@ -68,7 +70,7 @@ func detail(r *Request) string {
 	fmt.Fprintf(&b, " conversation=%s step=%d messages=%d tools=%d interaction=%s\n", conv, r.Step,
 		len(r.Chat.Messages), len(r.Chat.Tools), r.Header["x-interaction-type"])
 	for _, m := range r.Chat.Tail() {
-		fmt.Fprintf(&b, "  %s%s: %q\n", m.Role, m.ToolCallID, clip(m.Text(), 400))
+		fmt.Fprintf(&b, "  %s: %q\n", strings.TrimSpace(m.Role+" "+m.ToolCallID), clip(m.Text(), 400))
 	}
 	return b.String()
 }
@@ -108,9 +110,9 @@ func (s *Server) chat(w http.ResponseWriter, req *Request) {
 		return
 	}
 	req.Chat = &cr
-	req.Step = cr.Assistants()
 	req.Side = isSide(req, &cr)
-	sc, err := s.claim(&cr)
+	sc, step, err := s.claim(&cr)
+	req.Step = step
 	var reply Reply
 	switch {
 	case req.Side:
@@ -135,9 +137,23 @@ func (s *Server) chat(w http.ResponseWriter, req *Request) {
 			reply = Reply{Text: "Done."}
 		}
 	}
+	if reply.Usage == 0 {
+		reply.Usage = 100
+	}
+	s.mu.Lock()
+	switch {
+	case req.Side && sc != nil && s.usage[sc] > reply.Usage:
+		// Qwen Code takes the summary's prompt tokens for the size of the
+		// history it compacts, and gives up a compaction that would not
+		// shrink the conversation's last reported size.
+		reply.Usage = s.usage[sc]
+	case !req.Side && sc != nil:
+		s.usage[sc] = reply.Usage
+	}
+	s.mu.Unlock()
 	calls := make([]map[string]any, 0, len(reply.Calls))
 	for i, c := range reply.Calls {
-		tc, err := c.toolCall(i, s.nextID())
+		tc, err := c.toolCall(i, s.nextID(issue{sc, req.Step}))
 		if err != nil {
 			s.Problem("request #%d: call %s: %v", req.Seq, c.Name, err)
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -154,9 +170,6 @@ func (s *Server) chat(w http.ResponseWriter, req *Request) {
 		finish = "tool_calls"
 	}
 	prompt := reply.Usage
-	if prompt == 0 {
-		prompt = 100
-	}
 	usage := map[string]any{"prompt_tokens": prompt, "completion_tokens": 10, "total_tokens": prompt + 10}
 	model := cr.Model
 	if model == "" {
@@ -185,28 +198,59 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-// claim finds the script whose marker is in the earliest user message
-// holding one.
-func (s *Server) claim(cr *ChatRequest) (*Script, error) {
+// issue is where the server made a tool call: the conversation's script
+// and the step.
+type issue struct {
+	script *Script
+	step   int
+}
+
+// claim finds a request's script and step. Both clients keep the ids of
+// the calls the server made, so the last assistant message whose call the
+// server knows tells the script and the step it answered, and the
+// assistant messages after it count on from there: this holds after a
+// compaction took the prompt (and its marker) and earlier turns out of
+// the history. A request without such a call goes to the script whose
+// marker is in the earliest user message holding one, at the step of its
+// number of assistant messages.
+func (s *Server) claim(cr *ChatRequest) (*Script, int, error) {
+	s.mu.Lock()
+	after := 0
+	for i := len(cr.Messages) - 1; i >= 0; i-- {
+		m := cr.Messages[i]
+		if m.Role != "assistant" {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if is, ok := s.issued[c.ID]; ok && is.script != nil {
+				s.mu.Unlock()
+				return is.script, is.step + 1 + after, nil
+			}
+		}
+		after++
+	}
+	s.mu.Unlock()
 	for _, text := range cr.Texts("user") {
 		found, second := scripted.Claim(s.scripts, text)
 		if second != nil {
-			return nil, fmt.Errorf("markers of %q and %q both in the user message %q", found.Name, second.Name, clip(text, 200))
+			return nil, after, fmt.Errorf("markers of %q and %q both in the user message %q", found.Name, second.Name, clip(text, 200))
 		}
 		if found != nil {
-			return found, nil
+			return found, after, nil
 		}
 	}
-	return nil, fmt.Errorf("no script's marker in a user message; the first is %q", clip(cr.FirstUserText(), 200))
+	return nil, after, fmt.Errorf("no script's marker in a user message; the first is %q", clip(cr.FirstUserText(), 200))
 }
 
 // nextID numbers tool calls across the server, so ids are unique in every
-// conversation.
-func (s *Server) nextID() string {
+// conversation, and keeps the step that made the call.
+func (s *Server) nextID(is issue) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ids++
-	return fmt.Sprintf("call_%03d", s.ids)
+	id := fmt.Sprintf("call_%03d", s.ids)
+	s.issued[id] = is
+	return id
 }
 
 var writeJSON = scripted.WriteJSON

@@ -95,7 +95,7 @@ func parts(texts ...string) []any {
 func TestStreamsToolCallsThenText(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"
 	lead := &Script{Name: "lead", Marker: "[[lead]]", Steps: []Step{
-		Bash("echo hi"),
+		Bash("echo hi > out.txt"),
 		ApplyPatch(patch),
 		func(*ChatRequest) Reply { return Reply{Text: "All done.", Usage: 255000} },
 	}}
@@ -110,7 +110,7 @@ func TestStreamsToolCallsThenText(t *testing.T) {
 	call := ds[1]["tool_calls"].([]any)[0].(map[string]any)
 	fn := call["function"].(map[string]any)
 	if call["id"] != "call_001" || call["type"] != "function" || fn["name"] != "bash" ||
-		fn["arguments"] != `{"command":"echo hi","description":"scripted command","mode":"sync"}` {
+		fn["arguments"] != `{"command":"echo hi > out.txt","description":"scripted command","mode":"sync"}` {
 		t.Errorf("call: %v", call)
 	}
 	if u := chunks[len(chunks)-1]["usage"].(map[string]any); u["prompt_tokens"] != float64(100) {
@@ -338,5 +338,54 @@ func TestQwenHookContexts(t *testing.T) {
 	r = load(t, "qwen-summarizer.json")
 	if !strings.Contains(r.LastUserText(), qwenSummaryPrompt) {
 		t.Errorf("the summarizer's last user text: %q", r.LastUserText())
+	}
+}
+
+// After a compaction the history lost the prompt, its marker and the
+// first turns; the ids of the server's calls that it kept tell the script
+// and the step. The summary reports the conversation's last prompt size,
+// which Qwen Code takes for the size of what it compacted.
+func TestCompactionKeepsTheStep(t *testing.T) {
+	lead := &Script{Name: "lead", Marker: "[[lead]]", Summary: "SUMMARY", Steps: []Step{
+		Shell("echo one"),
+		func(*ChatRequest) Reply {
+			return Reply{Calls: []Call{{Name: "run_shell_command", Args: map[string]any{"command": "echo two"}}}, Usage: 255000}
+		},
+		Say("three"),
+	}}
+	srv := New(lead)
+	defer srv.Close()
+	call := func(chunks []map[string]any) map[string]any {
+		ds, _ := deltas(chunks)
+		return ds[1]["tool_calls"].([]any)[0].(map[string]any)
+	}
+	turn := func(c map[string]any, result string) []any {
+		return []any{map[string]any{"role": "assistant", "tool_calls": []any{c}},
+			map[string]any{"role": "tool", "tool_call_id": c["id"], "content": parts(result)}}
+	}
+	one := call(post(t, srv, nil, user(parts("[[lead]] go"))))
+	two := call(post(t, srv, nil, append([]any{user(parts("[[lead]] go"))}, turn(one, "one")...)...))
+	if two["id"] != "call_002" {
+		t.Fatalf("step 1 made %v", two)
+	}
+	history := append(append([]any{user(parts("[[lead]] go"))}, turn(one, "one")...), turn(two, "two")...)
+	summarize := append(history, user(parts("Then, produce the <state_snapshot> XML.")))
+	chunks := post(t, srv, nil, summarize...)
+	if ds, _ := deltas(chunks); ds[1]["content"] != "SUMMARY" {
+		t.Errorf("summary: %v", ds)
+	}
+	if u := chunks[len(chunks)-1]["usage"].(map[string]any); u["prompt_tokens"] != float64(255000) {
+		t.Errorf("the summary's usage: %v", u)
+	}
+	compacted := append([]any{user(parts("SUMMARY\n\nResume the prior task."))}, turn(two, "two")...)
+	if ds, _ := deltas(post(t, srv, nil, compacted...)); ds[1]["content"] != "three" {
+		t.Errorf("after the compaction: %v\n%s", ds, srv.Dump())
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 3 || reqs[2].Step != 2 {
+		t.Errorf("recorded:\n%s", srv.Dump())
+	}
+	if p := srv.Problems(); len(p) > 0 {
+		t.Errorf("problems: %v", p)
 	}
 }
