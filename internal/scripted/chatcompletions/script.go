@@ -67,10 +67,11 @@ func Edit(path, old, new string) Step {
 }
 
 // Task is a step that starts a Copilot subagent (agent type "task",
-// "general-purpose", ...) whose prompt is prompt: put the subagent
-// script's marker in it.
+// "general-purpose", ...) and waits for it; its prompt is prompt: put the
+// subagent script's marker in it.
 func Task(agentType, prompt string) Step {
-	return CallTool("task", map[string]any{"description": "scripted subagent", "prompt": prompt, "agent_type": agentType})
+	return CallTool("task", map[string]any{"description": "scripted subagent", "prompt": prompt, "agent_type": agentType,
+		"name": "scripted", "mode": "sync"})
 }
 
 // ApplyPatch is a step that calls Copilot's freeform apply_patch tool
@@ -87,6 +88,11 @@ func Shell(command string) Step {
 // WriteFile is a step that calls Qwen Code's write_file (an absolute path).
 func WriteFile(path, content string) Step {
 	return CallTool("write_file", map[string]any{"file_path": path, "content": content})
+}
+
+// ReadFile is a step that calls Qwen Code's read_file (an absolute path).
+func ReadFile(path string) Step {
+	return CallTool("read_file", map[string]any{"file_path": path})
 }
 
 // EditFile is a step that calls Qwen Code's edit, for old by new once;
