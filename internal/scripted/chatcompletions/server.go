@@ -175,7 +175,11 @@ func (s *Server) chat(w http.ResponseWriter, req *Request) {
 	if model == "" {
 		model = "scripted"
 	}
-	head := map[string]any{"id": fmt.Sprintf("chatcmpl-scripted-%04d", req.Seq), "created": time.Now().Unix(), "model": model}
+	id, created := fmt.Sprintf("chatcmpl-scripted-%04d", req.Seq), time.Now().Unix()
+	// head starts an answer or one chunk of a streamed answer.
+	head := func(object string, choices []any) map[string]any {
+		return map[string]any{"id": id, "object": object, "created": created, "model": model, "choices": choices}
+	}
 	if !cr.Stream {
 		msg := map[string]any{"role": "assistant", "content": nilIfEmpty(text)}
 		if len(calls) > 0 {
@@ -184,8 +188,9 @@ func (s *Server) chat(w http.ResponseWriter, req *Request) {
 			}
 			msg["tool_calls"] = calls
 		}
-		writeJSON(w, with(head, "object", "chat.completion", "usage", usage,
-			"choices", []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}))
+		resp := head("chat.completion", []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}})
+		resp["usage"] = usage
+		writeJSON(w, resp)
 		return
 	}
 	writeStream(w, head, text, calls, finish, usage)
@@ -258,12 +263,13 @@ var writeJSON = scripted.WriteJSON
 // writeStream sends a reply as chat.completion.chunk events: the role,
 // the text, each tool call whole in one chunk, the finish reason, the
 // usage (stream_options.include_usage), then [DONE].
-func writeStream(w http.ResponseWriter, head map[string]any, text string, calls []map[string]any, finish string, usage map[string]any) {
+func writeStream(w http.ResponseWriter, head func(string, []any) map[string]any, text string, calls []map[string]any, finish string, usage map[string]any) {
 	var b bytes.Buffer
-	chunk := func(choices []any, kv ...any) {
-		j, _ := json.Marshal(with(head, append([]any{"object", "chat.completion.chunk", "choices", choices}, kv...)...))
+	write := func(c map[string]any) {
+		j, _ := json.Marshal(c)
 		fmt.Fprintf(&b, "data: %s\n\n", j)
 	}
+	chunk := func(choices []any) { write(head("chat.completion.chunk", choices)) }
 	delta := func(d map[string]any, finish any) []any {
 		return []any{map[string]any{"index": 0, "delta": d, "finish_reason": finish}}
 	}
@@ -275,19 +281,9 @@ func writeStream(w http.ResponseWriter, head map[string]any, text string, calls 
 		chunk(delta(map[string]any{"tool_calls": []any{c}}, nil))
 	}
 	chunk(delta(map[string]any{}, finish))
-	chunk([]any{}, "usage", usage)
+	last := head("chat.completion.chunk", []any{})
+	last["usage"] = usage
+	write(last)
 	b.WriteString("data: [DONE]\n\n")
 	scripted.WriteEvents(w, b.Bytes())
-}
-
-// with is a copy of m with the key/value pairs set.
-func with(m map[string]any, kv ...any) map[string]any {
-	out := make(map[string]any, len(m)+len(kv)/2)
-	for k, v := range m {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		out[kv[i].(string)] = kv[i+1]
-	}
-	return out
 }
