@@ -244,9 +244,12 @@ const preToolPrefix = "Additional context from preToolUse hook:\n"
 // QwenHookContexts returns the hook contexts that Qwen Code 0.24.4 put in
 // the messages, in order, with its &lt; &gt; escapes undone: SessionStart's
 // in the system message, UserPromptSubmit's parts, and PostToolUse's (and
-// PostToolBatch's, PostToolUseFailure's) as what follows the first blank
-// line of a tool result: a result with a blank line of its own shows its
-// rest as context too.
+// PostToolBatch's, PostToolUseFailure's) at the end of a tool result.
+// Qwen appends those after a blank line to a tool's text output, but as a
+// part of their own (one line on from the output here) to a result made
+// of parts, such as the agent tool's; so a tool result's context is what
+// follows its first blank line, else its last line, and a result whose
+// own output has such lines shows them as context too.
 func QwenHookContexts(msgs []Message) []HookContext {
 	unescape := strings.NewReplacer("&lt;", "<", "&gt;", ">").Replace
 	var out []HookContext
@@ -262,7 +265,13 @@ func QwenHookContexts(msgs []Message) []HookContext {
 				out = append(out, HookContext{"UserPromptSubmit", unescape(t)})
 			}
 		case "tool":
-			if _, rest, ok := strings.Cut(text, "\n\n"); ok {
+			_, rest, ok := strings.Cut(text, "\n\n")
+			if !ok {
+				if i := strings.LastIndex(text, "\n"); i >= 0 {
+					rest, ok = text[i+1:], i+1 < len(text)
+				}
+			}
+			if ok {
 				out = append(out, HookContext{"PostToolUse", unescape(rest)})
 			}
 		}

@@ -335,6 +335,15 @@ func TestQwenHookContexts(t *testing.T) {
 	if m, ok := r.LastToolResult(); !ok || m.ToolCallID != "call_003" {
 		t.Errorf("LastToolResult() = %+v", m)
 	}
+	// The agent tool's result as Qwen 0.24.4 sent it, the context one line
+	// on. A denied call's result is the reason alone: no context.
+	msgs := []Message{
+		{Role: "tool", ToolCallID: "call_004", Content: json.RawMessage(`[{"type":"text","text":"SUB-DONE\nCTX &lt;b&gt;"}]`)},
+		{Role: "tool", ToolCallID: "call_005", Content: json.RawMessage(`[{"type":"text","text":"denied by lucid"}]`)},
+	}
+	if got := QwenHookContexts(msgs); !reflect.DeepEqual(got, []HookContext{{"PostToolUse", "CTX <b>"}}) {
+		t.Errorf("agent result contexts: %q", got)
+	}
 	r = load(t, "qwen-summarizer.json")
 	if !strings.Contains(r.LastUserText(), qwenSummaryPrompt) {
 		t.Errorf("the summarizer's last user text: %q", r.LastUserText())
