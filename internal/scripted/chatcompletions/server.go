@@ -86,18 +86,23 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request, req *Request) {
 }
 
 // Side requests are told by what they ask: Copilot's compaction (its
-// header, or its prompt) and Qwen Code's summarizer, whose last user
-// message asks for a <state_snapshot>.
+// header, or its prompt), Qwen Code's summarizer, whose last user message
+// asks for a <state_snapshot>, and Qwen's memory agent, which runs after a
+// turn on the lead's history (its calls' ids too) and would otherwise be
+// taken for the lead's next step.
 const (
 	copilotSummaryPrompt = "Please create a detailed summary"
 	qwenSummaryPrompt    = "<state_snapshot>"
+	qwenMemoryPrompt     = "Managed memory has TWO directories."
 )
 
-// isSide says whether a request is the client's own, not a step.
-func isSide(req *Request, cr *ChatRequest) bool {
+// isSide says whether a request is the client's own, not a step, and
+// whether it asks for a summary.
+func isSide(req *Request, cr *ChatRequest) (side, summary bool) {
 	last := cr.LastUserText()
-	return len(cr.Tools) == 0 || req.Header["x-interaction-type"] == "conversation-compaction" ||
+	summary = req.Header["x-interaction-type"] == "conversation-compaction" ||
 		strings.HasPrefix(last, copilotSummaryPrompt) || strings.Contains(last, qwenSummaryPrompt)
+	return summary || len(cr.Tools) == 0 || strings.Contains(last, qwenMemoryPrompt), summary
 }
 
 // chat answers POST /v1/chat/completions from the script that claims it.
@@ -110,7 +115,8 @@ func (s *Server) chat(w http.ResponseWriter, req *Request) {
 		return
 	}
 	req.Chat = &cr
-	req.Side = isSide(req, &cr)
+	side, summary := isSide(req, &cr)
+	req.Side = side
 	sc, step, err := s.claim(&cr)
 	req.Step = step
 	var reply Reply
@@ -118,7 +124,7 @@ func (s *Server) chat(w http.ResponseWriter, req *Request) {
 	case req.Side:
 		s.Add(req)
 		switch {
-		case sc != nil && sc.Summary != "":
+		case summary && sc != nil && sc.Summary != "":
 			reply.Text = sc.Summary
 		case s.SideText != nil:
 			reply.Text = s.SideText(&cr)

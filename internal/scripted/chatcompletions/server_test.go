@@ -204,6 +204,10 @@ func TestConversationsAndSideRequests(t *testing.T) {
 	if got := text(post(t, srv, nil, qwenSummary...)); got != "LEAD SUMMARY" {
 		t.Errorf("Qwen's summarizer got %v", got)
 	}
+	memory := append(append([]any{}, history...), user(parts(qwenMemoryPrompt+" Choose which one...")))
+	if got := text(post(t, srv, nil, memory...)); got != "side text" {
+		t.Errorf("Qwen's memory agent got %v", got)
+	}
 	if got := text(post(t, srv, nil, history...)); got != "lead done" {
 		t.Errorf("lead step 1 answered %v", got)
 	}
@@ -236,8 +240,8 @@ func TestConversationsAndSideRequests(t *testing.T) {
 			side++
 		}
 	}
-	if side != 3 {
-		t.Errorf("%d side requests, want 3:\n%s", side, srv.Dump())
+	if side != 4 {
+		t.Errorf("%d side requests, want 4:\n%s", side, srv.Dump())
 	}
 	if p := srv.Problems(); len(p) > 0 {
 		t.Errorf("problems: %v", p)
