@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,11 +15,8 @@ const otherAgent = "7c1d4e2a-5b6f-4a3e-9d8c-1f2e3d4c5b6a"
 // claimAs makes a claim as agent, as its own lucid command would.
 func (e *env) claimAs(agent, glob, task string) {
 	e.t.Helper()
-	cmd := exec.Command(realLucid, "claim", glob, "--for", task)
-	cmd.Dir = e.repo
-	cmd.Env = append(e.environ(), "LUCID_AGENT="+agent)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		e.t.Fatalf("lucid claim as %s: %v\n%s", agent, err, out)
+	if _, err := e.lucidAs(agent, "claim", glob, "--for", task); err != nil {
+		e.t.Fatal(err)
 	}
 }
 

@@ -239,3 +239,28 @@ func dumpFiles(dir string, files map[string]string, logs map[string]string) {
 
 // pathName makes a request's path a file name.
 var pathName = strings.NewReplacer("/", "_", "?", "_", "=", "_", ":", "_")
+
+// offHost lists the connections and lookups that netlogJS logged in
+// netLog, of anything but the loopback (and local sockets).
+func offHost(netLog string) []string {
+	b, _ := os.ReadFile(netLog)
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		kind, target, _ := strings.Cut(line, " ")
+		host := target
+		if kind == "connect" {
+			if strings.HasPrefix(target, "unix:") {
+				continue
+			}
+			if i := strings.LastIndex(target, ":"); i >= 0 {
+				host = target[:i]
+			}
+		}
+		switch host {
+		case "", "127.0.0.1", "localhost", "::1", "[::1]":
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -332,28 +332,7 @@ func (w *geminiWorld) gemini(srv *gem.Server, prompt string, args ...string) gem
 
 // offHost lists the logged connections and lookups of anything but the
 // loopback (and local sockets).
-func (w *geminiWorld) offHost() []string {
-	b, _ := os.ReadFile(w.netLog)
-	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		kind, target, _ := strings.Cut(line, " ")
-		host := target
-		if kind == "connect" {
-			if strings.HasPrefix(target, "unix:") {
-				continue
-			}
-			if i := strings.LastIndex(target, ":"); i >= 0 {
-				host = target[:i]
-			}
-		}
-		switch host {
-		case "", "127.0.0.1", "localhost", "::1", "[::1]":
-			continue
-		}
-		out = append(out, line)
-	}
-	return out
-}
+func (w *geminiWorld) offHost() []string { return offHost(w.netLog) }
 
 // hooks reads the recording hook's log, in the order the calls started.
 func (w *geminiWorld) hooks() []geminiHookCall {

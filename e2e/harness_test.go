@@ -87,7 +87,9 @@ func setup(m *testing.M) int {
 // anyClient reports whether any client's binary is named, so that lucid
 // is built for the suite.
 func anyClient() bool {
-	for _, v := range []string{claudeEnv, codexEnv, geminiEnv} {
+	for _, v := range []string{claudeEnv, codexEnv, geminiEnv,
+		qwenEnv,
+	} {
 		if b := os.Getenv(v); b != "" && b != unavailable {
 			return true
 		}
@@ -176,7 +178,8 @@ func (e *env) environ(extra ...string) []string {
 			strings.HasPrefix(k, "CLAUDE"), strings.HasPrefix(k, "LICH_"), strings.HasPrefix(k, "GIT_"),
 			// An agent's shell the suite may run in: the clients it starts
 			// are not that agent's.
-			k == "AI_AGENT", k == "GEMINI_CLI", k == "CODEX_THREAD_ID", k == "CODEX_SESSION_ID":
+			k == "AI_AGENT", k == "GEMINI_CLI", k == "CODEX_THREAD_ID", k == "CODEX_SESSION_ID",
+			strings.HasPrefix(k, "QWEN_"):
 			continue
 		}
 		out = append(out, kv)

@@ -1,0 +1,301 @@
+package e2e
+
+// The Qwen Code scenarios: the real `qwen` binary with lucid's own hooks
+// (`lucid hook --client qwen EVENT` in .qwen/settings.json), beside the
+// real `claude`, against the scripted models.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+)
+
+// qwenSession is the Qwen session that ran the hooks, as lucid's calls
+// name it.
+func (w *qwenWorld) qwenSession() string {
+	for _, c := range w.calls() {
+		if len(c.Args) > 2 && c.Args[0] == "hook" && c.Args[2] == "qwen" {
+			var p struct {
+				SessionID string `json:"session_id"`
+			}
+			if json.Unmarshal([]byte(c.Stdin), &p) == nil && p.SessionID != "" {
+				return p.SessionID
+			}
+		}
+	}
+	return ""
+}
+
+// The digest reaches the model at the start, in the system message, once;
+// another agent's fact recorded mid-turn reaches it exactly once, although
+// Qwen runs UserPromptSubmit before every model call, and the reminder of
+// the plan goes with the user's prompt alone; an agent that edited and
+// recorded nothing is asked once at its Stop; its claims end there.
+func TestQwenDigestNewsOnceAndGate(t *testing.T) {
+	w := newQwenLucid(t)
+	w.claimAs(otherAgent, "src/**", "rework auth")
+	const fact = "qwen-e2e: the API keeps v1 routes"
+	lead := &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+		cc.Shell("lucid claim 'docs/**' --for 'write docs'"),
+		func(*cc.ChatRequest) cc.Reply {
+			if _, err := w.lucidAs(otherAgent, "fact", fact); err != nil {
+				return cc.Reply{Text: err.Error()}
+			}
+			return cc.Reply{Calls: []cc.Call{{Name: "write_file", Args: map[string]any{"file_path": w.path("docs/notes.md"), "content": "notes\n"}}}}
+		},
+		cc.ReadFile(w.path("notes.txt")),
+		cc.Say("Done."),
+		cc.Say("Done, nothing to record."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.qwen(srv, "[[qwen-lead]] Write the docs.")
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 5 {
+		t.Fatalf("want 5 requests (the gate asks once), got %d\n%s", len(reqs), srv.Dump())
+	}
+	if got := qwenContexts(reqs[0], "SessionStart"); countIn(got, digestHeader) != 1 {
+		t.Fatalf("the first request does not carry the digest once:\n%s", strings.Join(got, "\n---\n"))
+	}
+	last := reqs[len(reqs)-1].Chat
+	all := last.AllText()
+	for _, tc := range []struct {
+		text string
+		want int
+	}{{digestHeader, 1}, {fact, 1}, {"other agents hold active claims", 1}} {
+		if n := strings.Count(all, tc.text); n != tc.want {
+			t.Errorf("the last request holds %q %d times, want %d:\n%s", tc.text, n, tc.want, clip(all, 6000))
+		}
+	}
+	if got := qwenContexts(reqs[2], "UserPromptSubmit"); countIn(got, fact) != 1 {
+		t.Errorf("the fact did not come before the model call after the write:\n%s", strings.Join(got, "\n---\n"))
+	}
+	if got := last.LastUserText(); !strings.Contains(got, "Before you stop: you edited files but recorded nothing") {
+		t.Errorf("the last request is not the stop gate's question:\n%s", got)
+	}
+	session := w.qwenSession()
+	if session == "" {
+		t.Fatal("no hook of Qwen's named its session")
+	}
+	if w.read("docs/notes.md") != "notes\n" {
+		t.Error("the write outside the claims did not go through")
+	}
+	if out := w.run("lucid", "claims"); strings.Contains(out, "write docs") {
+		t.Errorf("the Qwen agent's claim outlived its Stop:\n%s", out)
+	}
+	var claimed bool
+	for _, c := range w.calls() {
+		claimed = claimed || len(c.Args) > 1 && c.Args[0] == "claim" && strings.Contains(c.Stdout, "claimed docs/**")
+	}
+	if !claimed {
+		t.Error("the agent's lucid claim did not run")
+	}
+}
+
+// A Claude Code agent claims src/**: the Qwen agent's write_file, edit
+// and shell write there are each denied before they run, the model reads
+// lucid's reason word for word as the tool's result, and the file stays as
+// it was.
+func TestQwenDeniedOnClaudeClaim(t *testing.T) {
+	needClaude(t)
+	w := newQwenLucid(t)
+	w.run("lucid", "init", "--client", "claude")
+	w.run("git", "add", "-A")
+	w.run("git", "commit", "-qm", "claude")
+	qwenDone := make(chan struct{})
+	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
+		api.Call("Bash", map[string]any{"command": "lucid claim 'src/**' --for 'rework auth'", "description": "claim"}),
+		func(*api.MessagesRequest) api.Reply {
+			select { // keep the turn open, and with it the claim, while Qwen works
+			case <-qwenDone:
+			case <-time.After(3 * time.Minute):
+			}
+			return api.Reply{Text: "Claude done."}
+		},
+	}}
+	csrv := api.New(claudeLead)
+	defer csrv.Close()
+	claudeErr := make(chan error, 1)
+	go func() {
+		_, err := w.claudeRun(csrv, "[[claude-lead]] Claim the auth code.")
+		claudeErr <- err
+	}()
+
+	auth := w.path("src/auth.go")
+	claimed := func() bool {
+		out, err := w.output("lucid", "claims")
+		return err == nil && strings.Contains(out, "rework auth")
+	}
+	lead := &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+		func(*cc.ChatRequest) cc.Reply {
+			waitFor(claimed)
+			return cc.Reply{Calls: []cc.Call{{Name: "write_file", Args: map[string]any{"file_path": auth, "content": "package auth\n"}}}}
+		},
+		cc.ReadFile(auth),
+		cc.EditFile(auth, "Login returns nil", "Login fails"),
+		cc.Shell("sed -i s/Login/LogIn/ src/auth.go"),
+		cc.Say("Qwen done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	_, qerr := w.qwenRun(srv, "[[qwen-lead]] Edit the auth code.")
+	close(qwenDone)
+	if err := <-claudeErr; err != nil {
+		t.Fatal(err)
+	}
+	if qerr != nil {
+		t.Fatal(qerr)
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 5 {
+		t.Fatalf("want 5 Qwen requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	for _, i := range []int{1, 3, 4} {
+		res, ok := reqs[i].Chat.LastToolResult()
+		reason := res.Text()
+		if !ok || !strings.HasPrefix(reason, "lucid: src/auth.go is claimed by lead·") || !strings.Contains(reason, `for "rework auth"`) ||
+			strings.Contains(reason, "\n") {
+			t.Errorf("request %d: the tool was not denied with lucid's reason alone: %q", i+1, reason)
+		}
+	}
+	if got := w.read("src/auth.go"); !strings.Contains(got, "// Login returns nil when the password matches.") || strings.Contains(got, "LogIn") {
+		t.Errorf("src/auth.go changed under the claim:\n%s", got)
+	}
+}
+
+// A subagent (the agent tool, in the foreground) is an agent of its own:
+// its fact is signed with its own id (the session's, then the agent's),
+// its digest comes with its first tool's result, once, and its fact
+// reaches the lead with the agent's result.
+func TestQwenSubagentIdentity(t *testing.T) {
+	w := newQwenLucid(t)
+	const fact = "qwen-e2e: the subagent found the cache"
+	lead := &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+		cc.Agent("general-purpose", "[[qwen-sub]] Look at the cache."),
+		cc.Say("Lead done."),
+	}}
+	sub := &cc.Script{Name: "sub", Marker: "[[qwen-sub]]", Steps: []cc.Step{
+		cc.Shell("lucid fact '" + fact + "'"),
+		cc.Shell("echo looked"),
+		cc.Say("SUB-DONE"),
+	}}
+	srv := cc.New(lead, sub)
+	defer srv.Close()
+	w.qwen(srv, "[[qwen-lead]] Use a subagent.")
+	session := w.qwenSession()
+	var by string
+	for _, e := range w.log() {
+		if e.Text == fact {
+			by = e.Agent
+		}
+	}
+	if !strings.HasPrefix(by, session+"/general-purpose-") || session == "" {
+		t.Errorf("the subagent's fact is signed %q, want %s/general-purpose-<call id>", by, session)
+	}
+	subReqs := srv.Conversation("sub")
+	if len(subReqs) != 3 {
+		t.Fatalf("want 3 subagent requests, got %d\n%s", len(subReqs), srv.Dump())
+	}
+	if n := strings.Count(subReqs[2].Chat.AllText(), digestHeader); n != 1 {
+		t.Errorf("the subagent holds the digest %d times, want once after its first tool:\n%s", n, clip(subReqs[2].Chat.AllText(), 4000))
+	}
+	if got := qwenContexts(subReqs[1], "PostToolUse"); countIn(got, digestHeader) != 1 {
+		t.Errorf("the subagent's digest did not come with its first tool's result:\n%s", strings.Join(got, "\n---\n"))
+	}
+	leadReqs := srv.Conversation("lead")
+	if n := strings.Count(leadReqs[len(leadReqs)-1].Chat.AllText(), fact); n != 2 {
+		// once in the subagent's command the agent tool hands back, once
+		// as the news
+		t.Errorf("the lead holds the subagent's fact %d times, want the command and the news:\n%s", n, clip(leadReqs[len(leadReqs)-1].Chat.AllText(), 6000))
+	}
+}
+
+// A session started in a subfolder runs none of the repository's hooks
+// (Qwen reads .qwen/settings.json only where it starts): a write to a
+// claimed file goes through, and doctor says so. With `lucid init --user
+// --client qwen` the guard holds there; at the top, where both are
+// registered, Qwen runs lucid's hook once.
+func TestQwenStartedInSubfolder(t *testing.T) {
+	w := newQwenLucid(t)
+	w.run("lucid", "claim", "src/**", "--for", "rework auth") // a person's claim
+	w.runDir = w.path("src")
+	auth := w.path("src/auth.go")
+	script := func() *cc.Script {
+		return &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+			cc.WriteFile(auth, "package changed\n"),
+			cc.Say("Done."),
+		}}
+	}
+	srv := cc.New(script())
+	defer srv.Close()
+	w.qwen(srv, "[[qwen-lead]] Edit the auth code.")
+	if got := w.read("src/auth.go"); got != "package changed\n" {
+		t.Fatalf("the write in a session started in src/ did not go through, so project hooks ran there:\n%s", got)
+	}
+	if out := w.run("lucid", "doctor"); !strings.Contains(out, "one started in a subfolder runs none of lucid's hooks") {
+		t.Errorf("doctor does not say where Qwen reads lucid's hooks:\n%s", out)
+	}
+	w.run("git", "checkout", "src/auth.go")
+
+	w.run("lucid", "init", "--user", "--client", "qwen")
+	srv2 := cc.New(script())
+	defer srv2.Close()
+	w.qwen(srv2, "[[qwen-lead]] Edit the auth code.")
+	if got := w.read("src/auth.go"); got == "package changed\n" {
+		t.Fatal("the user's hooks did not guard the session started in src/")
+	}
+	if res, _ := srv2.Conversation("lead")[1].Chat.LastToolResult(); !strings.HasPrefix(res.Text(), "lucid: src/auth.go is claimed by human") {
+		t.Errorf("the deny reason did not reach the model: %q", res.Text())
+	}
+
+	// At the top both files register lucid's entries: one hook runs.
+	w.runDir = ""
+	srv3 := cc.New(script())
+	defer srv3.Close()
+	before := len(w.calls())
+	w.qwen(srv3, "[[qwen-lead]] Edit the auth code.")
+	pre := 0
+	for _, c := range w.calls()[before:] {
+		if len(c.Args) == 4 && c.Args[0] == "hook" && c.Args[3] == "PreToolUse" {
+			pre++
+		}
+	}
+	if pre != 1 {
+		t.Errorf("lucid's PreToolUse ran %d times for one write, want once", pre)
+	}
+}
+
+// lucid uninstall takes lucid's hooks out of .qwen/settings.json after
+// Qwen ran with them, and gives the user's file back byte for byte; the
+// user's own hook ran beside lucid's.
+func TestQwenUninstallByteExact(t *testing.T) {
+	needQwen(t)
+	e := newScratch(t, t.TempDir())
+	mine := "{\n  \"model\":   {\"name\": \"qwen-test\"},\n\t\"hooks\": {\"PreToolUse\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo mine >> " +
+		filepath.Join(e.home, "mine.log") + "\", \"name\": \"mine\", \"timeout\": 5}]}]}\n}\n"
+	e.write(e.path(".qwen/settings.json"), mine)
+	e.run("lucid", "init")
+	w := withQwen(t, e)
+	srv := cc.New(&cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+		cc.WriteFile(w.path("docs/a.md"), "a\n"),
+		cc.Say("Done."),
+	}})
+	defer srv.Close()
+	w.qwen(srv, "[[qwen-lead]] Write a doc.")
+	if b, err := os.ReadFile(filepath.Join(e.home, "mine.log")); err != nil || string(b) != "mine\n" {
+		t.Errorf("the user's own hook did not run once: %q %v", b, err)
+	}
+	if w.qwenSession() == "" {
+		t.Fatal("lucid's hooks did not run")
+	}
+	w.run("lucid", "uninstall")
+	if got := w.read(".qwen/settings.json"); got != mine {
+		t.Errorf("after uninstall:\n%s\nwant\n%s", got, mine)
+	}
+}
