@@ -86,6 +86,9 @@ func TestQwenDigestNewsOnceAndGate(t *testing.T) {
 	if w.read("docs/notes.md") != "notes\n" {
 		t.Error("the write outside the claims did not go through")
 	}
+	if out := w.run("git", "status", "--porcelain", "--", ".qwen"); out != "" {
+		t.Errorf("Qwen rewrote the .qwen/settings.json lucid init wrote:\n%s", out)
+	}
 	if out := w.run("lucid", "claims"); strings.Contains(out, "write docs") {
 		t.Errorf("the Qwen agent's claim outlived its Stop:\n%s", out)
 	}
@@ -172,7 +175,8 @@ func TestQwenDeniedOnClaudeClaim(t *testing.T) {
 // A subagent (the agent tool, in the foreground) is an agent of its own:
 // its fact is signed with its own id (the session's, then the agent's),
 // its digest comes with its first tool's result, once, and its fact
-// reaches the lead with the agent's result.
+// reaches the lead with the agent's result, once (Qwen hands back the
+// subagent's last text, not its commands).
 func TestQwenSubagentIdentity(t *testing.T) {
 	w := newQwenLucid(t)
 	const fact = "qwen-e2e: the subagent found the cache"
@@ -209,10 +213,12 @@ func TestQwenSubagentIdentity(t *testing.T) {
 		t.Errorf("the subagent's digest did not come with its first tool's result:\n%s", strings.Join(got, "\n---\n"))
 	}
 	leadReqs := srv.Conversation("lead")
-	if n := strings.Count(leadReqs[len(leadReqs)-1].Chat.AllText(), fact); n != 2 {
-		// once in the subagent's command the agent tool hands back, once
-		// as the news
-		t.Errorf("the lead holds the subagent's fact %d times, want the command and the news:\n%s", n, clip(leadReqs[len(leadReqs)-1].Chat.AllText(), 6000))
+	last := leadReqs[len(leadReqs)-1].Chat
+	if n := strings.Count(last.AllText(), fact); n != 1 {
+		t.Errorf("the lead holds the subagent's fact %d times, want once:\n%s", n, clip(last.AllText(), 6000))
+	}
+	if res, _ := last.LastToolResult(); !strings.Contains(res.Text(), fact) {
+		t.Errorf("the subagent's fact did not come with its result: %q", res.Text())
 	}
 }
 
@@ -225,32 +231,35 @@ func TestQwenStartedInSubfolder(t *testing.T) {
 	w := newQwenLucid(t)
 	w.run("lucid", "claim", "src/**", "--for", "rework auth") // a person's claim
 	w.runDir = w.path("src")
-	auth := w.path("src/auth.go")
+	target := w.path("src/new.go")
 	script := func() *cc.Script {
 		return &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
-			cc.WriteFile(auth, "package changed\n"),
+			cc.WriteFile(target, "package changed\n"),
 			cc.Say("Done."),
 		}}
 	}
 	srv := cc.New(script())
 	defer srv.Close()
 	w.qwen(srv, "[[qwen-lead]] Edit the auth code.")
-	if got := w.read("src/auth.go"); got != "package changed\n" {
-		t.Fatalf("the write in a session started in src/ did not go through, so project hooks ran there:\n%s", got)
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("the write in a session started in src/ did not go through: %v\n%s", err, srv.Dump())
+	}
+	if len(w.calls()) != 0 {
+		t.Errorf("lucid's project hooks ran in a session started in src/: %d calls", len(w.calls()))
 	}
 	if out := w.run("lucid", "doctor"); !strings.Contains(out, "one started in a subfolder runs none of lucid's hooks") {
 		t.Errorf("doctor does not say where Qwen reads lucid's hooks:\n%s", out)
 	}
-	w.run("git", "checkout", "src/auth.go")
+	os.Remove(target)
 
 	w.run("lucid", "init", "--user", "--client", "qwen")
 	srv2 := cc.New(script())
 	defer srv2.Close()
 	w.qwen(srv2, "[[qwen-lead]] Edit the auth code.")
-	if got := w.read("src/auth.go"); got == "package changed\n" {
+	if _, err := os.Stat(target); err == nil {
 		t.Fatal("the user's hooks did not guard the session started in src/")
 	}
-	if res, _ := srv2.Conversation("lead")[1].Chat.LastToolResult(); !strings.HasPrefix(res.Text(), "lucid: src/auth.go is claimed by human") {
+	if res, _ := srv2.Conversation("lead")[1].Chat.LastToolResult(); !strings.HasPrefix(res.Text(), "lucid: src/new.go is claimed by human") {
 		t.Errorf("the deny reason did not reach the model: %q", res.Text())
 	}
 
@@ -273,11 +282,13 @@ func TestQwenStartedInSubfolder(t *testing.T) {
 
 // lucid uninstall takes lucid's hooks out of .qwen/settings.json after
 // Qwen ran with them, and gives the user's file back byte for byte; the
-// user's own hook ran beside lucid's.
+// user's own hook ran beside lucid's. The user's file is one Qwen has run
+// with: it has "$version" (Qwen 0.24.4 adds it to a file without it at
+// its first run, and lays out anew what it rewrites).
 func TestQwenUninstallByteExact(t *testing.T) {
 	needQwen(t)
 	e := newScratch(t, t.TempDir())
-	mine := "{\n  \"model\":   {\"name\": \"qwen-test\"},\n\t\"hooks\": {\"PreToolUse\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo mine >> " +
+	mine := "{\n  \"$version\": 4,\n  \"model\":   {\"name\": \"qwen-test\"},\n\t\"hooks\": {\"PreToolUse\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo mine >> " +
 		filepath.Join(e.home, "mine.log") + "\", \"name\": \"mine\", \"timeout\": 5}]}]}\n}\n"
 	e.write(e.path(".qwen/settings.json"), mine)
 	e.run("lucid", "init")

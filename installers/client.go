@@ -475,6 +475,15 @@ func (s *Settings) SetMember(key string, value []byte) {
 	s.doc = setMember(s.doc, s.root(), key, value)
 }
 
+// Keys are the settings' top-level members, in the file's order.
+func (s *Settings) Keys() []string {
+	var keys []string
+	for _, c := range children(s.doc, s.root()) {
+		keys = append(keys, c.key)
+	}
+	return keys
+}
+
 // RemoveMember removes the top-level member key.
 func (s *Settings) RemoveMember(key string) { s.doc = removeMember(s.doc, s.root(), key) }
 

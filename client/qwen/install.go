@@ -2,6 +2,7 @@ package qwen
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -60,14 +61,50 @@ func (Client) Title() string { return "Qwen Code" }
 // Hooks is Qwen's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }
 
-// Install registers lucid's hooks in .qwen/settings.json.
+// Qwen Code 0.24.4 rewrites a settings file that has no "$version" at
+// its first run, to add "$version": 4 (seen with the real client): a
+// .qwen/settings.json that lucid creates has it already, so that the
+// committed file does not change under the user.
+const (
+	versionKey      = "$version"
+	settingsVersion = "4"
+)
+
+// Install registers lucid's hooks in .qwen/settings.json, keeping every
+// byte of the user's; a file lucid creates carries Qwen's "$version".
 func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.Change, error) {
-	return Hooks.InstallHooks(repo)
+	s, err := Hooks.Read(repo, SettingsName)
+	if err != nil {
+		return nil, err
+	}
+	what := s.RegisterWhat()
+	if what == "" {
+		return nil, nil
+	}
+	if _, ok := s.Member(versionKey); !ok && strings.HasPrefix(what, "created") {
+		s.SetMember(versionKey, []byte(settingsVersion))
+	}
+	if err := s.Write(); err != nil {
+		return nil, err
+	}
+	return []installers.Change{{Path: SettingsName, What: what}}, nil
 }
 
-// Uninstall removes lucid's hooks.
+// Uninstall removes lucid's hooks; a file left with nothing but Qwen's
+// "$version" goes too, as it came with them.
 func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
-	return Hooks.UninstallHooks(repo)
+	s, err := Hooks.Read(repo, SettingsName)
+	if err != nil {
+		return nil, err
+	}
+	what := ""
+	if s.Unregister() {
+		what = "lucid's hooks removed"
+		if keys := s.Keys(); len(keys) == 1 && keys[0] == versionKey {
+			s.RemoveMember(versionKey)
+		}
+	}
+	return s.Save(repo, what)
 }
 
 // Check checks lucid's hooks and what Qwen needs before it runs them:

@@ -186,6 +186,45 @@ func TestSetup(t *testing.T) {
 	}
 }
 
+// A .qwen/settings.json that lucid creates carries Qwen's "$version", so
+// that Qwen does not rewrite the committed file at its first run; it goes
+// again with lucid's hooks. A file of the user's gets no "$version" from
+// lucid.
+func TestSettingsVersion(t *testing.T) {
+	qwenEnv(t)
+	repo := installertest.NewRepo(t)
+	c := Client{}
+	if _, err := c.Install(repo, installers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(installertest.ReadFile(t, repo, SettingsName)), &v); err != nil || string(v["$version"]) != "4" || len(v) != 2 {
+		t.Errorf("a created file: %v %v", v, err)
+	}
+	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 1 || !strings.HasPrefix(ch[0].What, "removed") {
+		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+	if _, err := os.Stat(repo.Abs(".qwen")); err == nil {
+		t.Error(".qwen/ is still there")
+	}
+	mine := `{"model": {"name": "m"}}`
+	installertest.WriteSettings(t, repo, SettingsName, mine)
+	c.Install(repo, installers.Options{})
+	if strings.Contains(installertest.ReadFile(t, repo, SettingsName), "$version") {
+		t.Error("lucid added $version to the user's file")
+	}
+	c.Uninstall(repo)
+	if got := installertest.ReadFile(t, repo, SettingsName); got != mine {
+		t.Errorf("after uninstall: %s", got)
+	}
+	// Qwen added "$version" to a file of lucid's alone: it goes all the same.
+	installertest.WriteSettings(t, repo, SettingsName, `{"$version": 4}`)
+	c.Install(repo, installers.Options{})
+	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 1 || !strings.HasPrefix(ch[0].What, "removed") {
+		t.Errorf("uninstall of lucid's and $version: %+v %v", ch, err)
+	}
+}
+
 // Qwen's folder is $QWEN_HOME, else ~/.qwen; its trusted folders' file may
 // be named by QWEN_CODE_TRUSTED_FOLDERS_PATH; doctor finds lucid on PATH.
 func TestPaths(t *testing.T) {
