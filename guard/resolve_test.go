@@ -52,3 +52,16 @@ func TestResolvePathAsTheKernel(t *testing.T) {
 		t.Errorf("a loop of links resolved to %s", got)
 	}
 }
+
+// A tool's path is its own where absolute, else in the folder it runs in.
+func TestInDir(t *testing.T) {
+	for _, tc := range []struct{ dir, path, want string }{
+		{"/r", "/x/../y.go", "/y.go"},
+		{"/r", "a/b.go", "/r/a/b.go"},
+		{"/r/sub", "../a.go", "/r/a.go"},
+	} {
+		if got := InDir(tc.dir, tc.path); got != tc.want {
+			t.Errorf("InDir(%q, %q) = %q, want %q", tc.dir, tc.path, got, tc.want)
+		}
+	}
+}

@@ -254,6 +254,15 @@ func ResolvePath(path string) string {
 	return p
 }
 
+// InDir is path as a tool that runs in dir takes it: itself where it is
+// absolute, else joined to dir; clean either way.
+func InDir(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(dir, path)
+}
+
 // statKind is what the absolute path p names once every link in it is
 // followed.
 func statKind(p string) pathKind {

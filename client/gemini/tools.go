@@ -3,7 +3,6 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -46,7 +45,7 @@ func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
 		if in.decode(input) != nil || in.FilePath == "" {
 			return nil
 		}
-		return []guard.ShellWrite{{Path: resolveIn(cwd, in.FilePath), By: tool}}
+		return []guard.ShellWrite{{Path: guard.InDir(cwd, in.FilePath), By: tool}}
 	case ShellTool:
 		if command, dir, ok := ShellCommand(input, cwd); ok {
 			return guard.ShellWrites(command, dir)
@@ -65,16 +64,9 @@ func ShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bo
 	}
 	dir = cwd
 	if in.DirPath != "" {
-		dir = resolveIn(cwd, in.DirPath)
+		dir = guard.InDir(cwd, in.DirPath)
 	}
 	return in.Command, dir, true
-}
-
-func resolveIn(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
 }
 
 // WithCommand returns a run_shell_command input with its command

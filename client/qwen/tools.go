@@ -2,7 +2,6 @@ package qwen
 
 import (
 	"encoding/json"
-	"path/filepath"
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -59,7 +58,7 @@ func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
 		if path == "" {
 			return nil
 		}
-		return []guard.ShellWrite{{Path: resolveIn(cwd, path), By: tool}}
+		return []guard.ShellWrite{{Path: guard.InDir(cwd, path), By: tool}}
 	case ShellTool, Monitor:
 		if command, dir, ok := ShellCommand(input, cwd); ok {
 			return guard.ShellWrites(command, dir)
@@ -78,14 +77,7 @@ func ShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bo
 	}
 	dir = cwd
 	if in.Directory != "" {
-		dir = resolveIn(cwd, in.Directory)
+		dir = guard.InDir(cwd, in.Directory)
 	}
 	return in.Command, dir, true
-}
-
-func resolveIn(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
 }
