@@ -310,3 +310,51 @@ func TestQwenUninstallByteExact(t *testing.T) {
 		t.Errorf("after uninstall:\n%s\nwant\n%s", got, mine)
 	}
 }
+
+// With folder trust turned on in the user's settings, Qwen skips the
+// project's hooks of a folder it does not trust without a word, as doctor
+// says (in -p it then also refuses every write itself, since it takes
+// back yolo: asked interactively, a user's yes would run the tool
+// unguarded); trusted in trustedFolders.json, lucid's hooks run and the
+// guard holds.
+func TestQwenFolderTrust(t *testing.T) {
+	w := newQwenLucid(t)
+	w.run("lucid", "claim", "src/**", "--for", "rework auth") // a person's claim
+	w.write(filepath.Join(w.home, ".qwen", "settings.json"), strings.Replace(qwenUserSettings, "{\n",
+		"{\n  \"security\": {\"folderTrust\": {\"enabled\": true}},\n", 1))
+	script := func() *cc.Script {
+		return &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+			cc.WriteFile(w.path("src/new.go"), "package changed\n"),
+			cc.Say("Done."),
+		}}
+	}
+	hookCalls := func() int {
+		n := 0
+		for _, c := range w.calls() {
+			if len(c.Args) > 0 && c.Args[0] == "hook" {
+				n++
+			}
+		}
+		return n
+	}
+	if _, err := w.output("lucid", "doctor"); err == nil || !strings.Contains(err.Error(), "Qwen skips project hooks here without a word") {
+		t.Errorf("doctor does not say the folder is not trusted: %v", err)
+	}
+	srv := cc.New(script())
+	defer srv.Close()
+	res := w.qwen(srv, "[[qwen-lead]] Write the file.")
+	if n := hookCalls(); n != 0 || !strings.Contains(res.stderr, "the current folder is not trusted") {
+		t.Fatalf("in an untrusted folder lucid's hooks ran %d times; stderr:\n%s", n, res.stderr)
+	}
+
+	w.write(filepath.Join(w.home, ".qwen", "trustedFolders.json"), `{"`+w.repo+`": "TRUST_FOLDER"}`)
+	if out, err := w.output("lucid", "doctor"); err != nil || !strings.Contains(out, "trustedFolders.json trusts it") {
+		t.Errorf("doctor does not see the trust: %v\n%s", err, out)
+	}
+	srv2 := cc.New(script())
+	defer srv2.Close()
+	w.qwen(srv2, "[[qwen-lead]] Write the file.")
+	if res, _ := srv2.Conversation("lead")[1].Chat.LastToolResult(); hookCalls() == 0 || !strings.HasPrefix(res.Text(), "lucid: src/new.go is claimed by human") {
+		t.Errorf("in the trusted folder the guard did not hold: %q", res.Text())
+	}
+}
