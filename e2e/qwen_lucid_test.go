@@ -358,3 +358,41 @@ func TestQwenFolderTrust(t *testing.T) {
 		t.Errorf("in the trusted folder the guard did not hold: %q", res.Text())
 	}
 }
+
+// After Qwen compacts the conversation it fires SessionStart (compact):
+// the agent gets the digest anew, now with what was recorded before the
+// compaction, in place of the first one.
+func TestQwenCompactGivesTheDigestAgain(t *testing.T) {
+	w := newQwenLucid(t)
+	const fact = "qwen-e2e: recorded before the compaction"
+	lead := &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Summary: "<state_snapshot>the work so far</state_snapshot>", Steps: []cc.Step{
+		func(*cc.ChatRequest) cc.Reply {
+			if _, err := w.lucidAs(otherAgent, "fact", fact); err != nil {
+				return cc.Reply{Text: err.Error()}
+			}
+			// Near the model's window: Qwen compacts before the next call.
+			return cc.Reply{Calls: []cc.Call{{Name: "run_shell_command", Args: map[string]any{"command": "echo one", "description": "one"}}}, Usage: 255000}
+		},
+		cc.Shell("echo two"),
+		cc.Shell("echo three"),
+		cc.Say("Done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.qwen(srv, "[[qwen-lead]] Work on.")
+	reqs := srv.Conversation("lead")
+	if first := qwenContexts(reqs[0], "SessionStart"); countIn(first, digestHeader) != 1 || countIn(first, fact) != 0 {
+		t.Fatalf("the first request's digest:\n%s", strings.Join(first, "\n---\n"))
+	}
+	last := qwenContexts(reqs[len(reqs)-1], "SessionStart")
+	if countIn(last, digestHeader) != 1 || countIn(last, fact) != 1 {
+		t.Errorf("the digest after the compaction is not the new one, once:\n%s\nrequests:\n%s", strings.Join(last, "\n---\n"), srv.Dump())
+	}
+	var compacted bool
+	for _, c := range w.calls() {
+		compacted = compacted || len(c.Args) == 4 && c.Args[3] == "SessionStart" && strings.Contains(c.Stdin, `"source":"compact"`)
+	}
+	if !compacted {
+		t.Errorf("no SessionStart after the compaction reached lucid\n%s", srv.Dump())
+	}
+}
