@@ -86,7 +86,7 @@ func (p *payload) decode(b []byte) error {
 // its model calls; a subagent has none, and hears it at PostToolUse,
 // appended to its tool's result (NewsAfter). The lead's PostToolUse gives
 // none, also because the hidden memory agent that runs after the lead's
-// Stop fires its tool hooks with the lead's ids: what it were given would
+// Stop fires its tool hooks with the lead's ids: what it was given would
 // never reach the lead. A UserPromptSubmit with no submitted_prompt is a
 // model call after a tool's result or a stop hook's block, not a prompt
 // of the user's (NoPrompt). PreToolUse and SubagentStart are mute.
