@@ -101,8 +101,8 @@ func TestQwenDigestNewsOnceAndGate(t *testing.T) {
 	}
 }
 
-// A Claude Code agent claims src/**: the Qwen agent's write_file, edit
-// and shell write there are each denied before they run, the model reads
+// A Claude Code agent claims src/**: the Qwen agent's write_file, edit,
+// shell write and monitor command there are each denied before they run, the model reads
 // lucid's reason word for word as the tool's result, and the file stays as
 // it was.
 func TestQwenDeniedOnClaudeClaim(t *testing.T) {
@@ -143,6 +143,9 @@ func TestQwenDeniedOnClaudeClaim(t *testing.T) {
 		cc.ReadFile(auth),
 		cc.EditFile(auth, "Login returns nil", "Login fails"),
 		cc.Shell("sed -i s/Login/LogIn/ src/auth.go"),
+		// monitor, a deferred tool the model reaches through tool_call,
+		// runs a shell command in the background.
+		cc.CallTool("tool_call", map[string]any{"name": "monitor", "arguments": map[string]any{"command": "echo x >> src/auth.go", "description": "watch"}}),
 		cc.Say("Qwen done."),
 	}}
 	srv := cc.New(lead)
@@ -156,10 +159,10 @@ func TestQwenDeniedOnClaudeClaim(t *testing.T) {
 		t.Fatal(qerr)
 	}
 	reqs := srv.Conversation("lead")
-	if len(reqs) != 5 {
-		t.Fatalf("want 5 Qwen requests, got %d\n%s", len(reqs), srv.Dump())
+	if len(reqs) != 6 {
+		t.Fatalf("want 6 Qwen requests, got %d\n%s", len(reqs), srv.Dump())
 	}
-	for _, i := range []int{1, 3, 4} {
+	for _, i := range []int{1, 3, 4, 5} {
 		res, ok := reqs[i].Chat.LastToolResult()
 		reason := res.Text()
 		if !ok || !strings.HasPrefix(reason, "lucid: src/auth.go is claimed by lead·") || !strings.Contains(reason, `for "rework auth"`) ||
