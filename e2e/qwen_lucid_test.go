@@ -399,3 +399,36 @@ func TestQwenCompactGivesTheDigestAgain(t *testing.T) {
 		t.Errorf("no SessionStart after the compaction reached lucid\n%s", srv.Dump())
 	}
 }
+
+// A subagent that edited and recorded nothing is asked once, at its
+// SubagentStop (Qwen gives it one more turn with the reason); its claim
+// ends there.
+func TestQwenSubagentStopGate(t *testing.T) {
+	w := newQwenLucid(t)
+	lead := &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+		cc.Agent("general-purpose", "[[qwen-sub]] Write the docs."),
+		cc.Say("Lead done."),
+	}}
+	sub := &cc.Script{Name: "sub", Marker: "[[qwen-sub]]", Steps: []cc.Step{
+		cc.Shell("lucid claim 'docs/**' --for 'sub docs'"),
+		cc.WriteFile(w.path("docs/sub.md"), "sub\n"),
+		cc.Say("SUB-DONE"),
+		cc.Say("SUB-DONE, nothing to record."),
+	}}
+	srv := cc.New(lead, sub)
+	defer srv.Close()
+	w.qwen(srv, "[[qwen-lead]] Use a subagent.")
+	subReqs := srv.Conversation("sub")
+	if len(subReqs) != 4 {
+		t.Fatalf("want 4 subagent requests (the gate asks once), got %d\n%s", len(subReqs), srv.Dump())
+	}
+	if got := subReqs[3].Chat.LastUserText(); !strings.Contains(got, "Before you stop: you edited files but recorded nothing") {
+		t.Errorf("the subagent's last request is not the stop gate's question:\n%s", got)
+	}
+	if out := w.run("lucid", "claims"); strings.Contains(out, "sub docs") {
+		t.Errorf("the subagent's claim outlived its SubagentStop:\n%s", out)
+	}
+	if len(srv.Conversation("lead")) != 2 {
+		t.Errorf("the lead was asked too:\n%s", srv.Dump())
+	}
+}
