@@ -117,31 +117,10 @@ func TestCodexDigestThenNothingNew(t *testing.T) {
 // Codex model's next request, and the files stay as they were.
 func TestCodexDeniedOnClaudeClaim(t *testing.T) {
 	e := newCodexLucid(t, true)
-	codexDone := make(chan struct{})
-	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
-		api.Call("Bash", map[string]any{"command": "lucid claim 'src/**' --for 'rework auth'", "description": "claim"}),
-		func(*api.MessagesRequest) api.Reply {
-			select { // keep the turn open, and with it the claim, while Codex works
-			case <-codexDone:
-			case <-time.After(3 * time.Minute):
-			}
-			return api.Reply{Text: "Claude done."}
-		},
-	}}
-	csrv := api.New(claudeLead)
-	defer csrv.Close()
-	claudeErr := make(chan error, 1)
-	go func() {
-		_, err := e.claudeRun(csrv, "[[claude-lead]] Claim the auth code.")
-		claudeErr <- err
-	}()
+	claimed, release := e.claudeHolds("src/**", "rework auth")
 
 	patch := "*** Begin Patch\n*** Update File: src/auth.go\n@@\n-// Login returns nil when the password matches.\n+// Login checks.\n*** End Patch\n"
 	move := "*** Begin Patch\n*** Update File: docs/m.md\n*** Move to: src/m.md\n@@\n-moved\n+moved in\n*** End Patch\n"
-	claimed := func() bool {
-		out, err := e.output("lucid", "claims")
-		return err == nil && strings.Contains(out, "rework auth")
-	}
 	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
 		func(*rs.ResponsesRequest) rs.Reply {
 			waitFor(claimed)
@@ -155,8 +134,7 @@ func TestCodexDeniedOnClaudeClaim(t *testing.T) {
 	defer srv.Close()
 	e.config(srv, "")
 	e.codexExec(srv, "[[codex-lead]] Edit the auth code.")
-	close(codexDone)
-	if err := <-claudeErr; err != nil {
+	if err := release(); err != nil {
 		t.Fatal(err)
 	}
 

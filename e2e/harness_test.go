@@ -346,3 +346,39 @@ func (e *env) log() []logEntry {
 	}
 	return out
 }
+
+// claudeHolds has a Claude Code lead claim glob for task with its own
+// lucid command, and hold the claim, its turn open, while another
+// client's agent works: claimed reports whether the claim is there yet
+// (for a scripted step of the other agent to wait on), release ends the
+// lead's turn and returns its run's error.
+func (e *env) claudeHolds(glob, task string) (claimed func() bool, release func() error) {
+	e.t.Helper()
+	needClaude(e.t)
+	done := make(chan struct{})
+	lead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
+		api.Call("Bash", map[string]any{"command": "lucid claim '" + glob + "' --for '" + task + "'", "description": "claim"}),
+		func(*api.MessagesRequest) api.Reply {
+			select { // keep the turn open, and with it the claim
+			case <-done:
+			case <-time.After(3 * time.Minute):
+			}
+			return api.Reply{Text: "Claude done."}
+		},
+	}}
+	srv := api.New(lead)
+	e.t.Cleanup(srv.Close)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := e.claudeRun(srv, "[[claude-lead]] Claim the code.")
+		errc <- err
+	}()
+	claimed = func() bool {
+		out, err := e.output("lucid", "claims")
+		return err == nil && strings.Contains(out, task)
+	}
+	return claimed, func() error {
+		close(done)
+		return <-errc
+	}
+}

@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
 // qwenSession is the Qwen session that ran the hooks, as lucid's calls
@@ -102,39 +100,17 @@ func TestQwenDigestNewsOnceAndGate(t *testing.T) {
 }
 
 // A Claude Code agent claims src/**: the Qwen agent's write_file, edit,
-// shell write and monitor command there are each denied before they run, the model reads
-// lucid's reason word for word as the tool's result, and the file stays as
-// it was.
+// shell write and monitor command there are each denied before they
+// run, the model reads lucid's reason word for word as the tool's result,
+// and the file stays as it was.
 func TestQwenDeniedOnClaudeClaim(t *testing.T) {
 	needClaude(t)
 	w := newQwenLucid(t)
 	w.run("lucid", "init", "--client", "claude")
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "claude")
-	qwenDone := make(chan struct{})
-	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
-		api.Call("Bash", map[string]any{"command": "lucid claim 'src/**' --for 'rework auth'", "description": "claim"}),
-		func(*api.MessagesRequest) api.Reply {
-			select { // keep the turn open, and with it the claim, while Qwen works
-			case <-qwenDone:
-			case <-time.After(3 * time.Minute):
-			}
-			return api.Reply{Text: "Claude done."}
-		},
-	}}
-	csrv := api.New(claudeLead)
-	defer csrv.Close()
-	claudeErr := make(chan error, 1)
-	go func() {
-		_, err := w.claudeRun(csrv, "[[claude-lead]] Claim the auth code.")
-		claudeErr <- err
-	}()
-
+	claimed, release := w.claudeHolds("src/**", "rework auth")
 	auth := w.path("src/auth.go")
-	claimed := func() bool {
-		out, err := w.output("lucid", "claims")
-		return err == nil && strings.Contains(out, "rework auth")
-	}
 	lead := &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
 		func(*cc.ChatRequest) cc.Reply {
 			waitFor(claimed)
@@ -151,8 +127,7 @@ func TestQwenDeniedOnClaudeClaim(t *testing.T) {
 	srv := cc.New(lead)
 	defer srv.Close()
 	_, qerr := w.qwenRun(srv, "[[qwen-lead]] Edit the auth code.")
-	close(qwenDone)
-	if err := <-claudeErr; err != nil {
+	if err := release(); err != nil {
 		t.Fatal(err)
 	}
 	if qerr != nil {
