@@ -39,8 +39,13 @@ func runUserHook(event string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runHookAs runs one hook call of client, unless it is not one: a `lucid
 // hook` that an agent runs in its own shell speaks for whoever its payload
-// names, so it is refused, with exit 0 like every hook's own trouble.
+// names, so it is refused, with exit 0 like every hook's own trouble. A
+// call that another client's own entry serves (clients.HookStandsAside)
+// does nothing.
 func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if clients.HookStandsAside(client.Name(), os.Getenv) {
+		return 0
+	}
 	if why := hooks.ForgedHook(client, clients.Adapters(), os.Getenv); why != "" {
 		fmt.Fprintln(stderr, "lucid:", why)
 		return 0
