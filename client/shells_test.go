@@ -6,11 +6,14 @@ import (
 
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/copilot"
 	"github.com/lucid-dev/lucid/client/gemini"
 	"github.com/lucid-dev/lucid/hooks"
 )
 
-var all = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}}
+var all = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{},
+	copilot.Client{},
+}
 
 // Each client tells its agents' shells from its hooks by the environment
 // it gives them (seen with the real clients): `lucid hook` run in an agent's
@@ -43,6 +46,10 @@ func TestForgedHook(t *testing.T) {
 		{"Gemini's hook, gemini run from Claude Code's Bash tool", gemini.Client{}, env(append(claudeShell, "GEMINI_PROJECT_DIR", "/r")...), false},
 		{"lucid hook --client gemini in a Gemini shell", gemini.Client{}, env("GEMINI_CLI", "1"), true},
 		{"lucid hook --client gemini in Claude Code's Bash tool", gemini.Client{}, env(claudeShell...), true},
+		{"Copilot's hook", copilot.Client{}, env("COPILOT_CLI", "1", "COPILOT_PROJECT_DIR", "/r", "COPILOT_HOOK_DIR", "/r/.github/hooks"), false},
+		{"Claude Code's entry run by Copilot", claude.Client{}, env("COPILOT_CLI", "1", "COPILOT_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"), false},
+		{"lucid hook --client copilot in a Copilot shell", copilot.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
+		{"lucid hook in a Copilot shell", claude.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
 	} {
 		if got := hooks.ForgedHook(tc.client, all, tc.env) != ""; got != tc.forged {
 			t.Errorf("%s: forged = %v, want %v", tc.name, got, tc.forged)

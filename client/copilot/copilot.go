@@ -117,11 +117,11 @@ const (
 
 // payload is the part of a Copilot hook payload lucid reads.
 type payload struct {
-	SessionID, Cwd, Source    string
-	AgentID, AgentType, Parent  string
-	ToolName                  string
-	ToolArgs                  []byte // raw JSON: an object, or apply_patch's patch as a string
-	StopHookActive            bool
+	SessionID, Cwd, Source     string
+	AgentID, AgentType, Parent string
+	ToolName                   string
+	ToolArgs                   []byte // raw JSON: an object, or apply_patch's patch as a string
+	StopHookActive             bool
 }
 
 // decode reads b as encoding/json would read it into the payload's
