@@ -104,6 +104,11 @@ func scriptParams(dir string) testscript.Params {
 				"GEMINI_CLI_TRUST_WORKSPACE":      "",
 				"GEMINI_CLI_TRUSTED_FOLDERS_PATH": "",
 				"GEMINI_RESTRICTED_MODE":          "",
+				"COPILOT_HOME":                    filepath.Join(home, ".copilot"),
+				"COPILOT_CLI":                     "",
+				"COPILOT_PROJECT_DIR":             "",
+				"COPILOT_HOOK_DIR":                "",
+				"COPILOT_ALLOW_ALL":               "",
 			} {
 				env.Setenv(k, v)
 			}
