@@ -130,7 +130,10 @@ type Input struct {
 	//   changed, so lucid watches the claimed files itself (shellwatch.go).
 	//   NoMessaging: the agent has no tool to message another agent
 	//   (Claude Code's SendMessage), so it asks through the user.
-	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging bool
+	//   NoRestart: the client starts no session anew after it compacts
+	//   a lead's conversation (no SessionStart with source compact), so
+	//   PreCompact marks the lead's record as a subagent's.
+	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart bool
 }
 
 // Output is lucid's answer to one hook call, before the client's adapter

@@ -13,7 +13,9 @@
 // {"permissionDecision":"deny"} with exit 0, since Copilot denies a tool
 // whose preToolUse hook exits non-zero or crashes; preToolUse's context
 // reaches the model only after the tool's result, so the news waits for
-// postToolUse; agentStop's block runs one more turn, the stop gate;
+// postToolUse; after compacting a conversation it starts no session, so
+// the lead's next call gets the digest again; agentStop's block runs one
+// more turn, the stop gate;
 // inside a subagent the payloads carry agentId, and sessionId is that
 // agentId (the lead's session is parentAgentId); the shell names the
 // lead's session but a subagent's only by an internal id, so lucid signs
@@ -158,7 +160,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: session, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, Source: source, StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolArgs,
-		Mute: event == PreToolUse, NewsAfter: true, GateLead: p.AgentID == "", Unrecorded: true, NoMessaging: true,
+		Mute: event == PreToolUse, NewsAfter: true, GateLead: p.AgentID == "", Unrecorded: true, NoMessaging: true, NoRestart: true,
 	}
 	var a args
 	switch p.ToolName {
