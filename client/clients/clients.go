@@ -107,20 +107,36 @@ func UserHookStandsAside(event string) bool {
 	return ok && c.UserHookStandsAside(event)
 }
 
-// HookStandsAside reports whether a hook call of the client named, in the
-// environment getenv, is left to another client's own entry: a client
-// that also runs the hooks another's settings register (GitHub Copilot
-// CLI runs Claude Code's) and has lucid's own entry serve it, so that no
-// call is handled twice.
-func HookStandsAside(client string, getenv func(string) string) bool {
+// Hosted is how a hook call of client's entry runs in the environment
+// getenv: as client's own, or, where another client runs that entry
+// (GitHub Copilot CLI runs Claude Code's), with its answer encoded as that
+// host takes it, or not at all (aside) where lucid's own entry of the host
+// serves the call, so that no call is handled twice.
+func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, aside bool) {
 	for _, c := range all {
-		if s, ok := c.(interface {
-			StandsAsideFor(string, func(string) string) bool
-		}); ok && s.StandsAsideFor(client, getenv) {
-			return true
+		if h, ok := c.(host); ok {
+			if hosts, aside := h.Hosts(client.Name(), getenv); hosts {
+				return hostedClient{client, h}, aside
+			}
 		}
 	}
-	return false
+	return client, false
+}
+
+// host is a client that runs other clients' entries.
+type host interface {
+	Hosts(client string, getenv func(string) string) (hosts, aside bool)
+	EncodeHosted(other hooks.Client, in hooks.Input, out *hooks.Output) ([]byte, string, int)
+}
+
+// hostedClient is a client whose entry another runs.
+type hostedClient struct {
+	hooks.Client
+	host host
+}
+
+func (h hostedClient) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	return h.host.EncodeHosted(h.Client, in, out)
 }
 
 // Doctor is lucid doctor's checks of the clients set up in repo: those of

@@ -24,8 +24,9 @@
 //
 // Copilot also runs the hooks of the repository's .claude/settings.json,
 // in Claude Code's shape: where lucid's Copilot entry is installed, lucid's
-// Claude Code entry stands aside under Copilot (StandsAsideFor), so that
-// nothing fires twice.
+// Claude Code entry stands aside under Copilot, so that nothing fires
+// twice; where it is not, the Claude Code entry serves Copilot, its answer
+// put where Copilot reads it (Hosts, EncodeHosted).
 package copilot
 
 import (
@@ -64,21 +65,42 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("COPILOT_CLI") == "1" && getenv("COPILOT_PROJECT_DIR") != "", true
 }
 
-// StandsAsideFor reports whether a hook call of client's entry (another
-// client's), made by Copilot in the environment getenv, is left to
-// lucid's Copilot entry: Copilot runs the hooks of .claude/settings.json
-// too, without COPILOT_HOOK_DIR, which it sets for its hook files alone;
-// where lucid's own hook file is installed, it serves the call.
-func (Client) StandsAsideFor(client string, getenv func(string) string) bool {
-	if client == (Client{}).Name() || getenv("COPILOT_CLI") != "1" || getenv("COPILOT_HOOK_DIR") != "" {
-		return false
-	}
+// Hosts reports whether getenv is Copilot running a hook of another
+// client's entry (client's: Copilot runs those of .claude/settings.json
+// too, without COPILOT_HOOK_DIR, which it sets for its hook files alone),
+// and then whether the call stands aside: lucid's own hook file is
+// installed in the work tree, and serves it.
+func (Client) Hosts(client string, getenv func(string) string) (hosts, aside bool) {
 	dir := getenv("COPILOT_PROJECT_DIR")
-	if dir == "" {
-		return false
+	if client == (Client{}).Name() || getenv("COPILOT_CLI") != "1" || getenv("COPILOT_HOOK_DIR") != "" || dir == "" {
+		return false, false
 	}
 	b, err := os.ReadFile(filepath.Join(dir, HooksName))
-	return err == nil && isLucidFile(b)
+	return true, err == nil && isLucidFile(b)
+}
+
+// EncodeHosted writes lucid's answer to a call of another client's entry
+// that Copilot runs: that client's answer, with its context also at the
+// top, the one place Copilot reads a Claude-shaped hook's context at
+// SessionStart, UserPromptSubmit and PostToolUse (it reads
+// hookSpecificOutput's at PreToolUse, and only there).
+func (Client) EncodeHosted(other hooks.Client, in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	b, line, code := other.Encode(in, out)
+	if len(b) == 0 || out.Context == "" || out.Deny != "" || out.Block != "" || in.Event == hooks.PreToolUse {
+		return b, line, code
+	}
+	var o map[string]json.RawMessage
+	if json.Unmarshal(b, &o) != nil {
+		return b, line, code
+	}
+	if _, ok := o["additionalContext"]; !ok {
+		o["additionalContext"], _ = json.Marshal(out.Context)
+	}
+	flat, err := json.Marshal(o)
+	if err != nil {
+		return b, line, code
+	}
+	return append(flat, '\n'), line, code
 }
 
 // Copilot's own names of the events lucid registers.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/client/answer"
+	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/installers/installertest"
 )
@@ -220,26 +222,61 @@ func TestTrust(t *testing.T) {
 
 // Under Copilot, a hook of another client's entry (Claude Code's
 // .claude/settings.json, which Copilot runs too, without COPILOT_HOOK_DIR)
-// stands aside where lucid's Copilot file is installed, and serves where
-// it is not; Copilot's own hooks, and hooks outside Copilot, never stand
-// aside.
-func TestStandsAsideFor(t *testing.T) {
+// is hosted: it stands aside where lucid's Copilot file is installed, and
+// serves where it is not; Copilot's own hooks, and hooks outside Copilot,
+// are not hosted.
+func TestHosts(t *testing.T) {
 	repo := installertest.NewRepo(t)
 	envOf := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	claudeUnderCopilot := envOf(map[string]string{"COPILOT_CLI": "1", "COPILOT_PROJECT_DIR": repo.Top, "CLAUDE_PROJECT_DIR": repo.Top})
 	copilotFile := envOf(map[string]string{"COPILOT_CLI": "1", "COPILOT_PROJECT_DIR": repo.Top, "COPILOT_HOOK_DIR": repo.Abs(".github/hooks")})
 	claudeCode := envOf(map[string]string{"CLAUDE_PROJECT_DIR": repo.Top})
 	c := Client{}
-	if c.StandsAsideFor("claude", claudeUnderCopilot) {
-		t.Error("stands aside with no Copilot entry to serve")
+	if hosts, aside := c.Hosts("claude", claudeUnderCopilot); !hosts || aside {
+		t.Errorf("with no Copilot entry: hosts %v, aside %v", hosts, aside)
 	}
 	if _, err := c.Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if !c.StandsAsideFor("claude", claudeUnderCopilot) {
-		t.Error("the Claude Code entry runs beside lucid's Copilot entry")
+	if hosts, aside := c.Hosts("claude", claudeUnderCopilot); !hosts || !aside {
+		t.Errorf("the Claude Code entry runs beside lucid's Copilot entry: hosts %v, aside %v", hosts, aside)
 	}
-	if c.StandsAsideFor("claude", claudeCode) || c.StandsAsideFor("claude", copilotFile) || c.StandsAsideFor("copilot", claudeUnderCopilot) {
-		t.Error("stands aside outside Copilot, or for a hook file, or for itself")
+	for name, env := range map[string]func(string) string{"Claude Code": claudeCode, "a Copilot hook file": copilotFile} {
+		if hosts, _ := c.Hosts("claude", env); hosts {
+			t.Errorf("%s taken for a hosted call", name)
+		}
 	}
+	if hosts, _ := c.Hosts("copilot", claudeUnderCopilot); hosts {
+		t.Error("hosts itself")
+	}
+}
+
+// A Claude-shaped answer that Copilot runs gets its context at the top
+// too, where Copilot reads it, but at PreToolUse, where it reads
+// hookSpecificOutput's; a deny and a block are left as they are.
+func TestEncodeHosted(t *testing.T) {
+	for _, tc := range []struct {
+		event string
+		out   hooks.Output
+		want  string
+	}{
+		{hooks.SessionStart, hooks.Output{Context: "digest"}, `{"additionalContext":"digest","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"digest"}}`},
+		{hooks.PostToolUse, hooks.Output{Context: "news"}, `{"additionalContext":"news","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"news"}}`},
+		{hooks.PreToolUse, hooks.Output{Context: "news"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"news"}}`},
+		{hooks.PreToolUse, hooks.Output{Deny: "no"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
+		{hooks.Stop, hooks.Output{Block: "record"}, `{"decision":"block","reason":"record"}`},
+		{hooks.Stop, hooks.Output{}, ``},
+	} {
+		b, _, code := Client{}.EncodeHosted(claudeShaped{}, hooks.Input{Event: tc.event}, &tc.out)
+		if want := tc.want; strings.TrimSuffix(string(b), "\n") != want || code != 0 {
+			t.Errorf("%s %+v: %s (exit %d), want %s", tc.event, tc.out, b, code, want)
+		}
+	}
+}
+
+// claudeShaped answers as Claude Code takes it (client/answer).
+type claudeShaped struct{ hooks.Client }
+
+func (claudeShaped) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	return answer.Encode(in, out)
 }
