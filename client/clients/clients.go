@@ -109,8 +109,8 @@ func UserHookStandsAside(event string) bool {
 
 // Hosted is how a hook call of client's entry runs in the environment
 // getenv: as client's own, or, where another client runs that entry
-// (GitHub Copilot CLI runs Claude Code's), with its answer encoded as that
-// host takes it, or not at all (aside) where lucid's own entry of the host
+// (GitHub Copilot CLI runs Claude Code's), with its payload read and its
+// answer encoded as that host gives and takes them, or not at all (aside) where lucid's own entry of the host
 // serves the call, so that no call is handled twice.
 func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, aside bool) {
 	for _, c := range all {
@@ -126,6 +126,7 @@ func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, a
 // host is a client that runs other clients' entries.
 type host interface {
 	Hosts(client string, getenv func(string) string) (hosts, aside bool)
+	DecodeHosted(other hooks.Client, event string, payload []byte) (hooks.Input, error)
 	EncodeHosted(other hooks.Client, in hooks.Input, out *hooks.Output) ([]byte, string, int)
 }
 
@@ -133,6 +134,10 @@ type host interface {
 type hostedClient struct {
 	hooks.Client
 	host host
+}
+
+func (h hostedClient) Decode(event string, payload []byte) (hooks.Input, error) {
+	return h.host.DecodeHosted(h.Client, event, payload)
 }
 
 func (h hostedClient) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {

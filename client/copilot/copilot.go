@@ -26,7 +26,8 @@
 // in Claude Code's shape: where lucid's Copilot entry is installed, lucid's
 // Claude Code entry stands aside under Copilot, so that nothing fires
 // twice; where it is not, the Claude Code entry serves Copilot, its answer
-// put where Copilot reads it (Hosts, EncodeHosted).
+// read and put where Copilot has them (Hosts, DecodeHosted,
+// EncodeHosted).
 package copilot
 
 import (
@@ -77,6 +78,25 @@ func (Client) Hosts(client string, getenv func(string) string) (hosts, aside boo
 	}
 	b, err := os.ReadFile(filepath.Join(dir, HooksName))
 	return true, err == nil && isLucidFile(b)
+}
+
+// DecodeHosted reads a payload of another client's entry that Copilot
+// runs: as that client reads it, with what Copilot puts elsewhere. Its
+// Write and Edit (create and edit) name their file in tool_input.path, not
+// file_path; and nothing says what a shell command wrote.
+func (Client) DecodeHosted(other hooks.Client, event string, b []byte) (hooks.Input, error) {
+	in, err := other.Decode(event, b)
+	if err != nil {
+		return in, err
+	}
+	in.Unrecorded = true
+	if in.Tool == hooks.ToolEdit && len(in.Paths) == 0 {
+		var a args
+		if jsonread.Fields(in.ToolInput, map[string]any{"path": &a.Path}) == nil && a.Path != "" {
+			in.Paths = []string{resolveIn(in.Cwd, a.Path)}
+		}
+	}
+	return in, nil
 }
 
 // EncodeHosted writes lucid's answer to a call of another client's entry

@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/installers/installertest"
+	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // tree is every file under dir with its bytes, and every folder.
@@ -274,8 +275,38 @@ func TestEncodeHosted(t *testing.T) {
 	}
 }
 
-// claudeShaped answers as Claude Code takes it (client/answer).
+// A Claude-shaped payload that Copilot runs names the file of its Write
+// and Edit in tool_input.path: the guard reads it there; and nothing says
+// what a shell command wrote.
+func TestDecodeHosted(t *testing.T) {
+	for _, name := range []string{"PascalCase-PreToolUse-Write.json", "PascalCase-PreToolUse-Edit.json"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "payloads", version, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", b)
+		if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") || !in.Unrecorded {
+			t.Errorf("%s: %+v, %v", name, in, err)
+		}
+	}
+}
+
+// claudeShaped reads and answers as Claude Code (a stand-in for its
+// adapter: a Write whose file is in file_path, answers by client/answer).
 type claudeShaped struct{ hooks.Client }
+
+func (claudeShaped) Decode(event string, b []byte) (hooks.Input, error) {
+	var p struct {
+		Cwd, ToolName string
+		ToolInput     []byte
+	}
+	err := jsonread.Fields(b, map[string]any{"cwd": &p.Cwd, "tool_name": &p.ToolName, "tool_input": &p.ToolInput})
+	in := hooks.Input{Event: event, Cwd: p.Cwd, ToolName: p.ToolName, ToolInput: p.ToolInput}
+	if p.ToolName == "Write" || p.ToolName == "Edit" {
+		in.Tool = hooks.ToolEdit
+	}
+	return in, err
+}
 
 func (claudeShaped) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	return answer.Encode(in, out)
