@@ -70,7 +70,7 @@ type section struct {
 var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
-	{"clients", "the tool-call hook of " + clients.Known(clientTitles()) + ", nothing new, at 100k entries", clientsSection},
+	{"clients", "the tool-call hook of " + clients.Known(clientTitles()) + ", nothing new, at 1k and 100k entries", clientsSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 	{"payloads", "the write guard on a git whole-tree command, a 20 MiB Bash command and a 40 MiB Write", payloadsSection},
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"path"
@@ -12,7 +13,8 @@ import (
 // the tool-call hooks the clients section times; claims.json, where
 // there is one, the shell call the claims section times for the client
 // besides the default one. $SESSION and $DIR stand for the session's id
-// and the work tree.
+// and the work tree. A client whose payloads do not name their event
+// (GitHub Copilot CLI's) has it in the file's name: tool-1.preToolUse.json.
 //
 //go:embed testdata/clients
 var clientFiles embed.FS
@@ -41,12 +43,19 @@ func clientPayloads(client, prefix, session, dir string) []clientPayload {
 		}
 		p := clientPayload{stdin: []byte(fill.Replace(strings.TrimSpace(string(b))))}
 		var names struct {
-			Event   string `json:"hook_event_name"`
-			Tool    string `json:"tool_name"`
-			Session string `json:"session_id"`
+			Event        string `json:"hook_event_name"`
+			Tool         string `json:"tool_name"`
+			Session      string `json:"session_id"`
+			CamelTool    string `json:"toolName"`
+			CamelSession string `json:"sessionId"`
 		}
 		json.Unmarshal(p.stdin, &names)
 		p.event, p.tool, p.session = names.Event, names.Tool, names.Session
+		if parts := strings.Split(e.Name(), "."); p.event == "" && len(parts) == 3 {
+			p.event = parts[1]
+		}
+		p.tool = cmp.Or(p.tool, names.CamelTool)
+		p.session = cmp.Or(p.session, names.CamelSession)
 		out = append(out, p)
 	}
 	return out

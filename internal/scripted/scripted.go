@@ -4,8 +4,9 @@
 // and the log of every request the client sent, with a wait for the next
 // one. Each API's wire format (its requests, replies and streams) is a
 // package under this one: messages (Anthropic's Messages API, for Claude
-// Code), responses (OpenAI's Responses API, for Codex) and generatecontent
-// (Gemini's generateContent, for Gemini CLI).
+// Code), responses (OpenAI's Responses API, for Codex), generatecontent
+// (Gemini's generateContent, for Gemini CLI) and chatcompletions (OpenAI's
+// Chat Completions API, for GitHub Copilot CLI and Qwen Code).
 package scripted
 
 import (
