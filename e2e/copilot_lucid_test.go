@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -310,8 +311,8 @@ func TestCopilotStopGateAsksOnce(t *testing.T) {
 	}
 }
 
-// tree is every file of dir but .git/ and .lucid/ with its bytes.
-func tree(t *testing.T, dir string) map[string]string {
+// filesOf is every file of dir but .git/ and .lucid/ with its bytes.
+func filesOf(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
@@ -342,7 +343,7 @@ func TestCopilotUninstallByteExact(t *testing.T) {
 	e := newScratch(t, t.TempDir())
 	e.run("git", "add", "-A")
 	e.run("git", "commit", "-qm", "scratch")
-	before := tree(t, e.repo)
+	before := filesOf(t, e.repo)
 	cfg := filepath.Join(e.home, ".copilot", "config.json")
 	e.write(cfg, "// mine\n{\n  \"trustedFolders\": [\n    \"/elsewhere\"\n  ]\n}\n")
 	w := &copilotWorld{env: e, bin: copilotBinary.bin, home: filepath.Join(e.home, ".copilot"), logDir: filepath.Join(t.TempDir(), "logs")}
@@ -361,16 +362,17 @@ func TestCopilotUninstallByteExact(t *testing.T) {
 	os.Remove(w.path("x.md"))
 	ran, _ := os.ReadFile(cfg)
 	out := w.run("lucid", "uninstall")
-	if got := tree(t, e.repo); !mapsEqual(got, before) {
-		t.Errorf("the tree after uninstall differs from before init:\n got %v\nwant %v\n%s", keys(got), keys(before), out)
+	if got := filesOf(t, e.repo); !maps.Equal(got, before) {
+		t.Errorf("the tree after uninstall differs from before init:\n got %v\nwant %v\n%s", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(before)), out)
 	}
 	after, _ := os.ReadFile(cfg)
 	var ranJSON, afterJSON map[string]any
-	json.Unmarshal(stripComments(ran), &ranJSON)
-	json.Unmarshal(stripComments(after), &afterJSON)
+	json.Unmarshal(uncommented(ran), &ranJSON)
+	json.Unmarshal(uncommented(after), &afterJSON)
 	folders, _ := ranJSON["trustedFolders"].([]any)
 	ranJSON["trustedFolders"] = slices.DeleteFunc(slices.Clone(folders), func(v any) bool { return v == e.repo })
-	if b1, _ := json.Marshal(ranJSON); string(b1) != mustJSON(afterJSON) {
+	b1, _ := json.Marshal(ranJSON)
+	if b2, _ := json.Marshal(afterJSON); string(b1) != string(b2) {
 		t.Errorf("uninstall changed more of config.json than lucid's trust:\nafter copilot ran:\n%s\nafter uninstall:\n%s", ran, after)
 	}
 	if strings.Count(string(ran), e.repo) != 1 || strings.Contains(string(after), e.repo) {
@@ -378,35 +380,9 @@ func TestCopilotUninstallByteExact(t *testing.T) {
 	}
 }
 
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
-func keys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// stripComments drops the // lines Copilot writes at the top of its
+// uncommented drops the // lines Copilot writes at the top of its
 // config.json.
-func stripComments(b []byte) []byte {
+func uncommented(b []byte) []byte {
 	var out []string
 	for _, line := range strings.Split(string(b), "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(line), "//") {
