@@ -57,7 +57,21 @@ func TestCopilotDeniedOnClaudeClaim(t *testing.T) {
 	w := newCopilotLucid(t, true)
 	const claudeFact, copilotFact = "claude: auth uses bcrypt", "copilot: docs are in docs/"
 	copilotDone := make(chan struct{})
-	var cpsrv *cc.Server
+	auth := w.path("src/auth.go")
+	before := w.read("src/auth.go")
+	lead := &cc.Script{Name: "lead", Marker: "[[copilot-lead]]", Steps: []cc.Step{
+		func(r *cc.ChatRequest) cc.Reply {
+			waitFor(func() bool { return w.logHas(claudeFact) })
+			return cc.Reply{Calls: []cc.Call{{Name: "bash", Args: map[string]any{"command": "sed -i s/Login/LogIn/ src/auth.go", "description": "rename", "mode": "sync"}}}}
+		},
+		cc.Create(w.path("src/new.go"), "package auth\n"),
+		cc.Edit(auth, "Login returns nil", "Login fails"),
+		cc.Create(w.path("notes.md"), "notes\n"),
+		cc.Bash("lucid fact '" + copilotFact + "'"),
+		cc.Say("Copilot done."),
+	}}
+	cpsrv := cc.New(lead)
+	defer cpsrv.Close()
 	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
 		func(*api.MessagesRequest) api.Reply {
 			// The Copilot session has started (and had its digest) first.
@@ -82,21 +96,6 @@ func TestCopilotDeniedOnClaudeClaim(t *testing.T) {
 		claudeErr <- err
 	}()
 
-	auth := w.path("src/auth.go")
-	before := w.read("src/auth.go")
-	lead := &cc.Script{Name: "lead", Marker: "[[copilot-lead]]", Steps: []cc.Step{
-		func(r *cc.ChatRequest) cc.Reply {
-			waitFor(func() bool { return w.logHas(claudeFact) })
-			return cc.Reply{Calls: []cc.Call{{Name: "bash", Args: map[string]any{"command": "sed -i s/Login/LogIn/ src/auth.go", "description": "rename", "mode": "sync"}}}}
-		},
-		cc.Create(w.path("src/new.go"), "package auth\n"),
-		cc.Edit(auth, "Login returns nil", "Login fails"),
-		cc.Create(w.path("notes.md"), "notes\n"),
-		cc.Bash("lucid fact '" + copilotFact + "'"),
-		cc.Say("Copilot done."),
-	}}
-	cpsrv = cc.New(lead)
-	defer cpsrv.Close()
 	res, err := w.copilotRun(cpsrv, "[[copilot-lead]] Edit the auth code.")
 	close(copilotDone)
 	if err != nil {
