@@ -144,6 +144,39 @@ func TestCopilotDeniedOnClaudeClaim(t *testing.T) {
 	}
 }
 
+// Copilot says nothing of what a shell command wrote: a script that
+// appends to another agent's claimed file, through a path the guard cannot
+// read, is caught after the fact by lucid's own watch of the claimed
+// files, recorded as the Copilot agent's violation and told to its model.
+func TestCopilotScriptCaughtAfterTheFact(t *testing.T) {
+	w := newCopilotLucid(t, false)
+	w.claimAs(otherAgent, "src/**", "rewrite auth")
+	lead := &cc.Script{Name: "lead", Marker: "[[copilot-lead]]", Steps: []cc.Step{
+		cc.Bash(`python3 -c "p='src'+'/auth.go'; open(p,'a').write('// appended\n')"`),
+		cc.Say("Done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.copilot(srv, "[[copilot-lead]] Run the generator.")
+	reqs := srv.Conversation("lead")
+	if len(reqs) < 2 {
+		t.Fatalf("want 2 requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	if !strings.Contains(w.read("src/auth.go"), "// appended") {
+		t.Fatalf("the script did not run:\n%s", srv.Dump())
+	}
+	if after := copilotContexts(reqs[1]); countIn(after, "your command changed src/auth.go") != 1 {
+		t.Errorf("the model was not told of its violation once:\n%s", strings.Join(after, "\n---\n"))
+	}
+	found := false
+	for _, en := range w.log() {
+		found = found || en.Kind == "violation" && strings.Contains(en.Text, "src/auth.go") && en.Agent != "" && en.Agent != "human"
+	}
+	if !found {
+		t.Errorf("no violation by the Copilot agent was recorded: %+v", w.log())
+	}
+}
+
 // logHas reports whether an entry of the log holds text.
 func (w *copilotWorld) logHas(text string) bool {
 	out, err := w.output("lucid", "log", "--json")
