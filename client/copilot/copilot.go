@@ -81,15 +81,17 @@ func (Client) Hosts(client string, getenv func(string) string) (hosts, aside boo
 }
 
 // DecodeHosted reads a payload of another client's entry that Copilot
-// runs: as that client reads it, with what Copilot puts elsewhere. Its
-// Write and Edit (create and edit) name their file in tool_input.path, not
-// file_path; and nothing says what a shell command wrote.
+// runs: as that client reads it, with what Copilot puts elsewhere or does
+// otherwise. Its Write and Edit (create and edit) name their file in
+// tool_input.path, not file_path; nothing says what a shell command
+// wrote; its agents are leads that Stop gates, with no tool to message
+// each other; and it starts no session after a compaction.
 func (Client) DecodeHosted(other hooks.Client, event string, b []byte) (hooks.Input, error) {
 	in, err := other.Decode(event, b)
 	if err != nil {
 		return in, err
 	}
-	in.Unrecorded = true
+	in.Unrecorded, in.NoMessaging, in.NoRestart, in.GateLead = true, true, true, in.AgentID == ""
 	if in.Tool == hooks.ToolEdit && len(in.Paths) == 0 {
 		var a args
 		if jsonread.Fields(in.ToolInput, map[string]any{"path": &a.Path}) == nil && a.Path != "" {

@@ -276,8 +276,9 @@ func TestEncodeHosted(t *testing.T) {
 }
 
 // A Claude-shaped payload that Copilot runs names the file of its Write
-// and Edit in tool_input.path: the guard reads it there; and nothing says
-// what a shell command wrote.
+// and Edit in tool_input.path: the guard reads it there; nothing says what
+// a shell command wrote; the lead's Stop gates; a compaction starts no
+// session.
 func TestDecodeHosted(t *testing.T) {
 	for _, name := range []string{"PascalCase-PreToolUse-Write.json", "PascalCase-PreToolUse-Edit.json"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "payloads", version, name))
@@ -285,7 +286,8 @@ func TestDecodeHosted(t *testing.T) {
 			t.Fatal(err)
 		}
 		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", b)
-		if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") || !in.Unrecorded {
+		if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") ||
+			!in.Unrecorded || !in.GateLead || !in.NoRestart || !in.NoMessaging {
 			t.Errorf("%s: %+v, %v", name, in, err)
 		}
 	}
