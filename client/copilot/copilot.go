@@ -15,12 +15,11 @@
 // reaches the model only after the tool's result, so the news waits for
 // postToolUse; after compacting a conversation it starts no session, so
 // the lead's next call gets the digest again; agentStop's block runs one
-// more turn, the stop gate;
-// inside a subagent the payloads carry agentId, and sessionId is that
-// agentId (the lead's session is parentAgentId); the shell names the
-// lead's session but a subagent's only by an internal id, so lucid signs
-// commands by replacing the tool's whole arguments (modifiedArgs); nothing
-// says what a shell command wrote.
+// more turn, the stop gate; inside a subagent the payloads carry agentId,
+// and sessionId is that agentId (the lead's session is parentAgentId); the
+// shell names the lead's session but a subagent's only by an internal id,
+// so lucid signs commands by replacing the tool's whole arguments
+// (modifiedArgs); nothing says what a shell command wrote.
 //
 // Copilot also runs the hooks of the repository's .claude/settings.json,
 // in Claude Code's shape: where lucid's Copilot entry is installed, lucid's
