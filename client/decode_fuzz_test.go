@@ -11,6 +11,7 @@ import (
 
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/copilot"
 	"github.com/lucid-dev/lucid/client/gemini"
 	"github.com/lucid-dev/lucid/client/qwen"
 	"github.com/lucid-dev/lucid/hooks"
@@ -32,7 +33,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add("BeforeTool", []byte(`{"tool_name":"run_shell_command","tool_input":{"command":"echo > a","dir_path":"d"}}`))
 	f.Add("PostToolUse", []byte(`{"tool_name":"Write","tool_input":[1,2],"tool_response":"x"}`))
 	f.Add("SessionStart", []byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[`))
-	clients := []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}, qwen.Client{}}
+	f.Add("preToolUse", []byte(`{"sessionId":"s","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}`))
+	clients := []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}, copilot.Client{}, qwen.Client{}}
 	f.Fuzz(func(t *testing.T, event string, payload []byte) {
 		for _, c := range clients {
 			var before, after runtime.MemStats

@@ -6,12 +6,15 @@ import (
 
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/copilot"
 	"github.com/lucid-dev/lucid/client/gemini"
 	"github.com/lucid-dev/lucid/client/qwen"
 	"github.com/lucid-dev/lucid/hooks"
 )
 
-var all = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}, qwen.Client{}}
+var all = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{},
+	copilot.Client{}, qwen.Client{},
+}
 
 // Each client tells its agents' shells from its hooks by the environment
 // it gives them (seen with the real clients): `lucid hook` run in an agent's
@@ -55,6 +58,10 @@ func TestForgedHook(t *testing.T) {
 		{"lucid hook --client gemini in a Qwen shell", gemini.Client{}, env(qwenShell...), true},
 		{"lucid hook --client qwen in Claude Code's Bash tool", qwen.Client{}, env(claudeShell...), true},
 		{"lucid hook --client qwen in a Gemini shell", qwen.Client{}, env("GEMINI_CLI", "1"), true},
+		{"Copilot's hook", copilot.Client{}, env("COPILOT_CLI", "1", "COPILOT_PROJECT_DIR", "/r", "COPILOT_HOOK_DIR", "/r/.github/hooks"), false},
+		{"Claude Code's entry run by Copilot", claude.Client{}, env("COPILOT_CLI", "1", "COPILOT_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"), false},
+		{"lucid hook --client copilot in a Copilot shell", copilot.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
+		{"lucid hook in a Copilot shell", claude.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
 	} {
 		if got := hooks.ForgedHook(tc.client, all, tc.env) != ""; got != tc.forged {
 			t.Errorf("%s: forged = %v, want %v", tc.name, got, tc.forged)

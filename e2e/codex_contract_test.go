@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/applypatch"
 	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
@@ -121,7 +121,7 @@ func TestCodexHookContract(t *testing.T) {
 		t.Fatalf("PreToolUse(apply_patch): want the two patches as the model wrote them:\n%s", e.hooksText())
 	}
 	for i, want := range []string{"a.txt", "src/claimed.go"} {
-		p, err := codex.ParsePatch(patches[i].command())
+		p, err := applypatch.Parse(patches[i].command())
 		if got := p.Paths(patches[i].str("cwd")); err != nil || len(got) != 1 || got[0] != e.path(want) {
 			t.Errorf("the guard reads %q (%v) from the patch that writes %s", got, err, want)
 		}

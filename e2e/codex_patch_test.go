@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/applypatch"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -17,7 +17,7 @@ import (
 // the apply_patch of the binary. Codex rejects a patch it cannot parse with
 // "Invalid patch..." before touching a file; any other failure (a file to
 // update that is missing, lines not found) comes after parsing. The corpus
-// says which patches Codex rejects; codex.ParsePatch must agree.
+// says which patches Codex rejects; applypatch.Parse must agree.
 func TestCodexPatchCorpus(t *testing.T) {
 	bin := needCodex(t)
 	files, err := filepath.Glob("../testdata/patches/*.txtar")
@@ -42,7 +42,7 @@ func TestCodexPatchCorpus(t *testing.T) {
 				rejects = true
 			}
 		}
-		p, perr := codex.ParsePatch(patch)
+		p, perr := applypatch.Parse(patch)
 		outside := false
 		for _, h := range p.Files {
 			outside = outside || filepath.IsAbs(h.Path) || filepath.IsAbs(h.MoveTo)
@@ -58,7 +58,7 @@ func TestCodexPatchCorpus(t *testing.T) {
 			cmd.Run()
 			codexRejects := strings.HasPrefix(out.String(), "Invalid patch")
 			if codexRejects != rejects || (perr != nil) != rejects {
-				t.Errorf("Codex rejects: %v (%q); the corpus says %v; codex.ParsePatch: %v", codexRejects, clip(out.String(), 300), rejects, perr)
+				t.Errorf("Codex rejects: %v (%q); the corpus says %v; applypatch.Parse: %v", codexRejects, clip(out.String(), 300), rejects, perr)
 			}
 		})
 		checked++
@@ -70,7 +70,7 @@ func TestCodexPatchCorpus(t *testing.T) {
 
 // TestCodexPatchDifferential mutates the corpus's patches (lines dropped,
 // markers, blanks and carriage returns put in) and asks Codex's own
-// apply_patch and codex.ParsePatch about each: they must agree on which
+// apply_patch and applypatch.Parse about each: they must agree on which
 // patches are rejected. A seed keeps the run the same from one time to the
 // next; about 30 s.
 func TestCodexPatchDifferential(t *testing.T) {
@@ -115,7 +115,7 @@ func TestCodexPatchDifferential(t *testing.T) {
 			}
 		}
 		patch := strings.Join(lines, "\n")
-		_, perr := codex.ParsePatch(patch)
+		_, perr := applypatch.Parse(patch)
 		cmd := exec.Command(bin, "--codex-run-as-apply-patch", patch)
 		cmd.Dir = t.TempDir()
 		var out bytes.Buffer
@@ -123,7 +123,7 @@ func TestCodexPatchDifferential(t *testing.T) {
 		cmd.Run()
 		if rejects := strings.HasPrefix(out.String(), "Invalid patch"); rejects != (perr != nil) {
 			if bad++; bad <= 5 {
-				t.Errorf("Codex rejects: %v (%q); codex.ParsePatch: %v\npatch: %q", rejects, clip(out.String(), 200), perr, patch)
+				t.Errorf("Codex rejects: %v (%q); applypatch.Parse: %v\npatch: %q", rejects, clip(out.String(), 200), perr, patch)
 			}
 		}
 	}

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/applypatch"
 	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // TestCodexShellApplyPatch: an exec_command whose shell text is
 // `apply_patch <<'EOF' ... EOF` (or `cd DIR && apply_patch ...`) is
 // intercepted and applied by Codex itself. Hooks see it as a Bash call
-// with the shell text in tool_input.command, which codex.ShellPatches
+// with the shell text in tool_input.command, which applypatch.ShellPatches
 // reads for the paths; a deny stops it; and no PostToolUse fires for it,
 // whether it was applied or denied, so nothing after the fact can catch
 // such a write: the PreToolUse guard is the only one.
@@ -41,7 +41,7 @@ func TestCodexShellApplyPatch(t *testing.T) {
 	}
 	wantPaths := [][]string{{"a.txt"}, {"src/new.go"}, {"src/claimed.go"}}
 	for i, c := range pre {
-		patches, ok, err := codex.ShellPatches(c.command())
+		patches, ok, err := applypatch.ShellPatches(c.command())
 		if !ok || err != nil || len(patches) != 1 {
 			t.Fatalf("ShellPatches(%q) = %v, %v, %v", c.command(), patches, ok, err)
 		}

@@ -596,6 +596,26 @@ func TestMutedStartGivesTheDigestLater(t *testing.T) {
 	}
 }
 
+// A lead whose client starts no session after a compaction (NoRestart) is
+// marked at PreCompact too, and gets the digest at its next call; one
+// whose client does start one is not.
+func TestCompactedLeadWithoutRestart(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	for _, restarts := range []bool{true, false} {
+		in := Input{SessionID: lead, Cwd: repo.Top, NoRestart: !restarts}
+		do(t, c, "SessionStart", in)
+		do(t, c, "PreCompact", in)
+		if rec, _, _ := agentstore.Load(repo, lead); rec.Compacted == restarts {
+			t.Errorf("restarts %v: marked %v", restarts, rec.Compacted)
+		}
+		a := do(t, c, "UserPromptSubmit", in)
+		if got := strings.HasPrefix(a.context(), "# lucid: what the agents in this repository share"); got == restarts {
+			t.Errorf("restarts %v: the digest at the next call is %v (%q)", restarts, got, a.context())
+		}
+	}
+}
+
 // lucid commands in a shell line are signed with the caller's id; a line
 // that runs lucid hook, or signs for another, is denied.
 func TestLucidCommandsAreSigned(t *testing.T) {

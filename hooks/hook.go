@@ -131,10 +131,13 @@ type Input struct {
 	//   changed, so lucid watches the claimed files itself (shellwatch.go).
 	//   NoMessaging: the agent has no tool to message another agent
 	//   (Claude Code's SendMessage), so it asks through the user.
+	//   NoRestart: the client starts no session anew after it compacts
+	//   a lead's conversation (no SessionStart with source compact), so
+	//   PreCompact marks the lead's record as a subagent's.
 	//   NoPrompt: UserPromptSubmit came before a model call that carries
 	//   no prompt of the user's (Qwen Code's after each tool result), so
 	//   the news goes, and the reminder a prompt gets does not.
-	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoPrompt bool
+	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt bool
 }
 
 // Output is lucid's answer to one hook call, before the client's adapter

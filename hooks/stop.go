@@ -139,9 +139,10 @@ func (c *call) teammate() string {
 // preCompact notes that a subagent's or teammate's conversation is being
 // compacted: what it was told is gone from its context, so its next tool
 // call gets the whole digest, not the delta. A lead gets the digest at
-// SessionStart after every compaction anyway.
+// SessionStart after every compaction anyway, where its client starts one
+// (NoRestart).
 func (c *call) preCompact() (*Output, error) {
-	if c.in.AgentID == "" {
+	if c.in.AgentID == "" && !c.in.NoRestart {
 		return nil, nil
 	}
 	unlock, err := c.lock()

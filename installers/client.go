@@ -37,6 +37,11 @@ type Client struct {
 	// Default is the client plain lucid init sets up, whose fixes need
 	// no --client.
 	Default bool
+	// Flat: an event's list holds the hooks themselves, not matcher
+	// groups, each {"type": "command", "bash": C, "timeoutSec": T,
+	// "matcher": M} (GitHub Copilot CLI's hook files); TimeoutUnit is then
+	// the second.
+	Flat bool
 }
 
 // Event is one event a client registers: the hook path reads the same
@@ -50,6 +55,15 @@ func (c *Client) group(e Event) []byte {
 		Command string `json:"command"`
 		Name    string `json:"name,omitempty"`
 		Timeout int64  `json:"timeout"`
+	}
+	if c.Flat {
+		b, _ := MarshalNoEscape(struct {
+			Type    string `json:"type"`
+			Bash    string `json:"bash"`
+			Timeout int64  `json:"timeoutSec"`
+			Matcher string `json:"matcher,omitempty"`
+		}{"command", c.Command(e.Name), int64(e.Timeout / c.TimeoutUnit), e.Matcher})
+		return b
 	}
 	name := ""
 	if c.HookName != nil {
@@ -177,8 +191,17 @@ func (s *Settings) groups(event string) []node {
 }
 
 // lucidHooks returns a group's list of hooks and which of them are
-// lucid's.
+// lucid's. A flat file's group is one hook, its own list.
 func (s *Settings) lucidHooks(g node) (list node, hooks []node, lucid []int) {
+	if s.client.Flat {
+		var cmd struct {
+			Bash string `json:"bash"`
+		}
+		if json.Unmarshal(s.doc[g.start:g.end], &cmd) == nil && s.client.isLucidCommand(cmd.Bash) {
+			lucid = []int{0}
+		}
+		return g, []node{g}, lucid
+	}
 	list, ok := member(s.doc, g, "hooks")
 	if !ok || !list.isArr {
 		return list, nil, nil

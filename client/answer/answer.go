@@ -42,7 +42,7 @@ func Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	default:
 		s := &specific{HookEventName: in.Event, AdditionalContext: out.Context}
 		if out.Command != "" {
-			if updated, ok := replaceCommand(in.ToolInput, out.Command); ok {
+			if updated, ok := WithCommand(in.ToolInput, out.Command); ok {
 				s.UpdatedInput = updated
 				s.PermissionDecision, s.PermissionDecisionReason = out.Permission, out.PermissionReason
 			}
@@ -59,9 +59,10 @@ func Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	return append(b, '\n'), "", 0
 }
 
-// replaceCommand returns the tool input with its command replaced, every
-// other field as it was: an updated input replaces the whole input.
-func replaceCommand(toolInput []byte, command string) ([]byte, bool) {
+// WithCommand returns the tool input with its command replaced, every
+// other field as it was: an updated input replaces the whole input (as
+// Claude Code's updatedInput and GitHub Copilot CLI's modifiedArgs do).
+func WithCommand(toolInput []byte, command string) ([]byte, bool) {
 	var input map[string]json.RawMessage
 	if err := json.Unmarshal(toolInput, &input); err != nil || input == nil {
 		return nil, false

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lucid-dev/lucid/client/claude"
 	"github.com/lucid-dev/lucid/client/codex"
+	"github.com/lucid-dev/lucid/client/copilot"
 	"github.com/lucid-dev/lucid/client/gemini"
 	"github.com/lucid-dev/lucid/client/qwen"
 	"github.com/lucid-dev/lucid/gitstore"
@@ -29,6 +30,7 @@ type Client interface {
 // all are the clients, the default first: Claude Code, so that the hooks
 // `lucid init` registered before there were others keep working.
 var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
+	copilot.Client{},
 	qwen.Client{},
 }
 
@@ -107,6 +109,43 @@ func UserHookStandsAside(event string) bool {
 	return ok && c.UserHookStandsAside(event)
 }
 
+// Hosted is how a hook call of client's entry runs in the environment
+// getenv: as client's own, or, where another client runs that entry
+// (GitHub Copilot CLI runs Claude Code's), with its payload read and its
+// answer encoded as that host gives and takes them, or not at all (aside) where lucid's own entry of the host
+// serves the call, so that no call is handled twice.
+func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, aside bool) {
+	for _, c := range all {
+		if h, ok := c.(host); ok {
+			if hosts, aside := h.Hosts(client.Name(), getenv); hosts {
+				return hostedClient{client, h}, aside
+			}
+		}
+	}
+	return client, false
+}
+
+// host is a client that runs other clients' entries.
+type host interface {
+	Hosts(client string, getenv func(string) string) (hosts, aside bool)
+	DecodeHosted(other hooks.Client, event string, payload []byte) (hooks.Input, error)
+	EncodeHosted(other hooks.Client, in hooks.Input, out *hooks.Output) ([]byte, string, int)
+}
+
+// hostedClient is a client whose entry another runs.
+type hostedClient struct {
+	hooks.Client
+	host host
+}
+
+func (h hostedClient) Decode(event string, payload []byte) (hooks.Input, error) {
+	return h.host.DecodeHosted(h.Client, event, payload)
+}
+
+func (h hostedClient) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	return h.host.EncodeHosted(h.Client, in, out)
+}
+
 // Doctor is lucid doctor's checks of the clients set up in repo: those of
 // their set-up, which come before the repository's own, and those of the
 // clients themselves, which come last. The default client is checked
@@ -147,7 +186,7 @@ func Files() []string {
 
 // The help of the commands that set the clients up, which names them.
 const (
-	InitHelp = `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex]
+	InitHelp = `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex] [--trust-copilot]
        lucid init --user
 
 Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
@@ -172,6 +211,12 @@ Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
 else, in $CODEX_HOME/config.toml (~/.codex/config.toml by default).
 
+--client copilot writes GitHub Copilot CLI's hooks into
+.github/hooks/lucid.json, a file of lucid's own (plain init does too where
+.github/hooks/ is there). Copilot runs a repository's hooks only in a
+folder it trusts: --trust-copilot adds the work tree to trustedFolders in
+$COPILOT_HOME/config.json (~/.copilot/config.json by default).
+
 Claude Code and Gemini CLI run a project's hooks only in sessions started
 at the folder that holds their settings: a session started in a subfolder
 of the work tree, in a repository nested in it, or above it, runs none of
@@ -192,7 +237,8 @@ two as one.`
 Removes exactly what lucid init added: lucid's hooks (and status line) in
 .claude/settings.json and .claude/settings.local.json, lucid's hooks in
 .codex/hooks.json and .gemini/settings.json and the Codex trust that
-lucid init --trust-codex wrote for them, the /lucid:dream
+lucid init --trust-codex wrote for them, lucid's .github/hooks/lucid.json
+and the folder trust lucid init --trust-copilot wrote, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
@@ -211,7 +257,8 @@ are not valid entries), and that the claims and the lock are healthy. For
 Codex CLI, where lucid is set up for it: that Codex trusts the project and
 each of lucid's hooks as they are now (it skips the others without a word)
 and that its shells find lucid; for Gemini CLI: that the workspace is
-trusted and lucid's hooks are not turned off in hooksConfig; for Claude
+trusted and lucid's hooks are not turned off in hooksConfig; for GitHub
+Copilot CLI: that it trusts the folder and finds lucid; for Claude
 Code, whether its record of a shell command's changes is on in every
 permission mode, and how to turn it on; for Qwen Code: the folder it
 must start in, its folder trust where that is on, disableAllHooks, and
@@ -219,16 +266,23 @@ lucid on the PATH its hooks get. One line per check, with a fix
 under each failure; exit 1 when any fails.`
 )
 
-// TrustFlag is lucid init's flag that has a client trust lucid's own
-// hooks (installers.Options.Trust); TrustMisuse is its error without that
+// Trust is a flag of lucid init that has one client trust lucid's own
+// hooks (installers.Options.Trust), its usage, and its error without that
 // client.
-const (
-	TrustFlag   = "trust-codex"
-	TrustMisuse = "--trust-codex trusts lucid's Codex hooks: run lucid init --client codex --trust-codex"
-)
+type Trust struct {
+	Flag, Usage, Misuse string
+	Client              Client
+}
 
-// TrustClient is the client that TrustFlag is for.
-func TrustClient() Client { return codex.Client{} }
+// Trusts are lucid init's trust flags, one per client that has one.
+func Trusts() []Trust {
+	return []Trust{
+		{"trust-codex", "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml",
+			"--trust-codex trusts lucid's Codex hooks: run lucid init --client codex --trust-codex", codex.Client{}},
+		{"trust-copilot", "have GitHub Copilot CLI trust this work tree's folder, which it needs to run any of its hooks, in $COPILOT_HOME/config.json",
+			"--trust-copilot trusts the work tree in GitHub Copilot CLI: run lucid init --client copilot --trust-copilot", copilot.Client{}},
+	}
+}
 
 // InitUsage is the usage of lucid init's flag that names a client.
 func InitUsage(flag string) string {
@@ -237,8 +291,6 @@ func InitUsage(flag string) string {
 		return "register the hooks in .claude/settings.local.json (yours alone) instead of settings.json (shared)"
 	case "statusline":
 		return "register lucid statusline as Claude Code's status line"
-	case TrustFlag:
-		return "trust lucid's own Codex hooks (and nothing else) in $CODEX_HOME/config.toml"
 	case "user":
 		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen), for sessions started in any folder"
 	}

@@ -59,13 +59,18 @@ func TestDoctorAndHelp(t *testing.T) {
 	if Known([]string{"a", "b", "c"}) != "a, b and c" || Known([]string{"a"}) != "a" {
 		t.Error(Known([]string{"a", "b", "c"}))
 	}
-	for _, f := range []string{"local", "statusline", TrustFlag, "user"} {
+	for _, f := range []string{"local", "statusline", "user"} {
 		if InitUsage(f) == "" {
 			t.Errorf("no usage for --%s", f)
 		}
 	}
-	if !slices.Contains(All(), TrustClient()) || UserHookStandsAside("NoSuchEvent") {
-		t.Error("trust client, or a user hook standing aside for nothing")
+	for _, tr := range Trusts() {
+		if !slices.Contains(All(), tr.Client) || tr.Usage == "" || !strings.Contains(tr.Misuse, "--client "+tr.Client.Name()+" --"+tr.Flag) {
+			t.Errorf("trust flag --%s: %+v", tr.Flag, tr)
+		}
+	}
+	if UserHookStandsAside("NoSuchEvent") {
+		t.Error("a user hook standing aside for nothing")
 	}
 }
 

@@ -2,8 +2,8 @@
 // payloads decoded into lucid's hooks.Input and lucid's answer encoded as
 // it honours it (the payloads in testdata/payloads/codex-0.169.0); the
 // events lucid registers in .codex/hooks.json; the hash and trust Codex
-// needs before it runs a hook; doctor's checks; its agents' shells; and
-// its apply_patch format.
+// needs before it runs a hook; doctor's checks; and its agents' shells.
+// Its apply_patch format is read by client/applypatch.
 //
 // Codex's hooks have Claude Code's shape, with these differences that the
 // adapter absorbs: the shell tool (exec_command) reaches hooks as "Bash"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/client/answer"
+	"github.com/lucid-dev/lucid/client/applypatch"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
@@ -94,13 +95,13 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	switch {
 	case p.ToolName == "apply_patch":
 		in.Tool = hooks.ToolEdit
-		patch, _ := ParsePatch(ti.Command) // a malformed patch still names its files
+		patch, _ := applypatch.Parse(ti.Command) // a malformed patch still names its files
 		in.Paths = patch.Paths(p.Cwd)
 	case p.ToolName == "Bash":
 		in.Tool, in.Command = hooks.ToolShell, ti.Command
 		// The model may run apply_patch through the shell; Codex applies
 		// it as the patch tool would.
-		if patches, ok, _ := ShellPatches(ti.Command); ok {
+		if patches, ok, _ := applypatch.ShellPatches(ti.Command); ok {
 			for _, patch := range patches {
 				in.Paths = append(in.Paths, patch.Paths(p.Cwd)...)
 			}

@@ -363,10 +363,6 @@ func TestSetAndRemoveTrustInPlace(t *testing.T) {
 	if !c.removeTrust(func(key, _ string) bool { return key == "k" }) || string(c.doc) != "model = \"x\"\n\n[hooks.state.\"j\"]\nenabled = true\n" {
 		t.Errorf("remove a table of its own:\n%q", c.doc)
 	}
-	e := &PatchError{Msg: "m"}
-	if e.Error() != "invalid apply_patch: m" || clipPatch(strings.Repeat("x", 90)) != strings.Repeat("x", 80)+"…" {
-		t.Error(e.Error())
-	}
 }
 
 // Once Codex trusts the project and every one of lucid's hooks, lucid init
@@ -386,9 +382,5 @@ func TestAdviceWhenTrusted(t *testing.T) {
 	plain := HookHash(Handler{Event: "PreToolUse", Command: "c", Timeout: &ten})
 	if plain == HookHash(Handler{Event: "PreToolUse", Command: "c", Timeout: &ten, StatusMessage: "m"}) || plain == HookHash(Handler{Event: "PreToolUse", Command: "c"}) {
 		t.Error("the timeout or the status message does not count")
-	}
-	patches, ok, err := ShellPatches("apply_patch <<\"EOF\"\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\nEOF\n")
-	if err != nil || !ok || len(patches) != 1 {
-		t.Errorf("a heredoc with a double-quoted delimiter: %+v %v %v", patches, ok, err)
 	}
 }

@@ -39,13 +39,20 @@ func runUserHook(event string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runHookAs runs one hook call of client, unless it is not one: a `lucid
 // hook` that an agent runs in its own shell speaks for whoever its payload
-// names, so it is refused, with exit 0 like every hook's own trouble.
+// names, so it is refused, with exit 0 like every hook's own trouble. A
+// call of an entry that another client runs answers as that client takes
+// it, or does nothing where lucid's own entry of that client serves it
+// (clients.Hosted).
 func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
+	hosted, aside := clients.Hosted(client, os.Getenv)
+	if aside {
+		return 0
+	}
 	if why := hooks.ForgedHook(client, clients.Adapters(), os.Getenv); why != "" {
 		fmt.Fprintln(stderr, "lucid:", why)
 		return 0
 	}
-	return hooks.Run(client, event, stdin, stdout, stderr)
+	return hooks.Run(hosted, event, stdin, stdout, stderr)
 }
 
 func runHook(c *cli, args []string) error {

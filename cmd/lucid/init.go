@@ -21,7 +21,11 @@ func runInit(c *cli, args []string) error {
 	local := f.Bool("local", false, clients.InitUsage("local"))
 	statusLine := f.Bool("statusline", false, clients.InitUsage("statusline"))
 	force := f.Bool("force", false, "replace a merge.lucid.driver, or with --statusline a status line, that lucid did not write")
-	trust := f.Bool(clients.TrustFlag, false, clients.InitUsage(clients.TrustFlag))
+	trusts := clients.Trusts()
+	trust := make([]*bool, len(trusts))
+	for i, t := range trusts {
+		trust[i] = f.Bool(t.Flag, false, t.Usage)
+	}
 	user := f.Bool("user", false, clients.InitUsage("user"))
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -30,7 +34,7 @@ func runInit(c *cli, args []string) error {
 		return usageErr("init takes no arguments")
 	}
 	if *user {
-		if *local || *statusLine || *trust {
+		if *local || *statusLine || slices.ContainsFunc(trust, func(b *bool) bool { return *b }) {
 			return usageErr("--user sets up the clients' user settings alone: run lucid init --user [--client NAME], then lucid init in a repository")
 		}
 		if err := personOnly("init --user"); err != nil {
@@ -65,8 +69,15 @@ func runInit(c *cli, args []string) error {
 	if !slices.Contains(chosen, def) && (*local || *statusLine) {
 		return usageErr("--local and --statusline are %s's: add --client %s", def.Title(), def.Name())
 	}
-	if *trust && !slices.Contains(chosen, clients.TrustClient()) {
-		return usageErr("%s", clients.TrustMisuse)
+	trusted := map[string]bool{}
+	for i, t := range trusts {
+		if !*trust[i] {
+			continue
+		}
+		if !slices.Contains(chosen, t.Client) {
+			return usageErr("%s", t.Misuse)
+		}
+		trusted[t.Client.Name()] = true
 	}
 	res, err := repo.Init()
 	if err != nil {
@@ -75,9 +86,10 @@ func runInit(c *cli, args []string) error {
 	for _, p := range res.Created {
 		fmt.Fprintf(c.stdout, "created %s\n", p)
 	}
-	opt := installers.Options{Local: *local, StatusLine: *statusLine, Force: *force, Trust: *trust}
+	opt := installers.Options{Local: *local, StatusLine: *statusLine, Force: *force}
 	var changes []installers.Change
 	for _, cl := range chosen {
+		opt.Trust = trusted[cl.Name()]
 		ch, err := cl.Install(repo, opt)
 		if err != nil {
 			return err

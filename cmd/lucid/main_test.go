@@ -110,6 +110,11 @@ func scriptParams(dir string) testscript.Params {
 				"QWEN_CODE_TRUSTED_FOLDERS_PATH":  "",
 				"QWEN_CODE_SYSTEM_SETTINGS_PATH":  filepath.Join(home, "qwen-system.json"),
 				"QWEN_CODE_SYSTEM_DEFAULTS_PATH":  filepath.Join(home, "qwen-system-defaults.json"),
+				"COPILOT_HOME":                    filepath.Join(home, ".copilot"),
+				"COPILOT_CLI":                     "",
+				"COPILOT_PROJECT_DIR":             "",
+				"COPILOT_HOOK_DIR":                "",
+				"COPILOT_ALLOW_ALL":               "",
 			} {
 				env.Setenv(k, v)
 			}

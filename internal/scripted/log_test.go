@@ -10,8 +10,9 @@ import (
 type req struct{ Request }
 
 func TestAddNumbersAndWakes(t *testing.T) {
-	s := Start("", func(r Request) *req { return &req{r} },
+	s := New("", func(r Request) *req { return &req{r} },
 		func(w http.ResponseWriter, _ *http.Request, r *req) {}, func(*req) string { return "" })
+	s.Start()
 	defer s.Close()
 	var wg sync.WaitGroup
 	woke := make(chan bool)

@@ -60,17 +60,22 @@ type Server[R Record] struct {
 	notify chan struct{} // closed and replaced at every request
 }
 
-// Start starts a server on a free port of 127.0.0.1; basePath is added to
-// its URL. Every request is made into an R by wrap, body read (gzip
-// undone), then handed to serve, which must Add it; detail describes a
-// request for Dump, "" when it is not the wire's own call. Close it when
-// done.
-func Start[R Record](basePath string, wrap func(Request) R, serve func(http.ResponseWriter, *http.Request, R), detail func(R) string) *Server[R] {
+// New makes a server on a free port of 127.0.0.1, not serving yet; basePath
+// is added to its URL. Every request is made into an R by wrap, body read
+// (gzip undone), then handed to serve, which must Add it; detail describes
+// a request for Dump, "" when it is not the wire's own call. A wire
+// format's server stores what New returns, then calls Start: its handlers
+// read that field, and a field written after the first request could
+// arrive is a race. Close it when done.
+func New[R Record](basePath string, wrap func(Request) R, serve func(http.ResponseWriter, *http.Request, R), detail func(R) string) *Server[R] {
 	s := &Server[R]{wrap: wrap, serve: serve, detail: detail}
-	s.http = httptest.NewServer(http.HandlerFunc(s.handle))
-	s.URL = s.http.URL + basePath
+	s.http = httptest.NewUnstartedServer(http.HandlerFunc(s.handle))
+	s.URL = "http://" + s.http.Listener.Addr().String() + basePath
 	return s
 }
+
+// Start serves requests.
+func (s *Server[R]) Start() { s.http.Start() }
 
 // Close stops the server.
 func (s *Server[R]) Close() { s.http.Close() }

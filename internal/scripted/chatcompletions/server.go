@@ -49,7 +49,8 @@ type Server struct {
 func New(scripts ...*Script) *Server {
 	s := &Server{scripts: scripts, issued: map[string]issue{}, usage: map[*Script]int{}}
 	wrap := func(r scripted.Request) *Request { return &Request{Request: r} }
-	s.Server = scripted.Start("/v1", wrap, s.serve, detail)
+	s.Server = scripted.New("/v1", wrap, s.serve, detail)
+	s.Start()
 	return s
 }
 

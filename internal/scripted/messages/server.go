@@ -41,7 +41,8 @@ type Server struct {
 func New(scripts ...*Script) *Server {
 	s := &Server{scripts: scripts}
 	wrap := func(r scripted.Request) *Request { return &Request{Request: r} }
-	s.Server = scripted.Start("", wrap, s.serve, detail)
+	s.Server = scripted.New("", wrap, s.serve, detail)
+	s.Start()
 	return s
 }
 

@@ -38,7 +38,8 @@ type Server struct {
 func New(scripts ...*Script) *Server {
 	s := &Server{scripts: scripts, threads: map[string]*thread{}}
 	wrap := func(r scripted.Request) *Request { return &Request{Request: r} }
-	s.Server = scripted.Start("/v1", wrap, s.serve, detail)
+	s.Server = scripted.New("/v1", wrap, s.serve, detail)
+	s.Start()
 	return s
 }
 

@@ -1,4 +1,4 @@
-package codex
+package applypatch
 
 import (
 	"errors"
@@ -87,7 +87,7 @@ func TestPatchCorpus(t *testing.T) {
 				err = serr
 			} else {
 				var p Patch
-				p, err = ParsePatch(c.patch)
+				p, err = Parse(c.patch)
 				got = describe(p)
 			}
 			if !reflect.DeepEqual(got, c.paths) {
@@ -106,19 +106,19 @@ func TestPatchCorpus(t *testing.T) {
 }
 
 func TestPatchErrorIsTyped(t *testing.T) {
-	_, err := ParsePatch("*** Begin Patch\n*** Frobnicate File: x\n*** End Patch")
+	_, err := Parse("*** Begin Patch\n*** Frobnicate File: x\n*** End Patch")
 	var pe *PatchError
 	if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(pe.Error(), "Frobnicate") {
 		t.Fatalf("want a *PatchError at line 2 naming the bad header, got %v", err)
 	}
-	if _, err := ParsePatch(""); err == nil || !strings.Contains(err.Error(), "Begin Patch") {
+	if _, err := Parse(""); err == nil || !strings.Contains(err.Error(), "Begin Patch") {
 		t.Errorf("an empty patch: want an error naming the begin marker, got %v", err)
 	}
 }
 
 func TestPatchEmptyIsValid(t *testing.T) {
 	// Codex accepts a patch with no hunks (and writes nothing).
-	p, err := ParsePatch("*** Begin Patch\n*** End Patch\n")
+	p, err := Parse("*** Begin Patch\n*** End Patch\n")
 	if err != nil || len(p.Files) != 0 {
 		t.Fatalf("got %v, %v", p.Files, err)
 	}
@@ -171,7 +171,7 @@ func FuzzParsePatch(f *testing.F) {
 		f.Add(c.patch)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		p, err := ParsePatch(text)
+		p, err := Parse(text)
 		if err == nil {
 			// What Codex would apply names a file in every hunk.
 			for _, h := range p.Files {
@@ -209,7 +209,7 @@ func BenchmarkParsePatch(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if _, err := ParsePatch(text); err != nil {
+		if _, err := Parse(text); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -246,9 +246,22 @@ func TestPatchChunkErrors(t *testing.T) {
 		{"*** Begin Patch\n*** Update File: a.txt\n@@\n*** End Patch", "a chunk has no lines"},
 		{"*** Begin Patch\n*** Update File: a.txt\n@@\n*** End of File\n*** End Patch", "a chunk has no lines"},
 	} {
-		p, err := ParsePatch(tc.patch)
+		p, err := Parse(tc.patch)
 		if err == nil || !strings.Contains(err.Error(), tc.err) || len(p.Paths("/w")) != 1 {
 			t.Errorf("%q: %v, paths %v; want %q", tc.patch, err, p.Paths("/w"), tc.err)
 		}
+	}
+}
+
+// The error names the patch as a whole where no line is to blame; a long
+// patch is clipped in messages; a heredoc's delimiter may be double-quoted.
+func TestPatchErrorAndHeredocQuotes(t *testing.T) {
+	e := &PatchError{Msg: "m"}
+	if e.Error() != "invalid apply_patch: m" || clipPatch(strings.Repeat("x", 90)) != strings.Repeat("x", 80)+"…" {
+		t.Error(e.Error())
+	}
+	patches, ok, err := ShellPatches("apply_patch <<\"EOF\"\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\nEOF\n")
+	if err != nil || !ok || len(patches) != 1 {
+		t.Errorf("a heredoc with a double-quoted delimiter: %+v %v %v", patches, ok, err)
 	}
 }

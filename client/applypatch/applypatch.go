@@ -1,7 +1,6 @@
-package codex
-
-// Codex CLI's apply_patch: which files a patch adds, updates, deletes or
-// moves. The grammar follows codex-rs/apply-patch (parser.rs, invocation.rs)
+// Package applypatch reads the apply_patch format that Codex CLI's
+// apply_patch tool takes (and GitHub Copilot CLI's, for GPT-5 models):
+// which files a patch adds, updates, deletes or moves. The grammar follows codex-rs/apply-patch (parser.rs, invocation.rs)
 // as Codex 0.169.0 applies it, leniencies included, so that every file Codex
 // would touch is listed:
 //
@@ -27,6 +26,7 @@ package codex
 // Where Codex would reject a patch, it applies none of it; a guard cannot
 // count on that (a later Codex may be more lenient), so a malformed patch
 // still yields every path written in a hunk header, beside the error.
+package applypatch
 
 import (
 	"errors"
@@ -123,11 +123,11 @@ func (e *PatchError) Error() string {
 	return fmt.Sprintf("invalid apply_patch at line %d: %s", e.Line, e.Msg)
 }
 
-// ParsePatch reads the text of an apply_patch call (what Codex's hooks get
+// Parse reads the text of an apply_patch call (what Codex's hooks get
 // in tool_input.command for the apply_patch tool). On a malformed patch it
 // returns the files it found, every hunk header's path among them, and a
 // *PatchError.
-func ParsePatch(text string) (Patch, error) {
+func Parse(text string) (Patch, error) {
 	lines := patchLines(text)
 	body, first, err := patchBody(lines)
 	if err != nil {
@@ -347,7 +347,7 @@ func ShellPatches(command string) (patches []Patch, ok bool, err error) {
 	}
 	file, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 	if perr != nil {
-		p, _ := ParsePatch(command) // the shell cannot be parsed: its hunk headers, at least
+		p, _ := Parse(command) // the shell cannot be parsed: its hunk headers, at least
 		return []Patch{{Files: sweepHeaders(patchLines(command), 1, p.Files)}}, true,
 			fmt.Errorf("a shell command that calls apply_patch does not parse (%v); its patch cannot be read", perr)
 	}
@@ -391,7 +391,7 @@ func PatchesInShell(file *syntax.File, src string) (patches []Patch, ok bool, er
 				patches = append(patches, Patch{Dir: dir, Files: sweepHeaders(patchLines(command), 1, nil)})
 				return true
 			}
-			p, perr := ParsePatch(text)
+			p, perr := Parse(text)
 			p.Dir = dir
 			patches = append(patches, p)
 			if perr != nil {
