@@ -201,11 +201,12 @@ away again but .lucid/.
 --statusline also makes lucid statusline Claude Code's status line: the
 other lich session that just edited your file, or lucid's active claims.
 
---client NAME sets lucid up in the clients named (claude, codex, gemini;
-repeat it, or give a comma list): Codex CLI's hooks go into
+--client NAME sets lucid up in the clients named (claude, codex, gemini,
+copilot, qwen; repeat it, or give a comma list): Codex CLI's hooks go into
 .codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
-your own. Without --client, init sets up Claude Code, and Codex CLI or
-Gemini CLI too where .codex/ or .gemini/ is already there.
+your own. Without --client, init sets up Claude Code, and each other
+client too where its folder (.codex/, .gemini/, .github/hooks/, .qwen/)
+is already there.
 
 Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
