@@ -112,8 +112,9 @@ func UserHookStandsAside(event string) bool {
 // Hosted is how a hook call of client's entry runs in the environment
 // getenv: as client's own, or, where another client runs that entry
 // (GitHub Copilot CLI runs Claude Code's), with its payload read and its
-// answer encoded as that host gives and takes them, or not at all (aside) where lucid's own entry of the host
-// serves the call, so that no call is handled twice.
+// answer encoded as that host gives and takes them, or not at all (aside)
+// where lucid's own entry of the host serves the call, so that no call is
+// handled twice.
 func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, aside bool) {
 	for _, c := range all {
 		if h, ok := c.(host); ok {
