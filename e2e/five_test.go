@@ -24,6 +24,9 @@ import (
 // own session's id; lucid claims and lucid log say which client each agent
 // runs in.
 func TestFiveClients(t *testing.T) {
+	needGemini(t) // each absent client skips the test before any set-up
+	needCopilot(t)
+	needQwen(t)
 	e := newCodexLucid(t, true)
 	g := withGemini(t, &e.env)
 	cp := withCopilot(t, &e.env)
@@ -59,7 +62,8 @@ func TestFiveClients(t *testing.T) {
 		defer close(allIn)
 		waitFor(func() bool { return logHolds(claudeFact) })
 		close(claimed)
-		for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && !logHolds(facts...); time.Sleep(100 * time.Millisecond) {
+		for end := time.Now().Add(2 * time.Minute); !logHolds(facts...) && time.Now().Before(end); {
+			time.Sleep(100 * time.Millisecond)
 		}
 		claimsDuring, _ = e.output("lucid", "claims")
 	}()
