@@ -297,6 +297,16 @@ type geminiResult = run
 // code is the test's to judge.
 func (w *geminiWorld) gemini(srv *gem.Server, prompt string, args ...string) geminiResult {
 	w.t.Helper()
+	res, err := w.geminiRun(srv, prompt, args...)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return res
+}
+
+// geminiRun is gemini for a test goroutine of its own (beside another
+// client's run): it returns what went wrong as an error.
+func (w *geminiWorld) geminiRun(srv *gem.Server, prompt string, args ...string) (geminiResult, error) {
 	var trust []string
 	if w.trustByEnv {
 		// Project hooks run only in a trusted workspace; --skip-trust
@@ -318,16 +328,16 @@ func (w *geminiWorld) gemini(srv *gem.Server, prompt string, args ...string) gem
 		len(srv.Requests()), len(w.hooks()))
 	w.dump(srv, res)
 	if err != nil {
-		w.t.Fatalf("gemini -p: %v\nrequests:\n%s\nstderr:\n%s", err, srv.Dump(), res.stderr)
+		return res, fmt.Errorf("gemini -p: %v\nrequests:\n%s\nstderr:\n%s", err, srv.Dump(), res.stderr)
 	}
 	if p := srv.Problems(); len(p) > 0 {
-		w.t.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s\nstderr:\n%s",
+		return res, fmt.Errorf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s\nstderr:\n%s",
 			strings.Join(p, "\n"), srv.Dump(), clip(res.stderr, 4000))
 	}
 	if away := w.offHost(); len(away) > 0 {
-		w.t.Errorf("Gemini CLI reached beyond 127.0.0.1:\n%s", strings.Join(away, "\n"))
+		return res, fmt.Errorf("Gemini CLI reached beyond 127.0.0.1:\n%s", strings.Join(away, "\n"))
 	}
-	return res
+	return res, nil
 }
 
 // offHost lists the logged connections and lookups of anything but the

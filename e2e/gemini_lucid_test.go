@@ -1,20 +1,15 @@
 package e2e
 
-// The Gemini scenarios, and the three clients in one repository: the real
-// `gemini` binary with lucid's own hooks (`lucid hook --client gemini
-// EVENT` in .gemini/settings.json), beside the real `claude` and `codex`,
-// against the scripted models.
+// The Gemini scenarios: the real `gemini` binary with lucid's own hooks
+// (`lucid hook --client gemini EVENT` in .gemini/settings.json), against
+// the scripted model. The five clients together are in five_test.go.
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // withGemini sets Gemini CLI up in e's repository (lucid already set up
@@ -100,154 +95,5 @@ func TestGeminiGuardNewsAndGate(t *testing.T) {
 	}
 	if !strings.Contains(reqs[5].Generate.LastUserText(), "Before you stop: you edited files but recorded nothing") {
 		t.Errorf("the last request is not the stop gate's question:\n%s", reqs[5].Generate.LastUserText())
-	}
-}
-
-// A Claude Code lead, a Codex agent and a Gemini agent work in one
-// repository at the same time. The lead claims src/**; both others are
-// denied there and write elsewhere; each one's fact reaches the other two
-// exactly once, signed with its own id; lucid claims and lucid log say
-// which client each agent runs in.
-func TestThreeClients(t *testing.T) {
-	e := newCodexLucid(t, true)
-	g := withGemini(t, &e.env)
-	const claudeFact, codexFact, geminiFact = "claude: auth uses bcrypt", "codex: docs are in docs/", "gemini: login is rate limited"
-	othersDone := make(chan struct{})
-	claimsSeen := make(chan struct{})
-	var claimsDuring string
-
-	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
-		api.Call("Bash", map[string]any{"command": "lucid claim 'src/**' --for 'rework auth' && lucid fact '" + claudeFact + "'", "description": "claim"}),
-		func(*api.MessagesRequest) api.Reply {
-			select { // the claim holds while the others work
-			case <-othersDone:
-			case <-time.After(4 * time.Minute):
-			}
-			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": "echo reading", "description": "read"}}}}
-		},
-		api.Say("Claude done."),
-	}}
-	csrv := api.New(claudeLead)
-	defer csrv.Close()
-	claudeErr := make(chan error, 1)
-	go func() {
-		_, err := e.claudeRun(csrv, "[[claude-lead]] Claim the auth code.")
-		claudeErr <- err
-	}()
-
-	codexLead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
-		func(*rs.ResponsesRequest) rs.Reply {
-			waitFor(func() bool { return e.logHas(claudeFact) })
-			return rs.Reply{Calls: []rs.Call{rs.ApplyPatch("*** Begin Patch\n*** Update File: src/auth.go\n@@\n-package auth\n+package auth2\n*** End Patch\n")}}
-		},
-		rs.Calls(rs.Exec(fmt.Sprintf("lucid claim docs/codex.md --for 'codex docs' && lucid fact %q && echo codex > docs/codex.md", codexFact))),
-		func(*rs.ResponsesRequest) rs.Reply {
-			select { // Gemini looks at the claims while Codex still holds its own
-			case <-claimsSeen:
-			case <-time.After(4 * time.Minute):
-			}
-			return rs.Reply{Calls: []rs.Call{rs.Exec("echo next")}}
-		},
-		rs.Say("Codex done."),
-	}}
-	rsrv := rs.New(codexLead)
-	defer rsrv.Close()
-	e.config(rsrv, "")
-	codexErr := make(chan error, 1)
-	go func() {
-		_, err := e.execRun(rsrv, "[[codex-lead]] Edit the auth code.", "--dangerously-bypass-hook-trust")
-		codexErr <- err
-	}()
-
-	geminiLead := &gem.Script{Name: "lead", Marker: "[[gemini-lead]]", Steps: []gem.Step{
-		func(*gem.GenerateRequest) gem.Reply {
-			waitFor(func() bool { return e.logHas(codexFact) })
-			return gem.Reply{Calls: []gem.Call{{Name: "write_file", Args: map[string]any{"file_path": e.path("src/auth.go"), "content": "package gemini\n"}}}}
-		},
-		gem.Shell(fmt.Sprintf("lucid claim docs/gemini.md --for 'gemini docs' && lucid fact %q", geminiFact)),
-		func(*gem.GenerateRequest) gem.Reply {
-			claimsDuring, _ = e.output("lucid", "claims")
-			close(claimsSeen)
-			return gem.Reply{Calls: []gem.Call{{Name: "write_file", Args: map[string]any{"file_path": e.path("docs/gemini.md"), "content": "gemini\n"}}}}
-		},
-		gem.Say("Gemini done."),
-	}}
-	gsrv := gem.New(geminiLead)
-	defer gsrv.Close()
-	g.gemini(gsrv, "[[gemini-lead]] Edit the auth code.")
-	if err := <-codexErr; err != nil {
-		t.Fatal(err)
-	}
-	close(othersDone)
-	if err := <-claudeErr; err != nil {
-		t.Fatal(err)
-	}
-
-	// Denied on the lead's file, allowed elsewhere.
-	if got := e.read("src/auth.go"); !strings.HasPrefix(got, "package auth\n") {
-		t.Errorf("src/auth.go changed under the lead's claim:\n%s", got)
-	}
-	if e.read("docs/codex.md") != "codex\n" || e.read("docs/gemini.md") != "gemini\n" {
-		t.Errorf("the writes outside the claim did not go through")
-	}
-	codexReqs, geminiReqs, claudeReqs := rsrv.Conversation("lead"), gsrv.Conversation("lead"), csrv.Conversation("lead")
-	if out := lastOutput(codexReqs[1].Responses); !strings.Contains(out, "lucid: src/auth.go is claimed by lead·") {
-		t.Errorf("Codex's patch of src/auth.go was not denied with lucid's reason:\n%s", out)
-	}
-	if reason, ok := geminiReqs[1].Generate.LastResponse().Blocked(); !ok || !strings.Contains(reason, "lucid: src/auth.go is claimed by lead·") {
-		t.Errorf("Gemini's write of src/auth.go was not denied with lucid's reason: %q", reason)
-	}
-
-	// Which client each agent runs in, in lucid claims and lucid log.
-	for _, want := range []string{"src/**: lead·", "docs/codex.md: codex·", "docs/gemini.md: gemini·"} {
-		if !strings.Contains(claimsDuring, want) {
-			t.Errorf("lucid claims, while all three worked, lacks %q:\n%s", want, claimsDuring)
-		}
-	}
-	log := e.run("lucid", "log")
-	for _, want := range []string{claudeFact + " (lead·", codexFact + " (codex·", geminiFact + " (gemini·"} {
-		if !strings.Contains(log, want) {
-			t.Errorf("lucid log lacks %q:\n%s", want, log)
-		}
-	}
-	// Signed with each one's own id.
-	signers := map[string]string{}
-	for _, en := range e.log() {
-		signers[en.Text] = en.Agent
-	}
-	if signers[codexFact] != codexReqs[0].Thread {
-		t.Errorf("the Codex fact is signed %q, want its session %q", signers[codexFact], codexReqs[0].Thread)
-	}
-	geminiSession := ""
-	for _, c := range e.env.calls() {
-		if len(c.Args) >= 4 && c.Args[0] == "hook" && c.Args[1] == "--client" && c.Args[2] == "gemini" {
-			geminiSession, _ = c.Payload["session_id"].(string)
-		}
-	}
-	if geminiSession == "" || signers[geminiFact] != geminiSession {
-		t.Errorf("the Gemini fact is signed %q, want its session %q", signers[geminiFact], geminiSession)
-	}
-
-	// Each fact reaches the other two exactly once.
-	var claudeHeard []string
-	for _, c := range api.HookContexts(claudeReqs[len(claudeReqs)-1].Messages.Messages) {
-		claudeHeard = append(claudeHeard, c.Text)
-	}
-	codexHeard := codexReqs[len(codexReqs)-1].Responses.Developer()
-	geminiHeard := contexts(geminiReqs[len(geminiReqs)-1])
-	for _, c := range []struct {
-		who   string
-		heard []string
-		facts []string
-	}{
-		{"the Claude lead", claudeHeard, []string{codexFact, geminiFact}},
-		{"the Codex agent", codexHeard, []string{claudeFact, geminiFact}},
-		{"the Gemini agent", geminiHeard, []string{claudeFact, codexFact}},
-	} {
-		for _, f := range c.facts {
-			if n := strings.Count(strings.Join(c.heard, "\n"), f); n != 1 {
-				t.Errorf("%s was told %q %d times, want once:\n%s", c.who, f, n, strings.Join(c.heard, "\n---\n"))
-			}
-		}
 	}
 }

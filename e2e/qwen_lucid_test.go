@@ -5,7 +5,6 @@ package e2e
 // real `claude`, against the scripted models.
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,19 +15,7 @@ import (
 
 // qwenSession is the Qwen session that ran the hooks, as lucid's calls
 // name it.
-func (w *qwenWorld) qwenSession() string {
-	for _, c := range w.calls() {
-		if len(c.Args) > 2 && c.Args[0] == "hook" && c.Args[2] == "qwen" {
-			var p struct {
-				SessionID string `json:"session_id"`
-			}
-			if json.Unmarshal([]byte(c.Stdin), &p) == nil && p.SessionID != "" {
-				return p.SessionID
-			}
-		}
-	}
-	return ""
-}
+func (w *qwenWorld) qwenSession() string { return w.hookSession("qwen", "session_id") }
 
 // The digest reaches the model at the start, in the system message, once;
 // another agent's fact recorded mid-turn reaches it exactly once, although

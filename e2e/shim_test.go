@@ -89,6 +89,20 @@ func (e *env) calls() []call {
 	return out
 }
 
+// hookSession is the session of client's agent as its hooks saw it: the
+// field (session_id, sessionId) of the first payload of `lucid hook
+// --client CLIENT EVENT` that has it.
+func (e *env) hookSession(client, field string) string {
+	for _, c := range e.calls() {
+		if len(c.Args) == 4 && c.Args[0] == "hook" && c.Args[1] == "--client" && c.Args[2] == client {
+			if s, _ := c.Payload[field].(string); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
 // hookCalls returns the calls of `lucid hook EVENT`.
 func (e *env) hookCalls(event string) []call {
 	var out []call
