@@ -138,6 +138,8 @@ type Input struct {
 	//   no prompt of the user's (Qwen Code's after each tool result), so
 	//   the news goes, and the reminder a prompt gets does not.
 	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt bool
+
+	shellVars []string // every client's ShellVars (Run)
 }
 
 // Output is lucid's answer to one hook call, before the client's adapter
@@ -167,10 +169,11 @@ func (o *Output) escape() {
 	o.PermissionReason = escape.Text(o.PermissionReason)
 }
 
-// Run handles one hook call of client: the payload on stdin, the answer
-// on stdout. It is fail-open: any trouble of lucid's own is one line on
-// stderr, nothing on stdout, and exit 0, so the agent's work goes on.
-func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// Run handles one hook call of client, one of clients: the payload on
+// stdin, the answer on stdout. It is fail-open: any trouble of lucid's own
+// is one line on stderr, nothing on stdout, and exit 0, so the agent's
+// work goes on.
+func Run(client Client, clients []Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// A bad file can fail a handler twice over (the plan check, then the
 	// digest): the user reads the line once.
 	stderr = &onceWriter{w: stderr}
@@ -200,6 +203,7 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		return 0
 	}
 	in.Client = client.Name()
+	in.shellVars = shellVars(clients)
 	if in.Unrecorded && in.Event == PostToolUse {
 		in.Changed = namedWrites(in)
 	}
@@ -466,6 +470,23 @@ type ShellReader interface {
 	// shell inherits that shell's environment, and names its hooks anew);
 	// known is false for a client that marks its hooks with nothing.
 	OwnHook(getenv func(string) string) (own, known bool)
+	// ShellVars are the variables of the environment that AgentShell and
+	// OwnHook read: a shell line that sets or removes one could pass its
+	// lucid commands off as another agent's, or a person's, where the
+	// client signs them from the shell alone.
+	ShellVars() []string
+}
+
+// shellVars are the ShellVars of every client: whichever client's agent
+// runs a line, a variable of another's may decide who lucid takes it for.
+func shellVars(clients []Client) []string {
+	var vars []string
+	for _, c := range clients {
+		if r, ok := c.(ShellReader); ok {
+			vars = append(vars, r.ShellVars()...)
+		}
+	}
+	return vars
 }
 
 // AgentShell is the agent's shell the environment getenv belongs to,

@@ -27,7 +27,7 @@ func (c *call) preToolUse() (*Output, error) {
 	}
 	var stamp guard.Stamp
 	if c.in.Tool == ToolShell {
-		stamp = guard.StampLucid(c.in.Command, c.agent)
+		stamp = guard.StampLucid(c.in.Command, c.agent, c.in.shellVars...)
 		if deny == "" {
 			deny = c.stampDenial(stamp)
 		}
@@ -71,6 +71,10 @@ func (c *call) stampDenial(st guard.Stamp) string {
 	if st.Hook {
 		return "lucid: `lucid hook` is run by your client, never by hand: a hook speaks for the agent its payload names. " +
 			"Record with lucid fact|decision|note, and end your claims with lucid release."
+	}
+	if len(st.Env) > 0 {
+		return fmt.Sprintf("lucid: this line sets or removes %s, by which lucid knows whose shell runs its commands; lucid signs your lucid commands with your own id itself. "+
+			"Run them without setting, unsetting or exporting %s.", st.Env[0], st.Env[0])
 	}
 	for _, a := range st.Agents {
 		if a != c.agent {

@@ -52,6 +52,11 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness"), true
 }
 
+// ShellVars are those AgentShell and OwnHook read.
+func (Client) ShellVars() []string {
+	return []string{"AI_AGENT", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID"}
+}
+
 // payload is the part of a hook payload lucid reads.
 type payload struct {
 	SessionID, Cwd, PermissionMode, Source   string

@@ -65,6 +65,9 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("COPILOT_CLI") == "1" && getenv("COPILOT_PROJECT_DIR") != "", true
 }
 
+// ShellVars are those AgentShell and OwnHook read.
+func (Client) ShellVars() []string { return []string{"COPILOT_CLI", "COPILOT_PROJECT_DIR"} }
+
 // Hosts reports whether getenv is Copilot running a hook of another
 // client's entry (client's: Copilot runs those of .claude/settings.json
 // too, without COPILOT_HOOK_DIR, which it sets for its hook files alone),

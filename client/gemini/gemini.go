@@ -46,6 +46,9 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("GEMINI_PROJECT_DIR") != "", true
 }
 
+// ShellVars are those AgentShell and OwnHook read.
+func (Client) ShellVars() []string { return []string{"GEMINI_CLI", "GEMINI_PROJECT_DIR"} }
+
 // Gemini's own names of the events whose names are not lucid's.
 const (
 	BeforeAgent = "BeforeAgent" // before each prompt: lucid's UserPromptSubmit

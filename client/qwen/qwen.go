@@ -56,6 +56,12 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("QWEN_PROJECT_DIR") != "", true
 }
 
+// ShellVars are those AgentShell and OwnHook read: they alone name a Qwen
+// agent.
+func (Client) ShellVars() []string {
+	return []string{"QWEN_CODE", "QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID", "QWEN_CODE_AGENT_ID"}
+}
+
 // Events are the Qwen events lucid registers; their names are lucid's.
 func (Client) Events() []hooks.Event { return events }
 
