@@ -189,7 +189,7 @@ func Run(client Client, clients []Client, event string, stdin io.Reader, stdout,
 		return 0
 	}
 	timeout := client.Events()[i].Timeout
-	payload, large, err := readPayload(stdin)
+	payload, large, err := readPayload(stdin, shapeOf(client))
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0

@@ -278,3 +278,9 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	}
 	return append(b, '\n'), "", 0
 }
+
+// LargeInput: a tool's arguments are toolArgs, and create's file and
+// edit's texts are file_text, old_str and new_str.
+func (Client) LargeInput() (input string, bulky []string) {
+	return "toolArgs", []string{"file_text", "old_str", "new_str"}
+}
