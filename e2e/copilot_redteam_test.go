@@ -11,7 +11,7 @@ import (
 // next (seen with 1.0.102: each call of -p gets a new shellId, in the
 // session's folder), so a relative write after it lands where the payload
 // says, and the claimed file is untouched.
-func TestCopilotCdThenWriteDenied(t *testing.T) {
+func TestCopilotCdDoesNotCarry(t *testing.T) {
 	w := newCopilotLucid(t, false)
 	before := w.read("src/auth.go")
 	w.run("lucid", "claim", "src/**", "--for", "the person's rework")
