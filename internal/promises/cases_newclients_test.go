@@ -129,3 +129,116 @@ func init() {
 		}},
 	)
 }
+
+// Paths, shells and git through Qwen Code's and GitHub Copilot CLI's
+// tools: every spelling of a claimed file, in every tool that writes, from
+// the session's folder, a subfolder or above the work tree, is denied.
+func init() {
+	q := func(name, tool string, input func(w *world) map[string]any, cwd func(w *world) string) promise {
+		return promise{name: "Qwen Code: " + name, try: func(w *world) string {
+			dir := w.repo
+			if cwd != nil {
+				dir = cwd(w)
+			}
+			return denied(w.qwenPre(dir, tool, input(w)), tool+" "+name)
+		}}
+	}
+	c := func(name, tool string, args func(w *world) any, cwd func(w *world) string) promise {
+		return promise{name: "GitHub Copilot CLI: " + name, try: func(w *world) string {
+			dir := w.repo
+			if cwd != nil {
+				dir = cwd(w)
+			}
+			return denied(w.copilotPre(dir, tool, args(w)), tool+" "+name)
+		}}
+	}
+	file := func(key, path string) func(w *world) map[string]any {
+		return func(w *world) map[string]any { return map[string]any{key: path, "content": "x"} }
+	}
+	abs := func(key, rel string) func(w *world) map[string]any {
+		return func(w *world) map[string]any { return map[string]any{key: w.path(rel), "content": "x"} }
+	}
+	cmd := func(command string) func(w *world) map[string]any {
+		return func(*world) map[string]any { return map[string]any{"command": command} }
+	}
+	at := func(path string) func(w *world) any {
+		return func(*world) any { return map[string]any{"path": path, "file_text": "x"} }
+	}
+	sh := func(command string) func(w *world) any {
+		return func(*world) any { return map[string]any{"command": command, "description": "d"} }
+	}
+	patch := func(body string) func(w *world) any {
+		return func(*world) any { return "*** Begin Patch\n" + body + "*** End Patch\n" }
+	}
+	sub := func(w *world) string { return w.path("src/deep") }
+	above := func(w *world) string { return w.parent }
+	link := func(w *world) { w.sh(w.repo, "ln -s src lnk") }
+	withLink := func(p promise) promise {
+		try := p.try
+		p.try = func(w *world) string { link(w); return try(w) }
+		return p
+	}
+	add("paths",
+		q("a relative path", "write_file", file("file_path", "src/a.go"), nil),
+		q("./ and ../ out and back", "write_file", file("file_path", "./docs/../src/a.go"), nil),
+		q("doubled slashes", "write_file", func(w *world) map[string]any {
+			return map[string]any{"file_path": w.repo + "//src//a.go", "content": "x"}
+		}, nil),
+		withLink(q("a link into the claimed folder", "write_file", abs("file_path", "lnk/new.go"), nil)),
+		q("a path with spaces", "write_file", abs("file_path", "src/with space/a b.go"), nil),
+		q("edit", "edit", func(w *world) map[string]any {
+			return map[string]any{"file_path": w.path("src/a.go"), "old_string": "a", "new_string": "b"}
+		}, nil),
+		q("notebook_edit", "notebook_edit", func(w *world) map[string]any {
+			return map[string]any{"notebook_path": w.path("src/n.ipynb"), "new_source": "x"}
+		}, nil),
+		q("a relative path from a subfolder", "write_file", file("file_path", "../a.go"), sub),
+		q("a relative path from above the work tree", "write_file", file("file_path", "repo/src/a.go"), above),
+		q("run_shell_command in directory", "run_shell_command", func(*world) map[string]any {
+			return map[string]any{"command": "echo x > a.go", "directory": "src"}
+		}, nil),
+		q("run_shell_command in directory ../", "run_shell_command", func(*world) map[string]any {
+			return map[string]any{"command": "echo x > a.go", "directory": "docs/../src"}
+		}, nil),
+		q("monitor", "monitor", cmd("tail -f /dev/null >> src/a.go"), nil),
+		c("a relative path", "create", at("src/new.go"), nil),
+		c("./ and ../ out and back", "create", at("./docs/../src/new.go"), nil),
+		c("a relative edit from a subfolder", "edit", func(*world) any {
+			return map[string]any{"path": "../a.go", "old_str": "a", "new_str": "b"}
+		}, sub),
+		c("a relative path from above the work tree", "create", at("repo/src/new.go"), above),
+		withLink(c("a link into the claimed folder", "create", at("lnk/new.go"), nil)),
+		c("a path with spaces", "create", at("src/with space/a b.go"), nil),
+		c("apply_patch Add", "apply_patch", patch("*** Add File: src/n.go\n+x\n"), nil),
+		c("apply_patch Update", "apply_patch", patch("*** Update File: src/a.go\n@@\n-package src\n+package s\n"), nil),
+		c("apply_patch Delete", "apply_patch", patch("*** Delete File: src/b.go\n"), nil),
+		c("apply_patch Move into", "apply_patch", patch("*** Update File: README.md\n*** Move to: src/r.md\n@@\n-# repo\n+# r\n"), nil),
+		c("apply_patch ../ in a path", "apply_patch", patch("*** Add File: docs/../src/n.go\n+x\n"), nil),
+	)
+	add("shell",
+		q("sed -i", "run_shell_command", cmd("sed -i s/a/b/ src/a.go"), nil),
+		q("tee", "run_shell_command", cmd("echo x | tee -a src/a.go"), nil),
+		q("cp", "run_shell_command", cmd("cp README.md src/a.go"), nil),
+		q("mv", "run_shell_command", cmd("mv src/a.go docs/"), nil),
+		q("a write from above the work tree", "run_shell_command", cmd("echo x > repo/src/a.go"), above),
+		c("sed -i", "bash", sh("sed -i s/a/b/ src/a.go"), nil),
+		c("redirection after cd", "bash", sh("cd src && echo x > a.go"), nil),
+		c("tee", "bash", sh("echo x | tee src/a.go"), nil),
+		c("cp", "bash", sh("cp README.md src/a.go"), nil),
+		c("mv", "bash", sh("mv src/a.go docs/"), nil),
+		c("a write from a subfolder", "bash", sh("echo x > ../a.go"), sub),
+	)
+	dirty := func(p promise) promise {
+		try := p.try
+		p.try = func(w *world) string { w.write("src/a.go", "package src // changed\n"); return try(w) }
+		return p
+	}
+	add("git",
+		q("git checkout of a claimed file", "run_shell_command", cmd("git checkout -- src/a.go"), nil),
+		q("git restore", "run_shell_command", cmd("git restore src"), nil),
+		dirty(q("git stash", "run_shell_command", cmd("git stash"), nil)),
+		c("git checkout of a claimed file", "bash", sh("git checkout -- src/a.go"), nil),
+		c("git restore", "bash", sh("git restore src"), nil),
+		dirty(c("git stash", "bash", sh("git stash"), nil)),
+	)
+}
