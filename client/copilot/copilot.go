@@ -262,9 +262,11 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	case out.Deny != "":
 		o.PermissionDecision, o.PermissionDecisionReason = "deny", out.Deny
 	default:
-		if !in.Mute {
-			o.AdditionalContext = out.Context
-		}
+		// preToolUse is mute for the news alone, which waits for
+		// postToolUse: what lucid says there of the call itself (its
+		// file claimed in another work tree) reaches the model after the
+		// tool's result, and is no less true then.
+		o.AdditionalContext = out.Context
 		if out.Command != "" {
 			o.ModifiedArgs, _ = answer.WithCommand(in.ToolInput, out.Command)
 		}
