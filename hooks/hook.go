@@ -137,7 +137,10 @@ type Input struct {
 	//   NoPrompt: UserPromptSubmit came before a model call that carries
 	//   no prompt of the user's (Qwen Code's after each tool result), so
 	//   the news goes, and the reminder a prompt gets does not.
-	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt bool
+	//   WarnAfter: PostToolUse says what lucid said of the call at its
+	//   PreToolUse, which showed the model nothing (a claim of its file
+	//   in another work tree).
+	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt, WarnAfter bool
 
 	shellVars []string // every client's ShellVars (Run)
 }

@@ -119,9 +119,28 @@ func (c *call) afterSubagent() (*Output, error) {
 	return c.context(text), nil
 }
 
-// postToolUse counts the agent's edits and records its edits of the plan.
-// Only the files the agent's own call changed count: see ownShellChanges.
+// postToolUse counts the agent's edits and records its edits of the plan,
+// and, where the client showed the model nothing at PreToolUse
+// (WarnAfter), says what lucid said there of the call.
 func (c *call) postToolUse() (*Output, error) {
+	out, err := c.afterTool()
+	if err != nil || !c.in.WarnAfter || c.in.Tool != ToolEdit && c.in.Tool != ToolShell {
+		return out, err
+	}
+	_, warn, err := c.guardWrites(c.writes())
+	if err != nil || warn == "" {
+		return out, err
+	}
+	if out == nil {
+		out = &Output{}
+	}
+	out.Context = joinLines(warn, out.Context)
+	return out, nil
+}
+
+// afterTool counts the agent's edits and records its edits of the plan.
+// Only the files the agent's own call changed count: see ownShellChanges.
+func (c *call) afterTool() (*Output, error) {
 	if c.in.Tool == ToolAgent {
 		return c.afterSubagent()
 	}

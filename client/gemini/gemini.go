@@ -97,7 +97,8 @@ func (p *payload) decode(b []byte) error {
 	})
 }
 
-// Decode reads the payload.
+// Decode reads the payload. BeforeTool shows the model nothing: what lucid
+// says there of the call itself comes with AfterTool (WarnAfter).
 func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
@@ -106,7 +107,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true,
+		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true, WarnAfter: event == AfterTool,
 	}
 	switch p.ToolName {
 	case WriteFile, Replace:
