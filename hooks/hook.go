@@ -473,10 +473,11 @@ type ShellReader interface {
 	// shell inherits that shell's environment, and names its hooks anew);
 	// known is false for a client that marks its hooks with nothing.
 	OwnHook(getenv func(string) string) (own, known bool)
-	// ShellVars are the variables of the environment that AgentShell and
-	// OwnHook read: a shell line that sets or removes one could pass its
-	// lucid commands off as another agent's, or a person's, where the
-	// client signs them from the shell alone.
+	// ShellVars are the variables of the environment from which
+	// AgentShell names the agent itself, or tells its shell: where the
+	// client signs lucid commands from the shell alone (no stamp), a line
+	// that sets or removes one could pass its lucid commands off as
+	// another agent's, or a person's. nil where the stamp signs them.
 	ShellVars() []string
 }
 

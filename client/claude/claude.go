@@ -52,10 +52,11 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness"), true
 }
 
-// ShellVars are those AgentShell and OwnHook read.
-func (Client) ShellVars() []string {
-	return []string{"AI_AGENT", "CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID"}
-}
+// ShellVars: none. The shell names no agent; lucid commands carry the
+// stamp (LUCID_AGENT), which no variable of the shell overrides, and
+// without it they are refused (a line that unsets CLAUDECODE to run
+// claude inside is no forgery).
+func (Client) ShellVars() []string { return nil }
 
 // payload is the part of a hook payload lucid reads.
 type payload struct {

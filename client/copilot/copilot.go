@@ -65,8 +65,10 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("COPILOT_CLI") == "1" && getenv("COPILOT_PROJECT_DIR") != "", true
 }
 
-// ShellVars are those AgentShell and OwnHook read.
-func (Client) ShellVars() []string { return []string{"COPILOT_CLI", "COPILOT_PROJECT_DIR"} }
+// ShellVars: none. The shell names no agent; lucid commands carry the
+// stamp (LUCID_AGENT), which no variable of the shell overrides, and
+// without it they are refused.
+func (Client) ShellVars() []string { return nil }
 
 // Hosts reports whether getenv is Copilot running a hook of another
 // client's entry (client's: Copilot runs those of .claude/settings.json

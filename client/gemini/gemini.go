@@ -46,8 +46,10 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("GEMINI_PROJECT_DIR") != "", true
 }
 
-// ShellVars are those AgentShell and OwnHook read.
-func (Client) ShellVars() []string { return []string{"GEMINI_CLI", "GEMINI_PROJECT_DIR"} }
+// ShellVars: none. The shell names no agent; lucid commands carry the
+// stamp (LUCID_AGENT), which no variable of the shell overrides, and
+// without it they are refused.
+func (Client) ShellVars() []string { return nil }
 
 // Gemini's own names of the events whose names are not lucid's.
 const (
