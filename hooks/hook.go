@@ -142,7 +142,7 @@ type Input struct {
 	//   in another work tree).
 	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt, WarnAfter bool
 
-	shellVars []string // every client's ShellVars (Run)
+	shellVars []string // PreToolUse of a shell: every client's ShellVars (Run)
 }
 
 // Output is lucid's answer to one hook call, before the client's adapter
@@ -206,7 +206,9 @@ func Run(client Client, clients []Client, event string, stdin io.Reader, stdout,
 		return 0
 	}
 	in.Client = client.Name()
-	in.shellVars = shellVars(clients)
+	if in.Event == PreToolUse && in.Tool == ToolShell {
+		in.shellVars = shellVars(clients)
+	}
 	if in.Unrecorded && in.Event == PostToolUse {
 		in.Changed = namedWrites(in)
 	}
