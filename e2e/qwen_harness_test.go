@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -62,6 +63,8 @@ type qwenWorld struct {
 	// runDir, when set, is the folder qwen starts in instead of the
 	// repository's top.
 	runDir string
+	// approval, when set, is the --approval-mode instead of yolo.
+	approval string
 }
 
 // qwenUserSettings are the user settings of every world. The managed
@@ -126,7 +129,7 @@ func (w *qwenWorld) qwenEnviron(srv *cc.Server) []string {
 	)
 }
 
-// qwenRun runs `qwen -p prompt` (yolo: no approvals) in the repository, or
+// qwenRun runs `qwen -p prompt` (yolo, no approvals, unless w.approval) in the repository, or
 // in runDir, against srv and waits for it to exit. It may run off the
 // test's goroutine: it reports a hang, a problem of the server's or a
 // connection beyond 127.0.0.1 as its error, and leaves the exit code to
@@ -137,7 +140,7 @@ func (w *qwenWorld) qwenRun(srv *cc.Server, prompt string, args ...string) (run,
 		dir = w.runDir
 	}
 	res, err := runClient(srv, runTimeout, dir, w.qwenEnviron(srv), qwenBin,
-		append([]string{"--approval-mode", "yolo", "-p", prompt}, args...)...)
+		append([]string{"--approval-mode", cmp.Or(w.approval, "yolo"), "-p", prompt}, args...)...)
 	w.t.Logf("qwen -p ran %s, exit %d, %d requests", res.took.Round(time.Millisecond), res.code, len(srv.Requests()))
 	w.dumpQwen(srv, res)
 	switch {

@@ -47,6 +47,13 @@ type Stamp struct {
 	// lucid)"), eval or an alias of such text, a script piped into a
 	// shell. The caller denies the line; Found may be false.
 	Unsigned string
+	// Env are the variables among StampLucid's identity that the line
+	// sets or removes, in the order found: those by which an agent's shell
+	// names its agent, or tells that it is one. A client that signs lucid
+	// commands from its shell's environment alone (no stamp reaches them)
+	// would take such a line's lucid for another agent's, or a person's;
+	// the caller denies it.
+	Env []string
 }
 
 // The reasons StampLucid gives for a lucid it cannot sign.
@@ -66,8 +73,9 @@ const (
 // shell) and inserts the stamp LUCID_AGENT=<agent> before it, so that
 // whatever lucid writes is signed by the agent that ran it. A line that
 // does not parse is left alone; if it mentions lucid, it is Unsigned,
-// since bash may read what the parser here does not.
-func StampLucid(command, agent string) Stamp {
+// since bash may read what the parser here does not. identity are the
+// variables whose setting or removal the line reports in Env.
+func StampLucid(command, agent string, identity ...string) Stamp {
 	if len(command) > maxShellBytes {
 		if mentionsLucid(command) {
 			return Stamp{Command: command, Unsigned: unsignedBytes}
@@ -81,15 +89,15 @@ func StampLucid(command, agent string) Stamp {
 		}
 		return Stamp{Command: command}
 	}
-	s := &stamper{agent: agent, only: true}
+	s := &stamper{agent: agent, identity: identity, only: true}
 	s.walk(f, &frame{text: command})
 	for _, v := range s.nameVars {
 		if slices.Contains(s.lucidVars, v) {
 			s.unsign(unsignedName)
 		}
 	}
-	st := Stamp{Command: command, Found: s.found, Hook: s.hook, Agents: s.agents, Unsigned: s.unsigned}
-	st.OnlyLucid = s.found && s.only && !s.hook && s.unsigned == "" &&
+	st := Stamp{Command: command, Found: s.found, Hook: s.hook, Agents: s.agents, Unsigned: s.unsigned, Env: s.env}
+	st.OnlyLucid = s.found && s.only && !s.hook && s.unsigned == "" && len(s.env) == 0 &&
 		!slices.ContainsFunc(s.agents, func(a string) bool { return a != agent })
 	if len(s.inserts) > 0 {
 		st.Command = s.stamped(command)
@@ -99,12 +107,14 @@ func StampLucid(command, agent string) Stamp {
 
 // stamper walks a command line for StampLucid.
 type stamper struct {
-	agent   string
-	inserts []stampAt
-	found   bool
-	hook    bool
-	only    bool // every command so far is lucid
-	agents  []string
+	agent    string
+	identity []string // the variables reported in env
+	env      []string
+	inserts  []stampAt
+	found    bool
+	hook     bool
+	only     bool // every command so far is lucid
+	agents   []string
 	// unsigned is the first reason a lucid cannot be signed.
 	unsigned string
 	depth    int // scripts nested
@@ -360,9 +370,11 @@ func (s *stamper) wrapperEnv(u wrapped, fr *frame) {
 		s.agents = append(s.agents, "")
 	}
 	for _, a := range u.unset {
-		if t, ok := a.lit(); !ok || t == "LUCID_AGENT" {
-			s.agents = append(s.agents, "")
+		t, ok := a.lit()
+		if !ok {
+			t = "LUCID_AGENT" // which is not known before the line runs
 		}
+		s.removed(t)
 	}
 	for _, a := range u.env {
 		name, _, _ := strings.Cut(a.s, "=")
@@ -381,8 +393,8 @@ func (s *stamper) setsAgent(name string, args []shArg, fr *frame) {
 			return // functions
 		}
 		for _, a := range o.ops {
-			if a.is("LUCID_AGENT") {
-				s.agents = append(s.agents, "")
+			if t, ok := a.lit(); ok {
+				s.removed(t)
 			}
 		}
 	case "export", "declare", "typeset", "local", "readonly":
@@ -392,16 +404,22 @@ func (s *stamper) setsAgent(name string, args []shArg, fr *frame) {
 			switch {
 			case strings.HasPrefix(t, "-") && strings.Contains(t, "n") || strings.HasPrefix(t, "+") && strings.Contains(t, "x"):
 				removes = true
-			case t == "LUCID_AGENT" && removes:
-				s.agents = append(s.agents, "")
-			case strings.HasPrefix(a.s, "LUCID_AGENT="):
-				s.setVar("LUCID_AGENT", a.from(len("LUCID_AGENT=")), fr)
+			case removes && !strings.Contains(t, "="):
+				s.removed(t)
+			case strings.Contains(a.s, "="):
+				name, _, _ := strings.Cut(a.s, "=")
+				if s.watched(name) {
+					s.setVar(name, a.from(len(name)+1), fr)
+				}
 			}
 		}
 	case "read", "printf", "mapfile", "readarray", "getopts":
 		for _, a := range args {
-			if t, _ := a.lit(); strings.HasSuffix(t, "LUCID_AGENT") && (t == "LUCID_AGENT" || t[0] == '-') {
-				s.agents = append(s.agents, "?")
+			t, _ := a.lit()
+			for _, name := range append([]string{"LUCID_AGENT"}, s.identity...) {
+				if strings.HasSuffix(t, name) && (t == name || t[0] == '-') {
+					s.set(name, "?")
+				}
 			}
 		}
 	}
@@ -430,8 +448,8 @@ func (s *stamper) assign(a *syntax.Assign, removes bool, fr *frame) {
 	}
 	switch {
 	case a.Naked:
-		if removes && a.Name.Value == "LUCID_AGENT" {
-			s.agents = append(s.agents, "")
+		if removes {
+			s.removed(a.Name.Value)
 		}
 	case a.Append || a.Index != nil || a.Array != nil:
 		if a.Array != nil && mentionsNode(fr, a.Array) {
@@ -450,15 +468,32 @@ func (s *stamper) setVar(name string, v shArg, fr *frame) {
 	if s.mentions(fr, v) {
 		s.lucidVars = append(s.lucidVars, name)
 	}
-	if name != "LUCID_AGENT" {
-		return
-	}
 	val, ok := v.lit()
 	if !ok {
 		val = "?"
 	}
-	s.agents = append(s.agents, val)
+	s.set(name, val)
 }
+
+// watched reports whether the line's setting or removal of the variable
+// name is reported: LUCID_AGENT, or one of the identity.
+func (s *stamper) watched(name string) bool {
+	return name == "LUCID_AGENT" || slices.Contains(s.identity, name)
+}
+
+// set records that the variable name is given the value val ("?": not
+// known before the line runs).
+func (s *stamper) set(name, val string) {
+	switch {
+	case name == "LUCID_AGENT":
+		s.agents = append(s.agents, val)
+	case name != "" && slices.Contains(s.identity, name):
+		s.env = append(s.env, name)
+	}
+}
+
+// removed records that the variable name is taken out of the environment.
+func (s *stamper) removed(name string) { s.set(name, "") }
 
 // mentions reports whether an argument may spell lucid: its text after
 // quote removal, its source in fr, or the source of an expansion in it

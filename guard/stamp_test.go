@@ -340,3 +340,42 @@ func BenchmarkStampLucid(b *testing.B) {
 		StampLucid(cmd, "30df32ba-0d45-4195-af71-803394f51561")
 	}
 }
+
+// TestStampReportsIdentity: a line that sets or removes a variable by
+// which an agent's shell names its agent is reported, however it does,
+// so that no lucid command of it passes for another agent's or a
+// person's where the shell alone signs it.
+func TestStampReportsIdentity(t *testing.T) {
+	ids := []string{"SHELL_AGENT_ID", "SHELL_MARK"}
+	for _, tc := range []struct {
+		in  string
+		env []string
+	}{
+		{`SHELL_AGENT_ID=other lucid release`, []string{"SHELL_AGENT_ID"}},
+		{`env SHELL_AGENT_ID=other lucid fact x`, []string{"SHELL_AGENT_ID"}},
+		{`export SHELL_AGENT_ID=other; lucid release`, []string{"SHELL_AGENT_ID"}},
+		{`declare -x SHELL_AGENT_ID=o && lucid release`, []string{"SHELL_AGENT_ID"}},
+		{`builtin export SHELL_AGENT_ID=o; lucid release`, []string{"SHELL_AGENT_ID"}},
+		{`unset SHELL_MARK; lucid release`, []string{"SHELL_MARK"}},
+		{`export -n SHELL_MARK; lucid release`, []string{"SHELL_MARK"}},
+		{`env -u SHELL_MARK lucid release`, []string{"SHELL_MARK"}},
+		{`env --unset=SHELL_MARK lucid release`, []string{"SHELL_MARK"}},
+		{`read SHELL_AGENT_ID < id; lucid release`, []string{"SHELL_AGENT_ID"}},
+		{`: "${SHELL_AGENT_ID:=o}"; lucid release`, []string{"SHELL_AGENT_ID"}},
+		{`for SHELL_AGENT_ID in a b; do lucid release; done`, []string{"SHELL_AGENT_ID", "SHELL_AGENT_ID"}},
+		{`SHELL_AGENT_ID=o bash r.sh`, []string{"SHELL_AGENT_ID"}},
+		{`bash -c 'SHELL_MARK= lucid release'`, []string{"SHELL_MARK"}},
+		{`sudo SHELL_AGENT_ID=o lucid release`, []string{"SHELL_AGENT_ID"}},
+		{`echo $SHELL_AGENT_ID; lucid fact x`, nil},
+		{`OTHER_ID=x lucid fact x`, nil},
+		{`unset OTHER; lucid fact x`, nil},
+	} {
+		st := StampLucid(tc.in, stampID, ids...)
+		if !slices.Equal(st.Env, tc.env) {
+			t.Errorf("StampLucid(%q).Env = %q, want %q", tc.in, st.Env, tc.env)
+		}
+		if len(st.Env) > 0 && st.OnlyLucid {
+			t.Errorf("StampLucid(%q) is OnlyLucid, though it sets %s", tc.in, st.Env[0])
+		}
+	}
+}

@@ -198,6 +198,8 @@ func (f fakeShell) OwnHook(getenv func(string) string) (bool, bool) {
 	return getenv(f.hookVar) != "", true
 }
 
+func (f fakeShell) ShellVars() []string { return []string{f.shellVar, f.hookVar} }
+
 // lucid hook run in an agent's shell is not a hook: refused, whichever
 // client's shell it is; run by the client as its hook, it is one.
 func TestForgedHook(t *testing.T) {

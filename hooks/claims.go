@@ -233,7 +233,7 @@ func (c *call) stateWritten(path string, tree bool) string {
 
 // appendOnly is the reason for refusing a write to the log.
 const appendOnly = "lucid: " + gitstore.LogName + " is append-only, for every agent and person: nobody edits it in place. " +
-	"Record with lucid fact|decision|dead-end|note \"TEXT\" (through Bash); correct an entry with lucid supersede ID \"TEXT\", " +
+	"Record with lucid fact|decision|dead-end|note \"TEXT\" (in your shell tool); correct an entry with lucid supersede ID \"TEXT\", " +
 	"or withdraw it with lucid supersede ID --retire --why \"TEXT\"."
 
 // ownState is the reason for refusing a write to lucid's own state.

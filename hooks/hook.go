@@ -137,7 +137,12 @@ type Input struct {
 	//   NoPrompt: UserPromptSubmit came before a model call that carries
 	//   no prompt of the user's (Qwen Code's after each tool result), so
 	//   the news goes, and the reminder a prompt gets does not.
-	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt bool
+	//   WarnAfter: PostToolUse says what lucid said of the call at its
+	//   PreToolUse, which showed the model nothing (a claim of its file
+	//   in another work tree).
+	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt, WarnAfter bool
+
+	shellVars []string // PreToolUse of a shell: every client's ShellVars (Run)
 }
 
 // Output is lucid's answer to one hook call, before the client's adapter
@@ -167,10 +172,11 @@ func (o *Output) escape() {
 	o.PermissionReason = escape.Text(o.PermissionReason)
 }
 
-// Run handles one hook call of client: the payload on stdin, the answer
-// on stdout. It is fail-open: any trouble of lucid's own is one line on
-// stderr, nothing on stdout, and exit 0, so the agent's work goes on.
-func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// Run handles one hook call of client, one of clients: the payload on
+// stdin, the answer on stdout. It is fail-open: any trouble of lucid's own
+// is one line on stderr, nothing on stdout, and exit 0, so the agent's
+// work goes on.
+func Run(client Client, clients []Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// A bad file can fail a handler twice over (the plan check, then the
 	// digest): the user reads the line once.
 	stderr = &onceWriter{w: stderr}
@@ -186,7 +192,7 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		return 0
 	}
 	timeout := client.Events()[i].Timeout
-	payload, large, err := readPayload(stdin)
+	payload, large, err := readPayload(stdin, shapeOf(client))
 	if err != nil {
 		fmt.Fprintf(stderr, "lucid hook %s: %v\n", event, err)
 		return 0
@@ -200,6 +206,9 @@ func Run(client Client, event string, stdin io.Reader, stdout, stderr io.Writer)
 		return 0
 	}
 	in.Client = client.Name()
+	if in.Event == PreToolUse && in.Tool == ToolShell {
+		in.shellVars = shellVars(clients)
+	}
 	if in.Unrecorded && in.Event == PostToolUse {
 		in.Changed = namedWrites(in)
 	}
@@ -466,6 +475,24 @@ type ShellReader interface {
 	// shell inherits that shell's environment, and names its hooks anew);
 	// known is false for a client that marks its hooks with nothing.
 	OwnHook(getenv func(string) string) (own, known bool)
+	// ShellVars are the variables of the environment from which
+	// AgentShell names the agent itself, or tells its shell: where the
+	// client signs lucid commands from the shell alone (no stamp), a line
+	// that sets or removes one could pass its lucid commands off as
+	// another agent's, or a person's. nil where the stamp signs them.
+	ShellVars() []string
+}
+
+// shellVars are the ShellVars of every client: whichever client's agent
+// runs a line, a variable of another's may decide who lucid takes it for.
+func shellVars(clients []Client) []string {
+	var vars []string
+	for _, c := range clients {
+		if r, ok := c.(ShellReader); ok {
+			vars = append(vars, r.ShellVars()...)
+		}
+	}
+	return vars
 }
 
 // AgentShell is the agent's shell the environment getenv belongs to,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // bulky are the members of a tool's input that carry a file's content or
@@ -19,14 +20,40 @@ func bulky(key string) bool {
 	return false
 }
 
+// LargeInput is implemented by a client whose payloads hold a tool's input
+// in another member than tool_input, or its bulky text in other members
+// than those bulky names: a payload past MaxPayload is read without them.
+type LargeInput interface {
+	// LargeInput names the payload's member that holds a tool's input and
+	// the members of that input which carry a file's content or an
+	// edit's text.
+	LargeInput() (input string, bulky []string)
+}
+
+// shape is where a client's payloads keep a tool's input and its bulky
+// members.
+type shape struct {
+	input string
+	bulky func(key string) bool
+}
+
+func shapeOf(client Client) shape {
+	l, ok := client.(LargeInput)
+	if !ok {
+		return shape{"tool_input", bulky}
+	}
+	input, more := l.LargeInput()
+	return shape{input, func(key string) bool { return bulky(key) || slices.Contains(more, key) }}
+}
+
 // readLarge reads a payload larger than MaxPayload (a Write of a big
 // file) as a stream and returns it without the bulky members of
-// tool_input and with only bashEditDiff of tool_response (what the
-// adapters read), so that the claim check still sees the tool and its
-// path, and what it skips is never held in memory. A Write past the limit
-// must be checked like any other: failing open there would let a big
-// enough file through every claim.
-func readLarge(r io.Reader) ([]byte, error) {
+// the tool's input (sh.input: tool_input, unless the client says) and with
+// only bashEditDiff of tool_response (what the adapters read), so that the
+// claim check still sees the tool and its path, and what it skips is never
+// held in memory. A Write past the limit must be checked like any other:
+// failing open there would let a big enough file through every claim.
+func readLarge(r io.Reader, sh shape) ([]byte, error) {
 	s := &stream{r: bufio.NewReaderSize(r, 64<<10)}
 	top := map[string]json.RawMessage{}
 	keep := func(into map[string]json.RawMessage, key string) error {
@@ -36,16 +63,19 @@ func readLarge(r io.Reader) ([]byte, error) {
 	}
 	err := s.members(func(key string) error {
 		switch key {
-		case "tool_input":
+		case sh.input:
+			if c, err := s.peek(); err != nil || c != '{' {
+				return keep(top, key) // apply_patch's patch: the files it names are in it
+			}
 			input := map[string]json.RawMessage{}
 			if err := s.members(func(k string) error {
-				if bulky(k) {
+				if sh.bulky(k) {
 					_, err := s.value(false)
 					return err
 				}
 				return keep(input, k)
 			}); err != nil {
-				return fmt.Errorf("tool_input: %w", err)
+				return fmt.Errorf("%s: %w", key, err)
 			}
 			b, err := json.Marshal(input)
 			top[key] = b
@@ -95,6 +125,22 @@ func (s *stream) nonSpace() (byte, error) {
 		if err != nil || (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
 			return c, err
 		}
+	}
+}
+
+// peek returns the next byte that is not JSON whitespace, left unread.
+func (s *stream) peek() (byte, error) {
+	for {
+		b, err := s.r.Peek(1)
+		switch {
+		case err == io.EOF:
+			return 0, io.ErrUnexpectedEOF
+		case err != nil:
+			return 0, err
+		case b[0] != ' ' && b[0] != '\t' && b[0] != '\n' && b[0] != '\r':
+			return b[0], nil
+		}
+		s.r.ReadByte()
 	}
 }
 
@@ -256,13 +302,13 @@ func (s *stream) rest(out *bytes.Buffer, open byte) error {
 
 // readPayload reads a hook's payload: whole up to MaxPayload, streamed
 // and stripped of what lucid never reads past it (large reports which).
-func readPayload(stdin io.Reader) (payload []byte, large bool, err error) {
+func readPayload(stdin io.Reader, sh shape) (payload []byte, large bool, err error) {
 	payload, err = io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
 	switch {
 	case err != nil:
 		return nil, false, fmt.Errorf("reading the payload: %v", err)
 	case len(payload) > MaxPayload:
-		payload, err = readLarge(io.MultiReader(bytes.NewReader(payload), stdin))
+		payload, err = readLarge(io.MultiReader(bytes.NewReader(payload), stdin), sh)
 		if err != nil {
 			return nil, true, fmt.Errorf("payload over 16 MiB is not a JSON object: %v", err)
 		}

@@ -3,6 +3,8 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -54,7 +56,7 @@ func TestReadLarge(t *testing.T) {
 		}
 		var whole map[string]any
 		json.Unmarshal(raw, &whole)
-		got, err := readLarge(bytes.NewReader(raw))
+		got, err := readLarge(bytes.NewReader(raw), shapeOf(nil))
 		if err != nil {
 			t.Fatalf("%s: %v", p["tool_name"], err)
 		}
@@ -69,8 +71,44 @@ func TestReadLarge(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`{"tool_name": "Write", "tool_input": {"content": "cut`, `[1]`, `{"a" 1}`, `{"a": tru}`} {
-		if _, err := readLarge(strings.NewReader(bad)); err == nil {
+		if _, err := readLarge(strings.NewReader(bad), shapeOf(nil)); err == nil {
 			t.Errorf("%q read without an error", bad)
 		}
+	}
+}
+
+// camelClient keeps a tool's input in toolArgs, with its file's text in
+// file_text, as some clients do.
+type camelClient struct{ wholeClient }
+
+func (camelClient) LargeInput() (string, []string) { return "toolArgs", []string{"file_text"} }
+
+// A payload past MaxPayload whose client names its input's member and its
+// bulky members is read without them, in bounded memory: the path stays,
+// the text is never held. A patch given as the input itself (a string) is
+// kept, since the files it names are in it.
+func TestLargePayloadOfItsClient(t *testing.T) {
+	const size = 3 * MaxPayload
+	payload := io.MultiReader(strings.NewReader(`{"toolName":"create","toolArgs":{"path":"src/a.go","file_text":"`),
+		io.LimitReader(xs{}, size), strings.NewReader(`"},"cwd":"/r"}`))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, large, err := readPayload(payload, shapeOf(camelClient{}))
+	runtime.ReadMemStats(&after)
+	if err != nil || !large {
+		t.Fatalf("readPayload: large %v, %v", large, err)
+	}
+	if want := `{"cwd":"/r","toolArgs":{"path":"src/a.go"},"toolName":"create"}`; string(got) != want {
+		t.Errorf("read %.200s, want %s", got, want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2*size { // the first MaxPayload is read whole
+		t.Errorf("reading a %d MiB payload allocated %d MiB: its text was held", size>>20, alloc>>20)
+	}
+	patch := "*** Begin Patch\n*** Add File: src/n.go\n+" + strings.Repeat("x", MaxPayload) + "\n*** End Patch\n"
+	b, _ := json.Marshal(map[string]any{"toolName": "apply_patch", "toolArgs": patch})
+	got, _, err = readPayload(bytes.NewReader(b), shapeOf(camelClient{}))
+	if err != nil || !strings.Contains(string(got), `*** Add File: src/n.go`) {
+		t.Errorf("a large patch was not kept: %v %.100s", err, got)
 	}
 }

@@ -17,7 +17,7 @@ const reportReason = "Before you stop: " + reportAsk + "; then stop."
 // completed.
 const taskReason = "Before this task is closed: " + reportAsk + "; then mark the task completed again."
 
-const reportAsk = `you edited files but recorded nothing in lucid's shared log, so the other agents cannot learn from your work. Record, with the lucid commands through Bash:
+const reportAsk = `you edited files but recorded nothing in lucid's shared log, so the other agents cannot learn from your work. Record, with the lucid commands in your shell tool:
 - decisions you made and why: lucid decision "TEXT"
 - approaches that failed: lucid dead-end "TEXT"
 - non-obvious facts you found, citing the file: lucid fact "TEXT" -e FILE:LINE

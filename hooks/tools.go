@@ -27,7 +27,7 @@ func (c *call) preToolUse() (*Output, error) {
 	}
 	var stamp guard.Stamp
 	if c.in.Tool == ToolShell {
-		stamp = guard.StampLucid(c.in.Command, c.agent)
+		stamp = guard.StampLucid(c.in.Command, c.agent, c.in.shellVars...)
 		if deny == "" {
 			deny = c.stampDenial(stamp)
 		}
@@ -72,6 +72,10 @@ func (c *call) stampDenial(st guard.Stamp) string {
 		return "lucid: `lucid hook` is run by your client, never by hand: a hook speaks for the agent its payload names. " +
 			"Record with lucid fact|decision|note, and end your claims with lucid release."
 	}
+	if len(st.Env) > 0 {
+		return fmt.Sprintf("lucid: this line sets or removes %s, by which lucid knows whose shell runs its commands; lucid signs your lucid commands with your own id itself. "+
+			"Run them without setting, unsetting or exporting %s.", st.Env[0], st.Env[0])
+	}
 	for _, a := range st.Agents {
 		if a != c.agent {
 			return fmt.Sprintf("lucid: this line sets LUCID_AGENT (to %q); lucid signs your lucid commands with your own id itself. "+
@@ -115,9 +119,28 @@ func (c *call) afterSubagent() (*Output, error) {
 	return c.context(text), nil
 }
 
-// postToolUse counts the agent's edits and records its edits of the plan.
-// Only the files the agent's own call changed count: see ownShellChanges.
+// postToolUse counts the agent's edits and records its edits of the plan,
+// and, where the client showed the model nothing at PreToolUse
+// (WarnAfter), says what lucid said there of the call.
 func (c *call) postToolUse() (*Output, error) {
+	out, err := c.afterTool()
+	if err != nil || !c.in.WarnAfter || c.in.Tool != ToolEdit && c.in.Tool != ToolShell {
+		return out, err
+	}
+	_, warn, err := c.guardWrites(c.writes())
+	if err != nil || warn == "" {
+		return out, err
+	}
+	if out == nil {
+		out = &Output{}
+	}
+	out.Context = joinLines(warn, out.Context)
+	return out, nil
+}
+
+// afterTool counts the agent's edits and records its edits of the plan.
+// Only the files the agent's own call changed count: see ownShellChanges.
+func (c *call) afterTool() (*Output, error) {
 	if c.in.Tool == ToolAgent {
 		return c.afterSubagent()
 	}

@@ -52,6 +52,12 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness"), true
 }
 
+// ShellVars: none. The shell names no agent; lucid commands carry the
+// stamp (LUCID_AGENT), which no variable of the shell overrides, and
+// without it they are refused (a line that unsets CLAUDECODE to run
+// claude inside is no forgery).
+func (Client) ShellVars() []string { return nil }
+
 // payload is the part of a hook payload lucid reads.
 type payload struct {
 	SessionID, Cwd, PermissionMode, Source   string

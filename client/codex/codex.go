@@ -55,6 +55,9 @@ func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
 // with 0.169.0: a hook gets no variable its shell lacks).
 func (Client) OwnHook(func(string) string) (own, known bool) { return false, false }
 
+// ShellVars are those AgentShell reads: they alone name a Codex agent.
+func (Client) ShellVars() []string { return []string{"CODEX_THREAD_ID", "CODEX_SESSION_ID"} }
+
 // Events are the Codex events lucid registers; their names are lucid's.
 func (Client) Events() []hooks.Event { return events }
 

@@ -138,8 +138,9 @@ func TestDecodeRecorded(t *testing.T) {
 
 // lucid's answers in the forms Copilot honours, all with exit 0: a deny
 // as permissionDecision, a block at the end of a turn as decision
-// "block"; context flat, never at preToolUse, whose context the model
-// reads only after the tool ran; a signed command as the tool's whole
+// "block"; context flat, at preToolUse too, whose context the model reads
+// after the tool ran (lucid gives none of the news there, only what it
+// says of the call itself); a signed command as the tool's whole
 // arguments, with no permission decision ("ask" would deny in -p).
 func TestEncode(t *testing.T) {
 	before := decode(t, "preToolUse-bash.json")
@@ -155,9 +156,9 @@ func TestEncode(t *testing.T) {
 		{"context at sessionStart", decode(t, "sessionStart.json"), hooks.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
 		{"context at subagentStart", decode(t, "subagentStart.json"), hooks.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
 		{"context at postToolUse", decode(t, "postToolUse-bash.json"), hooks.Output{Context: "news"}, `{"additionalContext":"news"}`},
-		{"context at preToolUse", before, hooks.Output{Context: "news"}, ""},
+		{"context at preToolUse", before, hooks.Output{Context: "lucid: a.txt is claimed in the work tree /w"}, `{"additionalContext":"lucid: a.txt is claimed in the work tree /w"}`},
 		{"nothing", before, hooks.Output{}, ""},
-		{"signed command", before, hooks.Output{Context: "news", Command: "LUCID_AGENT=c lucid note x", Permission: "ask"},
+		{"signed command", before, hooks.Output{Command: "LUCID_AGENT=c lucid note x", Permission: "ask"},
 			`{"modifiedArgs":{"command":"LUCID_AGENT=c lucid note x","description":"write a file"}}`},
 		{"signed command in a subagent", decode(t, "preToolUse-bash-in-subagent.json"), hooks.Output{Command: "LUCID_AGENT=c/a lucid note x", Permission: "allow"},
 			`{"modifiedArgs":{"command":"LUCID_AGENT=c/a lucid note x","description":"dump env A"}}`},

@@ -65,6 +65,11 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("COPILOT_CLI") == "1" && getenv("COPILOT_PROJECT_DIR") != "", true
 }
 
+// ShellVars: none. The shell names no agent; lucid commands carry the
+// stamp (LUCID_AGENT), which no variable of the shell overrides, and
+// without it they are refused.
+func (Client) ShellVars() []string { return nil }
+
 // Hosts reports whether getenv is Copilot running a hook of another
 // client's entry (client's: Copilot runs those of .claude/settings.json
 // too, without COPILOT_HOOK_DIR, which it sets for its hook files alone),
@@ -259,9 +264,11 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 	case out.Deny != "":
 		o.PermissionDecision, o.PermissionDecisionReason = "deny", out.Deny
 	default:
-		if !in.Mute {
-			o.AdditionalContext = out.Context
-		}
+		// preToolUse is mute for the news alone, which waits for
+		// postToolUse: what lucid says there of the call itself (its
+		// file claimed in another work tree) reaches the model after the
+		// tool's result, and is no less true then.
+		o.AdditionalContext = out.Context
 		if out.Command != "" {
 			o.ModifiedArgs, _ = answer.WithCommand(in.ToolInput, out.Command)
 		}
@@ -274,4 +281,10 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 		return nil, err.Error(), 0
 	}
 	return append(b, '\n'), "", 0
+}
+
+// LargeInput: a tool's arguments are toolArgs, and create's file and
+// edit's texts are file_text, old_str and new_str.
+func (Client) LargeInput() (input string, bulky []string) {
+	return "toolArgs", []string{"file_text", "old_str", "new_str"}
 }

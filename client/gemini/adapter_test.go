@@ -73,7 +73,7 @@ func TestDecodeRecorded(t *testing.T) {
 			in.Command = "env | sort > /home/dev/work/env.txt; echo SHELL-OK"
 		})},
 		{"AfterTool-write_file.json", with(base, func(in *hooks.Input) {
-			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}
+			in.Event, in.ToolName, in.Tool, in.Paths, in.WarnAfter = "PostToolUse", "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}, true
 		})},
 		{"relative-BeforeTool-write_file.json", with(relative, func(in *hooks.Input) {
 			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "write_file", hooks.ToolEdit, []string{repo + "/src/rel.go"}

@@ -46,6 +46,11 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("GEMINI_PROJECT_DIR") != "", true
 }
 
+// ShellVars: none. The shell names no agent; lucid commands carry the
+// stamp (LUCID_AGENT), which no variable of the shell overrides, and
+// without it they are refused.
+func (Client) ShellVars() []string { return nil }
+
 // Gemini's own names of the events whose names are not lucid's.
 const (
 	BeforeAgent = "BeforeAgent" // before each prompt: lucid's UserPromptSubmit
@@ -94,7 +99,8 @@ func (p *payload) decode(b []byte) error {
 	})
 }
 
-// Decode reads the payload.
+// Decode reads the payload. BeforeTool shows the model nothing: what lucid
+// says there of the call itself comes with AfterTool (WarnAfter).
 func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
@@ -103,7 +109,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true,
+		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true, WarnAfter: event == AfterTool,
 	}
 	switch p.ToolName {
 	case WriteFile, Replace:

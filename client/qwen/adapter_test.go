@@ -88,14 +88,14 @@ func TestDecodeRecorded(t *testing.T) {
 			in.Paths = []string{"/home/dev/home/.qwen/memories/note.md"}
 		})},
 		{"PostToolUse-write_file.json", with(lead, func(in *hooks.Input) {
-			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}
+			in.Event, in.ToolName, in.Tool, in.Paths, in.WarnAfter = "PostToolUse", "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}, true
 		})},
 		{"PostToolUse-run_shell_command-subagent.json", with(sub, func(in *hooks.Input) {
-			in.Event, in.ToolName, in.Tool = "PostToolUse", "run_shell_command", hooks.ToolShell
+			in.Event, in.ToolName, in.Tool, in.WarnAfter = "PostToolUse", "run_shell_command", hooks.ToolShell, true
 			in.Command = "env > /home/dev/repo/env-sub.txt; echo sub-shell"
 		})},
 		{"PostToolUse-agent-foreground.json", with(lead, func(in *hooks.Input) {
-			in.SessionID, in.Event, in.ToolName, in.Tool = sub.SessionID, "PostToolUse", "agent", hooks.ToolAgent
+			in.SessionID, in.Event, in.ToolName, in.Tool, in.WarnAfter = sub.SessionID, "PostToolUse", "agent", hooks.ToolAgent, true
 		})},
 		{"SubagentStart.json", with(sub, func(in *hooks.Input) { in.Event, in.AgentType, in.Mute = "SubagentStart", "general-purpose", true })},
 		{"SubagentStop-after-block.json", with(sub, func(in *hooks.Input) {

@@ -56,6 +56,12 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 	return getenv("QWEN_PROJECT_DIR") != "", true
 }
 
+// ShellVars are those AgentShell and OwnHook read: they alone name a Qwen
+// agent.
+func (Client) ShellVars() []string {
+	return []string{"QWEN_CODE", "QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID", "QWEN_CODE_AGENT_ID"}
+}
+
 // Events are the Qwen events lucid registers; their names are lucid's.
 func (Client) Events() []hooks.Event { return events }
 
@@ -89,7 +95,8 @@ func (p *payload) decode(b []byte) error {
 // Stop fires its tool hooks with the lead's ids: what it was given would
 // never reach the lead. A UserPromptSubmit with no submitted_prompt is a
 // model call after a tool's result or a stop hook's block, not a prompt
-// of the user's (NoPrompt). PreToolUse and SubagentStart are mute.
+// of the user's (NoPrompt). PreToolUse and SubagentStart are mute: what
+// lucid says at PreToolUse of the call itself comes at PostToolUse.
 func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
@@ -101,7 +108,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		ToolName: p.ToolName, ToolInput: p.ToolInput,
 		Mute:      event == hooks.PreToolUse || event == hooks.SubagentStart,
 		NewsAfter: p.AgentID != "", NoPrompt: event == hooks.UserPromptSubmit && p.SubmittedPrompt == "",
-		GateLead: true, Unrecorded: true, NoMessaging: true,
+		GateLead: true, Unrecorded: true, NoMessaging: true, WarnAfter: event == hooks.PostToolUse,
 	}
 	switch p.ToolName {
 	case WriteFile, Edit, Replace, NotebookEdit:

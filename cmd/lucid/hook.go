@@ -52,7 +52,7 @@ func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "lucid:", why)
 		return 0
 	}
-	return hooks.Run(hosted, event, stdin, stdout, stderr)
+	return hooks.Run(hosted, clients.Adapters(), event, stdin, stdout, stderr)
 }
 
 func runHook(c *cli, args []string) error {

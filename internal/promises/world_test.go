@@ -36,10 +36,12 @@ func TestMain(m *testing.M) {
 // the other (a lead of another session) is the one who tries to get around
 // it. A person's claim is on notes/**.
 const (
-	ownerSession = "30df32ba-0d45-4195-af71-803394f51561"
-	owner        = ownerSession + "/a2adb9a7d441d9c57"
-	other        = "0b218250-bcad-4f28-bb25-013e7e946655"
-	codexSession = "01a23a7d-ac6f-7493-b1f0-f59c6e21259d"
+	ownerSession   = "30df32ba-0d45-4195-af71-803394f51561"
+	owner          = ownerSession + "/a2adb9a7d441d9c57"
+	other          = "0b218250-bcad-4f28-bb25-013e7e946655"
+	codexSession   = "01a23a7d-ac6f-7493-b1f0-f59c6e21259d"
+	qwenSession    = "120986e0-ffe9-4430-ad9f-6f564d2191cf"
+	copilotSession = "fb2d5c0f-2408-4388-aa74-4a88124a7649"
 )
 
 // world is a repository where the owner claimed src/** and a person
@@ -119,7 +121,8 @@ func (w *world) environ(extra ...string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
 		case k == "PATH", k == "AI_AGENT", k == "CLAUDECODE", k == "GEMINI_CLI", strings.HasPrefix(k, "LUCID_"),
-			strings.HasPrefix(k, "CODEX_"), strings.HasPrefix(k, "CLAUDE_"), strings.HasPrefix(k, "GEMINI_"), strings.HasPrefix(k, "GIT_"):
+			strings.HasPrefix(k, "CODEX_"), strings.HasPrefix(k, "CLAUDE_"), strings.HasPrefix(k, "GEMINI_"), strings.HasPrefix(k, "GIT_"),
+			strings.HasPrefix(k, "COPILOT_"), strings.HasPrefix(k, "QWEN_"):
 			continue
 		}
 		env = append(env, kv)
@@ -214,12 +217,19 @@ func parseAnswer(out string) answer {
 		} `json:"hookSpecificOutput"`
 		Decision string `json:"decision"` // Gemini
 		Reason   string `json:"reason"`
+		// GitHub Copilot CLI's flat answer
+		Permission string          `json:"permissionDecision"`
+		Why        string          `json:"permissionDecisionReason"`
+		Modified   json.RawMessage `json:"modifiedArgs"`
 	}
 	if json.Unmarshal([]byte(out), &o) != nil {
 		return a
 	}
-	a.deny = o.Specific.Decision == "deny" || o.Decision == "deny"
-	a.reason = o.Specific.Reason + o.Reason
+	a.deny = o.Specific.Decision == "deny" || o.Decision == "deny" || o.Permission == "deny"
+	a.reason = o.Specific.Reason + o.Reason + o.Why
+	if o.Modified != nil {
+		o.Specific.Updated = o.Modified
+	}
 	a.context = o.Specific.Context
 	var in struct {
 		Command string `json:"command"`
