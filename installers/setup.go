@@ -3,6 +3,7 @@ package installers
 import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/merge"
+	"os/exec"
 )
 
 // Change is one file the installer created, changed or removed; the same
@@ -86,4 +87,20 @@ func UninstallUser(c *Client, path string) ([]Change, error) {
 func UserSetUp(c *Client, path string) bool {
 	s, err := c.readAt(path, path)
 	return err == nil && len(s.registered()) == len(c.Events)
+}
+
+// CheckLucidOnPath checks that the hooks of a client (its name on the
+// command line, its title) find lucid: they run with the PATH the client
+// starts with, this shell's when it starts here, and with no lucid there
+// every hook does nothing (the registered command exits 0 without it).
+func CheckLucidOnPath(id, title string) Finding {
+	f := Finding{Check: id + " finds lucid"}
+	p, err := exec.LookPath("lucid")
+	if err != nil {
+		f.Detail = title + "'s hooks run `command -v lucid || exit 0`: with no lucid on the PATH " + id + " starts with, every hook does nothing"
+		f.Fix = "install lucid into a folder on PATH (make install), then start " + id + " again from that shell"
+		return f
+	}
+	f.OK, f.Detail = true, p+" on the PATH "+id+" and its hooks start with"
+	return f
 }

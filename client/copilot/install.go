@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -218,22 +217,8 @@ func saveOrRemove(repo *gitstore.Repo, s *installers.Settings) (installers.Chang
 func (Client) Check(repo *gitstore.Repo) []installers.Finding {
 	return []installers.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+HooksName, "run `lucid init --client "+Hooks.ID+"`"),
-		checkTrust(repo), checkPath(),
+		checkTrust(repo), installers.CheckLucidOnPath(Hooks.ID, "GitHub Copilot CLI"),
 	}
-}
-
-// checkPath checks that the hooks find lucid: they run with the PATH
-// copilot starts with, this shell's when it starts here.
-func checkPath() installers.Finding {
-	f := installers.Finding{Check: "copilot finds lucid"}
-	p, err := exec.LookPath("lucid")
-	if err != nil {
-		f.Detail = "GitHub Copilot CLI's hooks run `command -v lucid || exit 0`: with no lucid on the PATH copilot starts with, every hook does nothing"
-		f.Fix = "install lucid into a folder on PATH (make install), then start copilot again from that shell"
-		return f
-	}
-	f.OK, f.Detail = true, p+" on the PATH copilot and its hooks start with"
-	return f
 }
 
 // CheckClient: doctor's checks of the client are all in Check.

@@ -113,7 +113,7 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
 func (Client) Check(repo *gitstore.Repo) []installers.Finding {
 	return []installers.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
-		checkStartFolder(repo), checkQwenTrust(repo), checkQwenEnabled(repo), checkHookPath(),
+		checkStartFolder(repo), checkQwenTrust(repo), checkQwenEnabled(repo), installers.CheckLucidOnPath(Hooks.ID, "Qwen Code"),
 	}
 }
 

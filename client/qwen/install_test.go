@@ -240,11 +240,11 @@ func TestPaths(t *testing.T) {
 	}
 	bin := t.TempDir()
 	t.Setenv("PATH", bin)
-	if f := checkHookPath(); f.OK || f.Fix == "" {
+	if f := installers.CheckLucidOnPath(Hooks.ID, "Qwen Code"); f.OK || f.Fix == "" {
 		t.Errorf("no lucid on PATH: %+v", f)
 	}
 	os.WriteFile(filepath.Join(bin, "lucid"), []byte("#!/bin/sh\n"), 0o755)
-	if f := checkHookPath(); !f.OK || !strings.HasPrefix(f.Detail, filepath.Join(bin, "lucid")) {
+	if f := installers.CheckLucidOnPath(Hooks.ID, "Qwen Code"); !f.OK || !strings.HasPrefix(f.Detail, filepath.Join(bin, "lucid")) {
 		t.Errorf("lucid on PATH: %+v", f)
 	}
 }

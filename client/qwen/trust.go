@@ -2,7 +2,6 @@ package qwen
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 
@@ -165,20 +164,5 @@ func checkQwenEnabled(repo *gitstore.Repo) installers.Finding {
 	default:
 		f.OK, f.Detail = true, "hooks on (no disableAllHooks)"
 	}
-	return f
-}
-
-// checkHookPath checks that lucid is on the PATH Qwen's hooks (bash -c)
-// and shells run with, which is the one qwen starts with: the hooks do
-// nothing without it, and the agent's lucid commands fail.
-func checkHookPath() installers.Finding {
-	f := installers.Finding{Check: "qwen finds lucid"}
-	p, err := exec.LookPath("lucid")
-	if err != nil {
-		f.Detail = "Qwen's hooks run `command -v lucid || exit 0`: with no lucid on the PATH qwen starts with, every hook does nothing"
-		f.Fix = "install lucid into a folder on PATH (make install), then start qwen again from that shell"
-		return f
-	}
-	f.OK, f.Detail = true, p+" on the PATH qwen's hooks and shells get"
 	return f
 }
