@@ -16,11 +16,11 @@ import (
 // The opencode and Kilo Code scenarios run the real binaries named by
 // LUCID_E2E_OPENCODE and LUCID_E2E_KILO (`make e2e` installs them with
 // scripts/install-opencode and scripts/install-kilo and sets them),
-// headless (`opencode run PROMPT`, `kilo run PROMPT`), offline: a
-// project opencode.json names a provider on the bundled
-// @ai-sdk/openai-compatible whose baseURL is
-// internal/scripted/chatcompletions on 127.0.0.1, and every download the
-// binaries would try is turned off. Kilo is a fork of opencode that
+// headless (`opencode run PROMPT`, `kilo run PROMPT`), offline: the
+// user's opencode.json (in the world's XDG_CONFIG_HOME, out of the
+// repository) names a provider on the bundled @ai-sdk/openai-compatible
+// whose baseURL is internal/scripted/chatcompletions on 127.0.0.1, and
+// every download the binaries would try is turned off. Kilo is a fork of opencode that
 // reads the same opencode.json and loads the same plugins, from its own
 // folders. Without a binary its scenarios skip, whatever the others do.
 const (
@@ -31,9 +31,6 @@ const (
 	// opencodeModel is the model id of the scripted provider: one
 	// holding "gpt-" would get apply_patch instead of edit and write.
 	opencodeModel = "scripted"
-	// opencodeURLEnv carries the scripted server's URL into
-	// opencode.json ({env:...}), so one world serves any server.
-	opencodeURLEnv = "LUCID_E2E_OPENCODE_URL"
 )
 
 var opencodeBinary, kiloBinary clientBinary
@@ -105,11 +102,14 @@ type opencodeWorld struct {
 	Model string
 }
 
-// opencodeConfig is the project's opencode.json: the scripted provider
-// (its URL from the environment), every permission allowed (opencode
+// opencodeConfig is the user's opencode.json, with the scripted server's
+// URL for its %s: the scripted provider, every permission allowed (opencode
 // run rejects what would ask), no updates or sharing. small_model makes
 // the title request go to the scripted server too (a side request: it
-// has no tools).
+// has no tools). It is written at each run, for that run's server: Kilo
+// 7.7.9 rejects the whole file when a value is "{env:VAR}", which
+// opencode would fill in. Out of the repository, it changes nothing
+// lucid watches.
 const opencodeConfig = `{
   "$schema": "https://opencode.ai/config.json",
   "model": "local/scripted",
@@ -121,7 +121,7 @@ const opencodeConfig = `{
     "local": {
       "npm": "@ai-sdk/openai-compatible",
       "name": "Scripted",
-      "options": {"baseURL": "{env:` + opencodeURLEnv + `}", "apiKey": "scripted"},
+      "options": {"baseURL": "%s", "apiKey": "scripted"},
       "models": {
         "scripted": {"name": "Scripted", "tool_call": true, "limit": {"context": 200000, "output": 8000}},
         "gpt-5-scripted": {"name": "Scripted, with apply_patch", "tool_call": true, "limit": {"context": 200000, "output": 8000}}
@@ -137,6 +137,9 @@ const opencodeConfig = `{
 // lists the package. Offline, the install would retry for about 72 s on
 // every start before the plugins load.
 func (w *opencodeWorld) stubPluginSDK(dir, pkg string) {
+	if strings.HasPrefix(dir, w.repo) {
+		w.write(filepath.Join(dir, ".gitignore"), opencodeGitignore)
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "node_modules"), 0o755); err != nil {
 		w.t.Fatal(err)
 	}
@@ -162,9 +165,13 @@ func withKilo(t *testing.T, e *env) *opencodeWorld {
 	return w
 }
 
+// opencodeGitignore is the .gitignore opencode writes into a config
+// folder where it installs its SDK: written and committed first, the
+// work tree stays clean across runs.
+const opencodeGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore\n"
+
 func (w *opencodeWorld) setUp() {
 	w.t.Helper()
-	w.write(w.path("opencode.json"), opencodeConfig)
 	if w.kilo {
 		for _, d := range []string{w.path(".kilo"), w.path(".kilocode"), w.path(".opencode"), filepath.Join(w.home, ".config", "kilo"), filepath.Join(w.home, ".config", "opencode")} {
 			w.stubPluginSDK(d, "@kilocode/plugin")
@@ -225,7 +232,7 @@ func (w *opencodeWorld) opencodeEnviron(srv *cc.Server, extra ...string) []strin
 	out = append(out, xdgEnviron(w.home)...)
 	// opencode takes its project from $PWD when it is set, not from the
 	// folder it runs in: the test's own would make it work there.
-	out = append(out, "PWD="+w.repo, opencodeURLEnv+"="+srv.URL, "TERM=dumb")
+	out = append(out, "PWD="+w.repo, "TERM=dumb")
 	for _, p := range []string{"OPENCODE", "KILO"} {
 		out = append(out, p+"_DISABLE_AUTOUPDATE=1", p+"_DISABLE_MODELS_FETCH=1", p+"_DISABLE_LSP_DOWNLOAD=1", p+"_DISABLE_SHARE=1")
 	}
@@ -260,6 +267,10 @@ func (w *opencodeWorld) opencodeRunEnv(srv *cc.Server, prompt string, environ []
 	if traced {
 		argv = append([]string{"-f", "-qq", "--seccomp-bpf", "-e", "trace=connect", "-e", "signal=none", "-o", netLog, bin}, argv...)
 		bin = "strace"
+	}
+	cfg := filepath.Join(w.home, ".config", w.name, "opencode.json")
+	if err := writeAtomic(cfg, fmt.Sprintf(opencodeConfig, srv.URL)); err != nil {
+		return run{}, err
 	}
 	res, err := runClient(srv, runTimeout, w.repo, w.opencodeEnviron(srv, environ...), bin, argv...)
 	w.t.Logf("%s run ran %s, exit %d, %d requests", w.name, res.took.Round(time.Millisecond), res.code, len(srv.Requests()))
@@ -345,4 +356,17 @@ func straceOffHost(path string) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// writeAtomic writes content to path through a temporary file and a
+// rename: a client starting meanwhile reads the old file or the new.
+func writeAtomic(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
