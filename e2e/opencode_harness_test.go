@@ -173,14 +173,15 @@ const opencodeGitignore = "node_modules\npackage.json\npackage-lock.json\nbun.lo
 
 func (w *opencodeWorld) setUp() {
 	w.t.Helper()
+	// opencode installs in both its folders, the user's too (without that
+	// stub it went to the registry); Kilo, seen, only in .kilo, where the
+	// plugins are: the user's stub is a precaution.
+	pkg := "@opencode-ai/plugin"
 	if w.kilo {
-		for _, d := range []string{w.path(".kilo"), w.path(".kilocode"), w.path(".opencode"), filepath.Join(w.home, ".config", "kilo"), filepath.Join(w.home, ".config", "opencode")} {
-			w.stubPluginSDK(d, "@kilocode/plugin")
-		}
-	} else {
-		for _, d := range []string{w.path(".opencode"), filepath.Join(w.home, ".config", "opencode")} {
-			w.stubPluginSDK(d, "@opencode-ai/plugin")
-		}
+		pkg = "@kilocode/plugin"
+	}
+	for _, d := range []string{w.path("." + w.name), filepath.Join(w.home, ".config", w.name)} {
+		w.stubPluginSDK(d, pkg)
 	}
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", w.name)
