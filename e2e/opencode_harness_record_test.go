@@ -104,14 +104,22 @@ func harnessRun(t *testing.T, w *opencodeWorld) {
 	if got := w.read("README.md"); !strings.HasPrefix(got, "# edited") {
 		t.Errorf("README.md = %q, want it edited", got)
 	}
-	steps := 0
+	steps, side := 0, 0
 	for _, r := range srv.Requests() {
-		if r.Conversation == "lead" {
+		switch {
+		case r.Side:
+			side++
+		case r.Conversation == "lead":
 			steps++
 		}
 	}
 	if steps != 4 {
 		t.Errorf("the lead's script was asked %d times, want 4:\n%s", steps, srv.Dump())
+	}
+	// opencode asks small_model for the session's title, without tools;
+	// Kilo 7.7.9 asks for none.
+	if want := map[bool]int{false: 1, true: 0}[w.kilo]; side != want {
+		t.Errorf("%d side requests (the title's), want %d:\n%s", side, want, srv.Dump())
 	}
 	if !strings.Contains(res.stdout+res.stderr, "All done.") {
 		t.Logf("the final text is not in the output:\nstdout:\n%s", clip(res.stdout, 2000))
