@@ -11,6 +11,7 @@ import (
 	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/client/copilot"
 	"github.com/lucid-dev/lucid/client/gemini"
+	"github.com/lucid-dev/lucid/client/opencode"
 	"github.com/lucid-dev/lucid/client/qwen"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
@@ -32,6 +33,7 @@ type Client interface {
 var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
 	copilot.Client{},
 	qwen.Client{},
+	opencode.Client{},
 }
 
 // All returns the clients, the default first.
