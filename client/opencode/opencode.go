@@ -13,7 +13,8 @@
 //	 "cwd": "/…",            the project's directory
 //	 "tool": "bash",         PreToolUse and PostToolUse: the tool,
 //	 "callID": "call_…",     the call
-//	 "args": {…}}            and its arguments as the model sent them
+//	 "args": {…},            and its arguments as the model sent them
+//	 "stopHookActive": true} Stop: the stop gate kept it going once already
 //
 // with EVENT one of lucid's own event names (SessionStart,
 // UserPromptSubmit, PreToolUse, PostToolUse, Stop), and reads one JSON
@@ -105,12 +106,13 @@ var WriteTools = []string{Bash, Write, Edit, ApplyPatch}
 type payload struct {
 	SessionID, ParentID, Cwd, Tool string
 	Args                           []byte
+	StopHookActive                 bool
 }
 
 func (p *payload) decode(b []byte) error {
 	return jsonread.Fields(b, map[string]any{
 		"sessionID": &p.SessionID, "parentID": &p.ParentID, "cwd": &p.Cwd,
-		"tool": &p.Tool, "args": &p.Args,
+		"tool": &p.Tool, "args": &p.Args, "stopHookActive": &p.StopHookActive,
 	})
 }
 
@@ -128,14 +130,17 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
 	in := hooks.Input{
-		Event: event, SessionID: p.SessionID, Cwd: p.Cwd, Source: "startup",
+		Event: event, SessionID: p.SessionID, Cwd: p.Cwd, Source: "startup", StopHookActive: p.StopHookActive,
 		ToolName: p.Tool, ToolInput: p.Args,
 		Mute: event == hooks.PreToolUse, NewsAfter: true, NoPrompt: event == hooks.UserPromptSubmit,
 		GateLead: p.ParentID == "", Unrecorded: true, NoMessaging: true, NoRestart: true, WarnAfter: event == hooks.PostToolUse,
 	}
 	if p.ParentID != "" {
 		in.SessionID, in.AgentID, in.AgentType = p.ParentID, p.SessionID, "subagent"
-		if event == hooks.Stop {
+		switch event {
+		case hooks.SessionStart:
+			in.Event = hooks.SubagentStart
+		case hooks.Stop:
 			in.Event = hooks.SubagentStop
 		}
 	}

@@ -62,24 +62,11 @@ export const LucidPlugin = async ({ client, directory }) => {
         if (event?.type === "session.idle") {
           const id = event.properties?.sessionID;
           if (!id) return;
-          const a = await lucid("Stop", who(id), TOOL_MS);
+          const a = await lucid("Stop", { ...who(id), stopHookActive: continued.has(id) }, TOOL_MS);
           if (a.block && !parents.has(id) && !continued.has(id)) {
             continued.add(id);
             await client.session.promptAsync({ path: { id }, body: { parts: [{ type: "text", text: a.block }] } });
           }
-        }
-      } catch {}
-    },
-    "experimental.text.complete": async (input) => {
-      // opencode run ends at its session's first idle: the stop gate's one
-      // more turn must be asked for while the loop still runs.
-      try {
-        const id = input?.sessionID;
-        if (!id || parents.has(id) || continued.has(id)) return;
-        const a = await lucid("Stop", who(id), TOOL_MS);
-        if (a.block) {
-          continued.add(id);
-          await client.session.prompt({ path: { id }, body: { noReply: true, parts: [{ type: "text", text: a.block }] } });
         }
       } catch {}
     },
