@@ -54,8 +54,9 @@ demo: build
 	./scripts/demo $(BIN)
 
 # The real-client suite (e2e/): Claude Code, Codex CLI, Gemini CLI, GitHub
-# Copilot CLI and Qwen Code themselves against scripted models.
-# scripts/install-{claude,codex,gemini,copilot,qwen} install them into
+# Copilot CLI, Qwen Code, opencode and Kilo Code CLI themselves against
+# scripted models.
+# scripts/install-{claude,codex,gemini,copilot,qwen,opencode,kilo} install them into
 # ~/.cache/lucid when missing; where one cannot be had, its
 # installer says why and that client's tests skip.
 e2e:
@@ -64,8 +65,11 @@ e2e:
 	  gemini=$$(./scripts/install-gemini) || gemini=unavailable; \
 	  copilot=$$(./scripts/install-copilot) || copilot=unavailable; \
 	  qwen=$$(./scripts/install-qwen) || qwen=unavailable; \
+	  opencode=$$(./scripts/install-opencode) || opencode=unavailable; \
+	  kilo=$$(./scripts/install-kilo) || kilo=unavailable; \
 	  LUCID_E2E_CLAUDE=$$claude LUCID_E2E_CODEX=$$codex LUCID_E2E_GEMINI=$$gemini \
 	  LUCID_E2E_COPILOT=$$copilot LUCID_E2E_QWEN=$$qwen \
+	  LUCID_E2E_OPENCODE=$$opencode LUCID_E2E_KILO=$$kilo \
 	  $(GO) test -count=1 -timeout 30m -v ./e2e
 
 clean:

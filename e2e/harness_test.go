@@ -87,7 +87,7 @@ func setup(m *testing.M) int {
 // anyClient reports whether any client's binary is named, so that lucid
 // is built for the suite.
 func anyClient() bool {
-	for _, v := range []string{claudeEnv, codexEnv, geminiEnv, copilotEnv,
+	for _, v := range []string{claudeEnv, codexEnv, geminiEnv, copilotEnv, opencodeEnv, kiloEnv,
 		qwenEnv,
 	} {
 		if b := os.Getenv(v); b != "" && b != unavailable {
