@@ -34,6 +34,7 @@ var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
 	copilot.Client{},
 	qwen.Client{},
 	opencode.Client{},
+	opencode.Kilo{},
 }
 
 // All returns the clients, the default first.
@@ -205,11 +206,11 @@ away again but .lucid/.
 other lich session that just edited your file, or lucid's active claims.
 
 --client NAME sets lucid up in the clients named (claude, codex, gemini,
-copilot, qwen, opencode; repeat it, or give a comma list): Codex CLI's hooks go into
+copilot, qwen, opencode, kilo; repeat it, or give a comma list): Codex CLI's hooks go into
 .codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
 your own. Without --client, init sets up Claude Code, and each other
 client too where its folder (.codex/, .gemini/, .github/hooks/, .qwen/,
-.opencode/) is already there.
+.opencode/, .kilo/) is already there.
 
 Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
@@ -238,7 +239,8 @@ two as one.
 
 opencode (--client opencode; plain init too where .opencode/ is there) has
 no hooks: lucid writes its own plugin, .opencode/plugins/lucid.js, which
-hands each call to lucid hook --client opencode.`
+hands each call to lucid hook --client opencode; Kilo Code (--client kilo,
+or .kilo/) loads the same plugin from .kilo/plugins/lucid.js.`
 	UninstallHelp = `lucid uninstall
        lucid uninstall --user
 
@@ -251,7 +253,7 @@ command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
 Qwen Code's hooks in .qwen/settings.json go too, and so does lucid's
-opencode plugin with the folders init created for it.
+opencode and Kilo Code plugins with the folders init created for them.
 --user removes what lucid init --user added to your user settings (Claude
 Code's, Gemini CLI's and Qwen Code's), and nothing else. It is a person's command: an agent's shell is
 refused.`

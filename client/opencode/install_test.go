@@ -77,7 +77,7 @@ func TestCheckLoads(t *testing.T) {
 	if _, err := (Client{}).Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	f := checkLoads(repo)
+	f := opencodePlace.checkLoads(repo)
 	if !f.OK {
 		t.Fatalf("lucid's plugin: %+v", f)
 	}
@@ -85,11 +85,11 @@ func TestCheckLoads(t *testing.T) {
 		t.Skip(f.Detail)
 	}
 	os.WriteFile(filepath.Join(repo.Top, PluginName), append([]byte("export const V = 1\n"), Plugin...), 0o644)
-	if f := checkLoads(repo); f.OK || !strings.Contains(f.Detail, "exports V, not a function") {
+	if f := opencodePlace.checkLoads(repo); f.OK || !strings.Contains(f.Detail, "exports V, not a function") {
 		t.Errorf("an extra export: %+v", f)
 	}
 	os.WriteFile(filepath.Join(repo.Top, PluginName), []byte("throw new Error('x')\n"), 0o644)
-	if f := checkLoads(repo); f.OK || !strings.Contains(f.Detail, "does not load") {
+	if f := opencodePlace.checkLoads(repo); f.OK || !strings.Contains(f.Detail, "does not load") {
 		t.Errorf("a throw at load: %+v", f)
 	}
 }

@@ -9,6 +9,11 @@ import { join } from "node:path";
 
 export const LucidPlugin = async ({ client, directory }) => {
   const LUCID = process.env.LUCID_OPENCODE_BIN || "lucid";
+  // Kilo Code loads this same file from .kilo/plugins/: its agents are Kilo's.
+  let CLIENT = "opencode";
+  try {
+    if (/[\\/]\.kilo(code)?[\\/]plugins[\\/]/.test(decodeURIComponent(new URL(import.meta.url).pathname))) CLIENT = "kilo";
+  } catch {}
   const TOOL_MS = 5000, START_MS = 15000;
   const WRITERS = new Set(["bash", "write", "edit", "apply_patch"]);
   const AFTER = new Set(["bash", "write", "edit", "apply_patch", "task"]);
@@ -32,7 +37,7 @@ export const LucidPlugin = async ({ client, directory }) => {
       try {
         const env = { ...process.env, LUCID_OPENCODE_HOOK: "1" };
         delete env.LUCID_OPENCODE_AGENT;
-        child = spawn(LUCID, ["hook", "--client", "opencode", event], { cwd: directory, env, stdio: ["pipe", "pipe", "ignore"] });
+        child = spawn(LUCID, ["hook", "--client", CLIENT, event], { cwd: directory, env, stdio: ["pipe", "pipe", "ignore"] });
       } catch { resolve({}); return; }
       timer = setTimeout(() => { out = ""; try { child.kill("SIGKILL"); } catch {} finish(); }, ms);
       child.on("error", () => { out = ""; finish(); });

@@ -2,7 +2,7 @@
 // (FAKE_LUCID_MODE says what it does) as LUCID_OPENCODE_BIN.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, chmodSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, writeFileSync, chmodSync, readFileSync, mkdirSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -97,4 +97,14 @@ test("the digest goes into every request's system prompt; news after a tool's re
   const res = { output: "Wrote file successfully." };
   await h["tool.execute.after"]({ ...bash, tool: "write", args: { filePath: "a" } }, res);
   assert.equal(res.output, "Wrote file successfully.\n\nNEWS");
+});
+
+test("loaded from .kilo/plugins, it calls lucid for Kilo Code", async () => {
+  process.env.FAKE_LUCID_MODE = "deny";
+  const kilo = join(dir, ".kilo", "plugins");
+  mkdirSync(kilo, { recursive: true });
+  copyFileSync(plugin, join(kilo, "lucid.js"));
+  const h = await (await import(pathToFileURL(join(kilo, "lucid.js")).href)).LucidPlugin({ client: {}, directory: dir });
+  await assert.rejects(h["tool.execute.before"](bash, { args: { command: "x" } }));
+  assert.equal(readFileSync(join(dir, "args"), "utf8").trim(), "hook --client kilo PreToolUse");
 });
