@@ -10,16 +10,16 @@ import (
 	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
 )
 
-// recPlugin is a plugin that appends each hook's name and input as one
-// JSON line to $LUCID_E2E_REC (events by type only): what the harness
+// recPlugin is a plugin that appends each hook's name, input and output
+// (as received) as one JSON line to $LUCID_E2E_REC: what the harness
 // tests read to see that a project plugin loads and what it is given.
 // Its one export is the plugin: opencode skips a file with any other.
 const recPlugin = `import { appendFileSync } from "node:fs";
 export const Rec = async () => {
-  const log = (hook, input) => { try { appendFileSync(process.env.LUCID_E2E_REC, JSON.stringify({ hook, input }) + "\n"); } catch {} };
-  const on = (hook) => async (input) => log(hook, input);
+  const log = (hook, input, output) => { try { appendFileSync(process.env.LUCID_E2E_REC, JSON.stringify({ hook, input, output }) + "\n"); } catch {} };
+  const on = (hook) => async (input, output) => log(hook, input, output);
   return {
-    event: async ({ event }) => log("event", { type: event.type }),
+    event: async ({ event }) => log("event", event),
     "chat.message": on("chat.message"),
     "tool.execute.before": on("tool.execute.before"),
     "tool.execute.after": on("tool.execute.after"),
@@ -32,12 +32,14 @@ export const Rec = async () => {
 type recorded struct {
 	Hook  string `json:"hook"`
 	Input struct {
-		Type      string         `json:"type"` // an event's
-		Tool      string         `json:"tool"`
-		SessionID string         `json:"sessionID"`
-		CallID    string         `json:"callID"`
-		Args      map[string]any `json:"args"`
+		Type      string `json:"type"` // an event's
+		Tool      string `json:"tool"`
+		SessionID string `json:"sessionID"`
+		CallID    string `json:"callID"`
 	} `json:"input"`
+	Output struct {
+		Args map[string]any `json:"args"` // tool.execute.before's: what will run
+	} `json:"output"`
 	raw json.RawMessage
 }
 
@@ -136,16 +138,36 @@ func harnessRun(t *testing.T, w *opencodeWorld) {
 	}
 	if got := strings.Join(tools, " "); got != "bash write edit" {
 		t.Errorf("tool.execute.before fired for %q, want bash write edit", got)
+	} else if cmd := all[firstHook(all, "tool.execute.before")].Output.Args["command"]; cmd != "echo hi > out.txt" {
+		t.Errorf("tool.execute.before of bash has args.command %q", cmd)
+	}
+	for _, h := range []string{"chat.message", "tool.execute.after", "shell.env"} {
+		if firstHook(all, h) < 0 {
+			t.Errorf("%s never fired", h)
+		}
 	}
 	if d := os.Getenv("LUCID_E2E_PAYLOADS"); d != "" {
-		savePayloads(t, d, all)
+		w.savePayloads(d, all)
 	}
 }
 
-// savePayloads writes the first input of each hook (and event type) the
-// plugin recorded into dir, as hook.json: how testdata/payloads was made.
-func savePayloads(t *testing.T, dir string, all []recorded) {
+// firstHook is the index of hook's first record, -1 when it has none.
+func firstHook(all []recorded, hook string) int {
+	for i, r := range all {
+		if r.Hook == hook {
+			return i
+		}
+	}
+	return -1
+}
+
+// savePayloads writes the first record of each hook (of each tool, each
+// event type) the plugin recorded into dir, as HOOK[-TOOL].json, with
+// the world's folders as /home/dev/repo and /home/dev: how
+// testdata/payloads/{opencode,kilo}-* were made.
+func (w *opencodeWorld) savePayloads(dir string, all []recorded) {
 	os.MkdirAll(dir, 0o755)
+	paths := strings.NewReplacer(w.repo, "/home/dev/repo", w.home, "/home/dev")
 	seen := map[string]bool{}
 	for _, r := range all {
 		name := r.Hook
@@ -159,7 +181,7 @@ func savePayloads(t *testing.T, dir string, all []recorded) {
 		}
 		seen[name] = true
 		var v any
-		json.Unmarshal(r.raw, &v)
+		json.Unmarshal([]byte(paths.Replace(string(r.raw))), &v)
 		b, _ := json.MarshalIndent(v, "", "  ")
 		os.WriteFile(filepath.Join(dir, name+".json"), append(b, '\n'), 0o644)
 	}

@@ -117,6 +117,7 @@ const opencodeConfig = `{
   "autoupdate": false,
   "share": "disabled",
   "permission": "allow",
+  "enabled_providers": ["local"],
   "provider": {
     "local": {
       "npm": "@ai-sdk/openai-compatible",
