@@ -148,3 +148,43 @@ func snapshotTree(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// Kilo Code, opencode's fork, with the same plugin from .kilo/plugins/:
+// the digest reaches the model, and its write and bash write on another
+// agent's claim are denied with lucid's reason.
+func TestKiloDigestAndDeny(t *testing.T) {
+	needKilo(t)
+	w := withKilo(t, newScratch(t, t.TempDir()))
+	w.run("lucid", "init", "--client", "kilo")
+	w.run("git", "add", "-A")
+	w.run("git", "commit", "-qm", "lucid for kilo")
+	w.claimAs(otherAgent, "src/**", "rework auth")
+	before := w.read("src/auth.go")
+	lead := &cc.Script{Name: "lead", Marker: "[[kilo-lead]]", Steps: []cc.Step{
+		cc.CallTool("write", map[string]any{"filePath": "src/auth.go", "content": "package auth\n"}),
+		cc.CallTool("bash", map[string]any{"command": "sed -i s/Login/LogIn/ src/auth.go"}),
+		cc.Say("Kilo done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.opencode(srv, "[[kilo-lead]] Edit the auth code.")
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 3 {
+		t.Fatalf("want 3 requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	if n := strings.Count(reqs[0].Chat.SystemText(), digestHeader); n != 1 {
+		t.Errorf("the first request holds the digest %d times in its system prompt, want 1", n)
+	}
+	for _, i := range []int{1, 2} {
+		res, ok := reqs[i].Chat.LastToolResult()
+		if reason := res.Text(); !ok || !strings.Contains(reason, "lucid: src/auth.go is claimed by") {
+			t.Errorf("request %d: the tool was not denied with lucid's reason: %q", i+1, reason)
+		}
+	}
+	if got := w.read("src/auth.go"); got != before {
+		t.Errorf("src/auth.go changed under the claim:\n%s", got)
+	}
+	if s := w.hookSession("kilo", "sessionID"); s == "" {
+		t.Errorf("no call of lucid hook --client kilo:\n%s", w.callsText())
+	}
+}
