@@ -1,6 +1,7 @@
 package installers
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,10 @@ import (
 // SetUp reports whether lucid has hooks in the client's settings (of any
 // version).
 func (c *Client) SetUp(repo *gitstore.Repo) bool {
+	if c.Own != nil {
+		b, err := gitstore.ReadFile(repo.Abs(c.Settings), gitstore.MaxSettings)
+		return err == nil && c.Own(b) || err != nil && !errors.Is(err, os.ErrNotExist)
+	}
 	for _, name := range c.Files() {
 		if s, err := c.Read(repo, name); err != nil || s.HasLucid() {
 			return true // a file lucid cannot read is for doctor to name
@@ -57,6 +62,32 @@ func (c *Client) initFlag() string {
 // Detected reports whether the folder of the client's settings is at the
 // work tree's top (.codex/, .gemini/): plain lucid init sets it up too.
 func (c *Client) Detected(repo *gitstore.Repo) bool {
-	fi, err := os.Stat(repo.Abs(filepath.Dir(c.Settings)))
+	fi, err := os.Stat(repo.Abs(c.Dir()))
 	return err == nil && fi.IsDir()
+}
+
+// Dir is the folder Detected looks for, relative to the work tree's top.
+func (c *Client) Dir() string {
+	if c.Folder != "" {
+		return c.Folder
+	}
+	return filepath.Dir(c.Settings)
+}
+
+// NewDirs are the folders from dir up to the work tree's top that are not
+// there yet, relative to the top, the deepest first: those lucid creates
+// for a file of its own, which uninstall removes again once empty.
+func NewDirs(repo *gitstore.Repo, dir string) ([]string, error) {
+	var made []string
+	for dir != repo.Top && strings.HasPrefix(dir, repo.Top) {
+		if _, err := os.Lstat(dir); err == nil {
+			break
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		rel, _ := filepath.Rel(repo.Top, dir)
+		made = append(made, filepath.ToSlash(rel))
+		dir = filepath.Dir(dir)
+	}
+	return made, nil
 }

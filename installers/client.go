@@ -42,6 +42,13 @@ type Client struct {
 	// "matcher": M} (GitHub Copilot CLI's hook files); TimeoutUnit is then
 	// the second.
 	Flat bool
+	// Folder is the folder whose presence at the work tree's top has plain
+	// lucid init set the client up; "" for that of Settings.
+	Folder string
+	// Own, where set, says the client's Settings is no JSON settings file
+	// but a file lucid owns whole (opencode's plugin), and tells lucid's
+	// own, of any version, by its bytes.
+	Own func(b []byte) bool
 }
 
 // Event is one event a client registers: the hook path reads the same

@@ -123,13 +123,18 @@ func NewLabeler(r *gitstore.Repo) *Labeler {
 // Label returns the label of agent, as LabelIn does, with its type and
 // client as its record says.
 func (l *Labeler) Label(agent string) string {
-	if _, mate := Teammate(agent); mate || !strings.Contains(agent, "/") && !looksLikeSession(agent) {
+	if _, mate := Teammate(agent); mate {
 		return Label(agent, "")
 	}
 	rec, ok := l.known[agent]
 	if !ok {
 		rec, _, _ = agentstore.Load(l.repo, agent)
 		l.known[agent] = rec
+	}
+	if !strings.Contains(agent, "/") && !looksLikeSession(agent) && rec.Client == "" {
+		// A person's name, or a session id of no known shape whose
+		// client never started it here.
+		return Label(agent, "")
 	}
 	return LabelIn(agent, rec.Type, rec.Client)
 }

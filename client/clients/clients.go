@@ -11,6 +11,7 @@ import (
 	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/client/copilot"
 	"github.com/lucid-dev/lucid/client/gemini"
+	"github.com/lucid-dev/lucid/client/opencode"
 	"github.com/lucid-dev/lucid/client/qwen"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
@@ -32,6 +33,8 @@ type Client interface {
 var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
 	copilot.Client{},
 	qwen.Client{},
+	opencode.Client{},
+	opencode.Kilo{},
 }
 
 // All returns the clients, the default first.
@@ -203,11 +206,11 @@ away again but .lucid/.
 other lich session that just edited your file, or lucid's active claims.
 
 --client NAME sets lucid up in the clients named (claude, codex, gemini,
-copilot, qwen; repeat it, or give a comma list): Codex CLI's hooks go into
+copilot, qwen, opencode, kilo; repeat it, or give a comma list): Codex CLI's hooks go into
 .codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
 your own. Without --client, init sets up Claude Code, and each other
-client too where its folder (.codex/, .gemini/, .github/hooks/, .qwen/)
-is already there.
+client too where its folder (.codex/, .gemini/, .github/hooks/, .qwen/,
+.opencode/, .kilo/) is already there.
 
 Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
@@ -232,7 +235,12 @@ Qwen Code (--client qwen; plain init too where .qwen/ is there) takes
 lucid's hooks in .qwen/settings.json, and reads them only in sessions
 started at the work tree's top; --user --client qwen registers them in
 ~/.qwen/settings.json (or $QWEN_HOME/settings.json), and Qwen runs the
-two as one.`
+two as one.
+
+opencode (--client opencode; plain init too where .opencode/ is there) has
+no hooks: lucid writes its own plugin, .opencode/plugins/lucid.js, which
+hands each call to lucid hook --client opencode; Kilo Code (--client kilo,
+or .kilo/) loads the same plugin from .kilo/plugins/lucid.js.`
 	UninstallHelp = `lucid uninstall
        lucid uninstall --user
 
@@ -244,7 +252,8 @@ and the folder trust lucid init --trust-copilot wrote, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
-Qwen Code's hooks in .qwen/settings.json go too.
+Qwen Code's hooks in .qwen/settings.json go too, and so does lucid's
+opencode and Kilo Code plugins with the folders init created for them.
 --user removes what lucid init --user added to your user settings (Claude
 Code's, Gemini CLI's and Qwen Code's), and nothing else. It is a person's command: an agent's shell is
 refused.`
@@ -264,7 +273,9 @@ Copilot CLI: that it trusts the folder and finds lucid; for Claude
 Code, whether its record of a shell command's changes is on in every
 permission mode, and how to turn it on; for Qwen Code: the folder it
 must start in, its folder trust where that is on, disableAllHooks, and
-lucid on the PATH its hooks get. One line per check, with a fix
+lucid on the PATH its hooks get; for opencode: that its plugin is this
+lucid's, that it loads as opencode loads it (with node, where it is on
+PATH), and lucid on PATH. One line per check, with a fix
 under each failure; exit 1 when any fails.`
 )
 

@@ -88,6 +88,9 @@ func TestClientRoundTripKeepsTheUsersBytes(t *testing.T) {
 	}
 	for _, cl := range All()[1:] {
 		c := cl.Hooks()
+		if c.Own != nil {
+			continue // a file of lucid's own, no settings of the user's
+		}
 		for _, tc := range cases {
 			t.Run(c.ID+"/"+tc.name, func(t *testing.T) {
 				repo := installertest.NewRepo(t)

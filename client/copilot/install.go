@@ -133,7 +133,7 @@ func installFile(repo *gitstore.Repo) ([]installers.Change, error) {
 	if what == "" {
 		return nil, nil
 	}
-	made, err := newDirs(repo, filepath.Dir(repo.Abs(HooksName)))
+	made, err := installers.NewDirs(repo, filepath.Dir(repo.Abs(HooksName)))
 	if err != nil {
 		return nil, err
 	}
@@ -146,23 +146,6 @@ func installFile(repo *gitstore.Repo) ([]installers.Change, error) {
 		}
 	}
 	return []installers.Change{{Path: HooksName, What: what}}, nil
-}
-
-// newDirs are the folders from dir up to the work tree's top that are not
-// there yet, relative to the top, the deepest first: those lucid creates.
-func newDirs(repo *gitstore.Repo, dir string) ([]string, error) {
-	var made []string
-	for dir != repo.Top && strings.HasPrefix(dir, repo.Top) {
-		if _, err := os.Lstat(dir); err == nil {
-			break
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		rel, _ := filepath.Rel(repo.Top, dir)
-		made = append(made, filepath.ToSlash(rel))
-		dir = filepath.Dir(dir)
-	}
-	return made, nil
 }
 
 // Uninstall removes lucid's hook file (lucid's hooks alone where someone

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -61,7 +61,7 @@ func runInit(c *cli, args []string) error {
 		chosen = []clients.Client{def}
 		for _, cl := range clients.All()[1:] {
 			if h := cl.Hooks(); h.Detected(repo) {
-				fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", path.Dir(h.Settings)+"/", h.Name)
+				fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", filepath.ToSlash(h.Dir())+"/", h.Name)
 				chosen = append(chosen, cl)
 			}
 		}

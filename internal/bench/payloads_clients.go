@@ -14,7 +14,8 @@ import (
 // there is one, the shell call the claims section times for the client
 // besides the default one. $SESSION and $DIR stand for the session's id
 // and the work tree. A client whose payloads do not name their event
-// (GitHub Copilot CLI's) has it in the file's name: tool-1.preToolUse.json.
+// (GitHub Copilot CLI's, lucid's opencode plugin's) has it in the file's
+// name: tool-1.preToolUse.json.
 //
 //go:embed testdata/clients
 var clientFiles embed.FS
@@ -48,14 +49,16 @@ func clientPayloads(client, prefix, session, dir string) []clientPayload {
 			Session      string `json:"session_id"`
 			CamelTool    string `json:"toolName"`
 			CamelSession string `json:"sessionId"`
+			PluginTool   string `json:"tool"` // lucid's opencode plugin's
+			PluginID     string `json:"sessionID"`
 		}
 		json.Unmarshal(p.stdin, &names)
 		p.event, p.tool, p.session = names.Event, names.Tool, names.Session
 		if parts := strings.Split(e.Name(), "."); p.event == "" && len(parts) == 3 {
 			p.event = parts[1]
 		}
-		p.tool = cmp.Or(p.tool, names.CamelTool)
-		p.session = cmp.Or(p.session, names.CamelSession)
+		p.tool = cmp.Or(p.tool, names.CamelTool, names.PluginTool)
+		p.session = cmp.Or(p.session, names.CamelSession, names.PluginID)
 		out = append(out, p)
 	}
 	return out
