@@ -1,8 +1,9 @@
 package e2e
 
-// The five clients in one repository at once: the real `claude`, `codex`,
-// `gemini`, `copilot` and `qwen`, each with lucid's own hooks as `lucid
-// init` writes them, each against a scripted model of its own API.
+// The six clients in one repository at once: the real `claude`, `codex`,
+// `gemini`, `copilot`, `qwen` and `opencode`, each with lucid's own hooks
+// (opencode: its plugin) as `lucid init` writes them, each against a
+// scripted model of its own API.
 
 import (
 	"fmt"
@@ -16,31 +17,35 @@ import (
 	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
-// A Claude Code lead, and a Codex, a Gemini, a GitHub Copilot and a Qwen
-// Code agent work in one repository at the same time. The lead claims
-// src/**; the four others, whose runs overlap, are each denied there with
-// lucid's reason, and each claims and writes a file of its own elsewhere;
-// each one's fact reaches the four others exactly once, signed with its
-// own session's id; lucid claims and lucid log say which client each agent
-// runs in.
-func TestFiveClients(t *testing.T) {
+// A Claude Code lead, and a Codex, a Gemini, a GitHub Copilot, a Qwen
+// Code and an opencode agent work in one repository at the same time. The
+// lead claims src/**; the five others, whose runs overlap, are each denied
+// there with lucid's reason, and each claims and writes a file of its own
+// elsewhere; each one's fact reaches the five others exactly once, signed
+// with its own session's id; lucid claims and lucid log say which client
+// each agent runs in.
+func TestSixClients(t *testing.T) {
 	needGemini(t) // each absent client skips the test before any set-up
 	needCopilot(t)
 	needQwen(t)
+	needOpencode(t)
 	e := newCodexLucid(t, true)
 	g := withGemini(t, &e.env)
 	cp := withCopilot(t, &e.env)
 	q := withQwen(t, &e.env)
+	e.run("lucid", "init", "--client", "opencode") // withOpencode commits it
+	o := withOpencode(t, &e.env)
 	before := e.read("src/auth.go")
 	auth := e.path("src/auth.go")
 	const (
-		claudeFact  = "claude: auth uses bcrypt"
-		codexFact   = "codex: docs are in docs/"
-		geminiFact  = "gemini: login is rate limited"
-		copilotFact = "copilot: tokens expire in an hour"
-		qwenFact    = "qwen: sessions live in redis"
+		claudeFact   = "claude: auth uses bcrypt"
+		codexFact    = "codex: docs are in docs/"
+		geminiFact   = "gemini: login is rate limited"
+		copilotFact  = "copilot: tokens expire in an hour"
+		qwenFact     = "qwen: sessions live in redis"
+		opencodeFact = "opencode: the API keeps v1 routes"
 	)
-	facts := []string{claudeFact, codexFact, geminiFact, copilotFact, qwenFact}
+	facts := []string{claudeFact, codexFact, geminiFact, copilotFact, qwenFact, opencodeFact}
 	logHolds := func(texts ...string) bool {
 		out, err := e.output("lucid", "log", "--json")
 		for _, s := range texts {
@@ -92,7 +97,7 @@ func TestFiveClients(t *testing.T) {
 		claudeErr <- err
 	}()
 
-	// Each of the four: denied on the lead's file, then its claim and
+	// Each of the five: denied on the lead's file, then its claim and
 	// fact, then (every fact in) its own file and a last tool call, whose
 	// hooks bring the facts that came since.
 	codexLead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
@@ -156,6 +161,23 @@ func TestFiveClients(t *testing.T) {
 	qsrv := cc.New(qwenLead)
 	defer qsrv.Close()
 
+	// opencode's plugin throws lucid's reason, which the model reads as
+	// the tool's result; its bash signs lucid from the plugin's shell.env.
+	opencodeLead := &cc.Script{Name: "lead", Marker: "[[opencode-lead]]", Steps: []cc.Step{
+		func(*cc.ChatRequest) cc.Reply {
+			wait(claimed)
+			return cc.CallTool("write", map[string]any{"filePath": auth, "content": "package opencode\n"})(nil)
+		},
+		cc.CallTool("bash", map[string]any{"command": fmt.Sprintf("lucid claim docs/opencode.md --for 'opencode docs' && lucid fact %q", opencodeFact), "description": "claim"}),
+		func(*cc.ChatRequest) cc.Reply {
+			wait(allIn)
+			return cc.CallTool("write", map[string]any{"filePath": e.path("docs/opencode.md"), "content": "opencode\n"})(nil)
+		},
+		cc.Say("opencode done."),
+	}}
+	osrv := cc.New(opencodeLead)
+	defer osrv.Close()
+
 	runs := []func() error{
 		func() error {
 			_, err := e.execRun(rsrv, "[[codex-lead]] Edit the auth code.", "--dangerously-bypass-hook-trust")
@@ -164,6 +186,7 @@ func TestFiveClients(t *testing.T) {
 		func() error { _, err := g.geminiRun(gsrv, "[[gemini-lead]] Edit the auth code."); return err },
 		func() error { _, err := cp.copilotRun(cpsrv, "[[copilot-lead]] Edit the auth code."); return err },
 		func() error { _, err := q.qwenRun(qsrv, "[[qwen-lead]] Edit the auth code."); return err },
+		func() error { _, err := o.opencodeRun(osrv, "[[opencode-lead]] Edit the auth code."); return err },
 	}
 	errs := make(chan error, len(runs))
 	for _, r := range runs {
@@ -188,14 +211,14 @@ func TestFiveClients(t *testing.T) {
 	}
 
 	claudeReqs, codexReqs, geminiReqs := csrv.Conversation("lead"), rsrv.Conversation("lead"), gsrv.Conversation("lead")
-	copilotReqs, qwenReqs := cpsrv.Conversation("lead"), qsrv.Conversation("lead")
+	copilotReqs, qwenReqs, opencodeReqs := cpsrv.Conversation("lead"), qsrv.Conversation("lead"), osrv.Conversation("lead")
 	for _, c := range []struct {
 		who       string
 		got, want int
-	}{{"Claude", len(claudeReqs), 3}, {"Codex", len(codexReqs), 4}, {"Gemini", len(geminiReqs), 4}, {"Copilot", len(copilotReqs), 4}, {"Qwen", len(qwenReqs), 4}} {
+	}{{"Claude", len(claudeReqs), 3}, {"Codex", len(codexReqs), 4}, {"Gemini", len(geminiReqs), 4}, {"Copilot", len(copilotReqs), 4}, {"Qwen", len(qwenReqs), 4}, {"opencode", len(opencodeReqs), 4}} {
 		if c.got != c.want {
-			t.Fatalf("want %d %s requests, got %d\nClaude:\n%s\nCodex:\n%s\nGemini:\n%s\nCopilot:\n%s\nQwen:\n%s", c.want, c.who, c.got,
-				csrv.Dump(), rsrv.Dump(), gsrv.Dump(), cpsrv.Dump(), qsrv.Dump())
+			t.Fatalf("want %d %s requests, got %d\nClaude:\n%s\nCodex:\n%s\nGemini:\n%s\nCopilot:\n%s\nQwen:\n%s\nopencode:\n%s", c.want, c.who, c.got,
+				csrv.Dump(), rsrv.Dump(), gsrv.Dump(), cpsrv.Dump(), qsrv.Dump(), osrv.Dump())
 		}
 	}
 
@@ -204,7 +227,7 @@ func TestFiveClients(t *testing.T) {
 	if got := e.read("src/auth.go"); got != before {
 		t.Errorf("src/auth.go changed under the lead's claim:\n%s", got)
 	}
-	for _, c := range []string{"codex", "gemini", "copilot", "qwen"} {
+	for _, c := range []string{"codex", "gemini", "copilot", "qwen", "opencode"} {
 		if got := e.read("docs/" + c + ".md"); got != c+"\n" {
 			t.Errorf("%s's write outside the claim did not go through: docs/%s.md holds %q", c, c, got)
 		}
@@ -222,15 +245,18 @@ func TestFiveClients(t *testing.T) {
 	if m, ok := qwenReqs[1].Chat.LastToolResult(); !ok || !strings.HasPrefix(m.Text(), deny) || !strings.Contains(m.Text(), `for "rework auth"`) {
 		t.Errorf("Qwen's write of src/auth.go was not denied with lucid's reason: %q", m.Text())
 	}
+	if m, ok := opencodeReqs[1].Chat.LastToolResult(); !ok || !strings.Contains(m.Text(), deny) || !strings.Contains(m.Text(), `for "rework auth"`) {
+		t.Errorf("opencode's write of src/auth.go was not denied with lucid's reason: %q", m.Text())
+	}
 
 	// Which client each agent runs in, in lucid claims and lucid log.
-	for _, want := range []string{"src/**: lead·", "docs/codex.md: codex·", "docs/gemini.md: gemini·", "docs/copilot.md: copilot·", "docs/qwen.md: qwen·"} {
+	for _, want := range []string{"src/**: lead·", "docs/codex.md: codex·", "docs/gemini.md: gemini·", "docs/copilot.md: copilot·", "docs/qwen.md: qwen·", "docs/opencode.md: opencode·"} {
 		if !strings.Contains(claimsDuring, want) {
-			t.Errorf("lucid claims, while all five held their claims, lacks %q:\n%s", want, claimsDuring)
+			t.Errorf("lucid claims, while all six held their claims, lacks %q:\n%s", want, claimsDuring)
 		}
 	}
 	log := e.run("lucid", "log")
-	for _, want := range []string{claudeFact + " (lead·", codexFact + " (codex·", geminiFact + " (gemini·", copilotFact + " (copilot·", qwenFact + " (qwen·"} {
+	for _, want := range []string{claudeFact + " (lead·", codexFact + " (codex·", geminiFact + " (gemini·", copilotFact + " (copilot·", qwenFact + " (qwen·", opencodeFact + " (opencode·"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("lucid log lacks %q:\n%s", want, log)
 		}
@@ -247,21 +273,25 @@ func TestFiveClients(t *testing.T) {
 		{"Gemini", geminiFact, e.hookSession("gemini", "session_id")},
 		{"Copilot", copilotFact, e.hookSession("copilot", "sessionId")},
 		{"Qwen", qwenFact, e.hookSession("qwen", "session_id")},
+		{"opencode", opencodeFact, e.hookSession("opencode", "sessionID")},
 	} {
 		if c.session == "" || signers[c.fact] != c.session {
 			t.Errorf("the %s fact is signed %q, want its session %q", c.who, signers[c.fact], c.session)
 		}
 	}
 
-	// Each fact reaches the four others exactly once: once in the hook
+	// Each fact reaches the five others exactly once: once in the hook
 	// contexts of the agent's last request, and once in all that request
-	// shows the model (no tool output brings it a second time).
+	// shows the model (no tool output brings it a second time). opencode's
+	// plugin puts lucid's context in the system prompt and in tool
+	// results: its hook contexts are those.
 	var claudeHeard []string
 	for _, c := range api.HookContexts(claudeReqs[len(claudeReqs)-1].Messages.Messages) {
 		claudeHeard = append(claudeHeard, c.Text)
 	}
 	lastCodex, lastGemini := codexReqs[len(codexReqs)-1].Responses, geminiReqs[len(geminiReqs)-1]
 	lastCopilot, lastQwen := copilotReqs[len(copilotReqs)-1], qwenReqs[len(qwenReqs)-1]
+	lastOpencode := opencodeReqs[len(opencodeReqs)-1].Chat
 	for _, c := range []struct {
 		who, own string
 		heard    []string
@@ -272,6 +302,7 @@ func TestFiveClients(t *testing.T) {
 		{"the Gemini agent", geminiFact, contexts(lastGemini), lastGemini.Generate.SystemText() + "\n" + lastGemini.Generate.AllText()},
 		{"the Copilot agent", copilotFact, copilotContexts(lastCopilot), lastCopilot.Chat.AllText()},
 		{"the Qwen agent", qwenFact, qwenContexts(lastQwen, ""), lastQwen.Chat.AllText()},
+		{"the opencode agent", opencodeFact, append(lastOpencode.Texts("system"), lastOpencode.Texts("tool")...), lastOpencode.AllText()},
 	} {
 		heard := strings.Join(c.heard, "\n")
 		for _, f := range facts {
