@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/client/clienttest"
+
 	"github.com/lucid-dev/lucid/client/answer"
 	"github.com/lucid-dev/lucid/hooks"
 )
@@ -18,28 +20,13 @@ import (
 
 const version = "claude-code-2.1.332"
 
-// recorded is a recorded payload: beside the adapter, or in the
-// repository's testdata at the top.
-func recorded(t *testing.T, name string) []byte {
-	t.Helper()
-	for _, dir := range []string{filepath.Join("testdata", "payloads", version), filepath.Join("..", "..", "testdata", "payloads", version)} {
-		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-			return b
-		}
-	}
-	t.Fatalf("no recorded payload %s of %s", name, version)
-	return nil
-}
+// recorded is a recorded payload of the client's version.
+func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
 // decode decodes a recorded payload of its event (the name's first word).
 func decode(t *testing.T, name string) hooks.Input {
 	t.Helper()
-	event, _, _ := strings.Cut(strings.TrimSuffix(name, ".json"), "-")
-	in, err := Client{}.Decode(event, recorded(t, name))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return in
+	return clienttest.Decode(t, Client{}, version, "", name)
 }
 
 // noUserSettings keeps the user's Claude Code settings out of a test.

@@ -2,12 +2,12 @@ package codex
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/client/clienttest"
 
 	"github.com/lucid-dev/lucid/hooks"
 )
@@ -18,18 +18,8 @@ import (
 
 const version = "codex-0.169.0"
 
-// recorded is a recorded payload: beside the adapter, or in the
-// repository's testdata at the top.
-func recorded(t *testing.T, name string) []byte {
-	t.Helper()
-	for _, dir := range []string{filepath.Join("testdata", "payloads", version), filepath.Join("..", "..", "testdata", "payloads", version)} {
-		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-			return b
-		}
-	}
-	t.Fatalf("no recorded payload %s of %s", name, version)
-	return nil
-}
+// recorded is a recorded payload of the client's version.
+func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
 // withCommand is a recorded payload with tool_input.command replaced.
 func withCommand(t *testing.T, name, command string) []byte {

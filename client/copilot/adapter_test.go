@@ -3,12 +3,12 @@ package copilot
 import (
 	"bufio"
 	"bytes"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/client/clienttest"
 
 	"github.com/lucid-dev/lucid/hooks"
 )
@@ -19,25 +19,13 @@ import (
 
 const version = "copilot-cli-1.0.102"
 
-// recorded is a recorded file of the repository's testdata.
-func recorded(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "payloads", version, name))
-	if err != nil {
-		t.Fatalf("no recorded payload %s of %s: %v", name, version, err)
-	}
-	return b
-}
+// recorded is a recorded payload of the client's version.
+func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
 // decode decodes a recorded payload of its event (the name's first word).
 func decode(t *testing.T, name string) hooks.Input {
 	t.Helper()
-	event, _, _ := strings.Cut(strings.TrimSuffix(name, ".json"), "-")
-	in, err := Client{}.Decode(event, recorded(t, name))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return in
+	return clienttest.Decode(t, Client{}, version, "", name)
 }
 
 // What lucid reads of each kind of payload: Copilot's events under lucid's

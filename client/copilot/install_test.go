@@ -281,11 +281,7 @@ func TestEncodeHosted(t *testing.T) {
 // session.
 func TestDecodeHosted(t *testing.T) {
 	for _, name := range []string{"PascalCase-PreToolUse-Write.json", "PascalCase-PreToolUse-Edit.json"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "payloads", version, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", b)
+		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", recorded(t, name))
 		if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") ||
 			!in.Unrecorded || !in.GateLead || !in.NoRestart || !in.NoMessaging {
 			t.Errorf("%s: %+v, %v", name, in, err)

@@ -2,12 +2,12 @@ package gemini
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/client/clienttest"
 
 	"github.com/lucid-dev/lucid/hooks"
 )
@@ -18,29 +18,13 @@ import (
 
 const version = "gemini-0.61.0"
 
-// recorded is a recorded file: beside the adapter, or in the repository's
-// testdata at the top.
-func recorded(t *testing.T, name string) []byte {
-	t.Helper()
-	for _, dir := range []string{filepath.Join("testdata", "payloads", version), filepath.Join("..", "..", "testdata", "payloads", version)} {
-		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-			return b
-		}
-	}
-	t.Fatalf("no recorded payload %s of %s", name, version)
-	return nil
-}
+// recorded is a recorded payload of the client's version.
+func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
-// decode decodes a recorded payload of its event (the name's first word
-// after an optional "relative-").
+// decode decodes a recorded payload of its event (the name's first word after an optional "relative-").
 func decode(t *testing.T, name string) hooks.Input {
 	t.Helper()
-	event, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSuffix(name, ".json"), "relative-"), "-")
-	in, err := Client{}.Decode(event, recorded(t, name))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return in
+	return clienttest.Decode(t, Client{}, version, "relative-", name)
 }
 
 // What lucid reads of each kind of payload: Gemini's events under lucid's
