@@ -188,3 +188,90 @@ func TestKiloDigestAndDeny(t *testing.T) {
 		t.Errorf("no call of lucid hook --client kilo:\n%s", w.callsText())
 	}
 }
+
+// An agent that edited and recorded nothing is asked once, at the end of
+// its text, while opencode run still takes one more turn: the lead, and a
+// subagent in its child session, each once; the subagent records, the
+// lead does not and is not asked again; when the run ends no claim is
+// left.
+func TestOpencodeStopGateOnce(t *testing.T) {
+	w := newOpencodeLucid(t)
+	const asked = "Before you stop: you edited files but recorded nothing"
+	lead := &cc.Script{Name: "lead", Marker: "[[oc-lead]]", Steps: []cc.Step{
+		cc.CallTool("bash", map[string]any{"command": "lucid claim x.md --for 'write x'"}),
+		cc.CallTool("write", map[string]any{"filePath": "x.md", "content": "x\n"}),
+		cc.CallTool("task", map[string]any{"description": "write y", "prompt": "[[oc-sub]] write y.md", "subagent_type": "general"}),
+		cc.Say("Done."),
+		cc.Say("Done, nothing to record."),
+	}}
+	sub := &cc.Script{Name: "sub", Marker: "[[oc-sub]]", Steps: []cc.Step{
+		cc.CallTool("write", map[string]any{"filePath": "y.md", "content": "y\n"}),
+		cc.Say("Subagent done."),
+		cc.CallTool("bash", map[string]any{"command": "lucid decision 'y.md holds the why'"}),
+		cc.Say("Subagent recorded."),
+	}}
+	srv := cc.New(lead, sub)
+	defer srv.Close()
+	w.opencode(srv, "[[oc-lead]] Write x.md.")
+	reqs, subs := srv.Conversation("lead"), srv.Conversation("sub")
+	if len(reqs) != 5 || len(subs) != 4 {
+		t.Fatalf("want 5 lead and 4 subagent requests (the gate asks each once), got %d and %d\n%s", len(reqs), len(subs), srv.Dump())
+	}
+	if got := reqs[4].Chat.LastUserText(); !strings.Contains(got, asked) {
+		t.Errorf("the lead's last request is not the stop gate's question:\n%s", got)
+	}
+	if got := subs[2].Chat.LastUserText(); !strings.Contains(got, asked) {
+		t.Errorf("the subagent's third request is not the stop gate's question:\n%s", got)
+	}
+	for i, r := range append(reqs[:4:4], subs[:2]...) {
+		if strings.Contains(r.Chat.AllText(), asked) {
+			t.Errorf("request %d holds the question before its agent stopped", i+1)
+		}
+	}
+	if out := w.run("lucid", "log", "--json"); !strings.Contains(out, "y.md holds the why") || !strings.Contains(out, `"agent": "ses_`) {
+		t.Errorf("the subagent's decision is not in the log, signed:\n%s", out)
+	}
+	if cl := w.claims(); len(cl) != 0 {
+		t.Errorf("claims left after the run: %+v", cl)
+	}
+}
+
+// A compaction drops what the session was told: the tool result that
+// carried another agent's fact is summarised away, and the request after
+// the compaction holds the digest afresh in its system prompt, the fact
+// in it, once.
+func TestOpencodeDigestAfterCompaction(t *testing.T) {
+	w := newOpencodeLucid(t)
+	const fact = "opencode-e2e: the cache is per tenant"
+	lead := &cc.Script{Name: "lead", Marker: "[[oc-lead]]", Summary: "[[oc-lead]] The model wrote a.md and noted it.", Steps: []cc.Step{
+		cc.CallTool("write", map[string]any{"filePath": "a.md", "content": "a\n"}),
+		func(r *cc.ChatRequest) cc.Reply {
+			if strings.Contains(r.LastUserText(), "Continue if you have next steps") {
+				return cc.Reply{Text: "Nothing left to do."}
+			}
+			if _, err := w.lucidAs(otherAgent, "fact", fact); err != nil {
+				return cc.Reply{Text: err.Error()}
+			}
+			// So large a prompt makes opencode compact after this step.
+			return cc.Reply{Usage: 199000, Calls: []cc.Call{{Name: "bash", Args: map[string]any{"command": "lucid note 'a.md is written'"}}}}
+		},
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.opencode(srv, "[[oc-lead]] Write a.md.")
+	var summary bool
+	for _, r := range srv.Requests() {
+		summary = summary || r.Side && strings.HasPrefix(r.Chat.LastUserText(), "Here is the conversation so far")
+	}
+	reqs := srv.Conversation("lead")
+	if !summary || len(reqs) != 3 || !strings.Contains(reqs[2].Chat.LastUserText(), "Continue if you have next steps") {
+		t.Fatalf("want a compaction and 3 lead requests, the last after it\n%s", srv.Dump())
+	}
+	if strings.Contains(reqs[2].Chat.AllText(), "lucid: 1 new log entry") {
+		t.Fatal("the news survived the compaction: this test shows nothing")
+	}
+	sys := reqs[2].Chat.SystemText()
+	if n, m := strings.Count(sys, digestHeader), strings.Count(sys, fact); n != 1 || m != 1 {
+		t.Errorf("after the compaction the system prompt holds the digest %d times and the fact %d times, want once each:\n%s", n, m, clip(sys, 4000))
+	}
+}

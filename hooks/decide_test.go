@@ -506,6 +506,37 @@ func TestLeadStop(t *testing.T) {
 	}
 }
 
+// A stop that may not end the turn (KeepClaims: opencode's end of a
+// text part, tool calls may follow) asks through the gate as any stop,
+// once, but ends no claim, the lead's or a subagent's; the real stop
+// that follows does.
+func TestStopKeepClaims(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	c := wholeClient{name: "opencode"}
+	claim(t, repo, other, top, "docs", "docs/**")
+	claim(t, repo, other+"/"+sub, top, "src", "src/**")
+	do(t, c, "PostToolUse", Input{SessionID: other, Cwd: top, Tool: ToolEdit, Paths: []string{"docs/a.md"}, Changed: []string{"docs/a.md"}})
+	check := Input{SessionID: other, Cwd: top, GateLead: true, KeepClaims: true}
+	if a := do(t, c, "Stop", check); a.out == nil || a.out.Block != reportReason {
+		t.Errorf("the gate at a text's end did not ask: %+v", a.out)
+	}
+	if a := do(t, c, "Stop", check); a.out != nil {
+		t.Errorf("asked twice: %+v", a.out)
+	}
+	if a := do(t, c, "SubagentStop", Input{SessionID: other, AgentID: sub, Cwd: top, KeepClaims: true}); a.out != nil {
+		t.Errorf("a subagent that edited nothing was asked: %+v", a.out)
+	}
+	if got := activeGlobs(t, repo); got != "docs/** src/**" {
+		t.Errorf("after the checks: %q, want both claims", got)
+	}
+	do(t, c, "SubagentStop", Input{SessionID: other, AgentID: sub, Cwd: top})
+	do(t, c, "Stop", Input{SessionID: other, Cwd: top, GateLead: true})
+	if got := activeGlobs(t, repo); got != "" {
+		t.Errorf("after the real stops: %q, want none", got)
+	}
+}
+
 // TaskCompleted keeps a teammate's task open until it recorded what it
 // learned, once; when the lead closes it, the teammate named is asked of.
 func TestTaskCompleted(t *testing.T) {

@@ -140,7 +140,11 @@ type Input struct {
 	//   WarnAfter: PostToolUse says what lucid said of the call at its
 	//   PreToolUse, which showed the model nothing (a claim of its file
 	//   in another work tree).
-	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt, WarnAfter bool
+	//   KeepClaims: this Stop or SubagentStop may not end the turn (the
+	//   model's text is complete, and tool calls may follow in the same
+	//   step): the stop gate runs, where one more turn can still be asked
+	//   for, and the claims stay until the real end.
+	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt, WarnAfter, KeepClaims bool
 
 	shellVars []string // PreToolUse of a shell: every client's ShellVars (Run)
 }

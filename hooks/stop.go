@@ -91,6 +91,9 @@ func (c *call) subagentStop() (*Output, error) {
 	if ask {
 		return &Output{Block: reportReason}, nil
 	}
+	if c.in.KeepClaims {
+		return nil, nil
+	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
 }
 
@@ -174,6 +177,9 @@ func (c *call) stop() (*Output, error) {
 		if ask {
 			return &Output{Block: reportReason}, nil
 		}
+	}
+	if c.in.KeepClaims {
+		return nil, nil
 	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
 }

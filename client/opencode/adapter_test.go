@@ -14,25 +14,30 @@ func TestDecode(t *testing.T) {
 	cases := []struct {
 		name, event, payload string
 		want                 hooks.Input
+		keep                 bool // KeepClaims
 	}{
 		{"write, relative", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"write","args":{"filePath":"new.txt","content":"x"}}`,
-			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit, Paths: []string{"/r/new.txt"}}},
+			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit, Paths: []string{"/r/new.txt"}}, false},
 		{"edit, absolute", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"edit","args":{"filePath":"/r/src/a.go"}}`,
-			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit, Paths: []string{"/r/src/a.go"}}},
+			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit, Paths: []string{"/r/src/a.go"}}, false},
 		{"apply_patch", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"apply_patch","args":{"patchText":"*** Begin Patch\n*** Add File: p.txt\n+x\n*** Update File: hello.txt\n@@\n-a\n+b\n*** End Patch"}}`,
-			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit, Paths: []string{"/r/p.txt", "/r/hello.txt"}}},
+			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit, Paths: []string{"/r/p.txt", "/r/hello.txt"}}, false},
 		{"bash in workdir", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"bash","args":{"command":"ls","workdir":"src"}}`,
-			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolShell, Command: "ls", Cwd: "/r/src"}},
+			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolShell, Command: "ls", Cwd: "/r/src"}, false},
 		{"child session", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_c","parentID":"ses_a","tool":"bash","args":{"command":"ls"}}`,
-			hooks.Input{SessionID: "ses_a", AgentID: "ses_c", Tool: hooks.ToolShell, Command: "ls", Cwd: "/r"}},
+			hooks.Input{SessionID: "ses_a", AgentID: "ses_c", Tool: hooks.ToolShell, Command: "ls", Cwd: "/r"}, false},
 		{"child's start", hooks.SessionStart, `{"cwd":"/r","sessionID":"ses_c","parentID":"ses_a"}`,
-			hooks.Input{Event: hooks.SubagentStart, SessionID: "ses_a", AgentID: "ses_c", Cwd: "/r"}},
+			hooks.Input{Event: hooks.SubagentStart, SessionID: "ses_a", AgentID: "ses_c", Cwd: "/r"}, false},
 		{"child's idle", hooks.Stop, `{"cwd":"/r","sessionID":"ses_c","parentID":"ses_a"}`,
-			hooks.Input{Event: hooks.SubagentStop, SessionID: "ses_a", AgentID: "ses_c", Cwd: "/r"}},
+			hooks.Input{Event: hooks.SubagentStop, SessionID: "ses_a", AgentID: "ses_c", Cwd: "/r"}, false},
+		{"text's end", hooks.Stop, `{"cwd":"/r","sessionID":"ses_a","textEnd":true}`,
+			hooks.Input{Event: hooks.Stop, SessionID: "ses_a", Cwd: "/r"}, true},
+		{"child's text's end", hooks.Stop, `{"cwd":"/r","sessionID":"ses_c","parentID":"ses_a","textEnd":true}`,
+			hooks.Input{Event: hooks.SubagentStop, SessionID: "ses_a", AgentID: "ses_c", Cwd: "/r"}, true},
 		{"task", hooks.PostToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"task","args":{"prompt":"x"}}`,
-			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolAgent}},
+			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolAgent}, false},
 		{"args not an object", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"write","args":7}`,
-			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit}},
+			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,6 +55,9 @@ func TestDecode(t *testing.T) {
 			if in.Event != want.Event || in.SessionID != want.SessionID || in.AgentID != want.AgentID ||
 				in.Tool != want.Tool || in.Command != want.Command || in.Cwd != want.Cwd || !slices.Equal(in.Paths, want.Paths) {
 				t.Errorf("got %+v\nwant %+v", in, want)
+			}
+			if in.KeepClaims != tc.keep {
+				t.Errorf("KeepClaims %v, want %v", in.KeepClaims, tc.keep)
 			}
 			if in.Mute != (tc.event == hooks.PreToolUse) {
 				t.Errorf("Mute %v at %s", in.Mute, tc.event)

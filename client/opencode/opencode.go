@@ -14,15 +14,26 @@
 //	 "tool": "bash",         PreToolUse and PostToolUse: the tool,
 //	 "callID": "call_…",     the call
 //	 "args": {…},            and its arguments as the model sent them
-//	 "stopHookActive": true} Stop: the stop gate kept it going once already
+//	 "stopHookActive": true, Stop: the stop gate kept it going once already
+//	 "textEnd": true}        Stop: the model's text is complete, the turn
+//	                         may go on (tool calls may follow it)
 //
 // with EVENT one of lucid's own event names (SessionStart,
-// UserPromptSubmit, PreToolUse, PostToolUse, Stop), and reads one JSON
+// UserPromptSubmit, PreToolUse, PostToolUse, Stop, PreCompact,
+// SessionEnd), and reads one JSON
 // object back: {"deny": reason} (the plugin throws it in
 // tool.execute.before, which stops the tool; the model reads the reason),
 // {"context": text} (pushed into the system prompt, or appended to the
 // tool's result after it ran), {"block": text} (one more turn, its
 // prompt). No answer, or any trouble, lets the call go on.
+//
+// The stop gate asks at the end of the model's text (textEnd), the one
+// moment opencode run still takes one more turn: at session.idle the
+// run has ended. So the gate runs there and ends no claim; the Stop at
+// idle ends them. The digest and the news live in the system prompt,
+// which opencode rebuilds for every request and never saves: after a
+// compaction (PreCompact) the plugin asks again, and lucid gives the
+// digest in place of what the summary dropped.
 //
 // A subagent runs in a child session: it is the lead's session with the
 // child's id as the agent. The plugin sets LUCID_OPENCODE_AGENT for every
@@ -86,6 +97,8 @@ var events = []hooks.Event{
 	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Timeout: 5 * time.Second},
 	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Timeout: 5 * time.Second},
 	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 5 * time.Second},
+	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 5 * time.Second},
+	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 5 * time.Second},
 }
 
 // opencode 1.18.33's tools that write work-tree files, and its subagent
@@ -106,13 +119,13 @@ var WriteTools = []string{Bash, Write, Edit, ApplyPatch}
 type payload struct {
 	SessionID, ParentID, Cwd, Tool string
 	Args                           []byte
-	StopHookActive                 bool
+	StopHookActive, TextEnd        bool
 }
 
 func (p *payload) decode(b []byte) error {
 	return jsonread.Fields(b, map[string]any{
 		"sessionID": &p.SessionID, "parentID": &p.ParentID, "cwd": &p.Cwd,
-		"tool": &p.Tool, "args": &p.Args, "stopHookActive": &p.StopHookActive,
+		"tool": &p.Tool, "args": &p.Args, "stopHookActive": &p.StopHookActive, "textEnd": &p.TextEnd,
 	})
 }
 
@@ -134,6 +147,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		ToolName: p.Tool, ToolInput: p.Args,
 		Mute: event == hooks.PreToolUse, NewsAfter: true, NoPrompt: event == hooks.UserPromptSubmit,
 		GateLead: p.ParentID == "", Unrecorded: true, NoMessaging: true, NoRestart: true, WarnAfter: event == hooks.PostToolUse,
+		KeepClaims: p.TextEnd,
 	}
 	if p.ParentID != "" {
 		in.SessionID, in.AgentID, in.AgentType = p.ParentID, p.SessionID, "subagent"

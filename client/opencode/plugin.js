@@ -21,6 +21,7 @@ export const LucidPlugin = async ({ client, directory }) => {
   const digests = new Map(); // session -> the context lucid gave it (not saved by opencode)
   const seen = new Map(); // session -> the log's stamp at its last news
   const continued = new Set(); // sessions the stop gate kept going once
+  const tooled = new Set(); // messages whose step calls tools: their text is not the turn's end
 
   // lucid runs lucid hook with payload on stdin and resolves to its answer
   // ({} for none), killing it after ms.
@@ -60,19 +61,61 @@ export const LucidPlugin = async ({ client, directory }) => {
   };
 
   return {
+    // event is called for every event and not awaited: only what is cheap
+    // and synchronous here, but for the ends of sessions.
     event: async ({ event }) => {
       try {
-        const info = event?.properties?.info;
-        if (event?.type === "session.created" && info?.id && info.parentID) parents.set(info.id, info.parentID);
-        if (event?.type === "session.idle") {
-          const id = event.properties?.sessionID;
+        const type = event?.type, props = event?.properties;
+        const info = props?.info, part = props?.part;
+        if (type === "message.part.updated" && part?.messageID) {
+          if (part.type === "tool") tooled.add(part.messageID);
+          else if (part.type === "step-finish") tooled.delete(part.messageID);
+          return;
+        }
+        if (type === "session.created" && info?.id && info.parentID) parents.set(info.id, info.parentID);
+        if (type === "session.idle") {
+          const id = props?.sessionID;
           if (!id) return;
           const a = await lucid("Stop", { ...who(id), stopHookActive: continued.has(id) }, TOOL_MS);
+          // opencode serve takes one more turn asked for at idle
+          // (opencode run has ended by then: see text.complete).
           if (a.block && !parents.has(id) && !continued.has(id)) {
             continued.add(id);
             await client.session.promptAsync({ path: { id }, body: { parts: [{ type: "text", text: a.block }] } });
           }
         }
+        if (type === "session.deleted" && info?.id && !info.parentID) {
+          const id = info.id;
+          await lucid("SessionEnd", who(id), TOOL_MS);
+          for (const m of [parents, digests, seen]) m.delete(id);
+          continued.delete(id);
+        }
+      } catch {}
+    },
+    // The model's text is complete. Where no tool call came with it, the
+    // turn ends here unless a new prompt arrives now, while the loop still
+    // runs: the one moment the stop gate can have one more turn, once per
+    // session. The claims end at idle.
+    "experimental.text.complete": async (input) => {
+      try {
+        const id = input?.sessionID;
+        if (!id || continued.has(id) || tooled.has(input.messageID)) return;
+        const a = await lucid("Stop", { ...who(id), textEnd: true }, TOOL_MS);
+        if (a.block && !continued.has(id) && !tooled.has(input.messageID)) {
+          continued.add(id);
+          await client.session.prompt({ path: { id }, body: { noReply: true, parts: [{ type: "text", text: a.block }] } });
+        }
+      } catch {}
+    },
+    // A compaction drops what the session was told: lucid is told, and
+    // gives the digest again with the session's next news.
+    "experimental.session.compacting": async (input) => {
+      try {
+        const id = input?.sessionID;
+        if (!id) return;
+        await lucid("PreCompact", who(id), TOOL_MS);
+        digests.set(id, "");
+        seen.delete(id);
       } catch {}
     },
     "experimental.chat.system.transform": async (input, output) => {

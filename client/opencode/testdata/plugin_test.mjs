@@ -17,6 +17,8 @@ env > "${dir}/env"
 case "$FAKE_LUCID_MODE" in
 deny) echo '{"deny":"lucid: src/a.go is claimed"}' ;;
 context) echo '{"context":"NEWS"}' ;;
+block) echo '{"block":"RECORD"}' ;;
+counted) n=$(cat "${dir}/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "${dir}/count"; echo '{"context":"C'$n'"}' ;;
 sleep) exec sleep 30 ;;
 garbage) echo 'not json' ;;
 crash) exit 3 ;;
@@ -107,4 +109,63 @@ test("loaded from .kilo/plugins, it calls lucid for Kilo Code", async () => {
   const h = await (await import(pathToFileURL(join(kilo, "lucid.js")).href)).LucidPlugin({ client: {}, directory: dir });
   await assert.rejects(h["tool.execute.before"](bash, { args: { command: "x" } }));
   assert.equal(readFileSync(join(dir, "args"), "utf8").trim(), "hook --client kilo PreToolUse");
+});
+
+// A client whose session.prompt and promptAsync calls are kept.
+const recordingClient = () => {
+  const sent = [];
+  const keep = (how) => async (req) => { sent.push({ how, ...req }); return {}; };
+  return { sent, client: { session: { prompt: keep("prompt"), promptAsync: keep("promptAsync") } } };
+};
+const read = (name) => JSON.parse(readFileSync(join(dir, name), "utf8"));
+
+test("the stop gate asks for one more turn at the end of the model's text, once, keeping the claims", async () => {
+  process.env.FAKE_LUCID_MODE = "block";
+  const { sent, client } = recordingClient();
+  const h = await (await load()).LucidPlugin({ client, directory: dir });
+  // Text followed by a tool call in the same step is not the end.
+  await h.event({ event: { type: "message.part.updated", properties: { part: { type: "tool", messageID: "msg_1" } } } });
+  await h["experimental.text.complete"]({ sessionID: "ses_g", messageID: "msg_1", partID: "prt_1" }, { text: "Let me edit." });
+  assert.equal(sent.length, 0);
+  await h["experimental.text.complete"]({ sessionID: "ses_g", messageID: "msg_2", partID: "prt_2" }, { text: "Done." });
+  assert.deepEqual(read("stdin-Stop.json"), { cwd: dir, sessionID: "ses_g", parentID: "", textEnd: true });
+  assert.deepEqual(sent, [{ how: "prompt", path: { id: "ses_g" }, body: { noReply: true, parts: [{ type: "text", text: "RECORD" }] } }]);
+  await h["experimental.text.complete"]({ sessionID: "ses_g", messageID: "msg_3", partID: "prt_3" }, { text: "Done again." });
+  await h.event({ event: { type: "session.idle", properties: { sessionID: "ses_g" } } });
+  assert.equal(sent.length, 1, "asked twice");
+  assert.deepEqual(read("stdin-Stop.json"), { cwd: dir, sessionID: "ses_g", parentID: "", stopHookActive: true });
+});
+
+test("at idle, a session the gate has not asked yet is asked through promptAsync (opencode serve)", async () => {
+  process.env.FAKE_LUCID_MODE = "block";
+  const { sent, client } = recordingClient();
+  const h = await (await load()).LucidPlugin({ client, directory: dir });
+  await h.event({ event: { type: "session.idle", properties: { sessionID: "ses_s" } } });
+  assert.deepEqual(sent.map((s) => s.how), ["promptAsync"]);
+  await h.event({ event: { type: "session.idle", properties: { sessionID: "ses_s" } } });
+  assert.equal(sent.length, 1);
+});
+
+test("after a compaction the session's news starts again from the digest", async () => {
+  process.env.FAKE_LUCID_MODE = "counted";
+  writeFileSync(join(dir, "count"), "0");
+  const h = await hooks();
+  const transform = async () => {
+    const out = { system: [] };
+    await h["experimental.chat.system.transform"]({ sessionID: "ses_k" }, out);
+    return out.system;
+  };
+  assert.deepEqual(await transform(), ["C1"]);
+  await h["experimental.session.compacting"]({ sessionID: "ses_k" }, { context: [] });
+  assert.deepEqual(read("stdin-PreCompact.json"), { cwd: dir, sessionID: "ses_k", parentID: "" });
+  assert.deepEqual(await transform(), ["C3"], "the digest after the compaction, in place of what came before");
+  assert.deepEqual(read("stdin-UserPromptSubmit.json"), { cwd: dir, sessionID: "ses_k", parentID: "" });
+});
+
+test("a deleted session's claims end; a child's deletion is not its parent's end", async () => {
+  process.env.FAKE_LUCID_MODE = "";
+  const h = await hooks();
+  await h.event({ event: { type: "session.deleted", properties: { info: { id: "ses_c2", parentID: "ses_p" } } } });
+  await h.event({ event: { type: "session.deleted", properties: { info: { id: "ses_p" } } } });
+  assert.deepEqual(read("stdin-SessionEnd.json"), { cwd: dir, sessionID: "ses_p", parentID: "" });
 });

@@ -92,9 +92,10 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request, req *Request) {
 // turn on the lead's history (its calls' ids too) and would otherwise be
 // taken for the lead's next step.
 const (
-	copilotSummaryPrompt = "Please create a detailed summary"
-	qwenSummaryPrompt    = "<state_snapshot>"
-	qwenMemoryPrompt     = "Managed memory has TWO directories."
+	copilotSummaryPrompt  = "Please create a detailed summary"
+	qwenSummaryPrompt     = "<state_snapshot>"
+	qwenMemoryPrompt      = "Managed memory has TWO directories."
+	opencodeSummaryPrompt = "Here is the conversation so far:"
 )
 
 // isSide says whether a request is the client's own, not a step, and
@@ -102,7 +103,8 @@ const (
 func isSide(req *Request, cr *ChatRequest) (side, summary bool) {
 	last := cr.LastUserText()
 	summary = req.Header["x-interaction-type"] == "conversation-compaction" ||
-		strings.HasPrefix(last, copilotSummaryPrompt) || strings.Contains(last, qwenSummaryPrompt)
+		strings.HasPrefix(last, copilotSummaryPrompt) || strings.Contains(last, qwenSummaryPrompt) ||
+		strings.HasPrefix(last, opencodeSummaryPrompt)
 	return summary || len(cr.Tools) == 0 || strings.Contains(last, qwenMemoryPrompt), summary
 }
 
@@ -248,6 +250,13 @@ func (s *Server) claim(cr *ChatRequest) (*Script, int, error) {
 			return nil, after, fmt.Errorf("markers of %q and %q both in the user message %q", found.Name, second.Name, clip(text, 200))
 		}
 		if found != nil {
+			return found, after, nil
+		}
+	}
+	// After a compaction that left no call and no prompt (opencode's),
+	// the summary the script wrote holds its marker.
+	for _, text := range cr.Texts("assistant") {
+		if found, second := scripted.Claim(s.scripts, text); found != nil && second == nil {
 			return found, after, nil
 		}
 	}

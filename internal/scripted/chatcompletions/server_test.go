@@ -208,8 +208,17 @@ func TestConversationsAndSideRequests(t *testing.T) {
 	if got := text(post(t, srv, nil, memory...)); got != "side text" {
 		t.Errorf("Qwen's memory agent got %v", got)
 	}
+	opencodeSummary := append(append([]any{}, history...), user(opencodeSummaryPrompt+"\n\n<conversation>..."))
+	if got := text(post(t, srv, nil, opencodeSummary...)); got != "LEAD SUMMARY" {
+		t.Errorf("opencode's compaction got %v", got)
+	}
 	if got := text(post(t, srv, nil, history...)); got != "lead done" {
 		t.Errorf("lead step 1 answered %v", got)
+	}
+	// After opencode's compaction only the summary holds the marker.
+	afterCompaction := []any{user("What did we do so far?"), map[string]any{"role": "assistant", "content": "[[lead]] summary"}, user("Continue")}
+	if got := text(post(t, srv, nil, afterCompaction...)); got != "lead done" {
+		t.Errorf("after opencode's compaction the lead's step 1 answered %v", got)
 	}
 	// Without tools and without a marker: a side request too.
 	resp, err := http.Post(srv.URL+"/chat/completions", "application/json", strings.NewReader(`{"messages":[{"role":"user","content":"title?"}]}`))
@@ -228,7 +237,7 @@ func TestConversationsAndSideRequests(t *testing.T) {
 		t.Errorf("unstreamed side answer: %+v", plain)
 	}
 
-	if n := len(srv.Conversation("lead")); n != 2 {
+	if n := len(srv.Conversation("lead")); n != 3 {
 		t.Errorf("lead requests: %d\n%s", n, srv.Dump())
 	}
 	if n := len(srv.Conversation("sub")); n != 1 {
@@ -240,8 +249,8 @@ func TestConversationsAndSideRequests(t *testing.T) {
 			side++
 		}
 	}
-	if side != 4 {
-		t.Errorf("%d side requests, want 4:\n%s", side, srv.Dump())
+	if side != 5 {
+		t.Errorf("%d side requests, want 5:\n%s", side, srv.Dump())
 	}
 	if p := srv.Problems(); len(p) > 0 {
 		t.Errorf("problems: %v", p)
