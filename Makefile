@@ -47,8 +47,11 @@ cover:
 	LUCID_COVERDIR=$(CURDIR)/bin/cover $(GO) test -count=1 ./cmd/lucid
 	$(GO) tool covdata percent -i bin/cover -pkg github.com/lucid-dev/lucid/cmd/lucid
 
+# The plugin section runs lucid's opencode plugin in opencode's own Bun:
+# installed as for make e2e, or else a bun or node on PATH.
 bench: build
-	$(GO) run ./internal/bench -lucid $(BIN)
+	@opencode=$$(./scripts/install-opencode) || opencode=; \
+	  LUCID_BENCH_OPENCODE=$$opencode $(GO) run ./internal/bench -lucid $(BIN)
 
 demo: build
 	./scripts/demo $(BIN)

@@ -23,6 +23,11 @@
 //	      (-sizes), written straight into .lucid/log.jsonl (see scratch.go).
 //	hooks lucid hook PreToolUse with nothing new, and SessionStart, on the
 //	      same logs.
+//	clients the tool-call hooks of every client lucid serves, at 1k and
+//	      100k entries.
+//	plugin lucid's opencode plugin in opencode's own Bun: a writing tool
+//	      call (two lucid runs) and any other (none), beside two
+//	      hello-world runs spawned the same way (see plugin.go).
 //	claims lucid hook PreToolUse on an Edit and on a Bash command, and
 //	      lucid claim, with 1,000 active claims (see claims.go).
 //	payloads lucid hook PreToolUse on a git whole-tree command, a 20 MiB
@@ -71,6 +76,7 @@ var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"clients", "the tool-call hook of " + clients.Known(clientTitles()) + ", nothing new, at 1k and 100k entries", clientsSection},
+	{"plugin", "what lucid's opencode plugin costs a writing and any other tool call, from inside the client", pluginSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 	{"payloads", "the write guard on a git whole-tree command, a 20 MiB Bash command and a 40 MiB Write", payloadsSection},
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
