@@ -59,19 +59,20 @@ func (c *Client) initFlag() string {
 	return " --client " + c.ID
 }
 
-// Detected reports whether the folder of the client's settings is at the
-// work tree's top (.codex/, .gemini/): plain lucid init sets it up too.
-func (c *Client) Detected(repo *gitstore.Repo) bool {
-	fi, err := os.Stat(repo.Abs(c.Dir()))
-	return err == nil && fi.IsDir()
-}
-
-// Dir is the folder Detected looks for, relative to the work tree's top.
-func (c *Client) Dir() string {
-	if c.Folder != "" {
-		return c.Folder
+// Detected returns the client's folder where it is at the work tree's
+// top (.codex/, .gemini/), relative to the top: plain lucid init sets the
+// client up too.
+func (c *Client) Detected(repo *gitstore.Repo) (string, bool) {
+	dirs := c.Folders
+	if len(dirs) == 0 {
+		dirs = []string{filepath.Dir(c.Settings)}
 	}
-	return filepath.Dir(c.Settings)
+	for _, d := range dirs {
+		if fi, err := os.Stat(repo.Abs(d)); err == nil && fi.IsDir() {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // NewDirs are the folders from dir up to the work tree's top that are not

@@ -42,9 +42,10 @@ type Client struct {
 	// "matcher": M} (GitHub Copilot CLI's hook files); TimeoutUnit is then
 	// the second.
 	Flat bool
-	// Folder is the folder whose presence at the work tree's top has plain
-	// lucid init set the client up; "" for that of Settings.
-	Folder string
+	// Folders are the folders whose presence at the work tree's top has
+	// plain lucid init set the client up, any one of them (Kilo Code's
+	// .kilo/ and its older .kilocode/); by default, the settings' folder.
+	Folders []string
 	// Own, where set, says the client's Settings is no JSON settings file
 	// but a file lucid owns whole (opencode's plugin), and tells lucid's
 	// own, of any version, by its bytes.

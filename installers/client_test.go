@@ -16,7 +16,7 @@ import (
 func TestInstallCheckUninstall(t *testing.T) {
 	repo := installertest.NewRepo(t)
 	c := testClient
-	if c.Detected(repo) || c.SetUp(repo) {
+	if _, found := c.Detected(repo); found || c.SetUp(repo) {
 		t.Error("detected or set up in an empty repository")
 	}
 	if f := c.CheckHooks(repo, "hooks", "none", "fix"); f.OK || f.Detail != "none" || f.Fix != "fix" {
@@ -24,8 +24,8 @@ func TestInstallCheckUninstall(t *testing.T) {
 	}
 	user := "{\n  \"model\": \"x\"\n}\n"
 	installertest.WriteSettings(t, repo, c.Settings, user)
-	if !c.Detected(repo) {
-		t.Error("the settings' folder is not detected")
+	if dir, found := c.Detected(repo); !found || dir != filepath.Dir(c.Settings) {
+		t.Errorf("the settings' folder is not detected: %q", dir)
 	}
 	ch, err := c.InstallHooks(repo)
 	if err != nil || len(ch) != 1 || !strings.Contains(ch[0].What, "lucid's hooks registered for 10 events") {

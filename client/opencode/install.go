@@ -53,17 +53,19 @@ var Hooks = &installers.Client{
 	Name:     "opencode",
 	Settings: PluginName,
 	Events:   events,
-	Folder:   ".opencode",
+	Folders:  []string{".opencode"},
 	Own:      ownFile,
 }
 
-// KiloHooks is Kilo Code's copy of the plugin, likewise.
+// KiloHooks is Kilo Code's copy of the plugin, likewise, detected where
+// .kilo/ or .kilocode/ is (Kilo loads plugins from both; lucid's goes in
+// .kilo/plugins/).
 var KiloHooks = &installers.Client{
 	ID:       "kilo",
 	Name:     "Kilo Code",
 	Settings: KiloPluginName,
 	Events:   events,
-	Folder:   ".kilo",
+	Folders:  []string{".kilo", ".kilocode"},
 	Own:      ownFile,
 }
 

@@ -40,8 +40,8 @@ func TestInstallUninstall(t *testing.T) {
 
 	// The user's .opencode/ stays.
 	installertest.WriteSettings(t, repo, ".opencode/opencode.json", "{}\n")
-	if !Hooks.Detected(repo) {
-		t.Error(".opencode/ not detected")
+	if dir, found := Hooks.Detected(repo); !found || dir != ".opencode" {
+		t.Errorf(".opencode/ not detected: %q", dir)
 	}
 	if _, err := (Client{}).Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
@@ -91,5 +91,22 @@ func TestCheckLoads(t *testing.T) {
 	os.WriteFile(filepath.Join(repo.Top, PluginName), []byte("throw new Error('x')\n"), 0o644)
 	if f := opencodePlace.checkLoads(repo); f.OK || !strings.Contains(f.Detail, "does not load") {
 		t.Errorf("a throw at load: %+v", f)
+	}
+}
+
+// Plain lucid init finds Kilo Code by either of its folders; the plugin
+// goes in .kilo/plugins/, which Kilo loads as it loads .kilocode/plugins/.
+func TestKiloDetected(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	if _, found := KiloHooks.Detected(repo); found {
+		t.Error("Kilo detected in an empty repository")
+	}
+	installertest.WriteSettings(t, repo, ".kilocode/rules/x.md", "rule\n")
+	if dir, found := KiloHooks.Detected(repo); !found || dir != ".kilocode" {
+		t.Errorf(".kilocode/ not detected: %q", dir)
+	}
+	installertest.WriteSettings(t, repo, ".kilo/kilo.json", "{}\n")
+	if dir, _ := KiloHooks.Detected(repo); dir != ".kilo" {
+		t.Errorf("detected %q, want .kilo first", dir)
 	}
 }

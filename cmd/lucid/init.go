@@ -60,8 +60,9 @@ func runInit(c *cli, args []string) error {
 	if len(chosen) == 0 {
 		chosen = []clients.Client{def}
 		for _, cl := range clients.All()[1:] {
-			if h := cl.Hooks(); h.Detected(repo) {
-				fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", filepath.ToSlash(h.Dir())+"/", h.Name)
+			h := cl.Hooks()
+			if dir, found := h.Detected(repo); found {
+				fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", filepath.ToSlash(dir)+"/", h.Name)
 				chosen = append(chosen, cl)
 			}
 		}
