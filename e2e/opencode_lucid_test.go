@@ -275,3 +275,52 @@ func TestOpencodeDigestAfterCompaction(t *testing.T) {
 		t.Errorf("after the compaction the system prompt holds the digest %d times and the fact %d times, want once each:\n%s", n, m, clip(sys, 4000))
 	}
 }
+
+// Kilo Code's subagents and its background processes are guarded too:
+// the lead's background process and its subagent's bash write on another
+// agent's claim are denied before they run, with lucid's reason; when the
+// run ends, only the other agent's claim is left. (Kilo 7.7.9 takes no
+// extra turn for a prompt sent at the end of the model's text, which
+// opencode does: its stop gate asks, and the question waits for the
+// session's next turn.)
+func TestKiloSubagentAndBackgroundDenied(t *testing.T) {
+	needKilo(t)
+	w := withKilo(t, newScratch(t, t.TempDir()))
+	w.run("lucid", "init", "--client", "kilo")
+	w.run("git", "add", "-A")
+	w.run("git", "commit", "-qm", "lucid for kilo")
+	w.claimAs(otherAgent, "src/**", "rework auth")
+	before := w.read("src/auth.go")
+	lead := &cc.Script{Name: "lead", Marker: "[[kilo-lead]]", Steps: []cc.Step{
+		cc.CallTool("background_process", map[string]any{"action": "start", "command": "sed -i s/Login/LogIn/ src/auth.go", "description": "rename"}),
+		cc.CallTool("task", map[string]any{"description": "edit auth", "prompt": "[[kilo-sub]] edit the auth code", "subagent_type": "general"}),
+		cc.CallTool("bash", map[string]any{"command": "lucid claim x.md --for 'write x'"}),
+		cc.CallTool("write", map[string]any{"filePath": "x.md", "content": "x\n"}),
+		cc.Say("Kilo done."),
+	}}
+	sub := &cc.Script{Name: "sub", Marker: "[[kilo-sub]]", Steps: []cc.Step{
+		cc.CallTool("bash", map[string]any{"command": "echo x >> src/auth.go"}),
+		cc.Say("Subagent done."),
+	}}
+	srv := cc.New(lead, sub)
+	defer srv.Close()
+	w.opencode(srv, "[[kilo-lead]] Edit the auth code.")
+	reqs, subs := srv.Conversation("lead"), srv.Conversation("sub")
+	if len(reqs) != 5 || len(subs) != 2 {
+		t.Fatalf("want 5 lead and 2 subagent requests, got %d and %d\n%s", len(reqs), len(subs), srv.Dump())
+	}
+	for _, r := range []*cc.Request{reqs[1], subs[1]} {
+		if res, ok := r.Chat.LastToolResult(); !ok || !strings.Contains(res.Text(), "lucid: src/auth.go is claimed by") {
+			t.Errorf("request %d: the write was not denied with lucid's reason: %q", r.Seq, res.Text())
+		}
+	}
+	if got := w.read("src/auth.go"); got != before {
+		t.Errorf("src/auth.go changed under the claim:\n%s", got)
+	}
+	if w.read("x.md") != "x\n" {
+		t.Error("the lead's write of its own claim did not go through")
+	}
+	if cl := w.claims(); len(cl) != 1 || cl[0].Owner != otherAgent {
+		t.Errorf("claims after the run: %+v, want the other agent's alone", cl)
+	}
+}

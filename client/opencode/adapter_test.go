@@ -24,6 +24,8 @@ func TestDecode(t *testing.T) {
 			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolEdit, Paths: []string{"/r/p.txt", "/r/hello.txt"}}, false},
 		{"bash in workdir", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"bash","args":{"command":"ls","workdir":"src"}}`,
 			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolShell, Command: "ls", Cwd: "/r/src"}, false},
+		{"Kilo's background process", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_a","tool":"background_process","args":{"action":"start","command":"npm run dev","workdir":"web"}}`,
+			hooks.Input{SessionID: "ses_a", Tool: hooks.ToolShell, Command: "npm run dev", Cwd: "/r/web"}, false},
 		{"child session", hooks.PreToolUse, `{"cwd":"/r","sessionID":"ses_c","parentID":"ses_a","tool":"bash","args":{"command":"ls"}}`,
 			hooks.Input{SessionID: "ses_a", AgentID: "ses_c", Tool: hooks.ToolShell, Command: "ls", Cwd: "/r"}, false},
 		{"child's start", hooks.SessionStart, `{"cwd":"/r","sessionID":"ses_c","parentID":"ses_a"}`,

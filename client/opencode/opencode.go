@@ -102,18 +102,21 @@ var events = []hooks.Event{
 }
 
 // opencode 1.18.33's tools that write work-tree files, and its subagent
-// tool. apply_patch stands in for write and edit with GPT models.
+// tool. apply_patch stands in for write and edit with GPT models. Kilo
+// Code 7.7.9 adds background_process, which starts (or monitors) a shell
+// command that goes on after the call returns.
 const (
-	Bash       = "bash"
-	Write      = "write"
-	Edit       = "edit"
-	ApplyPatch = "apply_patch"
-	Task       = "task"
+	Bash              = "bash"
+	Write             = "write"
+	Edit              = "edit"
+	ApplyPatch        = "apply_patch"
+	Task              = "task"
+	BackgroundProcess = "background_process"
 )
 
 // WriteTools are the tools whose calls the plugin hands to lucid before
 // they run.
-var WriteTools = []string{Bash, Write, Edit, ApplyPatch}
+var WriteTools = []string{Bash, Write, Edit, ApplyPatch, BackgroundProcess}
 
 // payload is what the plugin sends.
 type payload struct {
@@ -163,7 +166,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		"command": &a.Command, "workdir": &a.Workdir, "filePath": &a.FilePath, "patchText": &a.PatchText,
 	})
 	switch p.Tool {
-	case Bash:
+	case Bash, BackgroundProcess: // background_process's stop, list, logs... name no command: nothing to guard
 		in.Tool, in.Command = hooks.ToolShell, a.Command
 		if a.Workdir != "" {
 			in.Cwd = resolveIn(p.Cwd, a.Workdir)

@@ -15,8 +15,9 @@ export const LucidPlugin = async ({ client, directory }) => {
     if (/[\\/]\.kilo(code)?[\\/]plugins[\\/]/.test(decodeURIComponent(new URL(import.meta.url).pathname))) CLIENT = "kilo";
   } catch {}
   const TOOL_MS = 5000, START_MS = 15000;
-  const WRITERS = new Set(["bash", "write", "edit", "apply_patch"]);
-  const AFTER = new Set(["bash", "write", "edit", "apply_patch", "task"]);
+  // Kilo Code's background_process runs a shell command too.
+  const WRITERS = new Set(["bash", "write", "edit", "apply_patch", "background_process"]);
+  const AFTER = new Set([...WRITERS, "task"]);
   const parents = new Map(); // child session -> parent session
   const digests = new Map(); // session -> the context lucid gave it (not saved by opencode)
   const seen = new Map(); // session -> the log's stamp at its last news
