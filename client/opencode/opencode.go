@@ -40,8 +40,10 @@
 // bash command it runs (shell.env), so the lucid commands of an agent's
 // shell are signed from the shell alone; the plugin's own lucid hook calls
 // carry LUCID_OPENCODE_HOOK=1 instead. opencode says nothing of what a
-// shell command wrote but in the step's patch, after the fact: lucid's own
-// watch of the claimed files tells it.
+// shell command wrote but in the step's patch, after the fact, and that
+// is a diff of the whole work tree, which holds every other agent's
+// writes of that moment too: it would charge this agent with them. So
+// lucid's own watch of the claimed files tells what a command wrote.
 package opencode
 
 import (
