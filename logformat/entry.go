@@ -17,7 +17,15 @@ const (
 	KindSupersede = "supersede" // replaces (or, with Retired, retires) Supersedes
 	KindViolation = "violation" // a write that a claim should have stopped
 	KindDream     = "dream"     // a consolidation point: digest.md covers what came before
+	// Addressed entries (To): the delta delivers them to their recipients
+	// alone, set apart from the news.
+	KindMessage = "message" // a message, a question (Ask), a reply (ReplyTo), a request for a claim (Claim)
+	KindHandoff = "handoff" // Owner handed the claim on Claim to To[0]
+	KindRelease = "release" // a person ended Owner's claims on Claim (all of them when empty)
 )
+
+// ToAll addresses an entry to every agent.
+const ToAll = "all"
 
 // TimeFormat is the layout of Entry.At: UTC with milliseconds.
 const TimeFormat = "2006-01-02T15:04:05.000Z"
@@ -28,7 +36,10 @@ const TimeFormat = "2006-01-02T15:04:05.000Z"
 // Two keys go beyond the first format's list: Evidence.Text keeps the cited line, so
 // that a stale entry can say where that line is now, and Retired marks a
 // supersede entry that retires its target instead of replacing it (its Text
-// is the reason).
+// is the reason). Agents talk through To (the recipients' agent ids, or
+// ToAll), Ask (a question that wants an answer), ReplyTo (the message
+// answered), Claim (the globs asked for, handed over or released) and
+// Owner (whose claim was handed over or released).
 type Entry struct {
 	ID         string     `json:"id"`
 	At         string     `json:"at"`
@@ -39,6 +50,22 @@ type Entry struct {
 	Supersedes string     `json:"supersedes,omitempty"`
 	Retired    bool       `json:"retired,omitempty"`
 	Diff       string     `json:"diff,omitempty"`
+	To         []string   `json:"to,omitempty"`
+	Ask        bool       `json:"ask,omitempty"`
+	ReplyTo    string     `json:"reply_to,omitempty"`
+	Claim      []string   `json:"claim,omitempty"`
+	Owner      string     `json:"owner,omitempty"`
+}
+
+// AddressedTo reports whether e is addressed to agent: named in To, or To
+// holds ToAll (not the sender itself).
+func (e *Entry) AddressedTo(agent string) bool {
+	for _, t := range e.To {
+		if t == agent || t == ToAll && e.Agent != agent {
+			return true
+		}
+	}
+	return false
 }
 
 // Evidence is a file an entry cites, as it was when the entry was written.

@@ -127,12 +127,17 @@ func (p *headParser) entry(h *Head) (ok, sure bool) {
 			h.Supersedes = p.headString()
 		case "retired":
 			h.Retired = p.boolean()
-		case "agent", "text", "diff":
+		case "ask":
+			p.boolean()
+		case "agent", "text", "diff", "reply_to", "owner":
 			p.stringOrNull(false)
+		case "to", "claim":
+			p.strings()
 		case "evidence":
 			p.evidence()
 		default:
-			for _, k := range [...]string{"id", "at", "kind", "supersedes", "retired", "agent", "text", "diff", "evidence"} {
+			for _, k := range [...]string{"id", "at", "kind", "supersedes", "retired", "agent", "text", "diff", "evidence",
+				"to", "ask", "reply_to", "claim", "owner"} {
 				if bytes.EqualFold(key, []byte(k)) {
 					panic(walkUnsure) // encoding/json matches keys without case
 				}
@@ -225,6 +230,22 @@ func (p *headParser) boolean() bool {
 	}
 	p.value(0)
 	panic(walkInvalid)
+}
+
+// strings reads an array of strings (or null), whose elements may be null
+// too, as DecodeEntry would into a []string.
+func (p *headParser) strings() {
+	switch p.peek() {
+	case 'n':
+		p.literal("null")
+		return
+	case '[':
+	default:
+		p.value(0)
+		panic(walkInvalid)
+	}
+	p.i++
+	p.elements(func() { p.stringOrNull(false) })
 }
 
 // evidence reads the evidence array, checking the types of its known

@@ -19,6 +19,11 @@ func FuzzDecodeHead(f *testing.F) {
 		`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","kind":"fact","retired":"yes"}`,
 		`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","kind":"fact","x":{"y":[1,-2.5e3,true,null,"s"]}} `,
 		`{"id":"01JEXAMPLE0000000000000000","at":"bad","kind":"fact"}`,
+		`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","agent":"a","kind":"message","text":"t","to":["b",null],"ask":true,"reply_to":"01JEXAMPLE0000000000000001","claim":["src/**"],"owner":"c"}`,
+		`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","kind":"message","to":"b"}`,
+		`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","kind":"message","ask":"yes"}`,
+		`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","kind":"message","claim":[1]}`,
+		`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","kind":"message","To":["b"]}`,
 		`<<<<<<< HEAD`, `null`, `[]`, `{}`, `{"id":1}`, `{"evidence":{}}`, `{"text":"a` + "\x01" + `"}`,
 	} {
 		f.Add([]byte(s))
