@@ -182,10 +182,8 @@ func (s *ClaimSet) LastActive(c claimstore.Claim) time.Time {
 // released, an agent's while the agent made a hook call within the TTL,
 // another machine's until it expires.
 func (s *ClaimSet) Active(c claimstore.Claim) bool {
-	if s.Foreign(c) {
-		return s.now.Before(c.Expires)
-	}
-	return c.Owner == agentstore.AgentHuman || s.now.Sub(s.LastActive(c)) < s.ttl
+	end, ends := s.Ends(c)
+	return !ends || s.now.Before(end)
 }
 
 // ActiveClaims returns the claims that still hold: this machine's, then
@@ -606,7 +604,7 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 		}
 		for _, g := range globs {
 			if g, _ := overlap.Clean(g); !held[g] {
-				return nil, false, fmt.Errorf("you hold no claim on %s: `lucid claims` lists the claims", g)
+				return nil, false, &NotHeldError{Glob: g}
 			}
 		}
 		return out, len(released) > 0, nil

@@ -1040,11 +1040,11 @@ func (q *gitQuery) keepLog() string {
 	if !busy {
 		return q.commitFirst(q.repo.Top)
 	}
-	saved := shellQuote(filepath.Join(q.repo.GitDir, "lucid-log-lines"))
+	saved := ShellQuote(filepath.Join(q.repo.GitDir, "lucid-log-lines"))
 	// Log lines are JSON objects: the lines added are those of "+{".
-	return "git -C " + shellQuote(q.repo.Top) + " diff --no-ext-diff --no-color -U0 HEAD -- .lucid/log.jsonl | sed -n 's/^+{/{/p' > " + saved +
+	return "git -C " + ShellQuote(q.repo.Top) + " diff --no-ext-diff --no-color -U0 HEAD -- .lucid/log.jsonl | sed -n 's/^+{/{/p' > " + saved +
 		" && " + q.here(q.op.Args) +
-		" && cat " + saved + " >> " + shellQuote(filepath.Join(q.repo.Top, gitstore.LogName))
+		" && cat " + saved + " >> " + ShellQuote(filepath.Join(q.repo.Top, gitstore.LogName))
 }
 
 // commitFirst commits the changes under .lucid/ of work tree top, then
@@ -1052,7 +1052,7 @@ func (q *gitQuery) keepLog() string {
 // relative to HEAD (HEAD~1) is given as the commit it names now, since the
 // commit moves HEAD.
 func (q *gitQuery) commitFirst(top string) string {
-	t := shellQuote(top)
+	t := ShellQuote(top)
 	return "git -C " + t + " add -- .lucid && git -C " + t + " commit -q -m 'lucid log' -- .lucid && " + q.here(q.pinned())
 }
 
@@ -1144,13 +1144,13 @@ func lits(args []shArg) []string {
 func shellCommandLine(words []string) string {
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		quoted[i] = shellQuote(w)
+		quoted[i] = ShellQuote(w)
 	}
 	return strings.Join(quoted, " ")
 }
 
-// shellQuote is s as one shell word.
-func shellQuote(s string) string {
+// ShellQuote is s as one shell word, quoted only when it needs it.
+func ShellQuote(s string) string {
 	if s == "" {
 		return "''"
 	}

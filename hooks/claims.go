@@ -312,7 +312,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 				if t.by != "" {
 					what = fmt.Sprintf("`%s` would change %s, which is", escape.Line(t.by), escape.Line(t.rel))
 				}
-				denials = append(denials, fmt.Sprintf("lucid: %s claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", what, who, c.howToAgree(h.Claim.Owner)))
+				denials = append(denials, fmt.Sprintf("lucid: %s claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", what, who, c.howToAgree(h, set.Foreign(h.Claim))))
 			} else {
 				warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", escape.Line(t.rel), escape.Line(h.Claim.Worktree), who))
 			}
@@ -321,20 +321,23 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
 }
 
-// howToAgree says to a denied agent how to reach the owner of the claim.
-func (c *call) howToAgree(owner string) string {
-	if name, ok := c.sameTeam(owner); ok {
-		return fmt.Sprintf("wait until it is released (a teammate's claims end when it goes idle), message it (SendMessage to %q), or work on other files", name)
-	}
+// howToAgree says to a denied agent how to reach the owner of the claim
+// hit: a person through the user, another machine's agent through the
+// user too (what it writes here reaches that machine only with a merge),
+// any other agent with lucid ask, the command ready to run.
+func (c *call) howToAgree(h claims.Hit, foreign bool) string {
+	owner := h.Claim.Owner
 	switch {
 	case owner == agentstore.AgentHuman:
 		return "ask the user, or work on other files"
-	case c.in.NoMessaging:
-		return "wait until it is released, ask that agent (through the user), or work on other files"
-	case c.in.AgentID == "":
-		return "wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files"
+	case foreign:
+		return "wait until it expires, ask that agent (through the user), or work on other files"
 	}
-	return "wait until it is released, ask that agent (through your lead or the user), or work on other files"
+	ask := fmt.Sprintf("ask for it with `lucid ask %s --for-claim %s \"why you need it\"`", guard.ShellQuote(escape.Line(owner)), guard.ShellQuote(escape.Line(h.Glob)))
+	if _, ok := c.sameTeam(owner); ok {
+		return "wait until it is released (a teammate's claims end when it goes idle), " + ask + ", or work on other files"
+	}
+	return "wait until it is released, " + ask + ", or work on other files"
 }
 
 // byRepository groups targets by the repository whose claims hold for

@@ -136,7 +136,7 @@ func TestClaimedPathIsDenied(t *testing.T) {
 	claim(t, repo, sub, top, "refactor auth", "src/**")
 
 	want := "lucid: src/a.go is claimed by general-purpose·a2adb9 for \"refactor auth\" (src/**, claimed under a minute ago). " +
-		"Do not edit it: wait until it is released, ask that agent (SendMessage reaches a subagent of yours; another session, through the user), or work on other files. " +
+		"Do not edit it: wait until it is released, ask for it with `lucid ask " + sub + " --for-claim 'src/**' \"why you need it\"`, or work on other files. " +
 		"`lucid claims` lists every claim."
 	a := do(t, c, "PreToolUse", edit(lead, "", top, filepath.Join(top, "src/a.go")))
 	if a.out == nil || a.out.Deny != want {
@@ -210,11 +210,11 @@ func TestDenialSaysHowToAgree(t *testing.T) {
 	for _, tc := range []struct {
 		client, agentID, path, want string
 	}{
-		{"claude", "", "test/a_test.go", `claimed by teammate alpha·29065e for "tests" (test/**, claimed under a minute ago). Do not edit it: wait until it is released (a teammate's claims end when it goes idle), message it (SendMessage to "alpha")`},
+		{"claude", "", "test/a_test.go", `claimed by teammate alpha·29065e for "tests" (test/**, claimed under a minute ago). Do not edit it: wait until it is released (a teammate's claims end when it goes idle), ask for it with ` + "`lucid ask " + lead + "/" + mateID + ` --for-claim 'test/**' "why you need it"` + "`"},
 		{"claude", "", "docs/a.md", `claimed by human for "docs" (docs/**, claimed under a minute ago). Do not edit it: ask the user, or work on other files.`},
-		{"codex", "", "api/a.go", "Do not edit it: wait until it is released, ask that agent (through the user), or work on other files."},
+		{"codex", "", "api/a.go", "Do not edit it: wait until it is released, ask for it with `lucid ask " + other + " --for-claim 'api/**' \"why you need it\"`, or work on other files."},
 		{"claude", subID, "api/a.go", `claimed by lead·0b2182 for "api"`},
-		{"claude", subID, "api/a.go", "ask that agent (through your lead or the user)"},
+		{"claude", subID, "api/a.go", "`lucid ask " + other + " --for-claim 'api/**' \"why you need it\"`"},
 	} {
 		a := do(t, wholeClient{name: tc.client}, "PreToolUse", edit(lead, tc.agentID, top, tc.path))
 		if a.out == nil || !strings.Contains(a.out.Deny, tc.want) {

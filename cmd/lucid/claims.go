@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/present"
 )
 
@@ -17,8 +18,10 @@ func runClaims(c *cli, args []string) error {
 
 Lists every active claim of the repository, in every work tree: the globs,
 the owner's label, the task and when it was claimed, and the work tree when
-it is not this one. Expired claims (owners silent for LUCID_CLAIM_TTL
-seconds) are left out. With a remote set, the other machines' claims are
+it is not this one, and how long until it ends by itself: an agent's when
+its silence reaches LUCID_CLAIM_TTL seconds (each tool call it makes starts
+that again), another machine's when it expires; a person's holds until it
+is released. Expired claims are left out. With a remote set, the other machines' claims are
 listed too, with their machine, as the last fetch saw them.`)
 	asJSON := f.Bool("json", false, "print the claims as JSON")
 	if err := f.parse(c, args); err != nil {
@@ -54,6 +57,8 @@ listed too, with their machine, as the last fetch saw them.`)
 			Machine string    `json:"machine,omitempty"`
 			Foreign bool      `json:"other_machine,omitempty"`
 			Expires time.Time `json:"expires,omitzero"`
+			// When the claim ends unless renewed; a person's has none.
+			Ends time.Time `json:"ends,omitzero"`
 		}
 		out := []item{}
 		for _, cl := range active {
@@ -61,6 +66,9 @@ listed too, with their machine, as the last fetch saw them.`)
 				Worktree: cl.Worktree, ThisWorktree: cl.Worktree == repo.Top, Machine: cl.Machine, Foreign: set.Foreign(cl)}
 			if !cl.Expires.IsZero() {
 				it.Expires = cl.Expires.UTC()
+			}
+			if end, ok := set.Ends(cl); ok {
+				it.Ends = end.UTC()
 			}
 			if it.Foreign {
 				it.ThisWorktree = false
@@ -77,7 +85,7 @@ listed too, with their machine, as the last fetch saw them.`)
 	}
 	foreign := 0
 	for _, cl := range active {
-		fmt.Fprintln(c.stdout, set.ClaimLine(cl, labels, repo.Top))
+		fmt.Fprintf(c.stdout, "%s; %s\n", set.ClaimLine(cl, labels, repo.Top), ends(set, cl, labels, now))
 		if set.Foreign(cl) {
 			foreign++
 		}
@@ -86,4 +94,18 @@ listed too, with their machine, as the last fetch saw them.`)
 		fmt.Fprintf(c.stdout, "(other machines' claims as fetched %s; `lucid remote sync` fetches them again)\n", set.Freshness())
 	}
 	return nil
+}
+
+// ends says when a claim ends by itself: "ends in 14 min unless
+// lead·1bd236 makes a tool call", "held until released", "expires in 2 h".
+// The digest's claim lines leave it out: every agent reads those.
+func ends(set *claims.ClaimSet, cl claimstore.Claim, labels *present.Labeler, now time.Time) string {
+	end, ok := set.Ends(cl)
+	switch {
+	case !ok:
+		return "held until released"
+	case set.Foreign(cl):
+		return "expires " + present.In(end, now)
+	}
+	return fmt.Sprintf("ends %s unless %s makes a tool call", present.In(end, now), labels.Label(cl.Owner))
 }

@@ -36,6 +36,7 @@ type flagDef struct {
 	def         func() string // the default as help shows it; nil when it is the zero value, not shown
 	isBool      bool          // takes no value, unless given as --name=VALUE
 	set         func(string) error
+	used        bool // given on the command line, even with the default value
 }
 
 // errHelp is --help or -h on the command line.
@@ -251,7 +252,15 @@ func (f *flags) lookup(match func(*flagDef) bool) *flagDef {
 	return nil
 }
 
+// Used reports whether the flag name was given, even with an empty value
+// (--to "$EMPTY" is not the flag left out).
+func (f *flags) Used(name string) bool {
+	d := f.lookup(func(d *flagDef) bool { return d.name == name })
+	return d != nil && d.used
+}
+
 func (d *flagDef) apply(value string) error {
+	d.used = true
 	if err := d.set(value); err != nil {
 		return fmt.Errorf("invalid argument %q for %q flag: %v", value, d.names(), err)
 	}

@@ -3,31 +3,69 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/address"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/overlap"
+	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/remoteclaims"
+	"github.com/lucid-dev/lucid/talk"
 )
 
 func init() {
-	register(&command{name: "release", summary: "release your claims (all of them, or the globs named)", run: runRelease})
+	register(&command{name: "release", summary: "release your claims, hand them to another agent, or (a person) end an agent's", run: runRelease})
 }
 
 func runRelease(c *cli, args []string) error {
 	f := newFlags("release", `lucid release [GLOB...]
+lucid release GLOB... --to AGENT
+lucid release --owner AGENT [GLOB...] [--why TEXT]
 
 Releases the caller's claims on the globs named, as they were claimed, or
 all of the caller's claims when none is named. The caller is $LUCID_AGENT,
 else "human". A glob the caller does not hold is an error, and then nothing
 is released.
 
+With --to, hands the caller's claims on the globs named to AGENT instead,
+at once: no other agent can claim the files between. AGENT is told in its
+next tool call, and a request it made for them (lucid ask --for-claim) is
+answered. It is refused when AGENT would then hold files that overlap
+another agent's claim, and for a claim shared through a remote.
+
+With --owner, a person ends AGENT's claims (all of them, or the globs
+named), such as a stuck agent's: refused in an agent's shell. It is
+recorded in the log, with --why, and AGENT is told in its next tool call.
+Another machine's claims can be released only on that machine.
+
 With a remote set (lucid remote set NAME), a claim that was shared is
 removed from the remote too. When the remote cannot be reached, the claim is
 released here, and the remote's copy stays until it expires or the next
-lucid remote sync.`)
+lucid remote sync.
+
+`+agentNames)
+	to := f.String("to", "", "hand the claims on the globs named to `AGENT`")
+	owner := f.String("owner", "", "a person's override: end `AGENT`'s claims")
+	why := f.String("why", "", "with --owner: why, recorded for the owner")
 	if err := f.parse(c, args); err != nil {
 		return err
+	}
+	switch {
+	case f.Used("to") && f.Used("owner"):
+		return usageErr("--to hands your claims over, --owner ends another agent's: use one")
+	case f.Used("why") && !f.Used("owner"):
+		return usageErr("--why goes with --owner: lucid release --owner AGENT [GLOB...] --why \"TEXT\"")
+	case f.Used("to") && f.NArg() == 0:
+		return usageErr("name the claims to hand over: lucid release GLOB... --to AGENT")
+	case f.Used("to") && strings.TrimSpace(*to) == "", f.Used("owner") && strings.TrimSpace(*owner) == "":
+		return usageErr("no agent named: name one by its id or its label as `lucid agents` lists them")
 	}
 	repo, _, err := findInitialised()
 	if err != nil {
@@ -37,11 +75,17 @@ lucid remote sync.`)
 	for i, g := range f.Args() {
 		globs[i] = claims.FolderGlob(repo.Top, g)
 	}
-	owner, err := agent()
+	if f.Used("owner") {
+		return releaseOwner(c, repo, *owner, globs, *why)
+	}
+	me, err := agent()
 	if err != nil {
 		return err
 	}
-	released, shared, err := claims.Release(repo, owner, globs)
+	if f.Used("to") {
+		return handOver(c, repo, me, *to, globs)
+	}
+	released, shared, err := claims.Release(repo, me, globs)
 	if err != nil {
 		return err
 	}
@@ -50,14 +94,170 @@ lucid remote sync.`)
 		return nil
 	}
 	fmt.Fprintf(c.stdout, "released %s\n", strings.Join(released, ", "))
-	if remote := remoteclaims.Remote(repo); shared && remote != "" {
-		if _, err := claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()}); err != nil {
-			var re *remoteclaims.RemoteError
-			if errors.As(err, &re) {
-				err = re
-			}
-			fmt.Fprintf(c.stderr, "lucid: released here, but %v: the remote's copy of the claim stays until it expires or the next `lucid remote sync`\n", err)
+	syncReleased(c, repo, shared)
+	return nil
+}
+
+// syncReleased takes a release of a shared claim to the remote.
+func syncReleased(c *cli, repo *gitstore.Repo, shared bool) {
+	remote := remoteclaims.Remote(repo)
+	if !shared || remote == "" {
+		return
+	}
+	if _, err := claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()}); err != nil {
+		var re *remoteclaims.RemoteError
+		if errors.As(err, &re) {
+			err = re
+		}
+		fmt.Fprintf(c.stderr, "lucid: released here, but %v: the remote's copy of the claim stays until it expires or the next `lucid remote sync`\n", err)
+	}
+}
+
+// cleanGlobs is globs as the claims store holds them.
+func cleanGlobs(globs []string) ([]string, error) {
+	var out []string
+	for _, g := range globs {
+		clean, err := overlap.Clean(g)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		if !slices.Contains(out, clean) {
+			out = append(out, clean)
 		}
 	}
+	return out, nil
+}
+
+// handOver is lucid release GLOB... --to NAME: me hands its claims on
+// globs to the agent NAME names, and the log tells it.
+func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) error {
+	globs, err := cleanGlobs(globs)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	book, err := address.Open(repo, now, claims.ClaimTTL())
+	if err != nil {
+		return err
+	}
+	to, err := book.Resolve(me, name)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	switch to.ID {
+	case me:
+		return usageErr("--to names yourself: name the agent to hand the claims to")
+	case logformat.ToAll:
+		return usageErr("--to names one agent to hand the claims to, not all")
+	}
+	_, gave, err := claims.Handoff(repo, me, to.ID, globs, now)
+	if err != nil {
+		return err
+	}
+	// The request it answers was made after the claims it asked for.
+	since := now
+	for _, g := range gave {
+		if g.Created.Before(since) {
+			since = g.Created
+		}
+	}
+	ask, err := talk.Request(repo, to.ID, me, globs, since)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lucid: the log could not be read for %s's request: %v\n", to.Label, err)
+	}
+	joined := escape.Line(strings.Join(globs, ", "))
+	if _, err := talk.Handoff(repo, me, to.ID, globs, ask, fmt.Sprintf("handed the claim on %s to %s", joined, to.Label)); err != nil {
+		return fmt.Errorf("handed %s to %s, but the log could not tell it (%v): tell it with lucid tell %s", joined, to.Label, err, to.ID)
+	}
+	fmt.Fprintf(c.stdout, "handed %s to %s\n", joined, to.Label)
+	if to.Silent > 0 {
+		fmt.Fprintf(c.stderr, "lucid: %s has made no tool call for %s and may have ended: its claim ends unless it makes one within LUCID_CLAIM_TTL\n",
+			to.Label, to.Silent.Round(time.Minute))
+	}
 	return nil
+}
+
+// releaseOwner is lucid release --owner NAME [GLOB...]: a person ends the
+// claims of the agent NAME names, and the log tells it.
+func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why string) error {
+	if err := personOnly("release --owner"); err != nil {
+		return err
+	}
+	me, err := agent()
+	if err != nil {
+		return err
+	}
+	if me != agentstore.AgentHuman {
+		return fmt.Errorf("lucid release --owner is a person's command, and LUCID_AGENT=%s says an agent runs it: ask the user to run it", escape.Line(me))
+	}
+	globs, err = cleanGlobs(globs)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	set, err := claims.LoadClaims(repo, now)
+	if err != nil {
+		return err
+	}
+	book, err := address.Open(repo, now, claims.ClaimTTL())
+	if err != nil {
+		return err
+	}
+	owner := strings.TrimSpace(name)
+	if r, err := book.Resolve(me, owner); err == nil {
+		owner = r.ID
+	} else if here, there := set.Held(owner, nil); len(here)+len(there) == 0 {
+		// An owner with no record (a script's LUCID_AGENT) is named by
+		// its id, as lucid claims --json shows it.
+		return usageErr("%v", err)
+	}
+	if owner == logformat.ToAll || owner == agentstore.AgentHuman {
+		return usageErr("--owner names the agent whose claims to end, not %s; a person's own claims: lucid release GLOB...", owner)
+	}
+	label := book.Label(owner)
+	here, there := set.Held(owner, globs)
+	for _, g := range globs {
+		if slices.ContainsFunc(here, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }) {
+			continue
+		}
+		if i := slices.IndexFunc(there, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }); i >= 0 {
+			return fmt.Errorf("%s's claim on %s was made on another machine (%s): it can be released only there, and expires %s unless renewed",
+				label, escape.Line(g), escape.Line(remoteclaims.MachineLabel(there[i].Machine)), present.In(there[i].Expires, now))
+		}
+		return fmt.Errorf("%s holds no claim on %s here: `lucid claims` lists the claims", label, escape.Line(g))
+	}
+	if len(here) == 0 {
+		fmt.Fprintf(c.stdout, "%s holds no claims here; nothing changed\n", label)
+		noteElsewhere(c, label, there, now)
+		return nil
+	}
+	released, shared, err := claims.Release(repo, owner, globs)
+	if err != nil {
+		return err
+	}
+	if len(released) == 0 {
+		fmt.Fprintf(c.stdout, "%s holds no claims here; nothing changed\n", label)
+		return nil
+	}
+	if strings.TrimSpace(why) == "" {
+		why = "a person released it with lucid release --owner"
+	}
+	joined := escape.Line(strings.Join(released, ", "))
+	if _, err := talk.Release(repo, me, owner, released, why); err != nil {
+		return fmt.Errorf("released %s's claims on %s, but the log could not tell it (%v): tell it with lucid tell %s", label, joined, err, owner)
+	}
+	fmt.Fprintf(c.stdout, "released %s's claims on %s; it is told with its next tool call\n", label, joined)
+	if len(globs) == 0 {
+		noteElsewhere(c, label, there, now)
+	}
+	syncReleased(c, repo, shared)
+	return nil
+}
+
+// noteElsewhere says that owner's claims on other machines stay.
+func noteElsewhere(c *cli, label string, there []claimstore.Claim, now time.Time) {
+	for _, o := range there {
+		fmt.Fprintf(c.stderr, "lucid: %s's claim on %s was made on another machine (%s): it can be released only there, and expires %s unless renewed\n",
+			label, escape.Line(strings.Join(o.Globs, ", ")), escape.Line(remoteclaims.MachineLabel(o.Machine)), present.In(o.Expires, now))
+	}
 }
