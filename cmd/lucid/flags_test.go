@@ -103,6 +103,33 @@ func TestFlagsParse(t *testing.T) {
 	}
 }
 
+// Used tells a flag given its default, or nothing, from a flag left out:
+// lucid release --to "$EMPTY" must not release.
+func TestFlagsUsed(t *testing.T) {
+	for args, want := range map[string]string{
+		"":                       "",
+		"--for ''":               "for",
+		"--for= -e x":            "for evidence",
+		"--json=false -n 0":      "json n",
+		"-- --for x":             "",
+		"a --client '' --ttl 2h": "ttl client",
+	} {
+		f, _ := testFlags()
+		if err := f.parse(&cli{stdout: &bytes.Buffer{}}, splitArgs(args)); err != nil {
+			t.Fatal(err)
+		}
+		var used []string
+		for _, name := range []string{"json", "for", "ttl", "n", "evidence", "client"} {
+			if f.Used(name) {
+				used = append(used, name)
+			}
+		}
+		if got := strings.Join(used, " "); got != want {
+			t.Errorf("%q: used %q, want %q", args, got, want)
+		}
+	}
+}
+
 func splitArgs(s string) []string {
 	args := strings.Fields(s)
 	for i, a := range args {
