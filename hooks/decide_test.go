@@ -12,6 +12,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/logformat"
@@ -199,14 +200,20 @@ func TestShellWriteToClaimedPath(t *testing.T) {
 	}
 }
 
-// The reason says how to reach the claim's owner: a teammate by its name,
-// a person, another client's agent, or a subagent's fellow.
+// The reason says how to reach the claim's owner: an agent of any client,
+// a teammate or a subagent's fellow with lucid ask, the command ready to
+// run; a person, or another machine's agent, through the user.
 func TestDenialSaysHowToAgree(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	claim(t, repo, lead+"/"+mateID, top, "tests", "test/**")
 	claim(t, repo, agentstore.AgentHuman, top, "docs", "docs/**")
 	claim(t, repo, other, top, "api", "api/**")
+	// Another machine's agent reads nothing written here before a merge.
+	far := claimstore.Claim{ID: "0Z", Owner: other, Created: time.Now(), Expires: time.Now().Add(time.Hour), Machine: "1a2b3c@laptop", Worktree: "/there", Task: "far", Globs: []string{"far/**"}}
+	if err := os.WriteFile(repo.RemoteClaimsPath(), claimstore.Encode([]claimstore.Claim{far}), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		client, agentID, path, want string
 	}{
@@ -215,6 +222,7 @@ func TestDenialSaysHowToAgree(t *testing.T) {
 		{"codex", "", "api/a.go", "Do not edit it: wait until it is released, ask for it with `lucid ask " + other + " --for-claim 'api/**' \"why you need it\"`, or work on other files."},
 		{"claude", subID, "api/a.go", `claimed by lead·0b2182 for "api"`},
 		{"claude", subID, "api/a.go", "`lucid ask " + other + " --for-claim 'api/**' \"why you need it\"`"},
+		{"claude", "", "far/a.go", `claimed by lead·0b2182 on laptop (1a2b3c) for "far" (far/**, claimed under a minute ago). Do not edit it: wait until it expires, ask that agent (through the user), or work on other files.`},
 	} {
 		a := do(t, wholeClient{name: tc.client}, "PreToolUse", edit(lead, tc.agentID, top, tc.path))
 		if a.out == nil || !strings.Contains(a.out.Deny, tc.want) {
