@@ -131,7 +131,9 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		if e.Kind == logformat.KindSupersede {
 			supersededBy[e.Supersedes] = true
 		}
-		if supersededBy[e.ID] || e.Retired || e.Kind == logformat.KindDream {
+		// What agents said to each other is for its recipients (the
+		// delta), not the team's knowledge.
+		if supersededBy[e.ID] || e.Retired || e.Kind == logformat.KindDream || len(e.To) > 0 {
 			return true
 		}
 		stale := checker.Check(e.Evidence)
