@@ -106,3 +106,34 @@ func TestClaimMessages(t *testing.T) {
 		t.Errorf("release: %q", got)
 	}
 }
+
+// A subagent whose task ended, and every agent of an ended session, is
+// marked ended until it acts again; a teammate that goes idle is not.
+func TestEndedAgents(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	c := wholeClient{}
+	ended := func(id string) bool {
+		_, seen, _ := agentstore.Load(repo, id)
+		_, ok := agentstore.Ended(repo, id, seen)
+		return ok
+	}
+	subIn := Input{SessionID: lead, AgentID: subID, Cwd: top}
+	mate := Input{SessionID: lead, AgentID: mateID, Cwd: top}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
+	do(t, c, "SubagentStart", subIn)
+	do(t, c, "SubagentStart", mate)
+	do(t, c, "SubagentStop", subIn)
+	do(t, c, "SubagentStop", mate)
+	if !ended(sub) || ended(lead+"/"+mateID) || ended(lead) {
+		t.Errorf("after the stops: subagent ended %v (want true), teammate %v, lead %v (want false)", ended(sub), ended(lead+"/"+mateID), ended(lead))
+	}
+	do(t, c, "PreToolUse", Input{SessionID: lead, AgentID: subID, Cwd: top, ToolName: "Read"})
+	if ended(sub) {
+		t.Error("a subagent that acts again is still ended")
+	}
+	do(t, c, "SessionEnd", Input{SessionID: lead, Cwd: top})
+	if !ended(lead) || !ended(sub) || !ended(lead+"/"+mateID) {
+		t.Error("the session ended, yet an agent of it is not")
+	}
+}
