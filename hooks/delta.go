@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
@@ -232,8 +233,9 @@ func formatMessage(e logformat.Entry, from string) string {
 		}
 		return fmt.Sprintf("lucid: a person released your claim on %s (%s)%s. You no longer hold it: claim again (lucid claim) before you edit those files.\n", globs, e.ID, why)
 	case len(e.Claim) > 0:
-		return fmt.Sprintf("lucid: %s asks you for your claim on %s (%s): %s\n  To hand it over: lucid release %s --to %s\n  To refuse: lucid reply %s \"why not\"\n",
-			from, globs, e.ID, text, globs, e.Agent, e.ID)
+		hand := shellword.Join(append(append([]string{"lucid", "release"}, e.Claim...), "--to", e.Agent))
+		return fmt.Sprintf("lucid: %s asks you for your claim on %s (%s): %s\n  To hand it over: %s\n  To refuse: lucid reply %s \"why not\"\n",
+			from, globs, e.ID, text, escape.Line(hand), e.ID)
 	case e.Ask:
 		return fmt.Sprintf("lucid: a question for you from %s (%s): %s\n  Answer with: lucid reply %s \"…\"\n", from, e.ID, text, e.ID)
 	case e.ReplyTo != "":

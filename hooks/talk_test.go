@@ -92,7 +92,7 @@ func TestClaimMessages(t *testing.T) {
 	labels := func(string) string { return "lead·0b2182" }
 	req := logformat.Entry{ID: "01M92GVSR3VW2Q2VCR4YSWK9J8", Agent: other, Kind: logformat.KindMessage, Text: "I need it", To: []string{lead}, Ask: true, Claim: []string{"src/**"}}
 	got := formatMessage(req, labels(other))
-	for _, want := range []string{"lead·0b2182 asks you for your claim on src/**", "lucid release src/** --to " + other, "lucid reply 01M92GVSR3VW2Q2VCR4YSWK9J8 \"why not\""} {
+	for _, want := range []string{"lead·0b2182 asks you for your claim on src/**", "lucid release 'src/**' --to " + other, "lucid reply 01M92GVSR3VW2Q2VCR4YSWK9J8 \"why not\""} {
 		if !strings.Contains(got, want) {
 			t.Errorf("request %q lacks %q", got, want)
 		}
