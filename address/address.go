@@ -25,10 +25,14 @@ type Recipient struct {
 	// longer than the claim TTL: it may have ended, and reads its messages
 	// only if it comes back.
 	Silent time.Duration
+	// Ended is when its run ended (its session, or a subagent's task),
+	// after its last hook call: it will read nothing more.
+	Ended time.Time
 }
 
 // Book is the repository's agents, read once, to resolve names against.
 type Book struct {
+	repo   *gitstore.Repo
 	recs   []agentstore.Record
 	seen   []time.Time
 	labels *present.Labeler
@@ -43,7 +47,7 @@ func Open(repo *gitstore.Repo, now time.Time, ttl time.Duration) (*Book, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Book{recs: recs, seen: seen, labels: present.NewLabeler(repo), now: now, ttl: ttl}, nil
+	return &Book{repo: repo, recs: recs, seen: seen, labels: present.NewLabeler(repo), now: now, ttl: ttl}, nil
 }
 
 // Label is agent's label.
@@ -116,6 +120,7 @@ func (b *Book) recipient(id string) Recipient {
 			if d := b.now.Sub(b.seen[i]); d > b.ttl {
 				r.Silent = d
 			}
+			r.Ended, _ = agentstore.Ended(b.repo, id, b.seen[i])
 		}
 	}
 	return r

@@ -119,6 +119,36 @@ func Touch(r *gitstore.Repo, id string) bool {
 	return os.Chtimes(r.AgentPath(id), now, now) == nil
 }
 
+// MarkEnded notes that the agent's run ended (its session ended, or a
+// subagent finished): a message to it would never be read. It holds
+// until the agent's next hook call, which refreshes its record's time.
+func MarkEnded(r *gitstore.Repo, id string) error {
+	path := endedPath(r, id)
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		if err := gitstore.WriteFileAtomic(path, nil, 0o644); err != nil {
+			return err
+		}
+	}
+	// Set from the clock, as Touch sets a record's time: the time a file
+	// system stamps on a write is coarser, and can come before it.
+	now := time.Now()
+	return os.Chtimes(path, now, now)
+}
+
+// Ended reports whether the agent's run ended after its last hook call,
+// and when.
+func Ended(r *gitstore.Repo, id string, lastSeen time.Time) (time.Time, bool) {
+	fi, err := os.Stat(endedPath(r, id))
+	if err != nil || fi.ModTime().Before(lastSeen) {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
+}
+
+func endedPath(r *gitstore.Repo, id string) string {
+	return strings.TrimSuffix(r.AgentPath(id), ".json") + ".ended"
+}
+
 // Agents lists every agent record with its last-seen time.
 func Agents(r *gitstore.Repo) ([]Record, []time.Time, error) {
 	ents, err := os.ReadDir(r.AgentsDir())

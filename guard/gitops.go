@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,7 +97,7 @@ func (op GitOp) Changes() (GitChanges, error) {
 
 // String is op as the shell would run it, for messages.
 func (op GitOp) String() string {
-	return shellCommandLine(append([]string{"git"}, op.Args...))
+	return shellword.Join(append([]string{"git"}, op.Args...))
 }
 
 // gitQuery is one Changes at work.
@@ -1022,7 +1023,7 @@ func (q *gitQuery) lose(files []string, why string, safe func() string) {
 // agent's shell may be elsewhere (git -C), and pathspecs are relative to
 // it.
 func (q *gitQuery) here(args []string) string {
-	return shellCommandLine(append([]string{"git", "-C", q.op.Dir}, args...))
+	return shellword.Join(append([]string{"git", "-C", q.op.Dir}, args...))
 }
 
 // keepLog is the safe form of a command that puts back committed copies:
@@ -1040,11 +1041,11 @@ func (q *gitQuery) keepLog() string {
 	if !busy {
 		return q.commitFirst(q.repo.Top)
 	}
-	saved := ShellQuote(filepath.Join(q.repo.GitDir, "lucid-log-lines"))
+	saved := shellword.Quote(filepath.Join(q.repo.GitDir, "lucid-log-lines"))
 	// Log lines are JSON objects: the lines added are those of "+{".
-	return "git -C " + ShellQuote(q.repo.Top) + " diff --no-ext-diff --no-color -U0 HEAD -- .lucid/log.jsonl | sed -n 's/^+{/{/p' > " + saved +
+	return "git -C " + shellword.Quote(q.repo.Top) + " diff --no-ext-diff --no-color -U0 HEAD -- .lucid/log.jsonl | sed -n 's/^+{/{/p' > " + saved +
 		" && " + q.here(q.op.Args) +
-		" && cat " + saved + " >> " + ShellQuote(filepath.Join(q.repo.Top, gitstore.LogName))
+		" && cat " + saved + " >> " + shellword.Quote(filepath.Join(q.repo.Top, gitstore.LogName))
 }
 
 // commitFirst commits the changes under .lucid/ of work tree top, then
@@ -1052,7 +1053,7 @@ func (q *gitQuery) keepLog() string {
 // relative to HEAD (HEAD~1) is given as the commit it names now, since the
 // commit moves HEAD.
 func (q *gitQuery) commitFirst(top string) string {
-	t := ShellQuote(top)
+	t := shellword.Quote(top)
 	return "git -C " + t + " add -- .lucid && git -C " + t + " commit -q -m 'lucid log' -- .lucid && " + q.here(q.pinned())
 }
 
@@ -1137,32 +1138,4 @@ func lits(args []shArg) []string {
 		words[i] = a.s
 	}
 	return words
-}
-
-// shellCommandLine is words as a shell command, each quoted where the
-// shell would read it otherwise.
-func shellCommandLine(words []string) string {
-	quoted := make([]string, len(words))
-	for i, w := range words {
-		quoted[i] = ShellQuote(w)
-	}
-	return strings.Join(quoted, " ")
-}
-
-// ShellQuote is s as one shell word, quoted only when it needs it.
-func ShellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	prev := ' '
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("@%+=:,./_-", r):
-		case r == '~' && !strings.ContainsRune(" =:", prev): // HEAD~2, not ~user
-		default:
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-		prev = r
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"crypto/sha256"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -635,7 +636,7 @@ func checkSafeForm(t *testing.T, base *gitRepo, c gitCase, msg string, changed [
 	if c.run != "" {
 		// An agent appends to the log while the command runs.
 		op := AnalyzeShell(c.cmd, filepath.Join(r.root, dir)).Git[0]
-		orig := shellCommandLine(append([]string{"git", "-C", op.Dir}, op.Args...))
+		orig := shellword.Join(append([]string{"git", "-C", op.Dir}, op.Args...))
 		if !strings.Contains(safe, orig) {
 			t.Fatalf("%q does not run %q", safe, orig)
 		}

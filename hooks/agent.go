@@ -1,10 +1,15 @@
 package hooks
 
 import (
+	"strings"
+	"time"
+
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/merge"
+	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/talk"
 )
 
 // record returns the caller's record, making a new one at its first look:
@@ -130,6 +135,13 @@ func (c *call) giveDigest(rec agentstore.Record) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The questions still waiting for this agent's answer were in the
+	// conversation a compaction dropped: say them again.
+	if started, err := time.Parse(logformat.TimeFormat, rec.Started); err == nil {
+		if qs, err := talk.Unanswered(c.repo, c.agent, started); err == nil && len(qs) > 0 {
+			d.Text += unansweredSection(qs, present.NewLabeler(c.repo))
+		}
+	}
 	// A fresh clone has the committed .gitattributes but not the driver,
 	// which lives in the git config: set it up once, and say so.
 	if healed, err := merge.InstallConfig(c.repo); err == nil && healed {
@@ -227,4 +239,15 @@ func (c *call) userPrompt() (*Output, error) {
 		text = joinLines(planFirst, text)
 	}
 	return c.context(text), nil
+}
+
+// unansweredSection is the digest's list of the questions the agent has
+// not answered yet.
+func unansweredSection(qs []logformat.Entry, labels *present.Labeler) string {
+	var b strings.Builder
+	b.WriteString("\n## Questions for you, not answered yet\n")
+	for _, q := range qs {
+		b.WriteString(strings.TrimPrefix(formatMessage(q, labels.Label(q.Agent)), "lucid: "))
+	}
+	return b.String()
 }

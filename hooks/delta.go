@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
@@ -160,8 +161,13 @@ func (c *call) newEntries(rec *agentstore.Record, ahead *readAhead) ([]logformat
 		}
 		rec.AddSeen(e.ID)
 		if e.Agent == c.agent {
-			rec.Entries++
+			if len(e.To) == 0 { // talking is not reporting
+				rec.Entries++
+			}
 			continue
+		}
+		if len(e.To) > 0 && !e.AddressedTo(c.agent) {
+			continue // said to others: lucid log shows it
 		}
 		out = append(out, e)
 	}
@@ -173,13 +179,73 @@ func (c *call) newEntries(rec *agentstore.Record, ahead *readAhead) ([]logformat
 // planOverrides is said with every plan change in a delta.
 const planOverrides = "The plan is the user's latest intent: it overrides your original brief. Re-read .lucid/plan.md and adjust your work to it."
 
-// formatDelta writes the delta under one header line that counts it, within
-// the budget; what does not fit is counted as "N more: `lucid log`".
+// formatDelta writes the messages for the caller first, each set apart,
+// then the news under one header line that counts it, within the budget;
+// what does not fit is counted as "N more: `lucid log`" (or `lucid inbox`).
 func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 	if len(entries) == 0 {
 		return ""
 	}
 	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
+	var said strings.Builder
+	news := entries[:0:0]
+	for i, e := range entries {
+		if len(e.To) == 0 {
+			news = append(news, e)
+			continue
+		}
+		s := formatMessage(e, labels.Label(e.Agent))
+		if said.Len()+len(s) > budget/2 {
+			n := 0
+			for _, m := range entries[i:] {
+				if len(m.To) > 0 {
+					n++
+				}
+			}
+			fmt.Fprintf(&said, "lucid: %d more %s for you: `lucid inbox`\n", n, Plural(n, "message", "messages"))
+			for _, m := range entries[i:] {
+				if len(m.To) == 0 {
+					news = append(news, m)
+				}
+			}
+			break
+		}
+		said.WriteString(s)
+	}
+	if len(news) == 0 {
+		return said.String()
+	}
+	return said.String() + c.formatNews(news, budget-said.Len(), checker, labels)
+}
+
+// formatMessage is one addressed entry as its recipient reads it in its
+// delta: who said it, what, and the command that answers it.
+func formatMessage(e logformat.Entry, from string) string {
+	text := escape.Text(e.Text)
+	globs := escape.Line(strings.Join(e.Claim, " "))
+	switch {
+	case e.Kind == logformat.KindHandoff:
+		return fmt.Sprintf("lucid: %s handed you its claim on %s (%s): it is yours now.\n", from, globs, e.ID)
+	case e.Kind == logformat.KindRelease:
+		why := ""
+		if text != "" {
+			why = ": " + text
+		}
+		return fmt.Sprintf("lucid: a person released your claim on %s (%s)%s. You no longer hold it: claim again (lucid claim) before you edit those files.\n", globs, e.ID, why)
+	case len(e.Claim) > 0:
+		hand := shellword.Join(append(append([]string{"lucid", "release"}, e.Claim...), "--to", e.Agent))
+		return fmt.Sprintf("lucid: %s asks you for your claim on %s (%s): %s\n  To hand it over: %s\n  To refuse: lucid reply %s \"why not\"\n",
+			from, globs, e.ID, text, escape.Line(hand), e.ID)
+	case e.Ask:
+		return fmt.Sprintf("lucid: a question for you from %s (%s): %s\n  Answer with: lucid reply %s \"…\"\n", from, e.ID, text, e.ID)
+	case e.ReplyTo != "":
+		return fmt.Sprintf("lucid: %s replied to your message %s (%s): %s\n", from, e.ReplyTo, e.ID, text)
+	}
+	return fmt.Sprintf("lucid: a message for you from %s (%s): %s\n  Reply with: lucid reply %s \"…\"\n", from, e.ID, text, e.ID)
+}
+
+// formatNews writes the news under one header line that counts it.
+func (c *call) formatNews(entries []logformat.Entry, budget int, checker *logstore.Checker, labels *present.Labeler) string {
 	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), Plural(len(entries), "entry", "entries"))
 	var body strings.Builder
 	for i, e := range entries {

@@ -61,6 +61,7 @@ const digestHowTo = `## Using lucid
   lucid fact "TEXT" -e FILE:LINE | lucid decision "TEXT" | lucid dead-end "TEXT" | lucid note "TEXT"
 - Correct an entry: lucid supersede ID "NEW TEXT"; withdraw one: lucid supersede ID --retire --why "TEXT"
 - Read more: lucid log [-n N] [--kind K]; this digest again: lucid status
+- Talk to another agent: lucid tell AGENT "TEXT" | lucid ask AGENT "TEXT"; lucid agents lists them, lucid inbox what is for you
 - ⚠stale marks an entry whose cited file changed since: check it before relying on it.
 - .lucid/plan.md is the user's plan: a change to it overrides your original brief. Never edit .lucid/log.jsonl.
 `
@@ -131,7 +132,9 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		if e.Kind == logformat.KindSupersede {
 			supersededBy[e.Supersedes] = true
 		}
-		if supersededBy[e.ID] || e.Retired || e.Kind == logformat.KindDream {
+		// What agents said to each other is for its recipients (the
+		// delta), not the team's knowledge.
+		if supersededBy[e.ID] || e.Retired || e.Kind == logformat.KindDream || len(e.To) > 0 {
 			return true
 		}
 		stale := checker.Check(e.Evidence)

@@ -32,6 +32,16 @@ func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now ti
 			kind = "replaces " + e.Supersedes
 		}
 	}
+	if len(e.To) > 0 { // said to some: whom, and what of a claim
+		var to []string
+		for _, t := range e.To {
+			to = append(to, present.Label(t, ""))
+		}
+		kind += " to " + strings.Join(to, ", ")
+		if len(e.Claim) > 0 {
+			kind += " on " + strings.Join(e.Claim, " ")
+		}
+	}
 	text := e.Text
 	if len(text) > maxEntryText {
 		text = text[:maxEntryText] + "… (`lucid log` has it all)"

@@ -61,7 +61,7 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 		return false, err
 	}
 	for _, e := range unread {
-		if e.Agent == agent {
+		if e.Agent == agent && len(e.To) == 0 { // a message is not a report
 			return false, nil
 		}
 	}
@@ -94,7 +94,14 @@ func (c *call) subagentStop() (*Output, error) {
 	if c.in.KeepClaims {
 		return nil, nil
 	}
-	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
+	err = c.releaseClaims(func(owner string) bool { return owner == c.agent })
+	if _, mate := present.Teammate(c.agent); !mate {
+		// A subagent's run is over (a teammate only goes idle): a
+		// message to it would not be read. Marked after the release,
+		// which saves its record.
+		c.warn(agentstore.MarkEnded(c.repo, c.agent))
+	}
+	return nil, err
 }
 
 // taskCompleted runs the stop gate for the agent that did the task, when a
@@ -191,7 +198,17 @@ func (c *call) stop() (*Output, error) {
 func (c *call) sessionEnd() (*Output, error) {
 	c.touch()
 	session := c.in.SessionID
-	return nil, c.releaseClaims(func(owner string) bool {
+	err := c.releaseClaims(func(owner string) bool {
 		return owner == session || strings.HasPrefix(owner, session+"/")
 	})
+	// The session's agents have ended: a message to one would not be
+	// read. Marked after the release, which saves the caller's record.
+	if recs, _, err := agentstore.Agents(c.repo); err == nil {
+		for _, r := range recs {
+			if r.ID == session || strings.HasPrefix(r.ID, session+"/") {
+				c.warn(agentstore.MarkEnded(c.repo, r.ID))
+			}
+		}
+	}
+	return nil, err
 }

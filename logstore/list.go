@@ -55,7 +55,8 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 // KnownKind reports whether k is a kind of entry lucid writes.
 func KnownKind(k string) bool {
 	switch k {
-	case logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote, logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream:
+	case logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote, logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream,
+		logformat.KindMessage, logformat.KindHandoff, logformat.KindRelease:
 		return true
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,11 +117,11 @@ func checkRuns(repo *gitstore.Repo, command string) Finding {
 		}
 	}
 	argv := strings.NewReplacer(
-		"%O", shellQuote(filepath.Join(dir, "O")),
-		"%A", shellQuote(filepath.Join(dir, "A")),
-		"%B", shellQuote(filepath.Join(dir, "B")),
+		"%O", shellword.Quote(filepath.Join(dir, "O")),
+		"%A", shellword.Quote(filepath.Join(dir, "A")),
+		"%B", shellword.Quote(filepath.Join(dir, "B")),
 		"%L", "7",
-		"%P", shellQuote(gitstore.LogName),
+		"%P", shellword.Quote(gitstore.LogName),
 	).Replace(command)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -143,9 +144,4 @@ func checkRuns(repo *gitstore.Repo, command string) Finding {
 	}
 	return fail("the driver did not merge a test log as lucid does: "+why,
 		"put `lucid` on the PATH that git runs with (`command -v lucid` must find it); until then merges fall back to git merge-file --union")
-}
-
-// shellQuote quotes s for sh, as git quotes the paths it substitutes.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -103,6 +103,7 @@ func Inbox(repo *gitstore.Repo, agent string) ([]Item, error) {
 			case items[i].Sent && e.AddressedTo(agent):
 				items[i].Answered = true
 				items[i].Replies = append(items[i].Replies, e)
+				return true // shown with the question
 			case !items[i].Sent && e.Agent == agent:
 				items[i].Answered = true
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/address"
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/present"
 )
@@ -19,8 +20,9 @@ func runAgents(c *cli, args []string) error {
 
 Lists every agent whose hooks ran in this repository, newest first: its
 label (what lucid tell, ask and the log call it), its id, its client and
-when it last made a tool call. An agent silent for longer than the
-claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
+when it last made a tool call. An agent whose session ended, or a
+subagent whose task ended, is marked ended until it acts again; one silent
+for longer than the claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
 	asJSON := f.Bool("json", false, "print the agents as JSON")
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -45,11 +47,16 @@ claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
 		Worktree string    `json:"worktree"`
 		LastSeen time.Time `json:"last_seen"`
 		Silent   bool      `json:"silent,omitempty"`
+		Ended    time.Time `json:"ended,omitzero"`
 	}
 	out := []agent{}
 	for i, r := range recs {
-		out = append(out, agent{ID: r.ID, Label: book.Label(r.ID), Client: r.Client, Worktree: r.Worktree,
-			LastSeen: seen[i].UTC(), Silent: now.Sub(seen[i]) > claims.ClaimTTL()})
+		a := agent{ID: r.ID, Label: book.Label(r.ID), Client: r.Client, Worktree: r.Worktree,
+			LastSeen: seen[i].UTC(), Silent: now.Sub(seen[i]) > claims.ClaimTTL()}
+		if ended, ok := agentstore.Ended(repo, r.ID, seen[i]); ok {
+			a.Ended = ended.UTC()
+		}
+		out = append(out, a)
 	}
 	slices.SortStableFunc(out, func(a, b agent) int { return b.LastSeen.Compare(a.LastSeen) })
 	if *asJSON {
@@ -65,7 +72,10 @@ claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
 			client = "claude"
 		}
 		line := fmt.Sprintf("%-24s %-8s last active %s  %s", a.Label, client, present.Ago(a.LastSeen, now), a.ID)
-		if a.Silent {
+		switch {
+		case !a.Ended.IsZero():
+			line += "  (ended " + present.Ago(a.Ended, now) + ")"
+		case a.Silent:
 			line += "  (silent: may have ended)"
 		}
 		fmt.Fprintln(c.stdout, line)

@@ -8,6 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/address"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/talk"
 )
 
@@ -57,6 +58,9 @@ func send(c *cli, name string, args []string, ask bool, claim []string, asJSON b
 	to, err := book.Resolve(from, args[0])
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	if !to.Ended.IsZero() {
+		return fmt.Errorf("%s has ended (%s) and will read nothing more: tell another agent, or its lead (lucid agents lists them)", to.Label, present.Ago(to.Ended, time.Now()))
 	}
 	if to.ID == logformat.ToAll && claim != nil {
 		return usageErr("--for-claim: name the agent that holds the claim, not all")

@@ -1,0 +1,139 @@
+package hooks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/talk"
+)
+
+// A message reaches its recipient once, set apart from the news, with
+// the command that answers it; the other agents' deltas leave it out, and
+// their digests too; to all, it reaches every agent but its sender.
+func TestMessagesReachTheirRecipientOnce(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	c := wholeClient{}
+	read := func(session string) Input { return Input{SessionID: session, Cwd: top, ToolName: "Read"} }
+	for _, s := range []string{lead, other} {
+		do(t, c, "SessionStart", Input{SessionID: s, Cwd: top, Source: "startup"})
+	}
+	m, err := talk.Send(repo, sub, []string{other}, "which port does the API use?", true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(t, repo, sub, logformat.KindFact, "the API listens on 8080")
+	a := do(t, c, "PreToolUse", read(other))
+	want := "lucid: a question for you from agent·a2adb9 (" + m.ID + "): which port does the API use?\n  Answer with: lucid reply " + m.ID + " \"…\"\n" +
+		"lucid: 1 new log entry from other agents"
+	if !strings.HasPrefix(a.context(), want) {
+		t.Errorf("the recipient's delta:\n%s\nwant it to start:\n%s", a.context(), want)
+	}
+	if a := do(t, c, "PreToolUse", read(other)); a.out != nil {
+		t.Errorf("the message came twice: %+v", a.out)
+	}
+	a = do(t, c, "PreToolUse", read(lead))
+	if strings.Contains(a.context(), "which port") || !strings.Contains(a.context(), "the API listens on 8080") {
+		t.Errorf("another agent's delta: %q, want the fact and not the message", a.context())
+	}
+	if d := do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "clear"}); strings.Contains(d.context(), "which port") {
+		t.Errorf("the message is in another agent's digest:\n%s", d.context())
+	}
+
+	// To all: every agent but the sender.
+	talk.Send(repo, other, []string{logformat.ToAll}, "I am rebasing main in 5 min", false, nil)
+	if a := do(t, c, "PreToolUse", read(lead)); !strings.Contains(a.context(), "a message for you from lead·0b2182") {
+		t.Errorf("a message to all did not reach the lead: %q", a.context())
+	}
+	if a := do(t, c, "PreToolUse", read(other)); a.out != nil {
+		t.Errorf("the sender got its own message to all: %+v", a.out)
+	}
+}
+
+// A question not answered yet is in the recipient's digest after its
+// conversation was compacted, until it replies; a message is not a report
+// of its work for the stop gate.
+func TestUnansweredQuestionAfterCompaction(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	c := wholeClient{}
+	in := Input{SessionID: lead, AgentID: subID, Cwd: top}
+	do(t, c, "SubagentStart", in)
+	q, _ := talk.Send(repo, other, []string{sub}, "may I take src/api?", true, nil)
+	do(t, c, "PreToolUse", in)
+	do(t, c, "PreCompact", in)
+	if a := do(t, c, "PreToolUse", in); !strings.Contains(a.context(), "## Questions for you, not answered yet\na question for you from lead·0b2182 ("+q.ID+"): may I take src/api?") {
+		t.Errorf("the digest after the compaction:\n%s", a.context())
+	}
+	if _, _, err := talk.Reply(repo, sub, q.ID, "yes"); err != nil {
+		t.Fatal(err)
+	}
+	do(t, c, "PreCompact", in)
+	if a := do(t, c, "PreToolUse", in); strings.Contains(a.context(), "Questions for you") {
+		t.Errorf("an answered question is repeated:\n%s", a.context())
+	}
+
+	write := edit(lead, subID, top, "a.go")
+	write.Changed = write.Paths
+	do(t, c, "PostToolUse", write)
+	if a := do(t, c, "SubagentStop", in); a.out == nil || a.out.Block != reportReason {
+		t.Errorf("an agent that only replied to a message was not asked to report: %+v", a.out)
+	}
+	if rec, _, _ := agentstore.Load(repo, sub); rec.Entries != 0 {
+		t.Errorf("its reply counted as an entry: %d", rec.Entries)
+	}
+}
+
+// A request for a claim says how to hand it over and how to refuse; a
+// hand-over and a person's release tell the agent what it holds now.
+func TestClaimMessages(t *testing.T) {
+	labels := func(string) string { return "lead·0b2182" }
+	req := logformat.Entry{ID: "01M92GVSR3VW2Q2VCR4YSWK9J8", Agent: other, Kind: logformat.KindMessage, Text: "I need it", To: []string{lead}, Ask: true, Claim: []string{"src/**"}}
+	got := formatMessage(req, labels(other))
+	for _, want := range []string{"lead·0b2182 asks you for your claim on src/**", "lucid release 'src/**' --to " + other, "lucid reply 01M92GVSR3VW2Q2VCR4YSWK9J8 \"why not\""} {
+		if !strings.Contains(got, want) {
+			t.Errorf("request %q lacks %q", got, want)
+		}
+	}
+	hand := logformat.Entry{ID: "01M92GVSR3VW2Q2VCR4YSWK9J9", Agent: lead, Kind: logformat.KindHandoff, To: []string{other}, Claim: []string{"src/**"}, Owner: lead}
+	if got := formatMessage(hand, "lead·30df32"); !strings.Contains(got, "lead·30df32 handed you its claim on src/**") {
+		t.Errorf("hand-over: %q", got)
+	}
+	rel := logformat.Entry{ID: "01M92GVSR3VW2Q2VCR4YSWK9JA", Agent: agentstore.AgentHuman, Kind: logformat.KindRelease, Text: "stuck for an hour", To: []string{lead}, Claim: []string{"src/**"}, Owner: lead}
+	if got := formatMessage(rel, "human"); !strings.Contains(got, "a person released your claim on src/**") || !strings.Contains(got, "stuck for an hour") {
+		t.Errorf("release: %q", got)
+	}
+}
+
+// A subagent whose task ended, and every agent of an ended session, is
+// marked ended until it acts again; a teammate that goes idle is not.
+func TestEndedAgents(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	c := wholeClient{}
+	ended := func(id string) bool {
+		_, seen, _ := agentstore.Load(repo, id)
+		_, ok := agentstore.Ended(repo, id, seen)
+		return ok
+	}
+	subIn := Input{SessionID: lead, AgentID: subID, Cwd: top}
+	mate := Input{SessionID: lead, AgentID: mateID, Cwd: top}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
+	do(t, c, "SubagentStart", subIn)
+	do(t, c, "SubagentStart", mate)
+	do(t, c, "SubagentStop", subIn)
+	do(t, c, "SubagentStop", mate)
+	if !ended(sub) || ended(lead+"/"+mateID) || ended(lead) {
+		t.Errorf("after the stops: subagent ended %v (want true), teammate %v, lead %v (want false)", ended(sub), ended(lead+"/"+mateID), ended(lead))
+	}
+	do(t, c, "PreToolUse", Input{SessionID: lead, AgentID: subID, Cwd: top, ToolName: "Read"})
+	if ended(sub) {
+		t.Error("a subagent that acts again is still ended")
+	}
+	do(t, c, "SessionEnd", Input{SessionID: lead, Cwd: top})
+	if !ended(lead) || !ended(sub) || !ended(lead+"/"+mateID) {
+		t.Error("the session ended, yet an agent of it is not")
+	}
+}
