@@ -166,7 +166,7 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 		fmt.Fprintf(c.stderr, "lucid: the log could not be read for %s's request: %v\n", to.Label, err)
 	}
 	joined := escape.Line(strings.Join(globs, ", "))
-	if _, err := talk.Handoff(repo, me, to.ID, globs, ask, fmt.Sprintf("handed the claim on %s to %s", joined, to.Label)); err != nil {
+	if _, err := talk.Handoff(repo, me, to.ID, globs, ask, "handed over the claim on "+joined); err != nil {
 		return fmt.Errorf("handed %s to %s, but the log could not tell it (%v): tell it with lucid tell %s", joined, to.Label, err, to.ID)
 	}
 	fmt.Fprintf(c.stdout, "handed %s to %s\n", joined, to.Label)
@@ -240,7 +240,7 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 		return nil
 	}
 	if strings.TrimSpace(why) == "" {
-		why = "a person released it with lucid release --owner"
+		why = "a person released it without saying why"
 	}
 	joined := escape.Line(strings.Join(released, ", "))
 	if _, err := talk.Release(repo, me, owner, released, why); err != nil {
