@@ -73,3 +73,123 @@ func TestPersonReleasesClaim(t *testing.T) {
 		t.Errorf("the log has no release of the lead's claim:\n%s", log)
 	}
 }
+
+// A Claude Code subagent denied on its lead's claim asks for it with the
+// command the denial gives; the lead's next request carries the request
+// with the command that answers it; the lead hands the claim over with
+// that command; the subagent's next write passes, and it is told it holds
+// the claim now.
+func TestSubagentAsksForClaim(t *testing.T) {
+	e := newEnv(t)
+	const because = "I must fix the login bug"
+	auth := e.path("src/auth.go")
+	var srv *api.Server
+	var mu sync.Mutex
+	var asked, handed string // the commands the models ran, as the denial and the request gave them
+	var held []claimJSON     // the claims when the subagent writes again
+	between := func(s, from, to string) string {
+		_, rest, ok := strings.Cut(s, from)
+		if !ok {
+			return ""
+		}
+		got, _, _ := strings.Cut(rest, to)
+		return from + got
+	}
+	logHas := func(text string) bool {
+		out, err := e.output("lucid", "log", "--json")
+		return err == nil && strings.Contains(out, text)
+	}
+	lead := &api.Script{Name: "lead", Marker: "[[lead]]", Steps: []api.Step{
+		api.Call("Bash", map[string]any{"command": `lucid claim 'src/**' --for "rework auth"`, "description": "claim src"}),
+		api.Call("Agent", map[string]any{"description": "fix login", "prompt": "[[sub:ask]] Fix the login bug in src/auth.go.",
+			"subagent_type": "general-purpose", "run_in_background": true}),
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(func() bool { return logHas(because) }) // the subagent has asked
+			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": "echo working", "description": "work"}}}}
+		},
+		func(r *api.MessagesRequest) api.Reply {
+			var text string
+			for _, c := range api.HookContexts(r.Messages) {
+				text += c.Text + "\n"
+			}
+			mu.Lock()
+			handed = between(text, "lucid release ", "\n")
+			mu.Unlock()
+			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": handed, "description": "hand over"}}}}
+		},
+		api.Say("I handed src over to the worker."),
+		api.Say("Lead done."),
+	}}
+	worker := &api.Script{Name: "worker", Marker: "[[sub:ask]]", Steps: []api.Step{
+		api.Call("Write", map[string]any{"file_path": auth, "content": "package auth // worker\n"}),
+		func(r *api.MessagesRequest) api.Reply {
+			_, res, _ := lastResult(r)
+			cmd := between(res.ResultText(), "lucid ask ", "`")
+			mu.Lock()
+			asked = cmd
+			mu.Unlock()
+			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": strings.Replace(cmd, "why you need it", because, 1), "description": "ask"}}}}
+		},
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(func() bool { return logHas(`"kind": "handoff"`) })
+			mu.Lock()
+			held = e.claims()
+			mu.Unlock()
+			return api.Reply{Tools: []api.ToolCall{{Name: "Write", Input: map[string]any{"file_path": auth, "content": "package auth // worker\n"}}}}
+		},
+		api.Call("Bash", map[string]any{"command": "lucid fact 'login: the bug was in check'", "description": "record"}),
+		api.Say("Worker done."),
+		api.Say("Nothing more to record."), // a stop gate's turn, if one comes
+	}}
+	srv = api.New(lead, worker)
+	defer srv.Close()
+	res := e.claude(srv, "[[lead]] Rework auth, and have a worker fix login.")
+	mu.Lock()
+	defer mu.Unlock()
+
+	session, agent := res.sessionID(), res.agentID("[[sub:ask]]")
+	if session == "" || agent == "" {
+		t.Fatalf("no session id (%q) or agent id (%q) in the client's output", session, agent)
+	}
+	w, l := srv.Conversation("worker"), srv.Conversation("lead")
+	if len(w) < 5 || len(l) < 5 {
+		t.Fatalf("the worker sent %d requests and the lead %d, want 5 or more each\n%s\ncalls:\n%s", len(w), len(l), srv.Dump(), e.callsText())
+	}
+	// The denial gave the command, ready to run, and the subagent ran it.
+	if want := "lucid ask " + session + ` --for-claim 'src/**' "why you need it"`; asked != want {
+		t.Errorf("the denial's command: %q, want %q", asked, want)
+	}
+	// The lead's next request carried the request, once, with the command
+	// that hands the claim over.
+	var told int
+	for _, c := range api.HookContexts(l[3].Messages.Messages) {
+		if strings.Contains(c.Text, because) {
+			told += strings.Count(c.Text, "asks you for your claim on src/**")
+		}
+	}
+	if want := "lucid release 'src/**' --to " + session + "/" + agent; told != 1 || handed != want {
+		t.Errorf("the lead was told of the request %d times (want once), and ran %q (want %q)\n%s", told, handed, want, srv.Dump())
+	}
+	// The hand-over answers the request: lucid ask printed its id.
+	id := strings.TrimSpace(w[2].Messages.LastUserText())
+	if out := e.run("lucid", "log", "--json", "--kind", "handoff"); !strings.Contains(out, `"reply_to": "`+id+`"`) {
+		t.Errorf("the hand-over does not answer the request %s:\n%s", id, out)
+	}
+	// The claim passed to the subagent, its write passed, and it was told.
+	if len(held) != 1 || held[0].Owner != session+"/"+agent || strings.Join(held[0].Globs, ",") != "src/**" || held[0].Task != "rework auth" {
+		t.Errorf("the claims after the hand-over: %+v, want the worker's src/**", held)
+	}
+	if u, r, ok := lastResult(w[3].Messages); !ok || u.Name != "Write" || r.IsError {
+		t.Errorf("the worker's Write after the hand-over: %s result %q (error %v)", u.Name, r.ResultText(), r.IsError)
+	}
+	if got := e.read("src/auth.go"); got != "package auth // worker\n" {
+		t.Errorf("src/auth.go = %q, want the worker's", got)
+	}
+	var news int
+	for _, c := range api.HookContexts(w[len(w)-1].Messages.Messages) {
+		news += strings.Count(c.Text, "handed you its claim on src/**")
+	}
+	if news != 1 {
+		t.Errorf("the worker was told of the hand-over %d times, want once\n%s", news, srv.Dump())
+	}
+}
