@@ -150,6 +150,9 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 	case logformat.ToAll:
 		return usageErr("--to names one agent to hand the claims to, not all")
 	}
+	if !to.Ended.IsZero() {
+		return fmt.Errorf("%s has ended (%s), and would hold the claims for nobody: hand them to another agent (lucid agents lists them)", to.Label, present.Ago(to.Ended, now))
+	}
 	_, gave, err := claims.Handoff(repo, me, to.ID, globs, now)
 	if err != nil {
 		return err
