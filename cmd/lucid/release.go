@@ -37,8 +37,9 @@ is released.
 With --to, hands the caller's claims on the globs named to AGENT instead,
 at once: no other agent can claim the files between. AGENT is told in its
 next tool call, and a request it made for them (lucid ask --for-claim) is
-answered. It is refused when AGENT would then hold files that overlap
-another agent's claim, and for a claim shared through a remote.
+answered. It is refused when AGENT has ended, when it would then hold
+files that overlap another agent's claim, and for a claim shared through a
+remote.
 
 With --owner, a person ends AGENT's claims (all of them, or the globs
 named), such as a stuck agent's: refused in an agent's shell. It is
