@@ -178,6 +178,19 @@ func (s *ClaimSet) LastActive(c claimstore.Claim) time.Time {
 	return t
 }
 
+// Ends is when a claim ends unless its owner renews it: an agent's when
+// its silence reaches the TTL, another machine's at its expiry. A
+// person's claim never ends by itself (false).
+func (s *ClaimSet) Ends(c claimstore.Claim) (time.Time, bool) {
+	switch {
+	case s.Foreign(c):
+		return c.Expires, true
+	case c.Owner == agentstore.AgentHuman:
+		return time.Time{}, false
+	}
+	return s.LastActive(c).Add(s.ttl), true
+}
+
 // Active reports whether a claim still holds: a person's claim until it is
 // released, an agent's while the agent made a hook call within the TTL,
 // another machine's until it expires.

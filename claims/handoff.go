@@ -5,7 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
@@ -147,19 +146,6 @@ func (s *ClaimSet) handOver(from, to string, want []string, now time.Time) (made
 func (s *ClaimSet) handoffConflict(mine, theirs, path string, c claimstore.Claim) error {
 	return fmt.Errorf("nothing was handed: %s overlaps %s (both can match %s), claimed by %s",
 		escape.Line(mine), escape.Line(theirs), escape.Line(path), s.Describe(c, present.NewLabeler(s.repo)))
-}
-
-// Ends is when a claim ends unless its owner renews it: an agent's when
-// its silence reaches the TTL, another machine's at its expiry. A
-// person's claim never ends by itself (false).
-func (s *ClaimSet) Ends(c claimstore.Claim) (time.Time, bool) {
-	switch {
-	case s.Foreign(c):
-		return c.Expires, true
-	case c.Owner == agentstore.AgentHuman:
-		return time.Time{}, false
-	}
-	return s.LastActive(c).Add(s.ttl), true
 }
 
 // Held is the claims of owner's, in this machine's store and in the copy
