@@ -14,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/overlap"
 	"github.com/lucid-dev/lucid/present"
@@ -393,12 +394,18 @@ type ConflictError struct {
 	Path   string // the shortest path both can match
 	Other  string // Describe of the other claim
 	Owner  string // the other claim's owner
+	// Foreign: the other claim is another machine's, whose owner reads
+	// what is written here only after a merge.
+	Foreign bool
 }
 
 func (e *ConflictError) Error() string {
-	what := "wait until it is released, ask that agent, or work on other files"
-	if e.Owner == agentstore.AgentHuman {
+	what := "wait until it is released, ask for it with `" + AskCommand(e.Owner, e.Theirs) + "`, or work on other files"
+	switch {
+	case e.Owner == agentstore.AgentHuman:
 		what = "ask the person who claimed it, or work on other files"
+	case e.Foreign:
+		what = "wait until it expires, ask that agent (through the user), or work on other files"
 	}
 	return fmt.Sprintf("%s overlaps %s (both can match %s), claimed by %s: %s", escape.Line(e.Glob), escape.Line(e.Theirs), escape.Line(e.Path), e.Other, what)
 }
@@ -406,7 +413,13 @@ func (e *ConflictError) Error() string {
 // conflict is the ConflictError of a claim whose glob mine overlaps
 // theirs, of c, both matching path.
 func (s *ClaimSet) conflict(mine, theirs, path string, c claimstore.Claim) error {
-	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, present.NewLabeler(s.repo)), Owner: c.Owner}
+	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, present.NewLabeler(s.repo)), Owner: c.Owner, Foreign: s.Foreign(c)}
+}
+
+// AskCommand is the command that asks owner for its claim on glob, ready
+// to run: what a refused claim and a denied write tell the agent.
+func AskCommand(owner, glob string) string {
+	return fmt.Sprintf("lucid ask %s --for-claim %s \"why you need it\"", shellword.Quote(escape.Line(owner)), shellword.Quote(escape.Line(glob)))
 }
 
 // Acquire records a claim, under the repository's lock: it is refused when

@@ -150,3 +150,23 @@ func TestEnds(t *testing.T) {
 		t.Errorf("after its owner's hook call, an agent's claim ends %v, want the TTL from then", end)
 	}
 }
+
+// A refused claim says how to ask the owner for it: the command, for an
+// agent here; through the user, for another machine's agent.
+func TestConflictSaysHowToAsk(t *testing.T) {
+	repo := gitRepo(t)
+	now := time.Now()
+	far := claimstore.Claim{ID: "0Z", Owner: bob, Created: now, Expires: now.Add(time.Hour), Machine: "1a2b3c@other", Worktree: "/there", Task: "far", Globs: []string{"far/*"}}
+	acquire(repo, alice, now, "docs", "docs/**") // makes lucid's folder
+	if err := os.WriteFile(repo.RemoteClaimsPath(), claimstore.Encode([]claimstore.Claim{far}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for glob, want := range map[string]string{
+		"docs/a b.md": "ask for it with `lucid ask " + alice + ` --for-claim 'docs/**' "why you need it"` + "`, or work on other files",
+		"far/x":       "wait until it expires, ask that agent (through the user), or work on other files",
+	} {
+		if _, _, err := acquire(repo, sub, now, "t", glob); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("claim %s: %v\nwant it to end %q", glob, err, want)
+		}
+	}
+}

@@ -74,7 +74,7 @@ func TestAcquireRefusesAnOverlap(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("an overlapping claim: %v", err)
 	}
-	want := `src/api/*.go overlaps src/** (both can match src/api/.go), claimed by agent·a2adb9 for "refactor auth" (src/**, claimed under a minute ago): wait until it is released, ask that agent, or work on other files`
+	want := `src/api/*.go overlaps src/** (both can match src/api/.go), claimed by agent·a2adb9 for "refactor auth" (src/**, claimed under a minute ago): wait until it is released, ask for it with ` + "`lucid ask " + sub + ` --for-claim 'src/**' "why you need it"` + "`, or work on other files"
 	if ce.Glob != "src/api/*.go" || ce.Theirs != "src/**" || ce.Owner != sub || err.Error() != want {
 		t.Errorf("conflict %+v\n got %s\nwant %s", ce, err, want)
 	}

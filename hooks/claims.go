@@ -14,7 +14,6 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
@@ -334,7 +333,7 @@ func (c *call) howToAgree(h claims.Hit, foreign bool) string {
 	case foreign:
 		return "wait until it expires, ask that agent (through the user), or work on other files"
 	}
-	ask := fmt.Sprintf("ask for it with `lucid ask %s --for-claim %s \"why you need it\"`", shellword.Quote(escape.Line(owner)), shellword.Quote(escape.Line(h.Glob)))
+	ask := "ask for it with `" + claims.AskCommand(owner, h.Glob) + "`"
 	if _, ok := c.sameTeam(owner); ok {
 		return "wait until it is released (a teammate's claims end when it goes idle), " + ask + ", or work on other files"
 	}
