@@ -442,15 +442,9 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (claimstore.Claim, []claimst
 	if len(req.Globs) == 0 {
 		return claimstore.Claim{}, nil, fmt.Errorf("name what to claim: lucid claim GLOB... --for \"TASK\"")
 	}
-	var globs []string
-	for _, g := range req.Globs {
-		clean, err := overlap.Clean(g)
-		if err != nil {
-			return claimstore.Claim{}, nil, err
-		}
-		if !slices.Contains(globs, clean) {
-			globs = append(globs, clean)
-		}
+	globs, err := CleanGlobs(req.Globs)
+	if err != nil {
+		return claimstore.Claim{}, nil, err
 	}
 	lock, err := repo.Lock()
 	if err != nil {
@@ -461,6 +455,21 @@ func Acquire(repo *gitstore.Repo, req ClaimRequest) (claimstore.Claim, []claimst
 		return acquireLocal(repo, req, globs)
 	}
 	return acquireShared(repo, req, globs)
+}
+
+// CleanGlobs is globs as the store holds them (overlap.Clean), each once.
+func CleanGlobs(globs []string) ([]string, error) {
+	var out []string
+	for _, g := range globs {
+		clean, err := overlap.Clean(g)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, clean) {
+			out = append(out, clean)
+		}
+	}
+	return out, nil
 }
 
 // acquireLocal decides a claim on this machine's store and the last

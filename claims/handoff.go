@@ -9,7 +9,6 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/overlap"
 	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/remoteclaims"
 )
@@ -37,15 +36,9 @@ func (e *NotHeldError) Error() string {
 // claim in the same work tree, or another machine's: from's own that it
 // keeps among them (src/** kept, src/a.go handed over).
 func Handoff(repo *gitstore.Repo, from, to string, globs []string, now time.Time) (got, gave []claimstore.Claim, err error) {
-	var want []string
-	for _, g := range globs {
-		clean, err := overlap.Clean(g)
-		if err != nil {
-			return nil, nil, err
-		}
-		if !slices.Contains(want, clean) {
-			want = append(want, clean)
-		}
+	want, err := CleanGlobs(globs)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(want) == 0 {
 		return nil, nil, fmt.Errorf("name the claims to hand over: lucid release GLOB... --to AGENT")

@@ -14,7 +14,6 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/overlap"
 	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/remoteclaims"
 	"github.com/lucid-dev/lucid/talk"
@@ -114,17 +113,11 @@ func syncReleased(c *cli, repo *gitstore.Repo, shared bool) {
 	}
 }
 
-// cleanGlobs is globs as the claims store holds them.
+// cleanGlobs is claims.CleanGlobs, a bad glob a usage error.
 func cleanGlobs(globs []string) ([]string, error) {
-	var out []string
-	for _, g := range globs {
-		clean, err := overlap.Clean(g)
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		if !slices.Contains(out, clean) {
-			out = append(out, clean)
-		}
+	out, err := claims.CleanGlobs(globs)
+	if err != nil {
+		return nil, usageErr("%v", err)
 	}
 	return out, nil
 }
