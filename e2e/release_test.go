@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // A person ends a Claude Code lead's claim with lucid release --owner
@@ -191,5 +192,51 @@ func TestSubagentAsksForClaim(t *testing.T) {
 	}
 	if news != 1 {
 		t.Errorf("the worker was told of the hand-over %d times, want once\n%s", news, srv.Dump())
+	}
+}
+
+// A Codex agent cannot end a Claude Code lead's claim with lucid release
+// --owner from its shell, nor take it with a hand-over it does not hold:
+// both are refused with the reason its model reads, and the claim stays.
+func TestCodexCannotTakeClaim(t *testing.T) {
+	e := newCodexLucid(t, true)
+	claimed, release := e.claudeHolds("src/**", "rework auth")
+	var mu sync.Mutex
+	var owner string // the lead's id, set by the first step
+	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
+		func(*rs.ResponsesRequest) rs.Reply {
+			waitFor(claimed)
+			mu.Lock()
+			defer mu.Unlock()
+			owner = e.claims()[0].Owner
+			return rs.Reply{Calls: []rs.Call{rs.Exec("lucid release --owner " + owner + " --why 'mine now'")}}
+		},
+		func(*rs.ResponsesRequest) rs.Reply {
+			return rs.Reply{Calls: []rs.Call{rs.Exec("lucid release 'src/**' --to human")}}
+		},
+		rs.Say("Codex done."),
+	}}
+	srv := rs.New(lead)
+	defer srv.Close()
+	e.config(srv, "")
+	e.codexExec(srv, "[[codex-lead]] Take the auth code.")
+	held := e.claims()
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 3 {
+		t.Fatalf("want 3 Codex requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	if out := lastOutput(reqs[1].Responses); !strings.Contains(out, "lucid release --owner is a person's command, and this runs in a Codex CLI agent's shell") {
+		t.Errorf("release --owner from the Codex agent's shell; its output:\n%s", out)
+	}
+	if out := lastOutput(reqs[2].Responses); !strings.Contains(out, "you hold no claim on src/**") {
+		t.Errorf("a hand-over of a claim the Codex agent does not hold; its output:\n%s", out)
+	}
+	if len(held) != 1 || held[0].Owner != owner {
+		t.Errorf("the claims after the Codex agent's tries: %+v, want the Claude lead's (%s) alone", held, owner)
 	}
 }
