@@ -1,0 +1,170 @@
+package hooks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/present"
+)
+
+// What the log knows of a file reaches the agent about to write it.
+//
+// An agent's delta gives it what was written since it looked, and its
+// digest only the newest entries: an older fact about the file it is about
+// to change may never have reached it. So a write (an edit tool's files,
+// and those a shell command writes as the guard reads it) is given the
+// live entries whose evidence cites the file and that the agent was not
+// shown: not in its delta (the record's seen list), not written by it, not
+// given here before (the record's given list). Each reaches one agent
+// once, within factsBudget; what does not fit is counted, with the command
+// that lists it.
+//
+// The hook finds them in logstore's index of cited files, which it brings
+// up to the log under the lock when the log changed; with nothing to give,
+// it reads the index's cursor and the small file of each path, and takes
+// no lock. What it gives is noted in the record under the lock, held until
+// the answer is out (as the delta does), so that two hooks of one agent at
+// once do not both give an entry.
+
+// factsBudget bounds what one call is told of its files, in bytes (a few
+// hundred tokens): the call is about the edit, not the history.
+const factsBudget = 1600
+
+// fileFacts returns what the log knows of the files paths name that the
+// caller was not shown, and notes it as given in the record saved with the
+// answer; "" when there is nothing.
+func (c *call) fileFacts(paths []string) (string, error) {
+	if !c.home || len(paths) == 0 {
+		return "", nil
+	}
+	var rels []string
+	for _, p := range paths {
+		if rel, err := c.repo.Rel(c.abs(p)); err == nil && !slices.Contains(rels, rel) {
+			rels = append(rels, rel)
+		}
+	}
+	if len(rels) == 0 {
+		return "", nil
+	}
+	if !logstore.CitesFresh(c.repo) {
+		if err := c.updateCites(); err != nil {
+			return "", err
+		}
+	}
+	rec, _, err := c.record()
+	if err != nil {
+		return "", err
+	}
+	cites, err := c.unshownCites(rec, rels)
+	if err != nil || len(cites) == 0 {
+		return "", err
+	}
+	// Something to give: again under the lock, from the record as saved.
+	if err := c.hold(); err != nil {
+		return "", err
+	}
+	if c.pending != nil {
+		rec = *c.pending
+	} else if saved, _, ok := agentstore.Load(c.repo, c.agent); ok {
+		rec = saved
+	}
+	if cites, err = c.unshownCites(rec, rels); err != nil || len(cites) == 0 {
+		return "", err
+	}
+	text, given, err := c.formatFacts(rels, cites)
+	if err != nil {
+		return "", err
+	}
+	rec.AddGiven(given...)
+	c.pending = &rec
+	return text, nil
+}
+
+// updateCites brings the index of cited files up to the log, under the
+// lock.
+func (c *call) updateCites() error {
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if logstore.CitesFresh(c.repo) {
+		return nil // another hook did
+	}
+	return logstore.UpdateCites(c.repo)
+}
+
+// unshownCites returns, for each of rels, the live entries citing it that
+// the agent of rec was not shown, newest first.
+func (c *call) unshownCites(rec agentstore.Record, rels []string) (map[string][]logstore.Citation, error) {
+	out := map[string][]logstore.Citation{}
+	taken := map[string]bool{} // an entry citing two of the files is given once
+	for _, rel := range rels {
+		cites, err := logstore.Citing(c.repo, rel)
+		if err != nil {
+			return nil, err
+		}
+		for _, ci := range slices.Backward(cites) {
+			if !taken[ci.ID] && !wasShown(rec, ci.ID) {
+				taken[ci.ID] = true
+				out[rel] = append(out[rel], ci)
+			}
+		}
+	}
+	return out, nil
+}
+
+// wasShown reports whether the agent of rec was shown the entry id: it
+// was in its delta, or written by it, since its first look (the seen list,
+// and what fell off it), or given as what is known of a file. An entry
+// older than its first look reached it only if its digest held it, which
+// lists only the newest: it counts as not shown.
+func wasShown(rec agentstore.Record, id string) bool {
+	if rec.HasSeen(id) || slices.Contains(rec.Given, id) {
+		return true
+	}
+	t := logformat.IDTime(id).UnixMilli()
+	return t >= rec.KnownBefore && t < rec.SeenBefore
+}
+
+// formatFacts writes the entries of cites under a header for each file,
+// within factsBudget, and returns the ids it accounts for: those written,
+// those counted as more, and the caller's own, which it is not told of.
+func (c *call) formatFacts(rels []string, cites map[string][]logstore.Citation) (string, []string, error) {
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
+	var b strings.Builder
+	var given []string
+	for _, rel := range rels {
+		entries, err := logstore.ReadCited(c.repo, cites[rel])
+		if err != nil {
+			return "", nil, err
+		}
+		var body strings.Builder
+		for i, e := range entries {
+			given = append(given, e.ID)
+			if e.Agent == c.agent {
+				continue
+			}
+			s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
+			if b.Len()+body.Len()+len(s) > factsBudget {
+				for _, rest := range entries[i+1:] {
+					given = append(given, rest.ID)
+				}
+				fmt.Fprintf(&body, "%d more: `lucid log --path %s`\n", len(entries)-i, rel)
+				break
+			}
+			body.WriteString(s)
+		}
+		if body.Len() == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "lucid: what the log knows of %s, which you are about to change (newest first, not shown to you before):\n", escape.Line(rel))
+		b.WriteString(body.String())
+	}
+	return b.String(), given, nil
+}
