@@ -160,6 +160,7 @@ func (c *call) delta() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	c.looked = &rec
 	if rec.Compacted {
 		if text, ok, err := c.digestOnce(); ok || err != nil {
 			return text, err

@@ -35,20 +35,12 @@ import (
 // hundred tokens): the call is about the edit, not the history.
 const factsBudget = 1600
 
-// fileFacts returns what the log knows of the files paths name that the
-// caller was not shown, and notes it as given in the record saved with the
-// answer; "" when there is nothing.
-func (c *call) fileFacts(paths []string) (string, error) {
-	if !c.home || len(paths) == 0 {
-		return "", nil
-	}
-	var rels []string
-	for _, p := range paths {
-		if rel, err := c.repo.Rel(c.abs(p)); err == nil && !slices.Contains(rels, rel) {
-			rels = append(rels, rel)
-		}
-	}
-	if len(rels) == 0 {
+// fileFacts returns what the log knows of the files rels name (relative
+// to the top of the call's work tree) that the caller was not shown, and
+// notes it as given in the record saved with the answer; "" when there is
+// nothing.
+func (c *call) fileFacts(rels []string) (string, error) {
+	if !c.home || len(rels) == 0 {
 		return "", nil
 	}
 	if !logstore.CitesFresh(c.repo) {
@@ -56,9 +48,19 @@ func (c *call) fileFacts(paths []string) (string, error) {
 			return "", err
 		}
 	}
-	rec, _, err := c.record()
-	if err != nil {
-		return "", err
+	// A first look without the lock, at the record as the delta read it
+	// (an older record was shown less: it gives no entry too few).
+	var rec agentstore.Record
+	switch {
+	case c.pending != nil:
+		rec = *c.pending
+	case c.looked != nil:
+		rec = *c.looked
+	default:
+		var err error
+		if rec, _, err = c.record(); err != nil {
+			return "", err
+		}
 	}
 	cites, err := c.unshownCites(rec, rels)
 	if err != nil || len(cites) == 0 {

@@ -48,7 +48,7 @@ func (c *call) preToolUse() (*Output, error) {
 		if text, err = c.delta(); err != nil {
 			return nil, err
 		}
-		facts = c.factsOf(w.named)
+		facts = c.factsOfTargets(w.targets)
 	default:
 		c.touch()
 	}
@@ -259,10 +259,32 @@ func (c *call) ownShellChanges() ([]string, error) {
 // fileFacts); trouble with it is a line on stderr, and the rest of the
 // answer goes out.
 func (c *call) factsOf(paths []string) string {
-	if c.in.Tool != ToolEdit && c.in.Tool != ToolShell {
+	var rels []string
+	for _, p := range paths {
+		if rel, err := c.repo.Rel(c.abs(p)); err == nil && !slices.Contains(rels, rel) {
+			rels = append(rels, rel)
+		}
+	}
+	return c.factsOfRels(rels)
+}
+
+// factsOfTargets is factsOf the files of the call's work tree that the
+// guard found the call writes.
+func (c *call) factsOfTargets(ts []target) string {
+	var rels []string
+	for _, t := range ts {
+		if t.repo == c.repo && !t.tree && t.under == "" && t.by == "" && !slices.Contains(rels, t.rel) {
+			rels = append(rels, t.rel)
+		}
+	}
+	return c.factsOfRels(rels)
+}
+
+func (c *call) factsOfRels(rels []string) string {
+	if c.in.Tool != ToolEdit && c.in.Tool != ToolShell || !c.home {
 		return ""
 	}
-	text, err := c.fileFacts(paths)
+	text, err := c.fileFacts(rels)
 	c.warn(err)
 	return text
 }
