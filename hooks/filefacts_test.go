@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/logformat"
@@ -226,5 +227,57 @@ func TestFileFactsRewrittenLog(t *testing.T) {
 	got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/db.go", "src/auth.go")).context()
 	if !strings.Contains(got, "db.go is generated") || strings.Contains(got, old.ID) {
 		t.Errorf("after the rewrite the edit was told %q: want the new branch's entry, not the old one", got)
+	}
+}
+
+// What an edit pays with nothing new for the agent, beside an edit of a
+// file nothing cites: 1,000 live entries citing 100 files.
+func BenchmarkFileFactsNothingNew(b *testing.B) {
+	t := &testing.T{}
+	gittest.Setenv(b)
+	repo, err := gitstore.Find(gittest.Init(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := repo.Init(); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 100 {
+		gittest.WriteFile(b, repo.Top, fmt.Sprintf("pkg/f%d.go", i), "package pkg\n")
+	}
+	for i := range 1000 {
+		e := logformat.NewEntry(time.Now(), other, logformat.KindFact, fmt.Sprintf("fact %d", i))
+		ev, err := logstore.Cite(repo, repo.Top, fmt.Sprintf("pkg/f%d.go", i%100))
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.Evidence = []logformat.Evidence{ev}
+		if err := logstore.Append(repo.LogPath(), e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "pkg/f42.go")).context(); !strings.Contains(got, "fact 942") {
+		b.Fatalf("the first edit was told %q", got)
+	}
+	// fileFacts alone, as the hook runs it with the delta's record.
+	b.Run("fileFacts", func(b *testing.B) {
+		rec, _, _ := agentstore.Load(repo, lead)
+		for b.Loop() {
+			cl := &call{in: edit(lead, "", repo.Top, "pkg/f42.go"), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
+			if got, err := cl.fileFacts([]string{"pkg/f42.go"}); got != "" || err != nil {
+				b.Fatalf("told %q, %v", got, err)
+			}
+		}
+	})
+	for _, file := range []string{"pkg/f42.go", "pkg/none.go"} {
+		b.Run(file, func(b *testing.B) {
+			for b.Loop() {
+				if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, file)).context(); got != "" {
+					b.Fatalf("told %q", got)
+				}
+			}
+		})
 	}
 }

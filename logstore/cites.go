@@ -192,7 +192,9 @@ func UpdateCites(r *gitstore.Repo) error {
 			if e.Kind == logformat.KindSupersede && e.Supersedes != "" {
 				retire(e.Supersedes)
 			}
-			if e.Retired || e.Kind == logformat.KindDream || dead[e.ID] || len(e.Evidence) == 0 {
+			// What is addressed (a message, a hand-over) is its
+			// recipients' alone, and is conversation, not knowledge of a file.
+			if e.Retired || e.Kind == logformat.KindDream || len(e.To) > 0 || dead[e.ID] || len(e.Evidence) == 0 {
 				return true
 			}
 			ref := citeRef{ID: e.ID, Off: start, Len: n}

@@ -77,7 +77,9 @@ func TestCitesFollowAppends(t *testing.T) {
 	r := citesRepo(t)
 	a := cited(logformat.KindFact, "a", "src/a.go", "src/b.go")
 	b := cited(logformat.KindNote, "b", "src/a.go")
-	appendAll(t, r, a, b, cited(logformat.KindNote, "no evidence"))
+	msg := cited(logformat.KindMessage, "for one agent only", "src/a.go")
+	msg.To = []string{"someone"}
+	appendAll(t, r, a, b, cited(logformat.KindNote, "no evidence"), msg)
 	if got := citingIDs(t, r, "src/a.go"); !slices.Equal(got, []string{a.ID, b.ID}) {
 		t.Fatalf("src/a.go: %v, want %v", got, []string{a.ID, b.ID})
 	}
