@@ -2,9 +2,7 @@ package logstore
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,18 +27,24 @@ import (
 //   - one small file per cited file, named by a hash of its path, listing
 //     the id and place in the log of each live entry that cites it: a hook
 //     reads only the files of the paths it is about to write;
-//   - the index whole (every live citation, and the ids superseded or
-//     retired), read only to update it;
+//   - the index whole, a line for each citation ("+ ID OFFSET LENGTH
+//     PATH") and for each id superseded or retired ("- ID"), later lines
+//     overriding earlier ones: read only when a supersede or a retirement
+//     must find what it ends;
 //   - a cursor: the log as the index last read it, as an agent's cursor
 //     is (LogCursor).
 //
 // The index follows the log as the delta does: lines appended since the
 // cursor are read from the cursor on (a merge by lucid's driver appends
 // too); a rewritten log (a checkout, a rebase) is read whole again.
-// UpdateCites does that under the repository's lock; each file is replaced
-// whole (a temp file and a rename), the cursor last, so that a reader
-// without the lock that sees the cursor as fresh sees the files it
-// describes.
+// UpdateCites does that under the repository's lock. An append costs what
+// it adds: its citations are appended to the index (one write of whole
+// lines) and to the files of the paths they cite; only a supersede reads
+// the index whole, and writes it anew without what ended. Every other file
+// is replaced whole (a temp file and a rename), the cursor last, so that a
+// reader without the lock that sees the cursor as fresh sees the files it
+// describes. A line read twice (an update cut short before its cursor was
+// written, a union merge) is the same citation, kept once.
 
 // Citation is the place in the log of an entry that cites a file.
 type Citation struct {
@@ -50,22 +54,14 @@ type Citation struct {
 }
 
 const (
-	citesIndex  = "index.json"
+	citesIndex  = "index"
 	citesCursor = "cursor"
 )
 
-// citeState is the index whole.
-type citeState struct {
-	Cursor LogCursor `json:"cursor"`
-	Dead   []string  `json:"dead,omitempty"` // ids superseded or retired
-	Refs   []citeRef `json:"refs,omitempty"` // live entries that cite files, in the log's order
-}
-
+// citeRef is a live entry that cites files.
 type citeRef struct {
-	ID    string   `json:"id"`
-	Off   int64    `json:"off"`
-	Len   int      `json:"len"`
-	Paths []string `json:"paths"`
+	Citation
+	paths []string
 }
 
 // CitesFresh reports whether the index is the log as it is now: a read of
@@ -139,115 +135,190 @@ func ReadCited(r *gitstore.Repo, cites []Citation) ([]logformat.Entry, error) {
 // the repository's lock.
 func UpdateCites(r *gitstore.Repo) error {
 	path := r.LogPath()
-	st, err := loadCites(r)
-	rebuild := err != nil || st.Cursor == (LogCursor{}) || !Grown(path, st.Cursor)
+	var cur LogCursor
+	b, err := gitstore.ReadFile(filepath.Join(r.CitesDir(), citesCursor), gitstore.MaxRecord)
+	ok := err == nil
+	if ok {
+		cur, ok = parseCursor(b)
+	}
+	rebuild := !ok || cur == (LogCursor{}) || !Grown(path, cur)
+	off := cur.Size
 	if rebuild {
-		st = citeState{}
+		off = 0
 	}
-	dead := make(map[string]bool, len(st.Dead))
-	for _, id := range st.Dead {
-		dead[id] = true
-	}
-	live := make(map[string]citeRef, len(st.Refs))
-	for _, ref := range st.Refs {
-		live[ref.ID] = ref
-	}
-	changed := map[string]bool{}
-	retire := func(id string) {
-		if dead[id] {
-			return
-		}
-		dead[id] = true
-		st.Dead = append(st.Dead, id)
-		if ref, ok := live[id]; ok {
-			for _, p := range ref.Paths {
-				changed[p] = true
-			}
-			delete(live, id)
-		}
-	}
-	evidence, supersede := []byte(`"evidence"`), []byte(logformat.KindSupersede)
-	f, cur, err := openLogCursor(path)
+	refs, ended, cur, err := scanCites(path, off)
 	if err != nil {
 		return err
 	}
-	off := int64(0)
-	if !rebuild {
-		off = st.Cursor.Size
+	if err := os.MkdirAll(r.CitesDir(), 0o755); err != nil {
+		return err
 	}
-	if f != nil {
-		defer f.Close()
-		pos := off
-		end, err := forwardLines(f, off, func(line []byte) bool {
-			start, n := pos, len(line)
-			pos += int64(n) + 1
-			// Most lines cite nothing and replace nothing: not decoded.
-			if !bytes.Contains(line, evidence) && !bytes.Contains(line, supersede) {
-				return true
-			}
-			e, err := logformat.DecodeEntry(trimLine(line))
-			if err != nil {
-				return true
-			}
-			if e.Kind == logformat.KindSupersede && e.Supersedes != "" {
-				retire(e.Supersedes)
-			}
-			// What is addressed (a message, a hand-over) is its
-			// recipients' alone, and is conversation, not knowledge of a file.
-			if e.Retired || e.Kind == logformat.KindDream || len(e.To) > 0 || dead[e.ID] || len(e.Evidence) == 0 {
-				return true
-			}
-			ref := citeRef{ID: e.ID, Off: start, Len: n}
-			for _, ev := range e.Evidence {
-				if ev.Path != "" && !slices.Contains(ref.Paths, ev.Path) {
-					ref.Paths = append(ref.Paths, ev.Path)
-					changed[ev.Path] = true
-				}
-			}
-			if _, twice := live[e.ID]; !twice { // a line twice in the log (a union merge)
-				live[e.ID] = ref
-			}
+	switch {
+	case rebuild:
+		err = rewriteCites(r, nil, refs, ended, true)
+	case len(ended) > 0:
+		var live []citeRef
+		if live, err = loadCites(r); err == nil {
+			err = rewriteCites(r, live, refs, ended, false)
+		}
+	default:
+		err = appendCites(r, refs)
+	}
+	if err != nil {
+		return err
+	}
+	tail := cur.Tail
+	if tail == "" {
+		tail = "-" // no log
+	}
+	return gitstore.WriteFileAtomic(filepath.Join(r.CitesDir(), citesCursor), fmt.Appendf(nil, "%d %d %d %s\n", cur.Size, cur.Inode, cur.MTime, tail), 0o644)
+}
+
+// scanCites reads the log from off: the entries that cite files (not
+// retired, not dream points, not addressed), in the log's order, and the
+// ids that supersede entries end.
+func scanCites(path string, off int64) (refs []citeRef, ended []string, cur LogCursor, err error) {
+	f, cur, err := openLogCursor(path)
+	if f == nil {
+		return nil, nil, LogCursor{}, err
+	}
+	defer f.Close()
+	evidence, supersede := []byte(`"evidence"`), []byte(logformat.KindSupersede)
+	pos := off
+	end, err := forwardLines(f, off, func(line []byte) bool {
+		start, n := pos, len(line)
+		pos += int64(n) + 1
+		// Most lines cite nothing and replace nothing: not decoded.
+		if !bytes.Contains(line, evidence) && !bytes.Contains(line, supersede) {
 			return true
-		})
+		}
+		e, err := logformat.DecodeEntry(trimLine(line))
+		if err != nil {
+			return true
+		}
+		if e.Kind == logformat.KindSupersede && e.Supersedes != "" {
+			ended = append(ended, e.Supersedes)
+		}
+		// What is addressed (a message, a hand-over) is its recipients'
+		// alone, and is conversation, not knowledge of a file.
+		if e.Retired || e.Kind == logformat.KindDream || len(e.To) > 0 || len(e.Evidence) == 0 {
+			return true
+		}
+		ref := citeRef{Citation: Citation{ID: e.ID, Off: start, Len: n}}
+		for _, ev := range e.Evidence {
+			if ev.Path != "" && !strings.ContainsAny(ev.Path, "\n\r") && !slices.Contains(ref.paths, ev.Path) {
+				ref.paths = append(ref.paths, ev.Path)
+			}
+		}
+		if len(ref.paths) > 0 {
+			refs = append(refs, ref)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, nil, LogCursor{}, err
+	}
+	cur.Size = end
+	if cur.Tail, err = tailHash(f, end); err != nil {
+		return nil, nil, LogCursor{}, err
+	}
+	return refs, ended, cur, nil
+}
+
+// appendCites adds refs, all of them live, to the index and to the files
+// of the paths they cite.
+func appendCites(r *gitstore.Repo, refs []citeRef) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	var lines []byte
+	byPath := map[string][]Citation{}
+	var order []string
+	for _, ref := range refs {
+		lines = appendRefLines(lines, ref)
+		for _, p := range ref.paths {
+			if _, ok := byPath[p]; !ok {
+				order = append(order, p)
+			}
+			byPath[p] = append(byPath[p], ref.Citation)
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(r.CitesDir(), citesIndex), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(lines); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	for _, p := range order {
+		have, err := Citing(r, p)
 		if err != nil {
 			return err
 		}
-		cur.Size = end
-		if cur.Tail, err = tailHash(f, end); err != nil {
+		for _, c := range byPath[p] {
+			if !slices.ContainsFunc(have, func(h Citation) bool { return h.ID == c.ID }) {
+				have = append(have, c)
+			}
+		}
+		if err := writeCiting(r, p, have); err != nil {
 			return err
 		}
 	}
-	st.Refs = st.Refs[:0]
+	return nil
+}
+
+// rewriteCites writes the index anew: the live citations of old (nil when
+// rebuilt), then refs, without those ended; the files of the paths whose
+// citations changed (every one, when rebuilt, and the files of paths no
+// longer cited removed).
+func rewriteCites(r *gitstore.Repo, old, refs []citeRef, ended []string, rebuilt bool) error {
+	dead := map[string]bool{}
+	for _, id := range ended {
+		dead[id] = true
+	}
+	changed := map[string]bool{}
+	for _, ref := range refs {
+		for _, p := range ref.paths {
+			changed[p] = true
+		}
+	}
+	var live []citeRef
+	seen := map[string]bool{}
+	for _, ref := range slices.Concat(old, refs) {
+		if dead[ref.ID] {
+			for _, p := range ref.paths {
+				changed[p] = true
+			}
+		}
+		if dead[ref.ID] || seen[ref.ID] {
+			continue
+		}
+		seen[ref.ID] = true
+		live = append(live, ref)
+	}
+	byPath := map[string][]Citation{}
+	var lines []byte
 	for _, ref := range live {
-		st.Refs = append(st.Refs, ref)
-	}
-	slices.SortFunc(st.Refs, func(a, b citeRef) int { return cmp.Compare(a.Off, b.Off) })
-	st.Cursor = cur
-	return saveCites(r, st, changed, rebuild)
-}
-
-func loadCites(r *gitstore.Repo) (citeState, error) {
-	var st citeState
-	b, err := gitstore.ReadFile(filepath.Join(r.CitesDir(), citesIndex), 1<<30)
-	if err != nil {
-		return st, err
-	}
-	err = json.Unmarshal(b, &st)
-	return st, err
-}
-
-// saveCites writes the files of the paths changed (every one, and none
-// else, when rebuilt), the index whole, and the cursor last.
-func saveCites(r *gitstore.Repo, st citeState, changed map[string]bool, rebuilt bool) error {
-	dir := r.CitesDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	byPath := map[string][]byte{}
-	for _, ref := range st.Refs {
-		for _, p := range ref.Paths {
+		lines = appendRefLines(lines, ref)
+		for _, p := range ref.paths {
 			if rebuilt || changed[p] {
-				byPath[p] = fmt.Appendf(byPath[p], "%s %d %d\n", ref.ID, ref.Off, ref.Len)
+				byPath[p] = append(byPath[p], ref.Citation)
+			}
+		}
+	}
+	// The ended ids stay in the index: a merge may bring an entry after
+	// what supersedes it.
+	for id := range dead {
+		lines = fmt.Appendf(lines, "- %s\n", id)
+	}
+	if !rebuilt {
+		for _, id := range deadIDs(r) {
+			if !dead[id] {
+				lines = fmt.Appendf(lines, "- %s\n", id)
 			}
 		}
 	}
@@ -259,34 +330,91 @@ func saveCites(r *gitstore.Repo, st citeState, changed map[string]bool, rebuilt 
 			}
 		}
 	}
-	for p, b := range byPath {
+	for p, cites := range byPath {
 		keep[filepath.Base(citeFile(r, p))] = true
-		if err := gitstore.WriteFileAtomic(citeFile(r, p), b, 0o644); err != nil {
+		if err := writeCiting(r, p, cites); err != nil {
 			return err
 		}
 	}
 	if rebuilt {
 		// What the old log cited and the new one does not.
-		ents, _ := os.ReadDir(dir)
+		ents, _ := os.ReadDir(r.CitesDir())
 		for _, e := range ents {
 			if !keep[e.Name()] && !strings.HasPrefix(e.Name(), ".") {
-				os.Remove(filepath.Join(dir, e.Name()))
+				os.Remove(filepath.Join(r.CitesDir(), e.Name()))
 			}
 		}
 	}
-	b, err := json.Marshal(st)
+	return gitstore.WriteFileAtomic(filepath.Join(r.CitesDir(), citesIndex), lines, 0o644)
+}
+
+func appendRefLines(b []byte, ref citeRef) []byte {
+	for _, p := range ref.paths {
+		b = fmt.Appendf(b, "+ %s %d %d %s\n", ref.ID, ref.Off, ref.Len, p)
+	}
+	return b
+}
+
+// readIndex calls fn with each line of the index whole, split in at most
+// five fields.
+func readIndex(r *gitstore.Repo, fn func(f []string)) error {
+	b, err := gitstore.ReadFileIfExists(filepath.Join(r.CitesDir(), citesIndex), 1<<30)
 	if err != nil {
 		return err
 	}
-	if err := gitstore.WriteFileAtomic(filepath.Join(dir, citesIndex), b, 0o644); err != nil {
-		return err
+	for line := range strings.Lines(string(b)) {
+		fn(strings.SplitN(strings.TrimSuffix(line, "\n"), " ", 5))
 	}
-	c := st.Cursor
-	tail := c.Tail
-	if tail == "" {
-		tail = "-" // no log
+	return nil
+}
+
+// loadCites reads the live citations of the index whole, in its order.
+func loadCites(r *gitstore.Repo) ([]citeRef, error) {
+	var out []citeRef
+	at := map[string]int{}
+	dead := map[string]bool{}
+	err := readIndex(r, func(f []string) {
+		switch {
+		case len(f) == 2 && f[0] == "-":
+			dead[f[1]] = true
+		case len(f) == 5 && f[0] == "+":
+			off, err1 := strconv.ParseInt(f[2], 10, 64)
+			n, err2 := strconv.Atoi(f[3])
+			if err1 != nil || err2 != nil {
+				return
+			}
+			i, ok := at[f[1]]
+			if !ok {
+				i = len(out)
+				at[f[1]] = i
+				out = append(out, citeRef{Citation: Citation{ID: f[1], Off: off, Len: n}})
+			}
+			if !slices.Contains(out[i].paths, f[4]) {
+				out[i].paths = append(out[i].paths, f[4])
+			}
+		}
+	})
+	return slices.DeleteFunc(out, func(ref citeRef) bool { return dead[ref.ID] }), err
+}
+
+// deadIDs are the ids the index holds as ended.
+func deadIDs(r *gitstore.Repo) []string {
+	var out []string
+	readIndex(r, func(f []string) {
+		if len(f) == 2 && f[0] == "-" {
+			out = append(out, f[1])
+		}
+	})
+	return out
+}
+
+// writeCiting writes the file of the entries citing rel.
+func writeCiting(r *gitstore.Repo, rel string, cites []Citation) error {
+	var b []byte
+	for _, c := range cites {
+		b = fmt.Appendf(b, "%s %d %d\n", c.ID, c.Off, c.Len)
 	}
-	return gitstore.WriteFileAtomic(filepath.Join(dir, citesCursor), fmt.Appendf(nil, "%d %d %d %s\n", c.Size, c.Inode, c.MTime, tail), 0o644)
+	return gitstore.WriteFileAtomic(citeFile(r, rel), b, 0o644)
 }
 
 func parseCursor(b []byte) (LogCursor, bool) {
