@@ -56,9 +56,10 @@ type Record struct {
 	// as seen.
 	Seen       []string `json:"seen,omitempty"`
 	SeenBefore int64    `json:"seen_before,omitempty"`
-	// Given holds the ids of the entries the agent was shown as what the
-	// log knows of a file it was about to write (older than its first
-	// look, they are in no seen list), oldest first, at most MaxGiven.
+	// Given holds the ids of the entries that cite files and that the
+	// agent was shown though they are in no seen list: listed in its
+	// digest, or given as what the log knows of a file it was about to
+	// write; oldest first, at most MaxGiven.
 	Given []string `json:"given,omitempty"`
 
 	Edits   int  `json:"edits,omitempty"`   // files edited (PostToolUse)

@@ -142,7 +142,7 @@ func (c *call) giveDigest(rec agentstore.Record) (string, error) {
 		rec.Worktree = c.repo.Top
 		c.noteStart(&rec)
 		rec.Seen, rec.SeenBefore = nil, 0
-		rec.Given = nil // a compaction took them from its context too
+		rec.Given = digestCites(d) // a compaction took the others from its context
 	}
 	rec.Compacted = false
 	if err := c.hold(); err != nil {

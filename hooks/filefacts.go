@@ -20,7 +20,7 @@ import (
 // and those a shell command writes as the guard reads it) is given the
 // live entries whose evidence cites the file and that the agent was not
 // shown: not in its delta (the record's seen list), not written by it, not
-// given here before (the record's given list). Each reaches one agent
+// listed in its digest nor given here before (the record's given list). Each reaches one agent
 // once, within factsBudget; what does not fit is counted, with the command
 // that lists it.
 //
@@ -34,6 +34,18 @@ import (
 // factsBudget bounds what one call is told of its files, in bytes (a few
 // hundred tokens): the call is about the edit, not the history.
 const factsBudget = 1600
+
+// digestCites are the ids of the entries d lists that cite files: the
+// agent given d was shown them, and is not given them again at an edit.
+func digestCites(d Digest) []string {
+	var ids []string
+	for _, e := range d.Entries {
+		if len(e.Evidence) > 0 {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
 
 // fileFacts returns what the log knows of the files rels name (relative
 // to the top of the call's work tree) that the caller was not shown, and
@@ -123,9 +135,9 @@ func (c *call) unshownCites(rec agentstore.Record, rels []string) (map[string][]
 
 // wasShown reports whether the agent of rec was shown the entry id: it
 // was in its delta, or written by it, since its first look (the seen list,
-// and what fell off it), or given as what is known of a file. An entry
-// older than its first look reached it only if its digest held it, which
-// lists only the newest: it counts as not shown.
+// and what fell off it), or listed in its digest, or given as what is
+// known of a file (the given list). Any other entry older than its first
+// look did not reach it: the digest lists only the newest.
 func wasShown(rec agentstore.Record, id string) bool {
 	if rec.HasSeen(id) || slices.Contains(rec.Given, id) {
 		return true

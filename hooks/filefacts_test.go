@@ -42,7 +42,30 @@ func factsRepo(t *testing.T) (*gitstore.Repo, logformat.Entry) {
 	gittest.WriteFile(t, repo.Top, "src/auth.go", "package src\n\nfunc Login() {}\n")
 	gittest.WriteFile(t, repo.Top, "src/db.go", "package src\n")
 	e := citing(t, repo, other, logformat.KindFact, "tokens expire after 15 minutes", "src/auth.go:3")
+	pad(t, repo)
 	return repo, e
+}
+
+// pad appends notes that take the digest's room, so that it lists none
+// of the entries before them.
+func pad(t *testing.T, repo *gitstore.Repo) {
+	for i := range 80 {
+		record(t, repo, other, logformat.KindNote, fmt.Sprintf("note %d on something else, with words enough to fill a line of the digest", i))
+	}
+}
+
+// An entry the agent's digest listed is not given again at an edit.
+func TestFileFactsNotAfterTheDigest(t *testing.T) {
+	repo := newRepo(t)
+	gittest.WriteFile(t, repo.Top, "src/auth.go", "package src\n")
+	e := citing(t, repo, other, logformat.KindFact, "tokens expire after 15 minutes", "src/auth.go")
+	c := wholeClient{}
+	if got := do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top}).context(); !strings.Contains(got, e.ID) {
+		t.Fatalf("the digest does not list the entry: %q", got)
+	}
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/auth.go")).context(); got != "" {
+		t.Errorf("the edit was told %q, which the digest said", got)
+	}
 }
 
 // An entry from before the agent's start that cites the file it edits is
@@ -108,8 +131,8 @@ func TestFileFactsLiveOnly(t *testing.T) {
 		t.Errorf("a superseded entry was given: %q", got)
 	}
 
-	// Another session that starts now was shown none of it.
-	do(t, c, "SessionStart", Input{SessionID: "5c1e2f3a-1111-4222-8333-944455556666", Cwd: repo.Top})
+	// Another session, whose first look is this edit (no start), was
+	// shown none of it.
 	got = do(t, c, "PreToolUse", edit("5c1e2f3a-1111-4222-8333-944455556666", "", repo.Top, "src/auth.go")).context()
 	for _, want := range []string{s.ID, news.ID, "my own note on auth", "⚠stale: src/auth.go changed (line 3 is now at 4)"} {
 		if !strings.Contains(got, want) {
@@ -142,6 +165,7 @@ func TestFileFactsBudget(t *testing.T) {
 	for i := range 40 {
 		citing(t, repo, other, logformat.KindFact, fmt.Sprintf("fact %02d about the login, long enough to take room in the budget of the hook", i), "src/auth.go")
 	}
+	pad(t, repo)
 	c := wholeClient{}
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
 	got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/auth.go")).context()

@@ -310,8 +310,11 @@ func rewriteCites(r *gitstore.Repo, old, refs []citeRef, ended []string, rebuilt
 			}
 		}
 	}
-	// The ended ids stay in the index: a merge may bring an entry after
-	// what supersedes it.
+	// The ended ids stay in the index, so that an entry brought after
+	// what supersedes it in one update is left out. (An append that ends
+	// nothing is not checked against them: such an entry, which only a
+	// merge of a third branch's lines could bring, stays listed until the
+	// index is rebuilt.)
 	for id := range dead {
 		lines = fmt.Appendf(lines, "- %s\n", id)
 	}
