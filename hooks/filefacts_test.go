@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
