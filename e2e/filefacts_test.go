@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
 	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
@@ -64,5 +65,48 @@ func TestFileFactsReachEditor(t *testing.T) {
 	}
 	if n := strings.Count(reqs[3].Messages.AllText(), id); n != 1 {
 		t.Errorf("the request after the second Edit carries the fact %d times, want once, as before", n)
+	}
+}
+
+// Gemini CLI shows the model nothing from BeforeTool: the fact comes with
+// the AfterTool of the edit, once.
+func TestGeminiFileFactsReachEditor(t *testing.T) {
+	w := newGeminiLucid(t)
+	const fact = "Login must keep calling check(): the audit hook wraps it"
+	w.env.run("lucid", "fact", fact, "-e", "src/auth.go:5")
+	for i := range 70 {
+		w.env.run("lucid", "note", fmt.Sprintf("note %d on the build scripts, long enough to take a line of the digest's room", i))
+	}
+	var id string
+	for _, en := range w.env.log() {
+		if en.Text == fact {
+			id = en.ID
+		}
+	}
+	auth := w.path("src/auth.go")
+	lead := &gem.Script{Name: "lead", Marker: "[[gemini-lead]]", Steps: []gem.Step{
+		gem.Replace(auth, "// Login returns", "// Login, audited, returns"),
+		gem.Replace(auth, "func Login(", "func Login( "),
+		gem.Say("Done."),
+		gem.Say("Done, nothing to record."),
+	}}
+	srv := gem.New(lead)
+	defer srv.Close()
+	w.gemini(srv, "[[gemini-lead]] Touch up the login comment.")
+	reqs := srv.Conversation("lead")
+	if len(reqs) < 3 {
+		t.Fatalf("want at least 3 requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	if n := countIn(contexts(reqs[0]), id); n != 0 {
+		t.Fatalf("the digest lists the fact: the test needs it past the digest")
+	}
+	if n := countIn(contexts(reqs[1]), id); n != 1 {
+		t.Fatalf("the request after the first replace carries the fact %d times, want once\n%s", n, srv.Dump())
+	}
+	if !strings.Contains(strings.Join(contexts(reqs[1]), "\n"), "what the log knows of src/auth.go") {
+		t.Errorf("the fact came without its header:\n%s", strings.Join(contexts(reqs[1]), "\n---\n"))
+	}
+	if n := countIn(contexts(reqs[2]), id); n != 1 {
+		t.Errorf("the request after the second replace carries the fact %d times, want once, as before", n)
 	}
 }
