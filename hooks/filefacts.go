@@ -118,13 +118,17 @@ func (c *call) updateCites() error {
 func (c *call) unshownCites(rec agentstore.Record, rels []string) (map[string][]logstore.Citation, error) {
 	out := map[string][]logstore.Citation{}
 	taken := map[string]bool{} // an entry citing two of the files is given once
+	var shown *shownSet
 	for _, rel := range rels {
 		cites, err := logstore.Citing(c.repo, rel)
 		if err != nil {
 			return nil, err
 		}
+		if len(cites) > 0 && shown == nil {
+			shown = newShownSet(rec)
+		}
 		for _, ci := range slices.Backward(cites) {
-			if !taken[ci.ID] && !wasShown(rec, ci.ID) {
+			if !taken[ci.ID] && !shown.has(ci.ID, rel) {
 				taken[ci.ID] = true
 				out[rel] = append(out[rel], ci)
 			}
@@ -133,22 +137,50 @@ func (c *call) unshownCites(rec agentstore.Record, rels []string) (map[string][]
 	return out, nil
 }
 
-// wasShown reports whether the agent of rec was shown the entry id: it
+// shownSet tells whether the agent of a record was shown an entry: it
 // was in its delta, or written by it, since its first look (the seen list,
 // and what fell off it), or listed in its digest, or given as what is
-// known of a file (the given list). Any other entry older than its first
-// look did not reach it: the digest lists only the newest.
-func wasShown(rec agentstore.Record, id string) bool {
-	if rec.HasSeen(id) || slices.Contains(rec.Given, id) {
+// known of a file (the given list), or counted there as more of a file's
+// (a mark of the file and the newest id counted). Any other entry older
+// than its first look did not reach it: the digest lists only the newest.
+type shownSet struct {
+	ids                     map[string]bool
+	upTo                    map[string]string // file -> newest id counted
+	knownBefore, seenBefore int64
+}
+
+// givenMark marks in the given list the entries citing a file that were
+// counted as more: "@" + the newest id counted + " " + the file.
+const givenMark = "@"
+
+func newShownSet(rec agentstore.Record) *shownSet {
+	s := &shownSet{ids: make(map[string]bool, len(rec.Seen)+len(rec.Given)), upTo: map[string]string{},
+		knownBefore: rec.KnownBefore, seenBefore: rec.SeenBefore}
+	for _, id := range rec.Seen {
+		s.ids[id] = true
+	}
+	for _, g := range rec.Given {
+		if id, rel, ok := strings.Cut(strings.TrimPrefix(g, givenMark), " "); ok && strings.HasPrefix(g, givenMark) {
+			s.upTo[rel] = max(s.upTo[rel], id)
+			continue
+		}
+		s.ids[g] = true
+	}
+	return s
+}
+
+func (s *shownSet) has(id, rel string) bool {
+	if s.ids[id] || s.upTo[rel] != "" && id <= s.upTo[rel] {
 		return true
 	}
 	t := logformat.IDTime(id).UnixMilli()
-	return t >= rec.KnownBefore && t < rec.SeenBefore
+	return t >= s.knownBefore && t < s.seenBefore
 }
 
 // formatFacts writes the entries of cites under a header for each file,
-// within factsBudget, and returns the ids it accounts for: those written,
-// those counted as more, and the caller's own, which it is not told of.
+// within factsBudget, and returns what to add to the given list: the ids
+// written, the caller's own (which it is not told of), and for a file
+// whose entries did not all fit, a mark that counts the rest as given.
 func (c *call) formatFacts(rels []string, cites map[string][]logstore.Citation) (string, []string, error) {
 	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
 	var b strings.Builder
@@ -160,18 +192,21 @@ func (c *call) formatFacts(rels []string, cites map[string][]logstore.Citation) 
 		}
 		var body strings.Builder
 		for i, e := range entries {
-			given = append(given, e.ID)
 			if e.Agent == c.agent {
+				given = append(given, e.ID)
 				continue
 			}
 			s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
 			if b.Len()+body.Len()+len(s) > factsBudget {
-				for _, rest := range entries[i+1:] {
-					given = append(given, rest.ID)
+				newest := ""
+				for _, rest := range entries[i:] {
+					newest = max(newest, rest.ID)
 				}
+				given = append(given, givenMark+newest+" "+rel)
 				fmt.Fprintf(&body, "%d more: `lucid log --path %s`\n", len(entries)-i, rel)
 				break
 			}
+			given = append(given, e.ID)
 			body.WriteString(s)
 		}
 		if body.Len() == 0 {

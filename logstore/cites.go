@@ -56,6 +56,9 @@ type Citation struct {
 const (
 	citesIndex  = "index"
 	citesCursor = "cursor"
+	// maxCiting bounds a file of the index (some 300,000 citations of one
+	// file) and a line read from the log by its place.
+	maxCiting = 16 << 20
 )
 
 // citeRef is a live entry that cites files.
@@ -83,7 +86,7 @@ func CitesFresh(r *gitstore.Repo) bool {
 // relative to the work tree's top, with slashes), in the log's order. The
 // index is as fresh as the last UpdateCites: see CitesFresh.
 func Citing(r *gitstore.Repo, rel string) ([]Citation, error) {
-	b, err := gitstore.ReadFileIfExists(citeFile(r, rel), gitstore.MaxRecord)
+	b, err := gitstore.ReadFileIfExists(citeFile(r, rel), maxCiting)
 	if err != nil || len(b) == 0 {
 		return nil, err
 	}
@@ -114,7 +117,7 @@ func ReadCited(r *gitstore.Repo, cites []Citation) ([]logformat.Entry, error) {
 	defer f.Close()
 	var out []logformat.Entry
 	for _, c := range cites {
-		if c.Len > gitstore.MaxRecord {
+		if c.Len > maxCiting {
 			continue
 		}
 		buf := make([]byte, c.Len)
