@@ -305,3 +305,23 @@ func BenchmarkFileFactsNothingNew(b *testing.B) {
 		})
 	}
 }
+
+// A compaction took what the agent was given from its context: its next
+// edit of the file, which carries the digest again, is given it again.
+func TestFileFactsAgainAfterCompaction(t *testing.T) {
+	repo, e := factsRepo(t)
+	c := wholeClient{}
+	in := Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
+	do(t, c, "SubagentStart", in)
+	if got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "src/auth.go")).context(); strings.Count(got, e.ID) != 1 {
+		t.Fatalf("the first edit was told %q", got)
+	}
+	do(t, c, "PreCompact", in)
+	got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "src/auth.go")).context()
+	if !strings.HasPrefix(got, "# lucid: what the agents in this repository share") || strings.Count(got, e.ID) != 1 {
+		t.Errorf("the edit after the compaction was told %q: want the digest, and the entry once", got)
+	}
+	if got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "src/auth.go")).context(); got != "" {
+		t.Errorf("the next edit was told %q", got)
+	}
+}
