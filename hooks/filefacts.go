@@ -100,8 +100,12 @@ func (c *call) fileFacts(rels []string) (string, error) {
 }
 
 // updateCites brings the index of cited files up to the log, under the
-// lock.
+// lock; a rewritten log is read whole before the lock is taken.
 func (c *call) updateCites() error {
+	var ahead *logstore.CitesAhead
+	if c.held == nil {
+		ahead = logstore.ReadCitesAhead(c.repo)
+	}
 	unlock, err := c.lock()
 	if err != nil {
 		return err
@@ -110,7 +114,7 @@ func (c *call) updateCites() error {
 	if logstore.CitesFresh(c.repo) {
 		return nil // another hook did
 	}
-	return logstore.UpdateCites(c.repo)
+	return logstore.UpdateCites(c.repo, ahead)
 }
 
 // unshownCites returns, for each of rels, the live entries citing it that

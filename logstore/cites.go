@@ -54,8 +54,8 @@ type Citation struct {
 }
 
 const (
-	citesIndex  = "index"
-	citesCursor = "cursor"
+	citesIndex = "index"
+	cursorFile = "cursor"
 	// maxCiting bounds a file of the index (some 300,000 citations of one
 	// file) and a line read from the log by its place.
 	maxCiting = 16 << 20
@@ -70,7 +70,7 @@ type citeRef struct {
 // CitesFresh reports whether the index is the log as it is now: a read of
 // the small cursor file and a stat of the log.
 func CitesFresh(r *gitstore.Repo) bool {
-	b, err := gitstore.ReadFile(filepath.Join(r.CitesDir(), citesCursor), gitstore.MaxRecord)
+	b, err := gitstore.ReadFile(filepath.Join(r.CitesDir(), cursorFile), gitstore.MaxRecord)
 	if err != nil {
 		return false
 	}
@@ -133,26 +133,63 @@ func ReadCited(r *gitstore.Repo, cites []Citation) ([]logformat.Entry, error) {
 	return out, nil
 }
 
-// UpdateCites brings the index up to the log: what was appended since its
-// cursor is read, or the whole log when it was rewritten. The caller holds
-// the repository's lock.
-func UpdateCites(r *gitstore.Repo) error {
-	path := r.LogPath()
-	var cur LogCursor
-	b, err := gitstore.ReadFile(filepath.Join(r.CitesDir(), citesCursor), gitstore.MaxRecord)
-	ok := err == nil
-	if ok {
-		cur, ok = parseCursor(b)
+// CitesAhead is the log read whole for the index before the lock is
+// taken, so that no hook holds the lock for the length of a long log when
+// the index is rebuilt: under it, only what was appended since is read.
+type CitesAhead struct {
+	refs  []citeRef
+	ended []string
+	cur   LogCursor
+}
+
+// ReadCitesAhead reads the log whole when the index must be rebuilt from
+// it (the log was rewritten under it, or there is none); nil otherwise,
+// when what the index lacks is what was appended, read under the lock.
+// It changes nothing.
+func ReadCitesAhead(r *gitstore.Repo) *CitesAhead {
+	if _, rebuild := citesCursor(r); !rebuild {
+		return nil
 	}
-	rebuild := !ok || cur == (LogCursor{}) || !Grown(path, cur)
+	refs, ended, cur, err := scanCites(r.LogPath(), 0)
+	if err != nil {
+		return nil
+	}
+	return &CitesAhead{refs, ended, cur}
+}
+
+// citesCursor is the index's cursor, and whether the index must be
+// rebuilt: it has none, or the log is not its log with lines appended.
+func citesCursor(r *gitstore.Repo) (LogCursor, bool) {
+	b, err := gitstore.ReadFile(filepath.Join(r.CitesDir(), cursorFile), gitstore.MaxRecord)
+	if err != nil {
+		return LogCursor{}, true
+	}
+	cur, ok := parseCursor(b)
+	return cur, !ok || cur == (LogCursor{}) || !Grown(r.LogPath(), cur)
+}
+
+// UpdateCites brings the index up to the log: what was appended since its
+// cursor is read, or the whole log when it was rewritten (from ahead, when
+// given and still the log's start). The caller holds the repository's
+// lock.
+func UpdateCites(r *gitstore.Repo, ahead *CitesAhead) error {
+	path := r.LogPath()
+	cur, rebuild := citesCursor(r)
+	var refs []citeRef
+	var ended []string
 	off := cur.Size
-	if rebuild {
+	switch {
+	case !rebuild:
+	case ahead != nil && Grown(path, ahead.cur):
+		refs, ended, off = ahead.refs, ahead.ended, ahead.cur.Size
+	default:
 		off = 0
 	}
-	refs, ended, cur, err := scanCites(path, off)
+	more, moreEnded, cur, err := scanCites(path, off)
 	if err != nil {
 		return err
 	}
+	refs, ended = append(refs, more...), append(ended, moreEnded...)
 	if err := os.MkdirAll(r.CitesDir(), 0o755); err != nil {
 		return err
 	}
@@ -174,7 +211,7 @@ func UpdateCites(r *gitstore.Repo) error {
 	if tail == "" {
 		tail = "-" // no log
 	}
-	return gitstore.WriteFileAtomic(filepath.Join(r.CitesDir(), citesCursor), fmt.Appendf(nil, "%d %d %d %s\n", cur.Size, cur.Inode, cur.MTime, tail), 0o644)
+	return gitstore.WriteFileAtomic(filepath.Join(r.CitesDir(), cursorFile), fmt.Appendf(nil, "%d %d %d %s\n", cur.Size, cur.Inode, cur.MTime, tail), 0o644)
 }
 
 // scanCites reads the log from off: the entries that cite files (not
@@ -328,7 +365,7 @@ func rewriteCites(r *gitstore.Repo, old, refs []citeRef, ended []string, rebuilt
 			}
 		}
 	}
-	keep := map[string]bool{citesIndex: true, citesCursor: true}
+	keep := map[string]bool{citesIndex: true, cursorFile: true}
 	for p := range changed {
 		if _, ok := byPath[p]; !ok {
 			if err := os.Remove(citeFile(r, p)); err != nil && !errors.Is(err, fs.ErrNotExist) {

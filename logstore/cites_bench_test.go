@@ -21,7 +21,7 @@ func BenchmarkUpdateCitesOneAppend(b *testing.B) {
 		f.Write(line)
 	}
 	f.Close()
-	if err := UpdateCites(r); err != nil {
+	if err := UpdateCites(r, nil); err != nil {
 		b.Fatal(err)
 	}
 	i := 0
@@ -30,7 +30,7 @@ func BenchmarkUpdateCitesOneAppend(b *testing.B) {
 		if err := Append(r.LogPath(), cited(logformat.KindFact, "new", fmt.Sprintf("pkg/f%d.go", i%100))); err != nil {
 			b.Fatal(err)
 		}
-		if err := UpdateCites(r); err != nil {
+		if err := UpdateCites(r, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -39,7 +39,7 @@ func cited(kind, text string, paths ...string) logformat.Entry {
 func citingIDs(t *testing.T, r *gitstore.Repo, rel string) []string {
 	t.Helper()
 	if !CitesFresh(r) {
-		if err := UpdateCites(r); err != nil {
+		if err := UpdateCites(r, ReadCitesAhead(r)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -134,5 +134,44 @@ func TestCitesRebuiltAfterRewrite(t *testing.T) {
 	}
 	if got := citingIDs(t, r, "src/old.go"); got != nil {
 		t.Errorf("src/old.go, which only the old log cited: %v", got)
+	}
+}
+
+// A log read ahead of the lock is used only while the log is still it with
+// lines appended: what was appended since is read under the lock, and a
+// log rewritten since is read anew.
+func TestCitesReadAhead(t *testing.T) {
+	r := citesRepo(t)
+	a := cited(logformat.KindFact, "a", "src/a.go")
+	appendAll(t, r, a)
+	ahead := ReadCitesAhead(r)
+	if ahead == nil {
+		t.Fatal("no read ahead for an index that does not exist")
+	}
+	b := cited(logformat.KindFact, "b", "src/a.go")
+	appendAll(t, r, b)
+	if err := UpdateCites(r, ahead); err != nil {
+		t.Fatal(err)
+	}
+	if got := citingIDs(t, r, "src/a.go"); !slices.Equal(got, []string{a.ID, b.ID}) {
+		t.Errorf("src/a.go: %v, want %v", got, []string{a.ID, b.ID})
+	}
+	if ReadCitesAhead(r) != nil {
+		t.Error("a read ahead for an index that only lacks appended lines")
+	}
+
+	os.Remove(r.CitesDir() + "/cursor") // the index is to be rebuilt
+	stale := ReadCitesAhead(r)
+	if stale == nil {
+		t.Fatal("no read ahead for an index without a cursor")
+	}
+	os.Remove(r.LogPath())
+	c := cited(logformat.KindFact, "c, on another branch", "src/a.go")
+	appendAll(t, r, c)
+	if err := UpdateCites(r, stale); err != nil {
+		t.Fatal(err)
+	}
+	if got := citingIDs(t, r, "src/a.go"); !slices.Equal(got, []string{c.ID}) {
+		t.Errorf("src/a.go after the rewrite: %v, want %v", got, []string{c.ID})
 	}
 }
