@@ -20,9 +20,9 @@ import (
 // and those a shell command writes as the guard reads it) is given the
 // live entries whose evidence cites the file and that the agent was not
 // shown: not in its delta (the record's seen list), not written by it, not
-// listed in its digest nor given here before (the record's given list). Each reaches one agent
-// once, within factsBudget; what does not fit is counted, with the command
-// that lists it.
+// listed in its digest nor given here before (the record's given list).
+// Each reaches one agent once, within factsBudget; what does not fit is
+// counted, with the command that lists it.
 //
 // The hook finds them in logstore's index of cited files, which it brings
 // up to the log under the lock when the log changed; with nothing to give,
