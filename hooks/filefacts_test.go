@@ -325,3 +325,16 @@ func TestFileFactsAgainAfterCompaction(t *testing.T) {
 		t.Errorf("the next edit was told %q", got)
 	}
 }
+
+// A shell command's writes, as the guard reads them, count as an edit's.
+func TestFileFactsOfAShellWrite(t *testing.T) {
+	repo, e := factsRepo(t)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	if got := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "cat src/auth.go > /dev/null")).context(); got != "" {
+		t.Errorf("a command that only reads the file was told %q", got)
+	}
+	if got := do(t, c, "PreToolUse", shell(lead, "", repo.Top+"/src", "gofmt -l . > auth.go")).context(); strings.Count(got, e.ID) != 1 {
+		t.Errorf("a command writing src/auth.go was told %q, want the entry once", got)
+	}
+}
