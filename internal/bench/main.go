@@ -77,6 +77,7 @@ var sections = []section{
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"clients", "the tool-call hook of " + clients.Known(clientTitles()) + ", nothing new, at 1k and 100k entries", clientsSection},
 	{"plugin", "what lucid's opencode plugin costs a writing and any other tool call, from inside the client", pluginSection},
+	{"facts", "an Edit told what the log knows of its file: 1,000 live entries citing 100 files, nothing new, as the log grows", factsSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 	{"payloads", "the write guard on a git whole-tree command, a 20 MiB Bash command and a 40 MiB Write", payloadsSection},
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
