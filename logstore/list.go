@@ -3,6 +3,7 @@ package logstore
 import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/logformat"
+	"slices"
 	"strings"
 )
 
@@ -12,6 +13,8 @@ type ListOptions struct {
 	All   bool   // include entries that were superseded or retired
 	Kind  string // only this kind
 	Agent string // only entries whose agent is this, or starts with "this/"
+	// Cites, when set, keeps only entries citing a path it accepts.
+	Cites func(path string) bool
 }
 
 // Listed is an entry as List returns it.
@@ -44,6 +47,9 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 			return true
 		}
 		if opt.Agent != "" && e.Agent != opt.Agent && !strings.HasPrefix(e.Agent, opt.Agent+"/") {
+			return true
+		}
+		if opt.Cites != nil && !slices.ContainsFunc(e.Evidence, func(ev logformat.Evidence) bool { return opt.Cites(ev.Path) }) {
 			return true
 		}
 		out = append(out, Listed{Entry: e, SupersededBy: by})

@@ -56,14 +56,9 @@ func OpenLive(r *gitstore.Repo) (*LiveLog, error) {
 }
 
 func (l *LiveLog) index() error {
-	// What replaces what: few lines, found without decoding the rest.
 	replaces := map[string]string{} // replacement id -> the id it replaces
-	needle := []byte(logformat.KindSupersede)
 	if _, err := forwardLines(l.f, 0, func(line []byte) bool {
-		var h logformat.Head
-		if bytes.Contains(line, needle) && validLine(line, &h) && h.Kind == logformat.KindSupersede {
-			replaces[h.ID] = h.Supersedes
-		}
+		noteReplacement(line, replaces)
 		return true
 	}); err != nil {
 		return err
@@ -107,7 +102,7 @@ func (l *LiveLog) index() error {
 			kindOf[h.ID] = h.Kind
 		}
 		switch {
-		case superseded[h.ID], h.Retired, h.Kind == logformat.KindDream:
+		case !holds(&h, superseded[h.ID]):
 		case h.Kind == logformat.KindSupersede:
 			replacements = append(replacements, pending{i, h.ID})
 		default:
@@ -120,24 +115,47 @@ func (l *LiveLog) index() error {
 	// A replacement stands for the kind its chain of replacements began
 	// with; one whose chain ends at an id not in the log, for itself.
 	for _, p := range replacements {
-		kind, id := logformat.KindSupersede, p.id
-		for hops := 0; hops <= len(replaces); hops++ {
-			target, isReplacement := replaces[id]
-			if !isReplacement {
-				break
-			}
-			if _, next := replaces[target]; next {
-				id = target
-				continue
-			}
-			if k, ok := kindOf[target]; ok {
-				kind = k
-			}
-			break
-		}
-		mark(p.line, kind)
+		mark(p.line, standsFor(p.id, replaces, kindOf))
 	}
 	return nil
+}
+
+// noteReplacement adds to replaces what line replaces, if it is a
+// supersede entry: few lines, found without decoding the rest.
+func noteReplacement(line []byte, replaces map[string]string) {
+	var h logformat.Head
+	if bytes.Contains(line, []byte(logformat.KindSupersede)) && validLine(line, &h) && h.Kind == logformat.KindSupersede {
+		replaces[h.ID] = h.Supersedes
+	}
+}
+
+// holds reports whether the entry whose head is h still holds: it is not
+// superseded, not a retirement, not a dream point.
+func holds(h *logformat.Head, superseded bool) bool {
+	return !superseded && !h.Retired && h.Kind != logformat.KindDream
+}
+
+// standsFor is the kind the replacement id stands for: the kind its chain
+// of replacements began with (kindOf has the kinds of replaced entries
+// that are not replacements); for a chain that ends at an id not in the
+// log, its own.
+func standsFor(id string, replaces, kindOf map[string]string) string {
+	kind := logformat.KindSupersede
+	for hops := 0; hops <= len(replaces); hops++ {
+		target, isReplacement := replaces[id]
+		if !isReplacement {
+			break
+		}
+		if _, next := replaces[target]; next {
+			id = target
+			continue
+		}
+		if k, ok := kindOf[target]; ok {
+			kind = k
+		}
+		break
+	}
+	return kind
 }
 
 // validLine decodes the head of a line of the log into h, and reports

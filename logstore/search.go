@@ -1,0 +1,351 @@
+package logstore
+
+import (
+	"bytes"
+	"container/heap"
+	"encoding/json"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/search"
+)
+
+// SearchOptions selects and ranks entries for Search.
+type SearchOptions struct {
+	Words []string // rank by relevance to these; none: newest first
+	N     int      // how many at most (at least 1)
+	All   bool     // include superseded and retired entries, and dream points
+	// Kinds keeps only entries of these kinds; a replacement is also of
+	// the kind it stands for (a corrected fact is a fact).
+	Kinds []string
+	Since time.Time // keeps entries written at or after it
+	// Agent keeps entries whose writer it accepts; AgentHint, when set, is
+	// a string the line of every entry Agent accepts holds.
+	Agent     func(agent string) bool
+	AgentHint string
+	// Cites keeps entries citing a path it accepts; CitesHint, when set,
+	// is a string the line of every such entry holds.
+	Cites     func(path string) bool
+	CitesHint string
+}
+
+// Found is an entry Search returns.
+type Found struct {
+	Listed
+	Score float64 `json:"score,omitempty"` // relevance to the words (BM25); 0 without words
+}
+
+// Search returns the entries that pass opt's filters, the most relevant to
+// its words first, newest first among equals (and without words).
+//
+// It reads the log twice and holds only the best N entries, whatever the
+// log's length. The first pass notes what replaces what, as OpenLive does,
+// and which lines mention a word (search.Query.Mentions, one bit a line)
+// and how many do, which weighs the words (rare words count more). The
+// second parses only the lines that can pass (logformat.ReadBody, which
+// reads the words of a line without decoding it) and keeps the best in a
+// heap; those few are decoded at the end.
+func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
+	f, err := openLog(r.LogPath())
+	if f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	q := search.NewQuery(opt.Words)
+	replaces := map[string]string{}
+	df := make([]int, len(q.Terms()))
+	lines, mentions, err := firstPass(f, q, replaces, df)
+	if err != nil {
+		return nil, err
+	}
+	q.SetCounts(lines, df)
+	supersededBy := make(map[string]string, len(replaces))
+	for by, target := range replaces {
+		if old, ok := supersededBy[target]; !ok || by < old {
+			supersededBy[target] = by // the first replacement, when there are several
+		}
+	}
+
+	kindOf := map[string]string{} // the kinds of replaced entries, for standsFor
+	trackKinds := len(opt.Kinds) > 0 && len(supersededBy) > 0
+	var kindsOrReplacement []string
+	if len(opt.Kinds) > 0 {
+		kindsOrReplacement = append(slices.Clone(opt.Kinds), logformat.KindSupersede)
+	}
+	agentHint, citesHint := []byte(opt.AgentHint), []byte(opt.CitesHint)
+	since := ""
+	if !opt.Since.IsZero() {
+		since = opt.Since.UTC().Format(logformat.TimeFormat)
+	}
+	best := &topHeap{n: max(opt.N, 1)}
+	doc := q.NewDoc()
+	var h logformat.Head
+	var body logformat.Body
+	i := -1
+	if _, err := forwardLines(f, 0, func(line []byte) bool {
+		i++
+		line = trimLine(line)
+		if len(line) == 0 {
+			return true
+		}
+		want := (q.Empty() || i/64 < len(mentions) && mentions[i/64]&(1<<(i%64)) != 0) &&
+			(since == "" || !canonicalBefore(line, since)) &&
+			(len(kindsOrReplacement) == 0 || mayBeOfKind(line, kindsOrReplacement)) &&
+			(len(agentHint) == 0 || bytes.Contains(line, agentHint)) &&
+			(len(citesHint) == 0 || bytes.Contains(line, citesHint))
+		// A replaced entry's kind is needed for what replaces it, which
+		// comes later in the log.
+		track := trackKinds && !want && mayBeIn(line, supersededBy)
+		if !want && !track {
+			return true
+		}
+		if !logformat.ReadBody(line, &h, &body) {
+			return true
+		}
+		by := supersededBy[h.ID]
+		if by != "" && h.Kind != logformat.KindSupersede {
+			kindOf[h.ID] = h.Kind
+		}
+		if !want || !opt.All && !holds(&h, by != "") {
+			return true
+		}
+		if len(opt.Kinds) > 0 && !slices.Contains(opt.Kinds, h.Kind) &&
+			!(h.Kind == logformat.KindSupersede && !h.Retired && slices.Contains(opt.Kinds, standsFor(h.ID, replaces, kindOf))) {
+			return true
+		}
+		if since != "" && !atOrAfter(h.At, opt.Since, since) {
+			return true
+		}
+		if opt.Agent != nil && !opt.Agent(jsonString(body.Agent)) {
+			return true
+		}
+		if opt.Cites != nil && !slices.ContainsFunc(body.Evidence, func(ev logformat.RawEvidence) bool { return opt.Cites(jsonString(ev.Path)) }) {
+			return true
+		}
+		score := 0.0
+		if !q.Empty() {
+			doc.Reset()
+			doc.AddJSON(body.Text)
+			doc.AddJSON(body.Diff)
+			for _, ev := range body.Evidence {
+				doc.AddJSON(ev.Path)
+				doc.AddJSON(ev.Text)
+			}
+			if score = doc.Score(); score == 0 {
+				return true
+			}
+		}
+		best.offer(score, h.At, h.ID, line)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+
+	items := best.items
+	slices.SortFunc(items, func(a, b *hit) int { return b.compare(a) })
+	out := make([]Found, 0, len(items))
+	for _, it := range items {
+		e, err := logformat.DecodeEntry(it.line)
+		if err != nil {
+			continue // its head read, the rest does not: as invalid
+		}
+		out = append(out, Found{Listed: Listed{Entry: e, SupersededBy: supersededBy[e.ID]}, Score: it.score})
+	}
+	return out, nil
+}
+
+// firstPass reads the log in blocks: what replaces what (noteReplacement
+// of each line that mentions a supersede), and, for a query with words,
+// which lines may hold one (one bit a line) and how many lines hold each
+// (df). It returns the number of lines, counted as forwardLines does.
+func firstPass(f *os.File, q *search.Query, replaces map[string]string, df []int) (lines int, mentions []uint64, err error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, nil, err
+	}
+	buf := make([]byte, 1<<20)
+	var lowered []byte
+	var starts []int
+	var freq *[256]int
+	have := 0 // the start of a line, left from the last block
+	for {
+		n, err := io.ReadFull(f, buf[have:])
+		have += n
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return 0, nil, err
+		}
+		more := err == nil
+		end := bytes.LastIndexByte(buf[:have], '\n') + 1 // whole lines only
+		if end == 0 && more {
+			buf = append(buf, make([]byte, len(buf))...) // a line longer than the block
+			continue
+		}
+		block := buf[:end]
+		starts = starts[:0]
+		for i := 0; i < len(block); i += bytes.IndexByte(block[i:], '\n') + 1 {
+			starts = append(starts, i)
+		}
+		lineEnd := func(line int) int {
+			if line+1 < len(starts) {
+				return starts[line+1]
+			}
+			return len(block)
+		}
+		base := lines
+		lines += len(starts)
+		if freq == nil {
+			// How often each byte occurs, from the first block: the log's
+			// lines are alike throughout.
+			freq = new([256]int)
+			for _, c := range block {
+				freq[c]++
+			}
+		}
+		search.Find(block, starts, []byte(logformat.KindSupersede), freq, func(line int) {
+			noteReplacement(block[starts[line]:lineEnd(line)-1], replaces)
+		})
+		if !q.Empty() {
+			for len(mentions)*64 < lines {
+				mentions = append(mentions, 0)
+			}
+			lowered = search.Lower(lowered[:0], block)
+			q.Mentions(lowered, starts, freq, df, func(line int) {
+				i := base + line
+				mentions[i/64] |= 1 << (i % 64)
+			})
+		}
+		if !more {
+			return lines, mentions, nil
+		}
+		have = copy(buf, buf[end:have])
+	}
+}
+
+// The shape of a line as lucid writes it: the id, then the time.
+const (
+	idPrefix = `{"id":"`
+	atPrefix = `","at":"`
+	atStart  = len(idPrefix) + logformat.IDLen + len(atPrefix)
+)
+
+// canonicalBefore reports whether line is an entry as lucid writes it
+// whose time is before since (in lucid's layout), without parsing it.
+func canonicalBefore(line []byte, since string) bool {
+	end := atStart + len(logformat.TimeFormat)
+	if len(line) <= end || !bytes.HasPrefix(line, []byte(idPrefix)) || string(line[atStart-len(atPrefix):atStart]) != atPrefix || line[end] != '"' {
+		return false
+	}
+	return string(line[atStart:end]) < since
+}
+
+// mayBeOfKind reports whether line may be an entry of one of kinds
+// (which holds supersede when a replacement may stand for one of them),
+// without parsing it: false only when every "kind" key in the line has
+// another value.
+func mayBeOfKind(line []byte, kinds []string) bool {
+	const key = `"kind":"`
+	found := false
+	for at := 0; ; {
+		i := bytes.Index(line[at:], []byte(key))
+		if i < 0 {
+			return !found
+		}
+		found = true
+		at += i + len(key)
+		rest := line[at:]
+		for _, k := range kinds {
+			if len(rest) > len(k) && string(rest[:len(k)]) == k && rest[len(k)] == '"' {
+				return true
+			}
+		}
+	}
+}
+
+// mayBeIn reports whether line may be the entry of an id in ids: lucid
+// writes the id first, so its place is known; a line of another shape
+// may be any.
+func mayBeIn(line []byte, ids map[string]string) bool {
+	if !bytes.HasPrefix(line, []byte(idPrefix)) || len(line) < len(idPrefix)+logformat.IDLen+1 || line[len(idPrefix)+logformat.IDLen] != '"' {
+		return true
+	}
+	_, ok := ids[string(line[len(idPrefix):len(idPrefix)+logformat.IDLen])]
+	return ok
+}
+
+// atOrAfter reports whether the time at is at or after t, which formats
+// as text in lucid's own layout: such times compare as text.
+func atOrAfter(at string, t time.Time, text string) bool {
+	if len(at) == len(logformat.TimeFormat) && at[len(at)-1] == 'Z' {
+		return at >= text
+	}
+	parsed, err := time.Parse(logformat.TimeFormat, at)
+	return err == nil && !parsed.Before(t)
+}
+
+// jsonString decodes the content of a JSON string, which needs decoding
+// only when it holds escapes.
+func jsonString(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	var s string
+	quoted := append(append([]byte{'"'}, raw...), '"')
+	if json.Unmarshal(quoted, &s) != nil {
+		return string(raw)
+	}
+	return s
+}
+
+// hit is a line kept by topHeap, with what orders it.
+type hit struct {
+	score  float64
+	at, id string
+	line   []byte
+}
+
+// compare orders hits by score, then by age (orderKey), the newest last.
+func (a *hit) compare(b *hit) int {
+	switch {
+	case a.score < b.score:
+		return -1
+	case a.score > b.score:
+		return 1
+	case a.at != b.at:
+		return strings.Compare(a.at, b.at)
+	}
+	return strings.Compare(a.id, b.id)
+}
+
+// topHeap keeps the n best hits offered, the worst at the root.
+type topHeap struct {
+	n     int
+	items []*hit
+}
+
+// offer keeps line if it is among the n best so far; at and id may share
+// line's bytes.
+func (t *topHeap) offer(score float64, at, id string, line []byte) {
+	if len(t.items) == t.n {
+		worst := t.items[0]
+		if (&hit{score: score, at: at, id: id}).compare(worst) <= 0 {
+			return
+		}
+		heap.Pop(t)
+	}
+	kept := bytes.Clone(line)
+	heap.Push(t, &hit{score: score, at: strings.Clone(at), id: strings.Clone(id), line: kept})
+}
+
+func (t *topHeap) Len() int           { return len(t.items) }
+func (t *topHeap) Less(i, j int) bool { return t.items[i].compare(t.items[j]) < 0 }
+func (t *topHeap) Swap(i, j int)      { t.items[i], t.items[j] = t.items[j], t.items[i] }
+func (t *topHeap) Push(x any)         { t.items = append(t.items, x.(*hit)) }
+func (t *topHeap) Pop() any {
+	x := t.items[len(t.items)-1]
+	t.items = t.items[:len(t.items)-1]
+	return x
+}
