@@ -172,8 +172,8 @@ func (p *headParser) entry(h *Head) (ok, sure bool) {
 		case "ask":
 			p.boolean()
 		case "agent", "text", "diff", "reply_to", "owner":
-			s, _ := p.stringOrNull(false)
-			if p.body != nil {
+			s, isString := p.stringOrNull(false)
+			if p.body != nil && isString { // null leaves a field as it was, as in encoding/json
 				switch string(key) {
 				case "agent":
 					p.body.Agent = s
@@ -186,6 +186,9 @@ func (p *headParser) entry(h *Head) (ok, sure bool) {
 		case "to", "claim":
 			p.strings()
 		case "evidence":
+			if p.body != nil {
+				p.body.Evidence = p.body.Evidence[:0] // the last "evidence" counts, as in encoding/json
+			}
 			p.evidence()
 		default:
 			for _, k := range [...]string{"id", "at", "kind", "supersedes", "retired", "agent", "text", "diff", "evidence",
@@ -314,23 +317,25 @@ func (p *headParser) evidence() {
 	}
 	p.i++
 	p.elements(func() {
+		var ev *RawEvidence
+		if p.body != nil {
+			p.body.Evidence = append(p.body.Evidence, RawEvidence{})
+			ev = &p.body.Evidence[len(p.body.Evidence)-1]
+		}
 		switch p.peek() {
 		case 'n':
 			p.literal("null")
 		case '{':
 			p.i++
-			var ev *RawEvidence
-			if p.body != nil {
-				p.body.Evidence = append(p.body.Evidence, RawEvidence{})
-				ev = &p.body.Evidence[len(p.body.Evidence)-1]
-			}
 			p.members(func(key []byte) {
 				switch string(key) {
 				case "path", "blake3", "text":
-					s, _ := p.stringOrNull(false)
-					if ev != nil && key[0] == 'p' {
+					s, isString := p.stringOrNull(false)
+					switch {
+					case ev == nil || !isString:
+					case key[0] == 'p':
 						ev.Path = s
-					} else if ev != nil && key[0] == 't' {
+					case key[0] == 't':
 						ev.Text = s
 					}
 				case "line":

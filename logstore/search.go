@@ -167,7 +167,7 @@ func firstPass(f *os.File, q *search.Query, replaces map[string]string, df []int
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, nil, err
 	}
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, searchBlock)
 	var lowered []byte
 	var starts []int
 	var freq *[256]int
@@ -224,6 +224,10 @@ func firstPass(f *os.File, q *search.Query, replaces map[string]string, df []int
 		have = copy(buf, buf[end:have])
 	}
 }
+
+// searchBlock is the size of the blocks firstPass reads (a variable for
+// the tests).
+var searchBlock = 1 << 20
 
 // The shape of a line as lucid writes it: the id, then the time.
 const (
