@@ -214,12 +214,12 @@ func TestSearchRanks(t *testing.T) {
 		}
 		ids = append(ids, e.ID)
 	}
-	add(logformat.KindFact, "the build is slow")                                                        // 0
-	add(logformat.KindFact, "the build uses redis")                                                     // 1: the rare word
-	add(logformat.KindNote, "the build, the build, the build")                                          // 2
+	add(logformat.KindFact, "the build is slow")                                                       // 0
+	add(logformat.KindFact, "the build uses redis")                                                    // 1: the rare word
+	add(logformat.KindNote, "the build, the build, the build")                                         // 2
 	add(logformat.KindNote, "the build is slow because the linker runs twice over every package here") // 3: long
-	add(logformat.KindFact, "the build is slow")                                                        // 4: as 0, newer
-	add(logformat.KindFact, "nothing to see")                                                           // 5
+	add(logformat.KindFact, "the build is slow")                                                       // 4: as 0, newer
+	add(logformat.KindFact, "nothing to see")                                                          // 5
 	found, err := Search(r, SearchOptions{Words: []string{"build", "redis"}, N: 10})
 	if err != nil {
 		t.Fatal(err)
