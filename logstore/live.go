@@ -56,23 +56,23 @@ func OpenLive(r *gitstore.Repo) (*LiveLog, error) {
 }
 
 func (l *LiveLog) index() error {
-	replaces := map[string]string{} // replacement id -> the id it replaces
+	replaces := map[idKey]idKey{} // replacement id -> the id it replaces
 	if _, err := forwardLines(l.f, 0, func(line []byte) bool {
-		noteReplacement(line, replaces)
+		noteReplacement(line, func(by, target idKey) { replaces[by] = target })
 		return true
 	}); err != nil {
 		return err
 	}
-	superseded := make(map[string]bool, len(replaces))
+	superseded := make(map[idKey]bool, len(replaces))
 	for _, target := range replaces {
 		superseded[target] = true
 	}
 	// The head of every line: live or not, and its kind; the kinds of the
 	// replaced entries, for the replacements that stand for them.
-	kindOf := map[string]string{}
+	kindOf := map[idKey]string{}
 	type pending struct {
 		line int
-		id   string
+		id   idKey
 	}
 	var replacements []pending
 	kindIndex := map[string]uint16{}
@@ -98,13 +98,14 @@ func (l *LiveLog) index() error {
 			}
 			return true
 		}
-		if superseded[h.ID] && h.Kind != logformat.KindSupersede {
-			kindOf[h.ID] = h.Kind
+		id := keyOf(h.ID)
+		if superseded[id] && h.Kind != logformat.KindSupersede {
+			kindOf[id] = h.Kind
 		}
 		switch {
-		case !holds(&h, superseded[h.ID]):
+		case !holds(&h, superseded[id]):
 		case h.Kind == logformat.KindSupersede:
-			replacements = append(replacements, pending{i, h.ID})
+			replacements = append(replacements, pending{i, id})
 		default:
 			mark(i, h.Kind)
 		}
@@ -120,12 +121,28 @@ func (l *LiveLog) index() error {
 	return nil
 }
 
-// noteReplacement adds to replaces what line replaces, if it is a
+// idKey is an entry id as the maps of what replaces what hold it: a
+// million lines may hold tens of thousands of replacements, and ids in
+// place take a third of the memory of strings, and nothing for the
+// garbage collector to follow.
+type idKey [logformat.IDLen]byte
+
+// keyOf is id as an idKey; the zero key for a string that is not the
+// length of an id (which no entry has).
+func keyOf(id string) idKey {
+	var k idKey
+	if len(id) == len(k) {
+		copy(k[:], id)
+	}
+	return k
+}
+
+// noteReplacement calls note with what line replaces, if it is a
 // supersede entry: few lines, found without decoding the rest.
-func noteReplacement(line []byte, replaces map[string]string) {
+func noteReplacement(line []byte, note func(by, target idKey)) {
 	var h logformat.Head
-	if bytes.Contains(line, []byte(logformat.KindSupersede)) && validLine(line, &h) && h.Kind == logformat.KindSupersede {
-		replaces[h.ID] = h.Supersedes
+	if bytes.Contains(line, []byte(logformat.KindSupersede)) && validLine(line, &h) && h.Kind == logformat.KindSupersede && len(h.Supersedes) == logformat.IDLen {
+		note(keyOf(h.ID), keyOf(h.Supersedes))
 	}
 }
 
@@ -139,7 +156,7 @@ func holds(h *logformat.Head, superseded bool) bool {
 // of replacements began with (kindOf has the kinds of replaced entries
 // that are not replacements); for a chain that ends at an id not in the
 // log, its own.
-func standsFor(id string, replaces, kindOf map[string]string) string {
+func standsFor(id idKey, replaces map[idKey]idKey, kindOf map[idKey]string) string {
 	kind := logformat.KindSupersede
 	for hops := 0; hops <= len(replaces); hops++ {
 		target, isReplacement := replaces[id]

@@ -57,21 +57,31 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 	}
 	defer f.Close()
 	q := search.NewQuery(opt.Words)
-	replaces := map[string]string{}
+	// What replaces what, for the kinds replacements stand for (only
+	// with kinds), and what superseded each entry (the first replacement,
+	// when there are several).
+	var replaces map[idKey]idKey
+	if len(opt.Kinds) > 0 {
+		replaces = map[idKey]idKey{}
+	}
+	supersededBy := map[idKey]idKey{}
+	note := func(by, target idKey) {
+		if replaces != nil {
+			replaces[by] = target
+		}
+		if old, ok := supersededBy[target]; !ok || bytes.Compare(by[:], old[:]) < 0 {
+			supersededBy[target] = by
+		}
+	}
 	df := make([]int, len(q.Terms()))
-	lines, mentions, err := firstPass(f, q, replaces, df)
+	lines, mentions, err := firstPass(f, q, note, df)
 	if err != nil {
 		return nil, err
 	}
 	q.SetCounts(lines, df)
-	supersededBy := make(map[string]string, len(replaces))
-	for by, target := range replaces {
-		if old, ok := supersededBy[target]; !ok || by < old {
-			supersededBy[target] = by // the first replacement, when there are several
-		}
-	}
 
-	kindOf := map[string]string{} // the kinds of replaced entries, for standsFor
+	kindOf := map[idKey]string{} // the kinds of replaced entries, for standsFor
+	kinds := map[string]string{} // each kind once, as kindOf holds it
 	trackKinds := len(opt.Kinds) > 0 && len(supersededBy) > 0
 	var kindsOrReplacement []string
 	if len(opt.Kinds) > 0 {
@@ -107,15 +117,21 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 		if !logformat.ReadBody(line, &h, &body) {
 			return true
 		}
-		by := supersededBy[h.ID]
-		if by != "" && h.Kind != logformat.KindSupersede {
-			kindOf[h.ID] = h.Kind
+		id := keyOf(h.ID)
+		_, superseded := supersededBy[id]
+		if superseded && h.Kind != logformat.KindSupersede {
+			k, ok := kinds[h.Kind]
+			if !ok {
+				k = strings.Clone(h.Kind) // h's strings are the line's bytes
+				kinds[k] = k
+			}
+			kindOf[id] = k
 		}
-		if !want || !opt.All && !holds(&h, by != "") {
+		if !want || !opt.All && !holds(&h, superseded) {
 			return true
 		}
 		if len(opt.Kinds) > 0 && !slices.Contains(opt.Kinds, h.Kind) &&
-			!(h.Kind == logformat.KindSupersede && !h.Retired && slices.Contains(opt.Kinds, standsFor(h.ID, replaces, kindOf))) {
+			!(h.Kind == logformat.KindSupersede && !h.Retired && slices.Contains(opt.Kinds, standsFor(id, replaces, kindOf))) {
 			return true
 		}
 		if since != "" && !atOrAfter(h.At, opt.Since, since) {
@@ -154,16 +170,20 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 		if err != nil {
 			continue // its head read, the rest does not: as invalid
 		}
-		out = append(out, Found{Listed: Listed{Entry: e, SupersededBy: supersededBy[e.ID]}, Score: it.score})
+		f := Found{Listed: Listed{Entry: e}, Score: it.score}
+		if by, ok := supersededBy[keyOf(e.ID)]; ok {
+			f.SupersededBy = string(by[:])
+		}
+		out = append(out, f)
 	}
 	return out, nil
 }
 
 // firstPass reads the log in blocks: what replaces what (noteReplacement
-// of each line that mentions a supersede), and, for a query with words,
+// of each line that mentions a supersede, for note), and, for a query with words,
 // which lines may hold one (one bit a line) and how many lines hold each
 // (df). It returns the number of lines, counted as forwardLines does.
-func firstPass(f *os.File, q *search.Query, replaces map[string]string, df []int) (lines int, mentions []uint64, err error) {
+func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, err error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, nil, err
 	}
@@ -206,7 +226,7 @@ func firstPass(f *os.File, q *search.Query, replaces map[string]string, df []int
 			}
 		}
 		search.Find(block, starts, []byte(logformat.KindSupersede), freq, func(line int) {
-			noteReplacement(block[starts[line]:lineEnd(line)-1], replaces)
+			noteReplacement(block[starts[line]:lineEnd(line)-1], note)
 		})
 		if !q.Empty() {
 			for len(mentions)*64 < lines {
@@ -227,7 +247,7 @@ func firstPass(f *os.File, q *search.Query, replaces map[string]string, df []int
 
 // searchBlock is the size of the blocks firstPass reads (a variable for
 // the tests).
-var searchBlock = 1 << 20
+var searchBlock = 256 << 10
 
 // The shape of a line as lucid writes it: the id, then the time.
 const (
@@ -272,11 +292,11 @@ func mayBeOfKind(line []byte, kinds []string) bool {
 // mayBeIn reports whether line may be the entry of an id in ids: lucid
 // writes the id first, so its place is known; a line of another shape
 // may be any.
-func mayBeIn(line []byte, ids map[string]string) bool {
+func mayBeIn(line []byte, ids map[idKey]idKey) bool {
 	if !bytes.HasPrefix(line, []byte(idPrefix)) || len(line) < len(idPrefix)+logformat.IDLen+1 || line[len(idPrefix)+logformat.IDLen] != '"' {
 		return true
 	}
-	_, ok := ids[string(line[len(idPrefix):len(idPrefix)+logformat.IDLen])]
+	_, ok := ids[idKey(line[len(idPrefix):len(idPrefix)+logformat.IDLen])]
 	return ok
 }
 
@@ -306,9 +326,9 @@ func jsonString(raw []byte) string {
 
 // hit is a line kept by topHeap, with what orders it.
 type hit struct {
-	score  float64
-	at, id string
-	line   []byte
+	score float64
+	key   []byte // orderKey
+	line  []byte
 }
 
 // compare orders hits by score, then by age (orderKey), the newest last.
@@ -318,30 +338,37 @@ func (a *hit) compare(b *hit) int {
 		return -1
 	case a.score > b.score:
 		return 1
-	case a.at != b.at:
-		return strings.Compare(a.at, b.at)
 	}
-	return strings.Compare(a.id, b.id)
+	return bytes.Compare(a.key, b.key)
 }
 
-// topHeap keeps the n best hits offered, the worst at the root.
+// topHeap keeps the n best hits offered, the worst at the root. A hit
+// that falls out lends its buffers to the next: in a listing newest first,
+// every line that passes is offered and kept for a while.
 type topHeap struct {
 	n     int
 	items []*hit
+	cand  hit
 }
 
 // offer keeps line if it is among the n best so far; at and id may share
 // line's bytes.
 func (t *topHeap) offer(score float64, at, id string, line []byte) {
-	if len(t.items) == t.n {
-		worst := t.items[0]
-		if (&hit{score: score, at: at, id: id}).compare(worst) <= 0 {
-			return
-		}
-		heap.Pop(t)
+	c := &t.cand
+	c.score = score
+	c.key = append(append(append(c.key[:0], at...), 0), id...)
+	if len(t.items) < t.n {
+		heap.Push(t, &hit{score: score, key: bytes.Clone(c.key), line: bytes.Clone(line)})
+		return
 	}
-	kept := bytes.Clone(line)
-	heap.Push(t, &hit{score: score, at: strings.Clone(at), id: strings.Clone(id), line: kept})
+	worst := t.items[0]
+	if c.compare(worst) <= 0 {
+		return
+	}
+	worst.score = score
+	worst.key = append(worst.key[:0], c.key...)
+	worst.line = append(worst.line[:0], line...)
+	heap.Fix(t, 0)
 }
 
 func (t *topHeap) Len() int           { return len(t.items) }
