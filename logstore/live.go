@@ -199,22 +199,11 @@ func CountLog(path string) (valid, invalid int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	parts := 1
-	if fi.Size() > countSplitSize {
-		parts = min(runtime.GOMAXPROCS(0), 4)
+	bounds, err := logParts(f, fi.Size())
+	if err != nil {
+		return 0, 0, err
 	}
-	// Each part begins just after a newline, so that every line is read
-	// whole by one part; the last part ends at the file's size, where an
-	// unfinished line is left out as everywhere.
-	bounds := []int64{0}
-	for i := 1; i < parts; i++ {
-		at, err := nextLineStart(f, fi.Size()*int64(i)/int64(parts))
-		if err != nil {
-			return 0, 0, err
-		}
-		bounds = append(bounds, max(at, bounds[len(bounds)-1]))
-	}
-	bounds = append(bounds, fi.Size())
+	parts := len(bounds) - 1
 	type count struct {
 		valid, invalid int
 		err            error
@@ -248,9 +237,30 @@ func CountLog(path string) (valid, invalid int, err error) {
 	return valid, invalid, err
 }
 
-// countSplitSize is the size of log from which CountLog reads in parts
-// (a variable for the tests).
+// countSplitSize is the size of log from which CountLog and Search read
+// in parts (a variable for the tests).
 var countSplitSize int64 = 8 << 20
+
+// logParts splits a log of size bytes into as many parts as there are
+// processors to read them (up to 4; one for a small log), and returns
+// where each begins, and the size. Each part begins just after a newline,
+// so that every line is read whole by one part; the last part ends at the
+// file's size, where an unfinished line is left out as everywhere.
+func logParts(f *os.File, size int64) ([]int64, error) {
+	parts := 1
+	if size > countSplitSize {
+		parts = min(runtime.GOMAXPROCS(0), 4)
+	}
+	bounds := []int64{0}
+	for i := 1; i < parts; i++ {
+		at, err := nextLineStart(f, size*int64(i)/int64(parts))
+		if err != nil {
+			return nil, err
+		}
+		bounds = append(bounds, max(at, bounds[len(bounds)-1]))
+	}
+	return append(bounds, size), nil
+}
 
 // nextLineStart is the offset just after the first newline at or after
 // off, or the file's end.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -180,20 +181,77 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 }
 
 // firstPass reads the log in blocks: what replaces what (noteReplacement
-// of each line that mentions a supersede, for note), and, for a query with words,
-// which lines may hold one (one bit a line) and how many lines hold each
-// (df). It returns the number of lines, counted as forwardLines does.
+// of each line that mentions a supersede, for note, in no set order),
+// and, for a query with words, which lines may hold one (one bit a line)
+// and how many lines hold each (df). It returns the number of lines,
+// counted as forwardLines does. A long log is read in parts at once, as
+// CountLog reads it.
 func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, err error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
 		return 0, nil, err
 	}
+	bounds, err := logParts(f, fi.Size())
+	if err != nil {
+		return 0, nil, err
+	}
+	type part struct {
+		lines    int
+		mentions []uint64
+		df       []int
+		err      error
+	}
+	parts := make([]part, len(bounds)-1)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := &parts[i]
+			p.df = make([]int, len(df))
+			p.lines, p.mentions, p.err = readBlocks(io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i]), q,
+				func(by, target idKey) {
+					mu.Lock()
+					note(by, target)
+					mu.Unlock()
+				}, p.df)
+		}()
+	}
+	wg.Wait()
+	for _, p := range parts {
+		if p.err != nil {
+			return 0, nil, p.err
+		}
+		for i, n := range p.df {
+			df[i] += n
+		}
+		if q.Empty() {
+			lines += p.lines
+			continue
+		}
+		for len(mentions)*64 < lines+p.lines {
+			mentions = append(mentions, 0)
+		}
+		for j := range p.lines {
+			if p.mentions[j/64]&(1<<(j%64)) != 0 {
+				mentions[(lines+j)/64] |= 1 << ((lines + j) % 64)
+			}
+		}
+		lines += p.lines
+	}
+	return lines, mentions, nil
+}
+
+// readBlocks is firstPass on one part of the log.
+func readBlocks(r io.Reader, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, err error) {
 	buf := make([]byte, searchBlock)
 	var lowered []byte
 	var starts []int
 	var freq *[256]int
 	have := 0 // the start of a line, left from the last block
 	for {
-		n, err := io.ReadFull(f, buf[have:])
+		n, err := io.ReadFull(r, buf[have:])
 		have += n
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 			return 0, nil, err

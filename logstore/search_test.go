@@ -116,7 +116,7 @@ func searchAll(t *testing.T, path string, opt SearchOptions) []Found {
 // points and invalid lines, read in blocks of every size, Search finds what
 // searchAll finds, in the same order, with the same scores.
 func TestSearchAgrees(t *testing.T) {
-	defer func(old int) { searchBlock = old }(searchBlock)
+	defer func(block int, split int64) { searchBlock, countSplitSize = block, split }(searchBlock, countSplitSize)
 	dir := t.TempDir()
 	repo := &gitstore.Repo{Top: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git")}
 	os.MkdirAll(filepath.Join(dir, gitstore.LucidDirName), 0o755)
@@ -163,6 +163,7 @@ func TestSearchAgrees(t *testing.T) {
 		}
 		f.Close()
 		searchBlock = []int{1 << 20, 64, 300, 7}[seed%4]
+		countSplitSize = []int64{8 << 20, 0}[seed/4%2] // in parts, or one
 		for _, words := range queries {
 			opt := SearchOptions{Words: words, N: 1 + r.IntN(8), All: r.IntN(3) == 0}
 			if r.IntN(3) == 0 {
