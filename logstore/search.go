@@ -45,7 +45,7 @@ type Found struct {
 // its words first, newest first among equals (and without words).
 //
 // It reads the log twice and holds only the best N entries, whatever the
-// log's length. The first pass notes what replaces what, as OpenLive does,
+// log's length. The first pass notes what is superseded, as OpenLive does,
 // and which lines mention a word (search.Query.Mentions, one bit a line)
 // and how many do, which weighs the words (rare words count more). The
 // second parses only the lines that can pass (logformat.ReadBody, which
@@ -58,18 +58,10 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 	}
 	defer f.Close()
 	q := search.NewQuery(opt.Words)
-	// What replaces what, for the kinds replacements stand for (only
-	// with kinds), and what superseded each entry (the first replacement,
-	// when there are several).
-	var replaces map[idKey]idKey
-	if len(opt.Kinds) > 0 {
-		replaces = map[idKey]idKey{}
-	}
+	// What superseded each entry (the first replacement, when there are
+	// several).
 	supersededBy := map[idKey]idKey{}
 	note := func(by, target idKey) {
-		if replaces != nil {
-			replaces[by] = target
-		}
 		if old, ok := supersededBy[target]; !ok || bytes.Compare(by[:], old[:]) < 0 {
 			supersededBy[target] = by
 		}
@@ -81,8 +73,18 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 	}
 	q.SetCounts(lines, df)
 
-	kindOf := map[idKey]string{} // the kinds of replaced entries, for standsFor
-	kinds := map[string]string{} // each kind once, as kindOf holds it
+	// The kind each superseded entry met so far stands for (as
+	// OpenLive's standsFor has it), found in the log's order: an entry
+	// comes before what replaces it. A replacement stands for what the
+	// entry it replaces stands for.
+	stands := map[idKey]string{}
+	kinds := map[string]string{} // each kind once, as stands holds it
+	standsFor := func(h *logformat.Head) string {
+		if k, ok := stands[keyOf(h.Supersedes)]; ok {
+			return k
+		}
+		return logformat.KindSupersede
+	}
 	trackKinds := len(opt.Kinds) > 0 && len(supersededBy) > 0
 	var kindsOrReplacement []string
 	if len(opt.Kinds) > 0 {
@@ -120,19 +122,23 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 		}
 		id := keyOf(h.ID)
 		_, superseded := supersededBy[id]
-		if superseded && h.Kind != logformat.KindSupersede {
-			k, ok := kinds[h.Kind]
-			if !ok {
-				k = strings.Clone(h.Kind) // h's strings are the line's bytes
-				kinds[k] = k
+		if superseded && trackKinds {
+			k := h.Kind
+			if k == logformat.KindSupersede {
+				k = standsFor(&h)
 			}
-			kindOf[id] = k
+			kk, ok := kinds[k]
+			if !ok {
+				kk = strings.Clone(k) // h's strings are the line's bytes
+				kinds[kk] = kk
+			}
+			stands[id] = kk
 		}
 		if !want || !opt.All && !holds(&h, superseded) {
 			return true
 		}
 		if len(opt.Kinds) > 0 && !slices.Contains(opt.Kinds, h.Kind) &&
-			!(h.Kind == logformat.KindSupersede && !h.Retired && slices.Contains(opt.Kinds, standsFor(id, replaces, kindOf))) {
+			!(h.Kind == logformat.KindSupersede && !h.Retired && slices.Contains(opt.Kinds, standsFor(&h))) {
 			return true
 		}
 		if since != "" && !atOrAfter(h.At, opt.Since, since) {
