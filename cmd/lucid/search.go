@@ -14,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
 	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/search"
 )
 
 func init() {
@@ -66,7 +67,7 @@ left out unless --all. Give words, a filter, or both.`)
 		}
 	}
 	words := f.Args()
-	if strings.TrimSpace(strings.Join(words, "")) == "" && len(*kinds) == 0 && *agentFilter == "" && *pathFilter == "" && since.IsZero() {
+	if search.NewQuery(words).Empty() && len(*kinds) == 0 && *agentFilter == "" && *pathFilter == "" && since.IsZero() {
 		return usageErr("say what to look for: lucid search WORDS..., or a filter (--kind, --agent, --path, --since)")
 	}
 	repo, _, err := findInitialised()
