@@ -51,7 +51,7 @@ cited file changed. Superseded and retired entries are left out unless --all.
 	}
 	opt := logstore.ListOptions{N: *n, All: *all, Kind: *kind, Agent: *agentFilter}
 	if *pathFilter != "" {
-		if opt.Cites, _, err = citesMatcher(repo, *pathFilter); err != nil {
+		if opt.Cites, opt.CitesHint, err = citesMatcher(repo, *pathFilter); err != nil {
 			return err
 		}
 	}
