@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/heap"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"slices"
@@ -67,25 +68,17 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 		}
 	}
 	df := make([]int, len(q.Terms()))
-	lines, mentions, err := firstPass(f, q, note, df)
+	lines, mentions, parts, err := firstPass(f, q, note, df)
 	if err != nil {
 		return nil, err
 	}
 	q.SetCounts(lines, df)
 
-	// The kind each superseded entry met so far stands for (as
-	// OpenLive's standsFor has it), found in the log's order: an entry
-	// comes before what replaces it. A replacement stands for what the
-	// entry it replaces stands for.
-	stands := map[idKey]string{}
-	kinds := map[string]string{} // each kind once, as stands holds it
-	standsFor := func(h *logformat.Head) string {
-		if k, ok := stands[keyOf(h.Supersedes)]; ok {
-			return k
-		}
-		return logformat.KindSupersede
-	}
 	trackKinds := len(opt.Kinds) > 0 && len(supersededBy) > 0
+	if trackKinds {
+		// What a replacement stands for is learnt in the log's order.
+		parts = []logPart{{start: 0, end: parts[len(parts)-1].end}}
+	}
 	var kindsOrReplacement []string
 	if len(opt.Kinds) > 0 {
 		kindsOrReplacement = append(slices.Clone(opt.Kinds), logformat.KindSupersede)
@@ -95,78 +88,115 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 	if !opt.Since.IsZero() {
 		since = opt.Since.UTC().Format(logformat.TimeFormat)
 	}
-	best := &topHeap{n: max(opt.N, 1)}
-	doc := q.NewDoc()
-	var h logformat.Head
-	var body logformat.Body
-	i := -1
-	if _, err := forwardLines(f, 0, func(line []byte) bool {
-		i++
-		line = trimLine(line)
-		if len(line) == 0 {
-			return true
-		}
-		want := (q.Empty() || i/64 < len(mentions) && mentions[i/64]&(1<<(i%64)) != 0) &&
-			(since == "" || !canonicalBefore(line, since)) &&
-			(len(kindsOrReplacement) == 0 || mayBeOfKind(line, kindsOrReplacement)) &&
-			(len(agentHint) == 0 || bytes.Contains(line, agentHint)) &&
-			(len(citesHint) == 0 || bytes.Contains(line, citesHint))
-		// A replaced entry's kind is needed for what replaces it, which
-		// comes later in the log.
-		track := trackKinds && !want && mayBeIn(line, supersededBy)
-		if !want && !track {
-			return true
-		}
-		if !logformat.ReadBody(line, &h, &body) {
-			return true
-		}
-		id := keyOf(h.ID)
-		_, superseded := supersededBy[id]
-		if superseded && trackKinds {
-			k := h.Kind
-			if k == logformat.KindSupersede {
-				k = standsFor(&h)
+	// scan is the second pass on one part of the log: it keeps the best of
+	// its lines in best.
+	scan := func(p logPart, best *topHeap) error {
+		// The kind each superseded entry met so far stands for (as
+		// OpenLive's standsFor has it), found in the log's order: an entry
+		// comes before what replaces it. A replacement stands for what the
+		// entry it replaces stands for.
+		stands := map[idKey]string{}
+		kinds := map[string]string{} // each kind once, as stands holds it
+		standsFor := func(h *logformat.Head) string {
+			if k, ok := stands[keyOf(h.Supersedes)]; ok {
+				return k
 			}
-			kk, ok := kinds[k]
-			if !ok {
-				kk = strings.Clone(k) // h's strings are the line's bytes
-				kinds[kk] = kk
-			}
-			stands[id] = kk
+			return logformat.KindSupersede
 		}
-		if !want || !opt.All && !holds(&h, superseded) {
-			return true
-		}
-		if len(opt.Kinds) > 0 && !slices.Contains(opt.Kinds, h.Kind) &&
-			!(h.Kind == logformat.KindSupersede && !h.Retired && slices.Contains(opt.Kinds, standsFor(&h))) {
-			return true
-		}
-		if since != "" && !atOrAfter(h.At, opt.Since, since) {
-			return true
-		}
-		if opt.Agent != nil && !opt.Agent(jsonString(body.Agent)) {
-			return true
-		}
-		if opt.Cites != nil && !slices.ContainsFunc(body.Evidence, func(ev logformat.RawEvidence) bool { return opt.Cites(jsonString(ev.Path)) }) {
-			return true
-		}
-		score := 0.0
-		if !q.Empty() {
-			doc.Reset()
-			doc.AddJSON(body.Text)
-			doc.AddJSON(body.Diff)
-			for _, ev := range body.Evidence {
-				doc.AddJSON(ev.Path)
-				doc.AddJSON(ev.Text)
-			}
-			if score = doc.Score(); score == 0 {
+		doc := q.NewDoc()
+		var h logformat.Head
+		var body logformat.Body
+		i := p.line - 1
+		_, err := readLines(io.NewSectionReader(f, p.start, p.end-p.start), p.start, func(line []byte) bool {
+			i++
+			line = trimLine(line)
+			if len(line) == 0 {
 				return true
 			}
-		}
-		best.offer(score, h.At, h.ID, line)
-		return true
-	}); err != nil {
+			want := (q.Empty() || i/64 < len(mentions) && mentions[i/64]&(1<<(i%64)) != 0) &&
+				(since == "" || !canonicalBefore(line, since)) &&
+				(len(kindsOrReplacement) == 0 || mayBeOfKind(line, kindsOrReplacement)) &&
+				(len(agentHint) == 0 || bytes.Contains(line, agentHint)) &&
+				(len(citesHint) == 0 || bytes.Contains(line, citesHint))
+			// A replaced entry's kind is needed for what replaces it, which
+			// comes later in the log.
+			track := trackKinds && !want && mayBeIn(line, supersededBy)
+			if !want && !track {
+				return true
+			}
+			if !logformat.ReadBody(line, &h, &body) {
+				return true
+			}
+			id := keyOf(h.ID)
+			_, superseded := supersededBy[id]
+			if superseded && trackKinds {
+				k := h.Kind
+				if k == logformat.KindSupersede {
+					k = standsFor(&h)
+				}
+				kk, ok := kinds[k]
+				if !ok {
+					kk = strings.Clone(k) // h's strings are the line's bytes
+					kinds[kk] = kk
+				}
+				stands[id] = kk
+			}
+			if !want || !opt.All && !holds(&h, superseded) {
+				return true
+			}
+			if len(opt.Kinds) > 0 && !slices.Contains(opt.Kinds, h.Kind) &&
+				!(h.Kind == logformat.KindSupersede && !h.Retired && slices.Contains(opt.Kinds, standsFor(&h))) {
+				return true
+			}
+			if since != "" && !atOrAfter(h.At, opt.Since, since) {
+				return true
+			}
+			if opt.Agent != nil && !opt.Agent(jsonString(body.Agent)) {
+				return true
+			}
+			if opt.Cites != nil && !slices.ContainsFunc(body.Evidence, func(ev logformat.RawEvidence) bool { return opt.Cites(jsonString(ev.Path)) }) {
+				return true
+			}
+			score := 0.0
+			if !q.Empty() {
+				doc.Reset()
+				doc.AddJSON(body.Text)
+				doc.AddJSON(body.Diff)
+				for _, ev := range body.Evidence {
+					doc.AddJSON(ev.Path)
+					doc.AddJSON(ev.Text)
+				}
+				if score = doc.Score(); score == 0 {
+					return true
+				}
+			}
+			best.offer(score, h.At, h.ID, line)
+			return true
+		})
+		return err
+	}
+	// The parts are read at once, each keeping its best N; the best N of
+	// those are the answer.
+	bests := make([]*topHeap, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		bests[i] = &topHeap{n: max(opt.N, 1)}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = scan(p, bests[i])
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	best := bests[0]
+	for _, other := range bests[1:] {
+		for _, it := range other.items {
+			best.offerHit(it)
+		}
 	}
 
 	items := best.items
@@ -192,14 +222,14 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 // and how many lines hold each (df). It returns the number of lines,
 // counted as forwardLines does. A long log is read in parts at once, as
 // CountLog reads it.
-func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, err error) {
+func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, parts []logPart, err error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	bounds, err := logParts(f, fi.Size())
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	type part struct {
 		lines    int
@@ -207,14 +237,14 @@ func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []in
 		df       []int
 		err      error
 	}
-	parts := make([]part, len(bounds)-1)
+	read := make([]part, len(bounds)-1)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for i := range parts {
+	for i := range read {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := &parts[i]
+			p := &read[i]
 			p.df = make([]int, len(df))
 			p.lines, p.mentions, p.err = readBlocks(io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i]), q,
 				func(by, target idKey) {
@@ -225,12 +255,13 @@ func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []in
 		}()
 	}
 	wg.Wait()
-	for _, p := range parts {
+	for i, p := range read {
 		if p.err != nil {
-			return 0, nil, p.err
+			return 0, nil, nil, p.err
 		}
-		for i, n := range p.df {
-			df[i] += n
+		parts = append(parts, logPart{start: bounds[i], end: bounds[i+1], line: lines})
+		for j, n := range p.df {
+			df[j] += n
 		}
 		if q.Empty() {
 			lines += p.lines
@@ -246,7 +277,14 @@ func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []in
 		}
 		lines += p.lines
 	}
-	return lines, mentions, nil
+	return lines, mentions, parts, nil
+}
+
+// logPart is a part of the log that firstPass read: its bytes, and the
+// index of its first line in the log.
+type logPart struct {
+	start, end int64
+	line       int
 }
 
 // readBlocks is firstPass on one part of the log.
@@ -413,6 +451,16 @@ type topHeap struct {
 	n     int
 	items []*hit
 	cand  hit
+}
+
+// offerHit is offer of a hit kept by another topHeap.
+func (t *topHeap) offerHit(it *hit) {
+	if len(t.items) < t.n {
+		heap.Push(t, it)
+	} else if it.compare(t.items[0]) > 0 {
+		t.items[0] = it
+		heap.Fix(t, 0)
+	}
 }
 
 // offer keeps line if it is among the n best so far; at and id may share
