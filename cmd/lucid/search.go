@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
@@ -128,20 +129,18 @@ func oneLine(text string, max int) string {
 		return text
 	}
 	cut := max
-	for cut > 0 && !utf8RuneStart(text[cut]) {
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
 		cut--
 	}
 	return text[:cut] + "…"
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // agentMatcher accepts the writers that a matches: an agent's id (a
 // session id also its subagents, as lucid log has it) or its label. hint
 // is a string the line of every entry it accepts holds ("" for a label).
 func agentMatcher(labels *present.Labeler, a string) (match func(string) bool, hint string) {
 	if !strings.Contains(a, "·") {
-		return func(agent string) bool { return agent == a || strings.HasPrefix(agent, a+"/") }, a
+		return func(agent string) bool { return agent == a || strings.HasPrefix(agent, a+"/") }, asInLog(a)
 	}
 	seen := map[string]bool{}
 	return func(agent string) bool {
@@ -163,11 +162,19 @@ func citesMatcher(repo *gitstore.Repo, spec string) (match func(string) bool, hi
 	if err != nil {
 		return nil, "", usageErr("--path takes a file or a glob relative to the work tree's top, like src/auth/** (not %q)", spec)
 	}
-	hint = glob[:literalLen(glob)]
-	if strings.ContainsAny(hint, "\"\\") {
-		hint = "" // escaped in the log's lines
+	return func(path string) bool { return overlap.Match(glob, path) }, asInLog(glob[:literalLen(glob)]), nil
+}
+
+// asInLog is s when a line of the log holds it as it is, inside a JSON
+// string; "" when it holds characters that JSON escapes (or bytes that
+// are not UTF-8, which it replaces).
+func asInLog(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool {
+		return r < 0x20 || r == '"' || r == '\\' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
+	}) {
+		return ""
 	}
-	return func(path string) bool { return overlap.Match(glob, path) }, hint, nil
+	return s
 }
 
 // literalLen is the length of glob's start that has no special character.
