@@ -37,6 +37,8 @@
 //	      alone and 16 at once, beside git ls-remote and git push.
 //	whole lucid dream, doctor and supersede of an unknown id, which read
 //	      the whole log, on the largest of -sizes, with their peak memory.
+//	search lucid search ranked by words and filtered, on the logs of
+//	      -sizes from 100k up, with its peak memory (see search.go).
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -84,6 +86,7 @@ var sections = []section{
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
 	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
 	{"whole", "lucid dream, doctor and supersede, which read the whole log, on the largest log", wholeSection},
+	{"search", "lucid search, ranked and filtered, on logs of 100k and 1M entries, with its peak memory", searchSection},
 }
 
 // bench is what every section runs with.
@@ -121,7 +124,12 @@ type goal struct {
 	missing  string // why it was not measured
 }
 
-func main() { os.Exit(run()) }
+func main() {
+	if len(os.Args) > 2 && os.Args[1] == peakArg {
+		os.Exit(peakChild(os.Args[2:]))
+	}
+	os.Exit(run())
+}
 
 func run() int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
