@@ -70,12 +70,11 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 	return out, invalid, err
 }
 
+// Kinds are the kinds of entry lucid writes, in the order commands list
+// them.
+var Kinds = []string{logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote,
+	logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream,
+	logformat.KindMessage, logformat.KindHandoff, logformat.KindRelease}
+
 // KnownKind reports whether k is a kind of entry lucid writes.
-func KnownKind(k string) bool {
-	switch k {
-	case logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote, logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream,
-		logformat.KindMessage, logformat.KindHandoff, logformat.KindRelease:
-		return true
-	}
-	return false
-}
+func KnownKind(k string) bool { return slices.Contains(Kinds, k) }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
 )
@@ -78,7 +77,5 @@ cited file changed. Superseded and retired entries are left out unless --all.
 	return nil
 }
 
-func kindNames() []string {
-	return []string{logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote,
-		logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream}
-}
+// kindNames are the kinds --kind takes.
+func kindNames() []string { return logstore.Kinds }

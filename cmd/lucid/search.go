@@ -11,7 +11,6 @@ import (
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
 	"github.com/lucid-dev/lucid/present"
@@ -41,7 +40,7 @@ ones (BM25). Equals, and every match when no words are given, come newest
 first. Each hit shows its kind, text, writer, age and id, and its evidence
 with ⚠stale where a cited file changed. Superseded and retired entries are
 left out unless --all. Give words, a filter, or both.`)
-	kinds := f.StringSlice("kind", nil, "only entries of kind `K` (repeat or list with commas: "+strings.Join(searchKinds(), ", ")+")")
+	kinds := f.StringSlice("kind", nil, "only entries of kind `K` (repeat or list with commas: "+strings.Join(kindNames(), ", ")+")")
 	agentFilter := f.String("agent", "", "only entries written by agent `A`: its id (a session id also selects its subagents) or its label, as lucid prints it")
 	pathFilter := f.String("path", "", "only entries citing `PATH`, a file or a glob relative to the work tree's top (src/auth/**)")
 	sinceFlag := f.String("since", "", "only entries written since `WHEN`: a duration back from now (30m, 2h, 3d) or a date (2026-12-01)")
@@ -55,8 +54,8 @@ left out unless --all. Give words, a filter, or both.`)
 		return usageErr("-n takes a number of entries, 1 or more")
 	}
 	for _, k := range *kinds {
-		if !slices.Contains(searchKinds(), k) {
-			return usageErr("unknown kind %q: use one of %s", k, strings.Join(searchKinds(), ", "))
+		if !slices.Contains(kindNames(), k) {
+			return usageErr("unknown kind %q: use one of %s", k, strings.Join(kindNames(), ", "))
 		}
 	}
 	now := time.Now()
@@ -106,11 +105,6 @@ left out unless --all. Give words, a filter, or both.`)
 		fmt.Fprintln(c.stderr, "lucid: no entries match")
 	}
 	return nil
-}
-
-// searchKinds are the kinds --kind takes.
-func searchKinds() []string {
-	return append(kindNames(), logformat.KindMessage, logformat.KindHandoff, logformat.KindRelease)
 }
 
 // withSupersededBy adds to an entry as FormatEntry prints it what replaced
