@@ -56,6 +56,11 @@ type Record struct {
 	// as seen.
 	Seen       []string `json:"seen,omitempty"`
 	SeenBefore int64    `json:"seen_before,omitempty"`
+	// Given holds the ids of the entries that cite files and that the
+	// agent was shown though they are in no seen list: listed in its
+	// digest, or given as what the log knows of a file it was about to
+	// write; oldest first, at most MaxGiven.
+	Given []string `json:"given,omitempty"`
 
 	Edits   int  `json:"edits,omitempty"`   // files edited (PostToolUse)
 	Entries int  `json:"entries,omitempty"` // entries and plan changes it wrote
@@ -67,6 +72,10 @@ type Record struct {
 
 // MaxSeen bounds Record.Seen.
 const MaxSeen = 2000
+
+// MaxGiven bounds Record.Given: past it, the oldest given is forgotten,
+// and may be given again.
+const MaxGiven = 1000
 
 // Load reads the record of agent id; ok is false when there is none
 // (or it cannot be read, which the hooks treat the same way).
@@ -94,7 +103,7 @@ func (rec *Record) decode(b []byte) error {
 		"cursor": func(v []byte) error {
 			return jsonread.Fields(v, map[string]any{"size": &cur.Size, "inode": &cur.Inode, "mtime_ns": &cur.MTime, "tail": &cur.Tail})
 		},
-		"known_before": &rec.KnownBefore, "start_head": &rec.StartHead, "seen": &rec.Seen, "seen_before": &rec.SeenBefore, "edits": &rec.Edits, "entries": &rec.Entries,
+		"known_before": &rec.KnownBefore, "start_head": &rec.StartHead, "seen": &rec.Seen, "seen_before": &rec.SeenBefore, "given": &rec.Given, "edits": &rec.Edits, "entries": &rec.Entries,
 		"asked": &rec.Asked, "compacted": &rec.Compacted,
 	})
 }
@@ -205,4 +214,13 @@ func (rec *Record) HasSeen(id string) bool {
 		}
 	}
 	return false
+}
+
+// AddGiven appends ids to the record's given list, dropping the oldest past
+// MaxGiven.
+func (rec *Record) AddGiven(ids ...string) {
+	rec.Given = append(rec.Given, ids...)
+	if over := len(rec.Given) - MaxGiven; over > 0 {
+		rec.Given = append([]string(nil), rec.Given[over:]...)
+	}
 }

@@ -222,6 +222,10 @@ func (r *Repo) LichNewsDir() string { return filepath.Join(r.CommonDir, "lucid",
 
 func (r *Repo) PlanSeenPath() string { return filepath.Join(r.GitDir, "lucid", "plan.seen") }
 
+// CitesDir is the folder of the index of the files this work tree's log
+// cites (logstore.UpdateCites): the log is the work tree's own.
+func (r *Repo) CitesDir() string { return filepath.Join(r.GitDir, "lucid", "cites") }
+
 func (r *Repo) PlanPendingPath() string { return filepath.Join(r.GitDir, "lucid", "plan.pending") }
 
 // RemoteClaimsPath is the local copy of the remote's claims.

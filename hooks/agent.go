@@ -154,6 +154,7 @@ func (c *call) giveDigest(rec agentstore.Record) (string, error) {
 		rec.Worktree = c.repo.Top
 		c.noteStart(&rec)
 		rec.Seen, rec.SeenBefore = nil, 0
+		rec.Given = digestCites(d) // a compaction took the others from its context
 	}
 	rec.Compacted = false
 	if err := c.hold(); err != nil {
@@ -171,6 +172,7 @@ func (c *call) delta() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	c.looked = &rec
 	if rec.Compacted {
 		if text, ok, err := c.digestOnce(); ok || err != nil {
 			return text, err

@@ -303,6 +303,9 @@ type call struct {
 	// lock is held from the read of the news until then, so that two hooks
 	// of one agent at once do not both deliver an entry.
 	pending *agentstore.Record
+	// looked is the caller's record as its delta read it, without the
+	// lock: what a later look of the same call may start from.
+	looked *agentstore.Record
 
 	// found caches the work tree that holds each folder a call writes in
 	// (nil: none), since a command may write many files of one folder.

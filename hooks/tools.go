@@ -41,17 +41,18 @@ func (c *call) preToolUse() (*Output, error) {
 	if c.in.Tool == ToolShell && c.in.Unrecorded {
 		c.watchShell(c.watched(w.named))
 	}
-	text := ""
+	text, facts := "", ""
 	switch {
 	case !c.home:
 	case !c.in.Mute:
 		if text, err = c.delta(); err != nil {
 			return nil, err
 		}
+		facts = c.factsOfTargets(w.targets)
 	default:
 		c.touch()
 	}
-	out := c.context(joinLines(warn, text))
+	out := c.context(joinLines(warn, text, facts))
 	if stamp.Found {
 		if out == nil {
 			out = &Output{}
@@ -121,11 +122,27 @@ func (c *call) afterSubagent() (*Output, error) {
 
 // postToolUse counts the agent's edits and records its edits of the plan,
 // and, where the client showed the model nothing at PreToolUse
-// (WarnAfter), says what lucid said there of the call.
+// (WarnAfter, NewsAfter), says what lucid said there of the call, and
+// what the log knows of the files it wrote.
 func (c *call) postToolUse() (*Output, error) {
 	out, err := c.afterTool()
-	if err != nil || !c.in.WarnAfter || c.in.Tool != ToolEdit && c.in.Tool != ToolShell {
+	if err != nil || c.in.Tool != ToolEdit && c.in.Tool != ToolShell {
 		return out, err
+	}
+	if c.in.NewsAfter || c.in.WarnAfter {
+		written := c.in.Changed // namedWrites, for a client that records nothing (Run)
+		if !c.in.Unrecorded {
+			written = namedWrites(c.in)
+		}
+		if facts := c.factsOf(written); facts != "" {
+			if out == nil {
+				out = &Output{}
+			}
+			out.Context = joinLines(out.Context, facts)
+		}
+	}
+	if !c.in.WarnAfter {
+		return out, nil
 	}
 	_, warn, err := c.guardWrites(c.writes())
 	if err != nil || warn == "" {
@@ -236,6 +253,40 @@ func (c *call) ownShellChanges() ([]string, error) {
 		}
 	}
 	return own, nil
+}
+
+// factsOf is what the log knows of the files a writing call names (see
+// fileFacts); trouble with it is a line on stderr, and the rest of the
+// answer goes out.
+func (c *call) factsOf(paths []string) string {
+	var rels []string
+	for _, p := range paths {
+		if rel, err := c.repo.Rel(c.abs(p)); err == nil && !slices.Contains(rels, rel) {
+			rels = append(rels, rel)
+		}
+	}
+	return c.factsOfRels(rels)
+}
+
+// factsOfTargets is factsOf the files of the call's work tree that the
+// guard found the call writes.
+func (c *call) factsOfTargets(ts []target) string {
+	var rels []string
+	for _, t := range ts {
+		if t.repo == c.repo && !t.tree && t.under == "" && t.by == "" && !slices.Contains(rels, t.rel) {
+			rels = append(rels, t.rel)
+		}
+	}
+	return c.factsOfRels(rels)
+}
+
+func (c *call) factsOfRels(rels []string) string {
+	if c.in.Tool != ToolEdit && c.in.Tool != ToolShell || !c.home {
+		return ""
+	}
+	text, err := c.fileFacts(rels)
+	c.warn(err)
+	return text
 }
 
 // joinLines joins the non-empty texts, one after the other.

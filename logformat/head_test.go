@@ -1,6 +1,7 @@
 package logformat
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -209,4 +210,45 @@ func FuzzCanonicalTime(f *testing.F) {
 	f.Add("2026-12-02T07:52:18.123Z")
 	f.Add("2024-02-29T00:00:00.000Z")
 	f.Fuzz(func(t *testing.T, at string) { checkAt(t, at) })
+}
+
+// FuzzReadBody holds ReadBody to DecodeEntry: the same answer and head as
+// ReadHead, and the agent, text, diff and evidence of the entry, once
+// their JSON escapes are read.
+func FuzzReadBody(f *testing.F) {
+	for _, s := range lineSeeds(f) {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","agent":"a\"b","kind":"fact","text":"t \"q\" \u00e9\n","diff":"-a\n+b","evidence":[{"path":"a.go","line":42,"blake3":"00","text":"x"},null,{"path":"b\\c.go"}]}`))
+	f.Add([]byte(`{"id":"01JEXAMPLE0000000000000000","at":"2026-12-02T07:52:18.123Z","kind":"fact","KIND":"x","text":"t"}`))
+	unquote := func(raw []byte) string {
+		var s string
+		if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err != nil {
+			return "<" + err.Error() + ">"
+		}
+		return s
+	}
+	var b Body
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var h, want Head
+		ok := ReadBody(line, &h, &b)
+		if wantOK := ReadHead(line, &want); ok != wantOK || ok && h != want {
+			t.Fatalf("ReadBody: %v %+v; ReadHead: %v %+v; of %q", ok, h, wantOK, want, line)
+		}
+		if !ok {
+			return
+		}
+		e, _ := DecodeEntry(line)
+		got := Entry{Agent: unquote(b.Agent), Text: unquote(b.Text), Diff: unquote(b.Diff)}
+		wantBody := Entry{Agent: e.Agent, Text: e.Text, Diff: e.Diff}
+		for _, ev := range b.Evidence {
+			got.Evidence = append(got.Evidence, Evidence{Path: unquote(ev.Path), Text: unquote(ev.Text)})
+		}
+		for _, ev := range e.Evidence {
+			wantBody.Evidence = append(wantBody.Evidence, Evidence{Path: ev.Path, Text: ev.Text})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(wantBody) {
+			t.Fatalf("ReadBody read %+v, DecodeEntry %+v, from %q", got, wantBody, line)
+		}
+	})
 }

@@ -1,8 +1,10 @@
 package logstore
 
 import (
+	"bytes"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/logformat"
+	"slices"
 	"strings"
 )
 
@@ -12,6 +14,12 @@ type ListOptions struct {
 	All   bool   // include entries that were superseded or retired
 	Kind  string // only this kind
 	Agent string // only entries whose agent is this, or starts with "this/"
+	// Cites, when set, keeps only entries citing a path it accepts;
+	// CitesHint, when set, is a string the line of every such entry holds:
+	// the other lines are not decoded (nor counted when invalid), but for
+	// the supersede entries, which say what is no longer live.
+	Cites     func(path string) bool
+	CitesHint string
 }
 
 // Listed is an entry as List returns it.
@@ -30,7 +38,7 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 	supersededBy := map[string]string{}
 	var out []Listed
 	invalid := 0
-	err := newestFirst(r, entries(&invalid, func(e logformat.Entry) bool {
+	read := entries(&invalid, func(e logformat.Entry) bool {
 		if e.Kind == logformat.KindSupersede && e.Supersedes != "" {
 			if _, seen := supersededBy[e.Supersedes]; !seen {
 				supersededBy[e.Supersedes] = e.ID
@@ -46,18 +54,27 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 		if opt.Agent != "" && e.Agent != opt.Agent && !strings.HasPrefix(e.Agent, opt.Agent+"/") {
 			return true
 		}
+		if opt.Cites != nil && !slices.ContainsFunc(e.Evidence, func(ev logformat.Evidence) bool { return opt.Cites(ev.Path) }) {
+			return true
+		}
 		out = append(out, Listed{Entry: e, SupersededBy: by})
 		return opt.N <= 0 || len(out) < opt.N
-	}))
+	})
+	if hint := []byte(opt.CitesHint); len(hint) > 0 {
+		all := read
+		read = func(line []byte) bool {
+			return !bytes.Contains(line, hint) && !bytes.Contains(line, []byte(logformat.KindSupersede)) || all(line)
+		}
+	}
+	err := newestFirst(r, read)
 	return out, invalid, err
 }
 
+// Kinds are the kinds of entry lucid writes, in the order commands list
+// them.
+var Kinds = []string{logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote,
+	logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream,
+	logformat.KindMessage, logformat.KindHandoff, logformat.KindRelease}
+
 // KnownKind reports whether k is a kind of entry lucid writes.
-func KnownKind(k string) bool {
-	switch k {
-	case logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote, logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream,
-		logformat.KindMessage, logformat.KindHandoff, logformat.KindRelease:
-		return true
-	}
-	return false
-}
+func KnownKind(k string) bool { return slices.Contains(Kinds, k) }

@@ -56,28 +56,23 @@ func OpenLive(r *gitstore.Repo) (*LiveLog, error) {
 }
 
 func (l *LiveLog) index() error {
-	// What replaces what: few lines, found without decoding the rest.
-	replaces := map[string]string{} // replacement id -> the id it replaces
-	needle := []byte(logformat.KindSupersede)
+	replaces := map[idKey]idKey{} // replacement id -> the id it replaces
 	if _, err := forwardLines(l.f, 0, func(line []byte) bool {
-		var h logformat.Head
-		if bytes.Contains(line, needle) && validLine(line, &h) && h.Kind == logformat.KindSupersede {
-			replaces[h.ID] = h.Supersedes
-		}
+		noteReplacement(line, func(by, target idKey) { replaces[by] = target })
 		return true
 	}); err != nil {
 		return err
 	}
-	superseded := make(map[string]bool, len(replaces))
+	superseded := make(map[idKey]bool, len(replaces))
 	for _, target := range replaces {
 		superseded[target] = true
 	}
 	// The head of every line: live or not, and its kind; the kinds of the
 	// replaced entries, for the replacements that stand for them.
-	kindOf := map[string]string{}
+	kindOf := map[idKey]string{}
 	type pending struct {
 		line int
-		id   string
+		id   idKey
 	}
 	var replacements []pending
 	kindIndex := map[string]uint16{}
@@ -103,13 +98,14 @@ func (l *LiveLog) index() error {
 			}
 			return true
 		}
-		if superseded[h.ID] && h.Kind != logformat.KindSupersede {
-			kindOf[h.ID] = h.Kind
+		id := keyOf(h.ID)
+		if superseded[id] && h.Kind != logformat.KindSupersede {
+			kindOf[id] = h.Kind
 		}
 		switch {
-		case superseded[h.ID], h.Retired, h.Kind == logformat.KindDream:
+		case !holds(&h, superseded[id]):
 		case h.Kind == logformat.KindSupersede:
-			replacements = append(replacements, pending{i, h.ID})
+			replacements = append(replacements, pending{i, id})
 		default:
 			mark(i, h.Kind)
 		}
@@ -120,24 +116,63 @@ func (l *LiveLog) index() error {
 	// A replacement stands for the kind its chain of replacements began
 	// with; one whose chain ends at an id not in the log, for itself.
 	for _, p := range replacements {
-		kind, id := logformat.KindSupersede, p.id
-		for hops := 0; hops <= len(replaces); hops++ {
-			target, isReplacement := replaces[id]
-			if !isReplacement {
-				break
-			}
-			if _, next := replaces[target]; next {
-				id = target
-				continue
-			}
-			if k, ok := kindOf[target]; ok {
-				kind = k
-			}
-			break
-		}
-		mark(p.line, kind)
+		mark(p.line, standsFor(p.id, replaces, kindOf))
 	}
 	return nil
+}
+
+// idKey is an entry id as the maps of what replaces what hold it: a
+// million lines may hold tens of thousands of replacements, and ids in
+// place take a third of the memory of strings, and nothing for the
+// garbage collector to follow.
+type idKey [logformat.IDLen]byte
+
+// keyOf is id as an idKey; the zero key for a string that is not the
+// length of an id (which no entry has).
+func keyOf(id string) idKey {
+	var k idKey
+	if len(id) == len(k) {
+		copy(k[:], id)
+	}
+	return k
+}
+
+// noteReplacement calls note with what line replaces, if it is a
+// supersede entry: few lines, found without decoding the rest.
+func noteReplacement(line []byte, note func(by, target idKey)) {
+	var h logformat.Head
+	if bytes.Contains(line, []byte(logformat.KindSupersede)) && validLine(line, &h) && h.Kind == logformat.KindSupersede && len(h.Supersedes) == logformat.IDLen {
+		note(keyOf(h.ID), keyOf(h.Supersedes))
+	}
+}
+
+// holds reports whether the entry whose head is h still holds: it is not
+// superseded, not a retirement, not a dream point.
+func holds(h *logformat.Head, superseded bool) bool {
+	return !superseded && !h.Retired && h.Kind != logformat.KindDream
+}
+
+// standsFor is the kind the replacement id stands for: the kind its chain
+// of replacements began with (kindOf has the kinds of replaced entries
+// that are not replacements); for a chain that ends at an id not in the
+// log, its own.
+func standsFor(id idKey, replaces map[idKey]idKey, kindOf map[idKey]string) string {
+	kind := logformat.KindSupersede
+	for hops := 0; hops <= len(replaces); hops++ {
+		target, isReplacement := replaces[id]
+		if !isReplacement {
+			break
+		}
+		if _, next := replaces[target]; next {
+			id = target
+			continue
+		}
+		if k, ok := kindOf[target]; ok {
+			kind = k
+		}
+		break
+	}
+	return kind
 }
 
 // validLine decodes the head of a line of the log into h, and reports
@@ -164,22 +199,11 @@ func CountLog(path string) (valid, invalid int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	parts := 1
-	if fi.Size() > countSplitSize {
-		parts = min(runtime.GOMAXPROCS(0), 4)
+	bounds, err := logParts(f, fi.Size())
+	if err != nil {
+		return 0, 0, err
 	}
-	// Each part begins just after a newline, so that every line is read
-	// whole by one part; the last part ends at the file's size, where an
-	// unfinished line is left out as everywhere.
-	bounds := []int64{0}
-	for i := 1; i < parts; i++ {
-		at, err := nextLineStart(f, fi.Size()*int64(i)/int64(parts))
-		if err != nil {
-			return 0, 0, err
-		}
-		bounds = append(bounds, max(at, bounds[len(bounds)-1]))
-	}
-	bounds = append(bounds, fi.Size())
+	parts := len(bounds) - 1
 	type count struct {
 		valid, invalid int
 		err            error
@@ -213,9 +237,30 @@ func CountLog(path string) (valid, invalid int, err error) {
 	return valid, invalid, err
 }
 
-// countSplitSize is the size of log from which CountLog reads in parts
-// (a variable for the tests).
+// countSplitSize is the size of log from which CountLog and Search read
+// in parts (a variable for the tests).
 var countSplitSize int64 = 8 << 20
+
+// logParts splits a log of size bytes into as many parts as there are
+// processors to read them (up to 4; one for a small log), and returns
+// where each begins, and the size. Each part begins just after a newline,
+// so that every line is read whole by one part; the last part ends at the
+// file's size, where an unfinished line is left out as everywhere.
+func logParts(f *os.File, size int64) ([]int64, error) {
+	parts := 1
+	if size > countSplitSize {
+		parts = min(runtime.GOMAXPROCS(0), 4)
+	}
+	bounds := []int64{0}
+	for i := 1; i < parts; i++ {
+		at, err := nextLineStart(f, size*int64(i)/int64(parts))
+		if err != nil {
+			return nil, err
+		}
+		bounds = append(bounds, max(at, bounds[len(bounds)-1]))
+	}
+	return append(bounds, size), nil
+}
 
 // nextLineStart is the offset just after the first newline at or after
 // off, or the file's end.

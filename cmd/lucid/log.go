@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
 )
@@ -22,14 +21,16 @@ type loggedEntry struct {
 }
 
 func runLog(c *cli, args []string) error {
-	f := newFlags("log", `lucid log [-n N] [--all] [--kind K] [--agent A] [--json]
+	f := newFlags("log", `lucid log [-n N] [--all] [--kind K] [--agent A] [--path PATH|GLOB] [--json]
 
 Shows the entries of .lucid/log.jsonl, newest first, with ⚠stale where a
-cited file changed. Superseded and retired entries are left out unless --all.`)
+cited file changed. Superseded and retired entries are left out unless --all.
+--path lists the entries that cite a file, or any file a glob matches.`)
 	n := f.IntP("n", "n", 0, "show at most `N` entries (0: all)")
 	all := f.Bool("all", false, "include superseded and retired entries")
 	kind := f.String("kind", "", "only entries of kind `K` ("+strings.Join(kindNames(), ", ")+")")
 	agentFilter := f.String("agent", "", "only entries written by agent `A` (a session id also selects its subagents)")
+	pathFilter := f.String("path", "", "only entries citing `PATH`, a file or a glob relative to the work tree's top (src/auth/**)")
 	asJSON := f.Bool("json", false, "print a JSON array")
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -47,7 +48,13 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 	if err != nil {
 		return err
 	}
-	list, invalid, err := logstore.List(repo, logstore.ListOptions{N: *n, All: *all, Kind: *kind, Agent: *agentFilter})
+	opt := logstore.ListOptions{N: *n, All: *all, Kind: *kind, Agent: *agentFilter}
+	if *pathFilter != "" {
+		if opt.Cites, opt.CitesHint, err = citesMatcher(repo, *pathFilter); err != nil {
+			return err
+		}
+	}
+	list, invalid, err := logstore.List(repo, opt)
 	if err != nil {
 		return err
 	}
@@ -62,11 +69,7 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 	}
 	now, labels := time.Now(), present.NewLabeler(repo)
 	for _, l := range out {
-		s := hooks.FormatEntry(l.Entry, l.Stale, labels.Label(l.Agent), now)
-		if l.SupersededBy != "" {
-			s = strings.Replace(s, "\n", fmt.Sprintf(" (superseded by %s)\n", l.SupersededBy), 1)
-		}
-		fmt.Fprint(c.stdout, s)
+		fmt.Fprint(c.stdout, withSupersededBy(hooks.FormatEntry(l.Entry, l.Stale, labels.Label(l.Agent), now), l.SupersededBy))
 	}
 	if len(out) == 0 {
 		fmt.Fprintln(c.stderr, "lucid: no entries")
@@ -74,7 +77,5 @@ cited file changed. Superseded and retired entries are left out unless --all.`)
 	return nil
 }
 
-func kindNames() []string {
-	return []string{logformat.KindFact, logformat.KindDecision, logformat.KindDeadEnd, logformat.KindNote,
-		logformat.KindPlan, logformat.KindSupersede, logformat.KindViolation, logformat.KindDream}
-}
+// kindNames are the kinds --kind takes.
+func kindNames() []string { return logstore.Kinds }

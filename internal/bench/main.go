@@ -37,6 +37,8 @@
 //	      alone and 16 at once, beside git ls-remote and git push.
 //	whole lucid dream, doctor and supersede of an unknown id, which read
 //	      the whole log, on the largest of -sizes, with their peak memory.
+//	search lucid search ranked by words and filtered, on the logs of
+//	      -sizes from 100k up, with its peak memory (see search.go).
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -77,12 +79,14 @@ var sections = []section{
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"clients", "the tool-call hook of " + clients.Known(clientTitles()) + ", nothing new, at 1k and 100k entries", clientsSection},
 	{"plugin", "what lucid's opencode plugin costs a writing and any other tool call, from inside the client", pluginSection},
+	{"facts", "an Edit told what the log knows of its file: 1,000 live entries citing 100 files, nothing new, as the log grows", factsSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 	{"payloads", "the write guard on a git whole-tree command, a 20 MiB Bash command and a 40 MiB Write", payloadsSection},
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
 	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
 	{"whole", "lucid dream, doctor and supersede, which read the whole log, on the largest log", wholeSection},
+	{"search", "lucid search, ranked and filtered, on logs of 100k and 1M entries, with its peak memory", searchSection},
 }
 
 // bench is what every section runs with.
@@ -120,7 +124,12 @@ type goal struct {
 	missing  string // why it was not measured
 }
 
-func main() { os.Exit(run()) }
+func main() {
+	if len(os.Args) > 2 && os.Args[1] == peakArg {
+		os.Exit(peakChild(os.Args[2:]))
+	}
+	os.Exit(run())
+}
 
 func run() int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)

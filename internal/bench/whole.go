@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os/exec"
 	"slices"
 	"time"
 )
@@ -34,28 +32,9 @@ func wholeSection(b *bench) error {
 			{"lucid doctor", []string{"doctor"}},
 			{"lucid supersede (an unknown id)", []string{"supersede", "01JZZZZZZZZZZZZZZZZZZZZZZZ", "x"}},
 		} {
-			var times, cpus []time.Duration
-			var peak int64
-			for i := range 1 + runs {
-				cmd := exec.Command(b.lucid, c.args...)
-				cmd.Dir = s.dir
-				cmd.Env = b.env
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				start := time.Now()
-				err := cmd.Run()
-				d := time.Since(start)
-				// doctor exits 1 for what the scratch repository lacks (the
-				// hooks), supersede for the unknown id: both are answers.
-				if _, exit := err.(*exec.ExitError); err != nil && !exit {
-					return fmt.Errorf("lucid %v: %v", c.args, err)
-				}
-				if i == 0 {
-					continue
-				}
-				times = append(times, d)
-				cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-				peak = max(peak, peakRSS(cmd.ProcessState))
+			times, cpus, peak, err := b.timeWhole(s.dir, c.args, runs)
+			if err != nil {
+				return err
 			}
 			med := median(times)
 			fmt.Fprintf(b.out, "  %-9d %-34s %s %s %s %9.1f MB\n", n, c.label, ms(med), ms(slices.Max(times)), ms(median(cpus)), float64(peak)/1e6)
