@@ -129,8 +129,6 @@ type Input struct {
 	//   agents are leads, with no subagents to ask).
 	//   Unrecorded: the client says nothing of what a shell command
 	//   changed, so lucid watches the claimed files itself (shellwatch.go).
-	//   NoMessaging: the agent has no tool to message another agent
-	//   (Claude Code's SendMessage), so it asks through the user.
 	//   NoRestart: the client starts no session anew after it compacts
 	//   a lead's conversation (no SessionStart with source compact), so
 	//   PreCompact marks the lead's record as a subagent's.
@@ -144,7 +142,7 @@ type Input struct {
 	//   model's text is complete, and tool calls may follow in the same
 	//   step): the stop gate runs, where one more turn can still be asked
 	//   for, and the claims stay until the real end.
-	Mute, NewsAfter, GateLead, Unrecorded, NoMessaging, NoRestart, NoPrompt, WarnAfter, KeepClaims bool
+	Mute, NewsAfter, GateLead, Unrecorded, NoRestart, NoPrompt, WarnAfter, KeepClaims bool
 
 	shellVars []string // PreToolUse of a shell: every client's ShellVars (Run)
 }

@@ -41,7 +41,6 @@ func (c wholeClient) Decode(event string, b []byte) (Input, error) {
 	var in Input
 	err := json.Unmarshal(b, &in)
 	in.Event = event
-	in.NoMessaging = c.Name() != "claude" // another client has no SendMessage
 	return in, err
 }
 func (c wholeClient) Encode(in Input, out *Output) ([]byte, string, int) {

@@ -48,7 +48,7 @@ func decode(t *testing.T, event string, b []byte) hooks.Input {
 // for the stop gate and says nothing of what a command changed.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	base := hooks.Input{Cwd: repo, PermissionMode: "bypassPermissions", GateLead: true, Unrecorded: true, NoMessaging: true}
+	base := hooks.Input{Cwd: repo, PermissionMode: "bypassPermissions", GateLead: true, Unrecorded: true}
 	with := func(f func(*hooks.Input)) hooks.Input {
 		in := base
 		f(&in)

@@ -91,7 +91,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
-		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true, NoMessaging: true,
+		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true,
 	}
 	var ti struct{ Command string } // both tools' text; not a string reads as ""
 	jsonread.Fields(p.ToolInput, map[string]any{"command": &ti.Command})

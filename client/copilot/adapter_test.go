@@ -44,7 +44,7 @@ func TestDecodeRecorded(t *testing.T) {
 		sub   = "1e71c2e2-2bcf-4edf-9083-70ee581a78de"
 		patch = "1bf85ca8-955a-43a5-9d50-eae402b762ec"
 	)
-	base := hooks.Input{SessionID: lead, Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true, NoRestart: true}
+	base := hooks.Input{SessionID: lead, Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true, NoRestart: true}
 	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {
 		f(&in)
 		return in

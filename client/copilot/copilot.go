@@ -95,7 +95,7 @@ func (Client) DecodeHosted(other hooks.Client, event string, b []byte) (hooks.In
 	if err != nil {
 		return in, err
 	}
-	in.Unrecorded, in.NoMessaging, in.NoRestart, in.GateLead = true, true, true, in.AgentID == ""
+	in.Unrecorded, in.NoRestart, in.GateLead = true, true, in.AgentID == ""
 	if in.Tool == hooks.ToolEdit && len(in.Paths) == 0 {
 		var a args
 		if jsonread.Fields(in.ToolInput, map[string]any{"path": &a.Path}) == nil && a.Path != "" {
@@ -208,7 +208,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: session, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, Source: source, StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolArgs,
-		Mute: event == PreToolUse, NewsAfter: true, GateLead: p.AgentID == "", Unrecorded: true, NoMessaging: true, NoRestart: true,
+		Mute: event == PreToolUse, NewsAfter: true, GateLead: p.AgentID == "", Unrecorded: true, NoRestart: true,
 	}
 	var a args
 	switch p.ToolName {

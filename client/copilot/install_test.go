@@ -284,7 +284,7 @@ func TestDecodeHosted(t *testing.T) {
 	for _, name := range []string{"PascalCase-PreToolUse-Write.json", "PascalCase-PreToolUse-Edit.json"} {
 		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", recorded(t, name))
 		if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") ||
-			!in.Unrecorded || !in.GateLead || !in.NoRestart || !in.NoMessaging {
+			!in.Unrecorded || !in.GateLead || !in.NoRestart {
 			t.Errorf("%s: %+v, %v", name, in, err)
 		}
 	}

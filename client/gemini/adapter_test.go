@@ -34,7 +34,7 @@ func decode(t *testing.T, name string) hooks.Input {
 // for AfterTool, since BeforeTool shows the model nothing.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	base := hooks.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true}
+	base := hooks.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true}
 	relative := base
 	relative.SessionID = "e4158d37-1277-4f8d-b0f1-fb3a4111539c"
 	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {

@@ -109,7 +109,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, NoMessaging: true, WarnAfter: event == AfterTool,
+		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, WarnAfter: event == AfterTool,
 	}
 	switch p.ToolName {
 	case WriteFile, Replace:

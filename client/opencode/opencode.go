@@ -151,7 +151,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		Event: event, SessionID: p.SessionID, Cwd: p.Cwd, Source: "startup", StopHookActive: p.StopHookActive,
 		ToolName: p.Tool, ToolInput: p.Args,
 		Mute: event == hooks.PreToolUse, NewsAfter: true, NoPrompt: event == hooks.UserPromptSubmit,
-		GateLead: p.ParentID == "", Unrecorded: true, NoMessaging: true, NoRestart: true, WarnAfter: event == hooks.PostToolUse,
+		GateLead: p.ParentID == "", Unrecorded: true, NoRestart: true, WarnAfter: event == hooks.PostToolUse,
 		KeepClaims: p.TextEnd,
 	}
 	if p.ParentID != "" {

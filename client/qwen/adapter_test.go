@@ -32,7 +32,7 @@ func decode(t *testing.T, name string) hooks.Input {
 // a UserPromptSubmit with no submitted prompt of the user's is no prompt.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	lead := hooks.Input{SessionID: "120986e0-ffe9-4430-ad9f-6f564d2191cf", Cwd: repo, PermissionMode: "yolo", GateLead: true, Unrecorded: true, NoMessaging: true}
+	lead := hooks.Input{SessionID: "120986e0-ffe9-4430-ad9f-6f564d2191cf", Cwd: repo, PermissionMode: "yolo", GateLead: true, Unrecorded: true}
 	sub := lead
 	sub.SessionID, sub.AgentID, sub.NewsAfter = "c0a260ad-7c2b-42d8-a824-edbd971260af", "general-purpose-call_001", true
 	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {

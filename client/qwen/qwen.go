@@ -108,7 +108,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		ToolName: p.ToolName, ToolInput: p.ToolInput,
 		Mute:      event == hooks.PreToolUse || event == hooks.SubagentStart,
 		NewsAfter: p.AgentID != "", NoPrompt: event == hooks.UserPromptSubmit && p.SubmittedPrompt == "",
-		GateLead: true, Unrecorded: true, NoMessaging: true, WarnAfter: event == hooks.PostToolUse,
+		GateLead: true, Unrecorded: true, WarnAfter: event == hooks.PostToolUse,
 	}
 	switch p.ToolName {
 	case WriteFile, Edit, Replace, NotebookEdit:
