@@ -51,39 +51,12 @@ func recordPath(repo *gitstore.Repo) string {
 }
 
 func readRecord(repo *gitstore.Repo) (record, error) {
-	var r record
-	b, err := gitstore.ReadFile(recordPath(repo), gitstore.MaxSettings)
-	if errors.Is(err, os.ErrNotExist) {
-		return r, nil
-	}
-	if err != nil {
-		return r, err
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return r, fmt.Errorf("%s: %v", recordPath(repo), err)
-	}
-	return r, nil
+	return installers.ReadRecord[record](recordPath(repo))
 }
 
 // updateRecord changes the record; an empty one goes.
 func updateRecord(repo *gitstore.Repo, change func(*record)) error {
-	r, err := readRecord(repo)
-	if err != nil {
-		return err
-	}
-	change(&r)
-	path := recordPath(repo)
-	if len(r.Dirs) == 0 && r.Trust == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		return nil
-	}
-	b, _ := json.Marshal(r)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return gitstore.WriteFileAtomic(path, append(b, '\n'), 0o644)
+	return installers.UpdateRecord(recordPath(repo), change, func(r record) bool { return len(r.Dirs) == 0 && r.Trust == nil })
 }
 
 // config is config.json: its leading comment lines, then the object.

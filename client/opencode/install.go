@@ -3,7 +3,6 @@ package opencode
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -158,39 +157,12 @@ func (p place) recordPath(repo *gitstore.Repo) string {
 }
 
 func (p place) readRecord(repo *gitstore.Repo) (record, error) {
-	var r record
-	b, err := gitstore.ReadFile(p.recordPath(repo), gitstore.MaxSettings)
-	if errors.Is(err, os.ErrNotExist) {
-		return r, nil
-	}
-	if err != nil {
-		return r, err
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return r, fmt.Errorf("%s: %v", p.recordPath(repo), err)
-	}
-	return r, nil
+	return installers.ReadRecord[record](p.recordPath(repo))
 }
 
 // updateRecord changes the record; an empty one goes.
 func (p place) updateRecord(repo *gitstore.Repo, change func(*record)) error {
-	r, err := p.readRecord(repo)
-	if err != nil {
-		return err
-	}
-	change(&r)
-	path := p.recordPath(repo)
-	if len(r.Dirs) == 0 {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		return nil
-	}
-	b, _ := json.Marshal(r)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return gitstore.WriteFileAtomic(path, append(b, '\n'), 0o644)
+	return installers.UpdateRecord(p.recordPath(repo), change, func(r record) bool { return len(r.Dirs) == 0 })
 }
 
 func (p place) check(repo *gitstore.Repo) []installers.Finding {
