@@ -289,7 +289,11 @@ func (p *headParser) boolean() bool {
 
 // strings reads an array of strings (or null), whose elements may be null
 // too, as DecodeEntry would into a []string.
-func (p *headParser) strings() {
+func (p *headParser) strings() { p.array(func() { p.stringOrNull(false) }) }
+
+// array reads an array (or null), calling elem positioned at each element;
+// any other value is a type error, which makes DecodeEntry fail.
+func (p *headParser) array(elem func()) {
 	switch p.peek() {
 	case 'n':
 		p.literal("null")
@@ -300,23 +304,13 @@ func (p *headParser) strings() {
 		panic(walkInvalid)
 	}
 	p.i++
-	p.elements(func() { p.stringOrNull(false) })
+	p.elements(elem)
 }
 
 // evidence reads the evidence array, checking the types of its known
 // fields as DecodeEntry would.
 func (p *headParser) evidence() {
-	switch p.peek() {
-	case 'n':
-		p.literal("null")
-		return
-	case '[':
-	default:
-		p.value(0)
-		panic(walkInvalid)
-	}
-	p.i++
-	p.elements(func() {
+	p.array(func() {
 		var ev *RawEvidence
 		if p.body != nil {
 			p.body.Evidence = append(p.body.Evidence, RawEvidence{})
