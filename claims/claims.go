@@ -422,6 +422,12 @@ func AskCommand(owner, glob string) string {
 	return fmt.Sprintf("lucid ask %s --for-claim %s \"why you need it\"", shellword.Quote(escape.Line(owner)), shellword.Quote(escape.Line(glob)))
 }
 
+// HandCommand is the command that hands the caller's claims on globs to
+// the agent to, ready to run: what a request for a claim tells its owner.
+func HandCommand(globs []string, to string) string {
+	return escape.Line(shellword.Join(append(append([]string{"lucid", "release"}, globs...), "--to", to)))
+}
+
 // Acquire records a claim, under the repository's lock: it is refused when
 // one of its globs can match a path that an active claim of another agent
 // in the same work tree can match (decided on the patterns, whether or not

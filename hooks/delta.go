@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
@@ -161,12 +161,12 @@ func (c *call) newEntries(rec *agentstore.Record, ahead *readAhead) ([]logformat
 		}
 		rec.AddSeen(e.ID)
 		if e.Agent == c.agent {
-			if len(e.To) == 0 { // talking is not reporting
+			if !e.Addressed() { // talking is not reporting
 				rec.Entries++
 			}
 			continue
 		}
-		if len(e.To) > 0 && !e.AddressedTo(c.agent) {
+		if e.Addressed() && !e.AddressedTo(c.agent) {
 			continue // said to others: lucid log shows it
 		}
 		out = append(out, e)
@@ -187,35 +187,28 @@ func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 		return ""
 	}
 	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
-	var said strings.Builder
-	news := entries[:0:0]
-	for i, e := range entries {
-		if len(e.To) == 0 {
+	var said, news []logformat.Entry
+	for _, e := range entries {
+		if e.Addressed() {
+			said = append(said, e)
+		} else {
 			news = append(news, e)
-			continue
 		}
+	}
+	var msgs strings.Builder
+	for i, e := range said {
 		s := formatMessage(e, labels.Label(e.Agent))
-		if said.Len()+len(s) > budget/2 {
-			n := 0
-			for _, m := range entries[i:] {
-				if len(m.To) > 0 {
-					n++
-				}
-			}
-			fmt.Fprintf(&said, "lucid: %d more %s for you: `lucid inbox`\n", n, Plural(n, "message", "messages"))
-			for _, m := range entries[i:] {
-				if len(m.To) == 0 {
-					news = append(news, m)
-				}
-			}
+		if msgs.Len()+len(s) > budget/2 {
+			n := len(said) - i
+			fmt.Fprintf(&msgs, "lucid: %d more %s for you: `lucid inbox`\n", n, Plural(n, "message", "messages"))
 			break
 		}
-		said.WriteString(s)
+		msgs.WriteString(s)
 	}
 	if len(news) == 0 {
-		return said.String()
+		return msgs.String()
 	}
-	return said.String() + c.formatNews(news, budget-said.Len(), checker, labels)
+	return msgs.String() + c.formatNews(news, budget-msgs.Len(), checker, labels)
 }
 
 // formatMessage is one addressed entry as its recipient reads it in its
@@ -233,9 +226,8 @@ func formatMessage(e logformat.Entry, from string) string {
 		}
 		return fmt.Sprintf("lucid: a person released your claim on %s (%s)%s. You no longer hold it: claim again (lucid claim) before you edit those files.\n", globs, e.ID, why)
 	case len(e.Claim) > 0:
-		hand := shellword.Join(append(append([]string{"lucid", "release"}, e.Claim...), "--to", e.Agent))
 		return fmt.Sprintf("lucid: %s asks you for your claim on %s (%s): %s\n  To hand it over: %s\n  To refuse: lucid reply %s \"why not\"\n",
-			from, globs, e.ID, text, escape.Line(hand), e.ID)
+			from, globs, e.ID, text, claims.HandCommand(e.Claim, e.Agent), e.ID)
 	case e.Ask:
 		return fmt.Sprintf("lucid: a question for you from %s (%s): %s\n  Answer with: lucid reply %s \"…\"\n", from, e.ID, text, e.ID)
 	case e.ReplyTo != "":

@@ -134,7 +134,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		}
 		// What agents said to each other is for its recipients (the
 		// delta), not the team's knowledge.
-		if supersededBy[e.ID] || e.Retired || e.Kind == logformat.KindDream || len(e.To) > 0 {
+		if supersededBy[e.ID] || e.Retired || e.Kind == logformat.KindDream || e.Addressed() {
 			return true
 		}
 		stale := checker.Check(e.Evidence)

@@ -32,7 +32,7 @@ func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now ti
 			kind = "replaces " + e.Supersedes
 		}
 	}
-	if len(e.To) > 0 { // said to some: whom, and what of a claim
+	if e.Addressed() { // said to some: whom, and what of a claim
 		var to []string
 		for _, t := range e.To {
 			to = append(to, present.Label(t, ""))

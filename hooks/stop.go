@@ -61,7 +61,7 @@ func (c *call) shouldAsk(agent string, active bool) (ask bool, err error) {
 		return false, err
 	}
 	for _, e := range unread {
-		if e.Agent == agent && len(e.To) == 0 { // a message is not a report
+		if e.Agent == agent && !e.Addressed() { // a message is not a report
 			return false, nil
 		}
 	}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -135,5 +136,27 @@ func TestEndedAgents(t *testing.T) {
 	do(t, c, "SessionEnd", Input{SessionID: lead, Cwd: top})
 	if !ended(lead) || !ended(sub) || !ended(lead+"/"+mateID) {
 		t.Error("the session ended, yet an agent of it is not")
+	}
+}
+
+// More messages than half the delta's budget holds are counted, with the
+// command that lists them, and the news still has the rest of the room.
+func TestMessagesPastTheBudget(t *testing.T) {
+	repo := newRepo(t)
+	top := repo.Top
+	c := wholeClient{}
+	t.Setenv("LUCID_BUDGET", "1200")
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
+	for i := range 10 {
+		talk.Send(repo, other, []string{lead}, fmt.Sprintf("message %d: %s", i, strings.Repeat("x", 60)), false, nil)
+	}
+	record(t, repo, other, logformat.KindFact, "the API listens on 8080")
+	got := do(t, c, "PreToolUse", Input{SessionID: lead, Cwd: top, ToolName: "Read"}).context()
+	shown := strings.Count(got, "lucid: a message for you from")
+	if shown == 0 || shown == 10 || !strings.Contains(got, fmt.Sprintf("lucid: %d more messages for you: `lucid inbox`\n", 10-shown)) {
+		t.Errorf("%d messages shown, want some and the rest counted:\n%s", shown, got)
+	}
+	if !strings.Contains(got, "the API listens on 8080") {
+		t.Errorf("the news did not follow the messages:\n%s", got)
 	}
 }

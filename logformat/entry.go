@@ -57,6 +57,11 @@ type Entry struct {
 	Owner      string     `json:"owner,omitempty"`
 }
 
+// Addressed reports whether e is said to some agents (To), not recorded
+// for the team: the delta gives it to them alone, and it is no report of
+// work, nor knowledge for the digest.
+func (e *Entry) Addressed() bool { return len(e.To) > 0 }
+
 // AddressedTo reports whether e is addressed to agent: named in To, or To
 // holds ToAll (not the sender itself).
 func (e *Entry) AddressedTo(agent string) bool {

@@ -241,7 +241,7 @@ func scanCites(path string, off int64) (refs []citeRef, ended []string, cur LogC
 		}
 		// What is addressed (a message, a hand-over) is its recipients'
 		// alone, and is conversation, not knowledge of a file.
-		if e.Retired || e.Kind == logformat.KindDream || len(e.To) > 0 || len(e.Evidence) == 0 {
+		if e.Retired || e.Kind == logformat.KindDream || e.Addressed() || len(e.Evidence) == 0 {
 			return true
 		}
 		ref := citeRef{Citation: Citation{ID: e.ID, Off: start, Len: n}}

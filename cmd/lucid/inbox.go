@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/lucid-dev/lucid/claims"
 	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/talk"
@@ -117,8 +117,7 @@ func inboxLine(it talk.Item, labels *present.Labeler, now time.Time) string {
 	case len(e.Claim) > 0:
 		line := fmt.Sprintf("%s  %s asks for your claim on %s (%s): %s", e.ID, from, globs, ago, text)
 		if !it.Answered {
-			hand := shellword.Join(append(append([]string{"lucid", "release"}, e.Claim...), "--to", e.Agent))
-			line += fmt.Sprintf("  [to hand it over: %s; to refuse: lucid reply %s \"why\"]", escape.Line(hand), e.ID)
+			line += fmt.Sprintf("  [to hand it over: %s; to refuse: lucid reply %s \"why\"]", claims.HandCommand(e.Claim, e.Agent), e.ID)
 		}
 		return line
 	case e.Ask:
