@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/present"
 )
@@ -21,10 +21,7 @@ const (
 // none or more than one.
 func TestResolve(t *testing.T) {
 	gittest.Setenv(t)
-	repo, err := gitstore.Find(gittest.Init(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := repotest.Lucid(t)
 	// Teammates are "a<name>-<tag>" here, as a client would say.
 	present.Teammates = func(sub string) (string, string, bool) {
 		name, tag, ok := strings.Cut(strings.TrimPrefix(sub, "a"), "-")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
@@ -207,7 +208,7 @@ func (c *call) formatFacts(rels []string, cites map[string][]logstore.Citation) 
 					newest = max(newest, rest.ID)
 				}
 				given = append(given, givenMark+newest+" "+rel)
-				fmt.Fprintf(&body, "%d more: `lucid log --path %s`\n", len(entries)-i, rel)
+				fmt.Fprintf(&body, "%d more: `lucid log --path %s`\n", len(entries)-i, escape.Line(shellword.Quote(rel)))
 				break
 			}
 			given = append(given, e.ID)

@@ -97,8 +97,7 @@ func (c *call) subagentStop() (*Output, error) {
 	err = c.releaseClaims(func(owner string) bool { return owner == c.agent })
 	if _, mate := present.Teammate(c.agent); !mate {
 		// A subagent's run is over (a teammate only goes idle): a
-		// message to it would not be read. Marked after the release,
-		// which saves its record.
+		// message to it would not be read.
 		c.warn(agentstore.MarkEnded(c.repo, c.agent))
 	}
 	return nil, err
@@ -202,7 +201,8 @@ func (c *call) sessionEnd() (*Output, error) {
 		return owner == session || strings.HasPrefix(owner, session+"/")
 	})
 	// The session's agents have ended: a message to one would not be
-	// read. Marked after the release, which saves the caller's record.
+	// read. Marked after the call's touch of the caller's record, which
+	// a later time would undo.
 	if recs, _, err := agentstore.Agents(c.repo); err == nil {
 		for _, r := range recs {
 			if r.ID == session || strings.HasPrefix(r.ID, session+"/") {

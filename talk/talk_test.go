@@ -8,21 +8,14 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
 
 func newRepo(t *testing.T) *gitstore.Repo {
-	t.Helper()
 	gittest.Setenv(t)
-	repo, err := gitstore.Find(gittest.Init(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := repo.Init(); err != nil {
-		t.Fatal(err)
-	}
-	return repo
+	return repotest.Lucid(t)
 }
 
 // A question and its answer, as each side's inbox shows them, and what a

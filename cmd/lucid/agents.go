@@ -8,6 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/address"
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/present"
 )
 
@@ -68,8 +69,8 @@ for longer than the claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
 	}
 	for _, a := range out {
 		client := a.Client
-		if client == "" {
-			client = "claude"
+		if client == "" { // a record names every client but the default
+			client = clients.Default().Name()
 		}
 		line := fmt.Sprintf("%-24s %-8s last active %s  %s", a.Label, client, present.Ago(a.LastSeen, now), a.ID)
 		switch {
