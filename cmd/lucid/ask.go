@@ -1,9 +1,5 @@
 package main
 
-import (
-	"github.com/lucid-dev/lucid/claims"
-)
-
 func init() {
 	register(&command{name: "ask", summary: "ask another agent (or a person) a question, or for its claim", run: runAsk})
 }
@@ -26,15 +22,5 @@ lucid release GLOB --to YOU, and you are told when it does.
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
-	var globs []string
-	if len(*forClaim) > 0 {
-		repo, _, err := findInitialised()
-		if err != nil {
-			return err
-		}
-		for _, g := range *forClaim {
-			globs = append(globs, claims.FolderGlob(repo.Top, g))
-		}
-	}
-	return send(c, "ask", f.Args(), true, globs, *asJSON)
+	return send(c, "ask", f.Args(), true, *forClaim, *asJSON)
 }

@@ -38,7 +38,8 @@ message's id.
 }
 
 // send is lucid tell and lucid ask: args are AGENT TEXT...; claim, for a
-// request for another agent's claim, its globs.
+// request for another agent's claim, its globs as given (a folder is
+// everything in it, as lucid claim reads it).
 func send(c *cli, name string, args []string, ask bool, claim []string, asJSON bool) error {
 	if len(args) < 2 || strings.TrimSpace(strings.Join(args[1:], " ")) == "" {
 		return usageErr("say to whom and what: lucid %s AGENT \"TEXT\"", name)
@@ -64,6 +65,9 @@ func send(c *cli, name string, args []string, ask bool, claim []string, asJSON b
 	}
 	if to.ID == logformat.ToAll && claim != nil {
 		return usageErr("--for-claim: name the agent that holds the claim, not all")
+	}
+	for i, g := range claim {
+		claim[i] = claims.FolderGlob(repo.Top, g)
 	}
 	e, err := talk.Send(repo, from, []string{to.ID}, strings.Join(args[1:], " "), ask, claim)
 	if err != nil {
