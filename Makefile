@@ -21,9 +21,10 @@ TAGS    := purego
 # imports os/user, which would link libc), about 1 ms off every hook call.
 build:
 	CGO_ENABLED=0 $(GO) build -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/lucid
+	CGO_ENABLED=0 $(GO) build -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o bin/lucid-view ./cmd/lucid-view
 
 install:
-	CGO_ENABLED=0 $(GO) install -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' ./cmd/lucid
+	CGO_ENABLED=0 $(GO) install -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' ./cmd/lucid ./cmd/lucid-view
 
 # The suite runs here (Linux); darwin and windows are cross-compiled and
 # vetted, tests included, so that neither stops building unnoticed. The

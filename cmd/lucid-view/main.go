@@ -1,0 +1,60 @@
+// Command lucid-view is what lucid web and lucid watch run: the live page
+// and the terminal view of a repository's agents, claims and log.
+//
+// It is a binary of its own so that the code of the page and of the
+// terminal view, and the packages they need (net/http, a terminal UI
+// library), are not in the binary every hook starts: Go runs the
+// initialisation of every package a binary links, on every start, and a
+// hook starts on every tool call. lucid finds it beside itself or on PATH.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// A subcommand of lucid-view, run as lucid NAME.
+type command struct {
+	name string
+	run  func(args []string, stdout, stderr io.Writer) error
+}
+
+// commands are registered by the init of each subcommand's file.
+var commands []command
+
+func register(c command) { commands = append(commands, c) }
+
+// usageError is a mistake in the arguments: exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: lucid web|watch [FLAGS]: lucid-view is run by lucid web and lucid watch")
+		return 2
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		var ue usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "lucid %s: %v\n", c.name, err)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "lucid %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "lucid-view: unknown command %q: run lucid web or lucid watch\n", args[0])
+	return 2
+}

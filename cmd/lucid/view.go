@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+)
+
+// viewBinary is the binary that serves lucid web and lucid watch. It is
+// not linked into lucid because the packages a page and a terminal view
+// need (net/http, a terminal UI library) would add their initialisation to
+// the start of every hook.
+const viewBinary = "lucid-view"
+
+// runView runs lucid-view NAME ARGS, found beside this lucid or on PATH,
+// with this process's standard streams, and returns its exit code as
+// lucid's. A person's command: an agent's shell is refused, since the page
+// acts as the person.
+func runView(c *cli, name string, args []string) error {
+	if err := personOnly(name); err != nil {
+		return err
+	}
+	bin, err := findView()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, append([]string{name}, args...)...)
+	// The view draws on the terminal itself: it gets the real streams, not
+	// lucid's escaping writers, and escapes what it shows.
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return &exitError{code: exit.ExitCode(), err: errors.New("")}
+	}
+	return err
+}
+
+// findView looks for lucid-view beside the running lucid, then on PATH.
+func findView() (string, error) {
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		if self, err = filepath.EvalSymlinks(self); err == nil {
+			beside := filepath.Join(filepath.Dir(self), viewBinary+exe)
+			if fi, err := os.Stat(beside); err == nil && !fi.IsDir() {
+				return beside, nil
+			}
+		}
+	}
+	if p, err := exec.LookPath(viewBinary); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("%s is not installed beside lucid nor on PATH: install it with `make install`, or `go install -tags purego github.com/lucid-dev/lucid/cmd/lucid-view@latest`", viewBinary)
+}
