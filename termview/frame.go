@@ -134,19 +134,27 @@ func agentLine(a board.Agent, now time.Time) line {
 	case board.Ended:
 		state = dim
 	}
-	l := line{{escape.Line(a.Label), name}, {" " + escape.Line(a.Client) + " ", dim}, {escape.Line(a.State), state}}
+	l := line{{escape.Line(a.Label), name}}
+	if a.Client != "" {
+		l = append(l, span{" " + escape.Line(a.Client), dim})
+	}
+	l = append(l, span{" " + escape.Line(a.State), state})
+	if a.State == board.Ended && !a.Ended.IsZero() {
+		l = append(l, span{" " + present.Ago(a.Ended, now), normal})
+	} else {
+		l = append(l, span{", last active " + present.Ago(a.LastSeen, now), normal})
+	}
+	// A denial first: it is what a person may have to act on.
+	if d := a.Denied; d != nil {
+		l = append(l, span{fmt.Sprintf(", denied by %s on %s (%s) %s",
+			escape.Line(d.Label), escape.Line(d.Path), escape.Line(d.Glob), present.Ago(d.At, now)), alert})
+	}
 	unread := fmt.Sprint(a.Unread)
 	if a.UnreadMore {
 		unread += "+"
 	}
-	l = append(l, span{fmt.Sprintf(": %s, %s, %s unread, %s waiting, last active %s",
-		count(len(a.Claims), "claim"), count(a.Entries, "entry"), unread,
-		count(a.Waiting, "message"), present.Ago(a.LastSeen, now)), normal})
-	if d := a.Denied; d != nil {
-		l = append(l, span{fmt.Sprintf("; denied by %s on %s (%s) %s",
-			escape.Line(d.Label), escape.Line(d.Path), escape.Line(d.Glob), present.Ago(d.At, now)), alert})
-	}
-	return l
+	return append(l, span{fmt.Sprintf(": %s, %s, %s unread, %s waiting",
+		count(len(a.Claims), "claim"), count(a.Entries, "entry"), unread, count(a.Waiting, "message")), normal})
 }
 
 func claimLine(c board.Claim, fetched, now time.Time) line {

@@ -72,10 +72,12 @@ func (m *model) fetch() tea.Cmd {
 // rows is how many lines of a view the window shows.
 func (m *model) rows() int { return max(1, m.height-chrome) }
 
-// wantEntries is how many log entries fill the window, down to where the
-// log view is scrolled.
+// wantEntries is how many log entries fill the window down to where the
+// log view is scrolled, and a window more, so that scrolling on finds
+// them read: a window at a time, not a read per line scrolled.
 func (m *model) wantEntries() int {
-	return min(500, max(minEntries, m.rows()+m.offset[viewLog]))
+	r := m.rows()
+	return min(500, max(minEntries, (m.offset[viewLog]/r+2)*r))
 }
 
 // reload asks for the board again, after the load under way if any.
@@ -158,15 +160,10 @@ func (m *model) items(v int) []line {
 	return append(s.lines[:len(s.lines):len(s.lines)], s.notes...)
 }
 
-// clamp keeps each view's scroll within its lines. The log may scroll one
-// window past what was read, so that scrolling down reads further.
+// clamp keeps each view's scroll within its lines.
 func (m *model) clamp() {
 	for v := range m.offset {
-		last := max(0, len(m.items(v))-m.rows())
-		if v == viewLog && m.more {
-			last += m.rows()
-		}
-		m.offset[v] = max(0, min(m.offset[v], last))
+		m.offset[v] = max(0, min(m.offset[v], len(m.items(v))-m.rows()))
 	}
 }
 

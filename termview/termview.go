@@ -35,11 +35,18 @@ func Run(ctx context.Context, repo *gitstore.Repo, in io.Reader, out io.Writer, 
 	if f, ok := out.(interface{ Fd() uintptr }); once || !ok || !term.IsTerminal(f.Fd()) {
 		return runPlain(ctx, repo, load, out, once)
 	}
+	watch := func(ctx context.Context, changed func()) error { return board.Watch(ctx, repo, tick, changed) }
+	return runTUI(ctx, load, watch, in, out)
+}
+
+// runTUI runs the terminal view on in and out, reading with load at the
+// start and each time watch calls its changed.
+func runTUI(ctx context.Context, load loader, watch func(context.Context, func()) error, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := tea.NewProgram(newModel(load), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
 	go func() {
-		err := board.Watch(ctx, repo, tick, func() { p.Send(changedMsg{}) })
+		err := watch(ctx, func() { p.Send(changedMsg{}) })
 		if err != nil && ctx.Err() == nil {
 			p.Send(watchErrMsg{err})
 		}
