@@ -77,4 +77,3 @@ func TestTerminal(t *testing.T) {
 		t.Fatal("q did not quit")
 	}
 }
-
