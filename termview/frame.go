@@ -75,11 +75,11 @@ func makeFrame(b *board.Board, page *board.LogPage) frame {
 
 	agents := section{title: "Agents", empty: "no agent has acted here yet"}
 	for _, a := range b.Agents {
-		agents.lines = append(agents.lines, agentLine(a, now))
+		agents.lines = append(agents.lines, agentLine(a, b.Top, now))
 	}
 	claims := section{title: "Claims", empty: "no claims"}
 	for _, c := range b.Claims {
-		claims.lines = append(claims.lines, claimLine(c, b.Fetched, now))
+		claims.lines = append(claims.lines, claimLine(c, b.Top, b.Fetched, now))
 	}
 	log := section{title: "Log", empty: "no entries"}
 	if page != nil {
@@ -126,7 +126,15 @@ func count(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-func agentLine(a board.Agent, now time.Time) line {
+// elsewhere names the work tree wt when it is not top, the one watched.
+func elsewhere(wt, top string) span {
+	if wt == "" || wt == top {
+		return span{}
+	}
+	return span{" in " + escape.Line(wt), dim}
+}
+
+func agentLine(a board.Agent, top string, now time.Time) line {
 	state := tone(normal)
 	switch a.State {
 	case board.Working:
@@ -138,7 +146,7 @@ func agentLine(a board.Agent, now time.Time) line {
 	if a.Client != "" {
 		l = append(l, span{" " + escape.Line(a.Client), dim})
 	}
-	l = append(l, span{" " + escape.Line(a.State), state})
+	l = append(l, span{" " + escape.Line(a.State), state}, elsewhere(a.Worktree, top))
 	if a.State == board.Ended && !a.Ended.IsZero() {
 		l = append(l, span{" " + present.Ago(a.Ended, now), normal})
 	} else {
@@ -157,7 +165,7 @@ func agentLine(a board.Agent, now time.Time) line {
 		count(len(a.Claims), "claim"), count(a.Entries, "entry"), unread, count(a.Waiting, "message")), normal})
 }
 
-func claimLine(c board.Claim, fetched, now time.Time) line {
+func claimLine(c board.Claim, top string, fetched, now time.Time) line {
 	l := line{{escape.Line(c.Label), name}, {" holds ", normal}, {escape.Line(strings.Join(c.Globs, " ")), normal}}
 	if c.Task != "" {
 		l = append(l, span{" for " + escape.Quote(c.Task), normal})
@@ -169,7 +177,7 @@ func claimLine(c board.Claim, fetched, now time.Time) line {
 	case !c.Ends.IsZero():
 		when += ", ends " + present.In(c.Ends, now)
 	}
-	l = append(l, span{" (" + when + ")", dim})
+	l = append(l, elsewhere(c.Worktree, top), span{" (" + when + ")", dim})
 	if c.Machine != "" {
 		copied := "copy fetched " + present.Ago(fetched, now)
 		if fetched.IsZero() {

@@ -26,10 +26,10 @@ func testBoard() *board.Board {
 			{ID: "s2", Label: "codex·21259d", Client: "codex", State: board.Idle, LastSeen: at.Add(-7 * time.Minute),
 				Entries: 1, Unread: board.MaxUnread, UnreadMore: true,
 				Denied: &board.Denial{At: at.Add(-8 * time.Minute), Path: "src/a.go", Owner: "s1", Label: "lead·30df32", Glob: "src/**"}},
-			{ID: "s3", Label: "gemini·9f0e1d", Client: "gemini", State: board.Ended, LastSeen: at.Add(-3 * time.Hour), Ended: at.Add(-3 * time.Hour)},
+			{ID: "s3", Label: "gemini·9f0e1d", Client: "gemini", State: board.Ended, Worktree: "/home/dev/repo-docs", LastSeen: at.Add(-3 * time.Hour), Ended: at.Add(-3 * time.Hour)},
 		},
 		Claims: []board.Claim{
-			{ID: "c1", Owner: "s1", Label: "lead·30df32", Task: "refactor auth", Globs: []string{"src/**", "go.mod"},
+			{ID: "c1", Owner: "s1", Worktree: "/home/dev/repo", Label: "lead·30df32", Task: "refactor auth", Globs: []string{"src/**", "go.mod"},
 				Created: at.Add(-12 * time.Minute), Ends: at.Add(20 * time.Minute), Active: true},
 			{ID: "c2", Owner: "x9", Label: "lead·77ae91", Task: "docs", Globs: []string{"docs/**"},
 				Created: at.Add(-2 * time.Hour), Active: true, Machine: "laptop"},
@@ -74,7 +74,7 @@ func TestPlainFrame(t *testing.T) {
 Agents (3)
   lead·30df32 claude working, last active under a minute ago: 1 claim, 3 entries, 2 unread, 1 message waiting
   codex·21259d codex idle, last active 7 min ago, denied by lead·30df32 on src/a.go (src/**) 8 min ago: 0 claims, 1 entry, 999+ unread, 0 messages waiting
-  gemini·9f0e1d gemini ended 3 h ago: 0 claims, 0 entries, 0 unread, 0 messages waiting
+  gemini·9f0e1d gemini ended in /home/dev/repo-docs 3 h ago: 0 claims, 0 entries, 0 unread, 0 messages waiting
 
 Claims (2)
   lead·30df32 holds src/** go.mod for "refactor auth" (claimed 12 min ago, ends in 20 min)
@@ -103,7 +103,7 @@ func TestFrameEscapes(t *testing.T) {
 	bad := "x\x1b[31mred\r\x07\u202e"
 	b := testBoard()
 	b.Top = "/repo" + bad
-	b.Agents[0].Label, b.Agents[0].Client, b.Agents[1].Denied.Path = bad, bad, bad
+	b.Agents[0].Label, b.Agents[0].Client, b.Agents[1].Denied.Path, b.Agents[2].Worktree = bad, bad, bad, bad
 	b.Claims[0].Task, b.Claims[0].Globs, b.Claims[1].Machine = bad, []string{bad}, bad
 	b.Notices[0].Text, b.Notices[0].Label = bad, bad
 	page := testPage()
