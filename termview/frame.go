@@ -210,32 +210,14 @@ func entryLine(e board.Entry, now time.Time) line {
 			kind += " on " + strings.Join(e.Claim, " ")
 		}
 	}
-	text := e.Text
-	if e.Kind == logformat.KindPlan && e.Diff != "" {
-		added, removed := diffLines(e.Diff)
-		text = strings.TrimSpace(fmt.Sprintf("%s (+%d −%d lines)", text, added, removed))
-	}
-	l := line{{"[" + escape.Line(kind) + "] ", t}, {escape.Line(text), t},
+	// A plan change's text counts the lines it added and removed.
+	l := line{{"[" + escape.Line(kind) + "] ", t}, {escape.Line(e.Text), t},
 		{" — ", dim}, {escape.Line(e.Label), name},
 		{", " + present.Ago(e.Time(), now) + ", " + escape.Line(e.ID), dim}}
 	for _, s := range e.Stale {
 		l = append(l, span{" " + escape.Line(s.String()), warn})
 	}
 	return l
-}
-
-// diffLines counts the lines a unified diff adds and removes.
-func diffLines(diff string) (added, removed int) {
-	for _, l := range strings.Split(diff, "\n") {
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		case strings.HasPrefix(l, "+"):
-			added++
-		case strings.HasPrefix(l, "-"):
-			removed++
-		}
-	}
-	return added, removed
 }
 
 func noticeLine(n board.Notice, now time.Time) line {

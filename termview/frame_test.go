@@ -51,7 +51,7 @@ func entry(id, kind, agent, label, text string, ago time.Duration) board.Entry {
 func testPage() *board.LogPage {
 	fact := entry("e1", logformat.KindFact, "s1", "lead·30df32", "tokens expire after 15 min", 5*time.Minute)
 	fact.Stale = []logstore.Stale{{Path: "auth.go", Line: 12, NowLine: 14}}
-	plan := entry("e2", logformat.KindPlan, "s1", "lead·30df32", "", 4*time.Minute)
+	plan := entry("e2", logformat.KindPlan, "s1", "lead·30df32", "plan.md changed: +2 -1 lines", 4*time.Minute)
 	plan.Diff = "--- plan.md\n+++ plan.md\n@@ -1 +1,2 @@\n-old step\n+new step\n+another\n"
 	msg := entry("e3", logformat.KindMessage, "s2", "codex·21259d", "may I have src/a.go?", 3*time.Minute)
 	msg.Ask, msg.Claim, msg.To = true, []string{"src/a.go"}, []string{"lead·30df32"}
@@ -84,7 +84,7 @@ Log (5)
   [note] \x1b[31mred\x1b[0m and\rhidden — codex·21259d, under a minute ago, e5
   [violation] wrote src/a.go under lead·30df32's claim — codex·21259d, 2 min ago, e4
   [question to lead·30df32 on src/a.go] may I have src/a.go? — codex·21259d, 3 min ago, e3
-  [plan] (+2 −1 lines) — lead·30df32, 4 min ago, e2
+  [plan] plan.md changed: +2 -1 lines — lead·30df32, 4 min ago, e2
   [fact] tokens expire after 15 min — lead·30df32, 5 min ago, e1 ⚠stale: auth.go changed (line 12 is now at 14)
   … older entries: lucid log
 
