@@ -32,16 +32,22 @@ const plainEntries = 20
 // frame and returns.
 func Run(ctx context.Context, repo *gitstore.Repo, in io.Reader, out io.Writer, once bool) error {
 	load := func(n int) (*board.Board, *board.LogPage, error) { return read(repo, n) }
-	if f, ok := out.(interface{ Fd() uintptr }); once || !ok || !term.IsTerminal(f.Fd()) {
-		return runPlain(ctx, repo, load, out, once)
-	}
 	watch := func(ctx context.Context, changed func()) error { return board.Watch(ctx, repo, tick, changed) }
+	if once {
+		watch = nil
+	}
+	if f, ok := out.(interface{ Fd() uintptr }); watch == nil || !ok || !term.IsTerminal(f.Fd()) {
+		return runPlain(ctx, load, watch, out)
+	}
 	return runTUI(ctx, load, watch, in, out)
 }
 
+// watcher calls changed when the board may have changed, until ctx ends.
+type watcher func(ctx context.Context, changed func()) error
+
 // runTUI runs the terminal view on in and out, reading with load at the
 // start and each time watch calls its changed.
-func runTUI(ctx context.Context, load loader, watch func(context.Context, func()) error, in io.Reader, out io.Writer) error {
+func runTUI(ctx context.Context, load loader, watch watcher, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := tea.NewProgram(newModel(load), tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out))
@@ -71,9 +77,9 @@ func read(repo *gitstore.Repo, n int) (*board.Board, *board.LogPage, error) {
 	return b, page, nil
 }
 
-// runPlain writes a plain frame, and unless once another each time the
-// frame's text changes, until ctx ends.
-func runPlain(ctx context.Context, repo *gitstore.Repo, load loader, out io.Writer, once bool) error {
+// runPlain writes a plain frame, and unless watch is nil another each time
+// the frame's text changes, until ctx ends.
+func runPlain(ctx context.Context, load loader, watch watcher, out io.Writer) error {
 	var last []byte
 	show := func() error {
 		b, page, err := load(plainEntries)
@@ -95,13 +101,13 @@ func runPlain(ctx context.Context, repo *gitstore.Repo, load loader, out io.Writ
 		_, err = out.Write(text)
 		return err
 	}
-	if err := show(); err != nil || once {
+	if err := show(); err != nil || watch == nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var showErr error
-	err := board.Watch(ctx, repo, tick, func() {
+	err := watch(ctx, func() {
 		if showErr == nil {
 			if showErr = show(); showErr != nil {
 				cancel()
