@@ -226,11 +226,12 @@ func noticeLine(n board.Notice, now time.Time) line {
 		t = alert
 	}
 	l := line{{"[" + escape.Line(n.Kind) + "] ", t}, {escape.Line(n.Text), t}}
+	// Who and where, unless the text says it already.
 	var about []string
-	if n.Label != "" {
+	if n.Label != "" && !strings.Contains(n.Text, n.Label) {
 		about = append(about, escape.Line(n.Label))
 	}
-	if n.Path != "" {
+	if n.Path != "" && !strings.Contains(n.Text, n.Path) {
 		about = append(about, escape.Line(n.Path))
 	}
 	about = append(about, present.Ago(n.At, now))
