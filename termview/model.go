@@ -202,9 +202,12 @@ func (m *model) View() tea.View {
 	var tabs []string
 	for i, s := range m.f.sections {
 		t := fmt.Sprintf(" %d %s (%d) ", i+1, s.title, len(s.lines))
-		if i == m.view {
+		switch {
+		case i == m.view:
 			tabs = append(tabs, tabOn.Render(t))
-		} else {
+		case i == viewNotices && len(s.lines) > 0:
+			tabs = append(tabs, styles[alert].Render(t)) // a notice not looked at stands out
+		default:
 			tabs = append(tabs, tabOff.Render(t))
 		}
 	}
