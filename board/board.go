@@ -105,6 +105,8 @@ type Entry struct {
 	Label string           `json:"label"` // the writer's
 	To    []string         `json:"to_labels,omitempty"`
 	Stale []logstore.Stale `json:"stale,omitempty"`
+	// StaleWhy says, for each of Stale, what changed, as lucid log says it.
+	StaleWhy []string `json:"stale_why,omitempty"`
 }
 
 // LogQuery selects a page of the log.

@@ -189,6 +189,12 @@ func TestLogPages(t *testing.T) {
 	if _, err := Log(repo, LogQuery{Kind: "gossip"}); err == nil || !strings.Contains(err.Error(), "fact") {
 		t.Errorf("an unknown kind: %v", err)
 	}
+	// A page asks for paths in the work tree only, and names entries by id.
+	for _, q := range []LogQuery{{Path: "../../etc"}, {Path: "/etc/passwd"}, {Path: "src/../../x"}, {Before: "x"}, {Before: "../log"}} {
+		if _, err := Log(repo, q); err == nil {
+			t.Errorf("Log(%+v) answered", q)
+		}
+	}
 
 	e, _ := Record(repo, "decision", "use <b>tokens</b>")
 	news, next, rewritten, err := Since(repo, tail)

@@ -111,6 +111,9 @@ func shown(repo *gitstore.Repo, labels *present.Labeler, listed []logstore.Liste
 		}
 		if l.SupersededBy == "" {
 			e.Stale = checker.Check(l.Evidence)
+			for _, s := range e.Stale {
+				e.StaleWhy = append(e.StaleWhy, s.String())
+			}
 		}
 		out = append(out, e)
 	}
