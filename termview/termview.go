@@ -32,9 +32,9 @@ const plainEntries = 20
 // frame and returns.
 func Run(ctx context.Context, repo *gitstore.Repo, in io.Reader, out io.Writer, once bool) error {
 	load := func(n int) (*board.Board, *board.LogPage, error) { return read(repo, n) }
-	watch := func(ctx context.Context, changed func()) error { return board.Watch(ctx, repo, tick, changed) }
-	if once {
-		watch = nil
+	var watch watcher // none: one frame
+	if !once {
+		watch = func(ctx context.Context, changed func()) error { return board.Watch(ctx, repo, tick, changed) }
 	}
 	if f, ok := out.(interface{ Fd() uintptr }); watch == nil || !ok || !term.IsTerminal(f.Fd()) {
 		return runPlain(ctx, load, watch, out)
