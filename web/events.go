@@ -28,9 +28,9 @@ type event struct {
 type hub struct {
 	repo     *gitstore.Repo
 	readOnly bool
-	mu   sync.Mutex
-	tail board.Tail
-	subs map[chan []event]bool
+	mu       sync.Mutex
+	tail     board.Tail
+	subs     map[chan []event]bool
 }
 
 // subBuffer is how many changes a page may fall behind before its stream
