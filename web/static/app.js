@@ -35,7 +35,7 @@ function clean(s) {
       c => '<U+' + c.charCodeAt(0).toString(16).toUpperCase() + '>');
 }
 
-// h makes an element: props are set as properties (never innerHTML),
+// h makes an element: props are set as properties, never as markup;
 // children are elements or strings, which become text.
 function h(tag, props, ...children) {
   const el = document.createElement(tag);
