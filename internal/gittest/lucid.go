@@ -21,8 +21,14 @@ const CoverDirEnv = "LUCID_COVERDIR"
 // them; the race detector sees only the goroutines of one process, which
 // the packages' own tests run under it. Every suite builds with the same
 // flags, so the build cache serves the second one.
-func BuildLucid(dir string) (string, error) {
-	bin := filepath.Join(dir, "lucid")
+func BuildLucid(dir string) (string, error) { return build(dir, "lucid") }
+
+// BuildView builds lucid-view (lucid web, lucid watch) into dir, as
+// BuildLucid builds lucid: built into the same folder, lucid finds it.
+func BuildView(dir string) (string, error) { return build(dir, "lucid-view") }
+
+func build(dir, name string) (string, error) {
+	bin := filepath.Join(dir, name)
 	args := []string{"build", "-o", bin}
 	if dir := os.Getenv(CoverDirEnv); dir != "" {
 		args = append(args, "-cover", "-coverpkg=github.com/lucid-dev/lucid/...")
@@ -30,9 +36,9 @@ func BuildLucid(dir string) (string, error) {
 		// counts here; a test that builds its own environment passes GOCOVERDIR on.
 		os.Setenv("GOCOVERDIR", dir)
 	}
-	build := exec.Command("go", append(args, "github.com/lucid-dev/lucid/cmd/lucid")...)
+	build := exec.Command("go", append(args, "github.com/lucid-dev/lucid/cmd/"+name)...)
 	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building lucid: %v\n%s", err, out)
+		return "", fmt.Errorf("building %s: %v\n%s", name, err, out)
 	}
 	return bin, nil
 }
