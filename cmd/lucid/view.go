@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 // viewBinary is the binary that serves lucid web and lucid watch. It is
@@ -26,6 +27,12 @@ func runView(c *cli, name string, args []string) error {
 	bin, err := findView()
 	if err != nil {
 		return err
+	}
+	if runtime.GOOS != "windows" {
+		// Become lucid-view, so that a signal to this process (kill, a
+		// service manager's stop) reaches the server, and none is left
+		// running when lucid is gone.
+		return syscall.Exec(bin, append([]string{bin, name}, args...), os.Environ())
 	}
 	cmd := exec.Command(bin, append([]string{name}, args...)...)
 	// The view draws on the terminal itself: it gets the real streams, not

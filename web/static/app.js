@@ -119,12 +119,24 @@ function actionForm(fields, button, run, done) {
   return form;
 }
 
-// toggle puts a form under a button, or takes it away.
+// toggle puts a form under a button, or takes it away. While a form is
+// open its view is not drawn again (the board moves on every few seconds),
+// so that what the person types stays; it is drawn when the form closes.
 function toggle(holder, make) {
-  if (holder.firstChild) { holder.replaceChildren(); return; }
-  holder.append(make(() => holder.replaceChildren()));
+  if (holder.firstChild) { holder.replaceChildren(); redraw(); return; }
+  holder.append(make(() => { holder.replaceChildren(); redraw(); }));
   const first = holder.querySelector('input, textarea');
   if (first) first.focus();
+}
+
+function editing(view) {
+  return !!$('view-' + view).querySelector('.holder > *');
+}
+
+// redraw draws the view shown again, unless the person is filling a form
+// in it. The log is drawn as entries come, not with the board.
+function redraw() {
+  if (state.view !== 'log' && !editing(state.view)) views[state.view]();
 }
 
 function releaseForm(owner, globs) {
@@ -146,7 +158,7 @@ function messageForm(to) {
 
 function actions(...buttons) {
   if (state.readOnly) return null;
-  const holder = h('div');
+  const holder = h('div', { class: 'holder' });
   const row = h('div', { class: 'form' }, buttons.map(([name, make]) =>
     h('button', { type: 'button', class: 'act', onclick: () => toggle(holder, make) }, name)));
   return h('div', null, row, holder);
@@ -214,8 +226,8 @@ function loadTree() {
   state.treeKey = key;
   api('/api/tree?top=' + encodeURIComponent(top)).then(t => {
     state.tree = t;
-    if (state.view === 'tree') renderTree();
-  }, e => { state.tree = { error: e.message }; if (state.view === 'tree') renderTree(); });
+    redraw();
+  }, e => { state.tree = { error: e.message }; redraw(); });
 }
 
 function tops() {
@@ -339,6 +351,7 @@ function addOlder(page) {
 // (shown or not, so that each is on the page as soon as it is read).
 let refetch = null;
 function live(entries) {
+  if (state.plan && entries.some(e => e.kind === 'plan')) loadPlan();
   if (filtered()) {
     // The server filters (paths, words); read the first page again.
     clearTimeout(refetch);
@@ -456,9 +469,11 @@ function buildLogControls() {
 
 // ---- the plan ----------------------------------------------------------
 
-async function loadPlan() {
+// loadPlan reads the plan; drawn at once when asked (force), else unless
+// the person is editing it.
+async function loadPlan(force) {
   try { state.plan = await api('/api/plan'); } catch (e) { state.plan = { error: e.message }; }
-  if (state.view === 'plan') renderPlan();
+  if (state.view === 'plan' && (force || !editing('plan'))) renderPlan();
 }
 
 // planText renders the plan's markdown as blocks of text: headings, lists,
@@ -495,15 +510,15 @@ function renderPlan() {
   const p = state.plan;
   if (!p) return fill(el, h('h2', null, 'Plan'), h('p', { class: 'empty' }, 'loading…'));
   if (p.error) return fill(el, h('h2', null, 'Plan'), h('p', { class: 'error' }, p.error));
-  const editor = h('div');
+  const editor = h('div', { class: 'holder' });
   const edit = state.readOnly ? null : h('button', {
     type: 'button', class: 'act', onclick: () => toggle(editor, close => {
       const text = h('textarea', { name: 'plan', rows: 16 });
       text.value = p.text;
       const base = p.hash;
-      const reload = h('button', { type: 'button', class: 'act', onclick: async () => { await loadPlan(); } }, 'Reload the plan');
+      const reload = h('button', { type: 'button', class: 'act', onclick: () => loadPlan(true) }, 'Reload the plan');
       return actionForm([text, reload], 'Save the plan', () => api('/api/plan', { text: text.value, base }),
-        () => { close(); loadPlan(); });
+        () => { close(); loadPlan(true); });
     }),
   }, 'Edit the plan');
   const history = (p.history || []).map(e => h('div', { class: 'entry plan' },
@@ -562,7 +577,7 @@ function setBoard(b, first) {
   $('top').textContent = clean(b.top);
   notices(b, first);
   if (state.view === 'tree') loadTree();
-  if (state.view !== 'log') views[state.view]();
+  redraw();
 }
 
 function connect() {
@@ -602,7 +617,7 @@ async function start() {
     $('view-' + state.view).hidden = false;
   }
   connect();
-  setInterval(() => { if (state.view !== 'log') views[state.view](); }, 15000);
+  setInterval(redraw, 15000);
 }
 
 start();
