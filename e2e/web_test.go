@@ -413,17 +413,18 @@ func TestWebPlan(t *testing.T) {
 }
 
 // Text a model wrote is shown as text: markup is not run, and control
-// characters are shown, not obeyed.
+// characters and bidi controls are shown escaped, as lucid's commands
+// print them, not obeyed.
 func TestWebEscapes(t *testing.T) {
 	w := newWebWorld(t)
 	ctx := browser(t)
 	w.hook("SessionStart", "SessionStart-lead.json", webA, nil)
-	const hostile = "<img src=x onerror=alert(1)> \x1b[31mred\x1b[0m <script>alert(2)</script>"
+	const hostile = "<img src=x onerror=alert(1)> \x1b[31mred\x1b[0m <script>alert(2)</script> \u202eevil"
 	w.lucidAs(webA, "", "note", hostile)
 	do(t, ctx, chromedp.Navigate(w.serve()+"#log"))
 	waitPage(t, ctx, "the note", `document.querySelector("#entries .entry .text")`)
 	text := eval[string](t, ctx, `document.querySelector("#entries .entry .text").textContent`)
-	for _, want := range []string{"<img src=x onerror=alert(1)>", "<script>alert(2)</script>", "␛[31mred␛[0m"} {
+	for _, want := range []string{"<img src=x onerror=alert(1)>", "<script>alert(2)</script>", `\x1b[31mred\x1b[0m`, `\u202eevil`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the note shows %q, want %q in it as text", text, want)
 		}
@@ -495,5 +496,30 @@ func TestWebRefusals(t *testing.T) {
 	log := w.read(".lucid/log.jsonl")
 	if strings.Contains(log, "evil.example") || !strings.Contains(log, "from "+base) {
 		t.Errorf("the log after the refusals and the page's note:\n%s", log)
+	}
+}
+
+// A read-only page (a shared screen) shows, and offers no action.
+func TestWebReadOnly(t *testing.T) {
+	w := newWebWorld(t)
+	ctx := browser(t)
+	w.hook("SessionStart", "SessionStart-lead.json", webA, nil)
+	w.lucidAs(webA, "", "claim", "src/**", "--for", "rework auth")
+	w.lucidAs(webA, "", "fact", "Login delegates the password check to check()")
+	do(t, ctx, chromedp.Navigate(w.serve("--read-only")+"#log"))
+	waitPage(t, ctx, "the fact", `document.getElementById("entries").innerText.includes("Login delegates")`)
+	if !eval[bool](t, ctx, `!document.getElementById("readonly").hidden`) {
+		t.Error("the page does not say it is read-only")
+	}
+	view(t, ctx, "tree")
+	waitPage(t, ctx, "the claim", `document.querySelector("#view-tree .claim")`)
+	for _, v := range []string{"agents", "tree", "log", "plan"} {
+		view(t, ctx, v)
+		if n := eval[int](t, ctx, `document.querySelectorAll("#view-`+v+` button.act:not(#older), #view-`+v+` textarea").length`); n != 0 && v != "log" {
+			t.Errorf("the read-only %s view offers %d actions", v, n)
+		}
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#view-log .entry button, #view-log input[name=record-text]").length`); n != 0 {
+		t.Errorf("the read-only log offers %d actions", n)
 	}
 }

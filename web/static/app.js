@@ -26,13 +26,17 @@ const state = {
 
 // ---- building the page -------------------------------------------------
 
-// clean shows control characters and bidirectional overrides as visible
-// signs, so that a terminal escape or a reordering of the text cannot hide.
+// clean writes the characters that would act unseen as escapes, as lucid's
+// commands print them (\x1b, \r, \u202e): control characters (C0 but
+// newline and tab, DEL, C1), a CR not before a newline, and the characters
+// that reorder or break lines unseen (bidi controls, U+2028, U+2029).
+const named = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r' };
 function clean(s) {
-  return String(s ?? '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g,
-    c => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)))
-    .replace(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/g,
-      c => '<U+' + c.charCodeAt(0).toString(16).toUpperCase() + '>');
+  return String(s ?? '').replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, c => {
+    const n = c.charCodeAt(0);
+    if (named[n]) return named[n];
+    return n < 0x80 ? '\\x' + n.toString(16).padStart(2, '0') : '\\u' + n.toString(16).padStart(4, '0');
+  });
 }
 
 // h makes an element: props are set as properties, never as markup;
