@@ -546,6 +546,7 @@ function notices(b, first) {
       try { new Notification('lucid: ' + n.kind, { body: clean(noticeText(n)), tag: n.id }); } catch { /* not where pages may not */ }
     }
   }
+  if (fresh.length) state.notices.sort((a, b) => ms(b.at) - ms(a.at));
   $('notice-count').textContent = state.notices.length ? String(state.notices.length) : '';
 }
 
@@ -579,6 +580,7 @@ function setBoard(b, first) {
   state.readOnly = !!b.read_only;
   $('readonly').hidden = !state.readOnly;
   $('top').textContent = clean(b.top);
+  document.title = 'lucid · ' + clean(b.top.split(/[\\/]/).pop());
   notices(b, first);
   if (state.view === 'tree') loadTree();
   redraw();
