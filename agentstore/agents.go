@@ -224,3 +224,40 @@ func (rec *Record) AddGiven(ids ...string) {
 		rec.Given = append([]string(nil), rec.Given[over:]...)
 	}
 }
+
+// Denial is the last write of an agent that a claim stopped: what a person
+// watching sees as "waiting for X's claim on PATH".
+type Denial struct {
+	At    time.Time `json:"at"`
+	Path  string    `json:"path"`  // relative to the work tree's top
+	Claim string    `json:"claim"` // the id of the claim that stopped it
+	Owner string    `json:"owner"` // its owner
+	Glob  string    `json:"glob"`  // the glob of it that matched
+}
+
+// SaveDenial keeps d as id's last denied write, replacing the one before.
+// Only a denied tool call pays for it.
+func SaveDenial(r *gitstore.Repo, id string, d Denial) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(r.AgentsDir(), 0o755); err != nil {
+		return err
+	}
+	return gitstore.WriteFileAtomic(deniedPath(r, id), b, 0o644)
+}
+
+// LastDenial returns id's last denied write, if it has one.
+func LastDenial(r *gitstore.Repo, id string) (Denial, bool) {
+	var d Denial
+	b, err := os.ReadFile(deniedPath(r, id))
+	if err != nil || json.Unmarshal(b, &d) != nil {
+		return Denial{}, false
+	}
+	return d, true
+}
+
+func deniedPath(r *gitstore.Repo, id string) string {
+	return strings.TrimSuffix(r.AgentPath(id), ".json") + ".denied"
+}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
 
@@ -100,17 +99,14 @@ const (
 	NoticeStale      = "stale"      // a cited file changed under a live fact
 )
 
-// Load reads the board of the repository at now.
-func Load(repo *gitstore.Repo, now time.Time) (*Board, error) {
-	return nil, errors.New("board: not built yet")
-}
-
 // Entry is a log entry as the board shows it.
 type Entry struct {
 	logstore.Listed
 	Label string           `json:"label"` // the writer's
 	To    []string         `json:"to_labels,omitempty"`
 	Stale []logstore.Stale `json:"stale,omitempty"`
+	// StaleWhy says, for each of Stale, what changed, as lucid log says it.
+	StaleWhy []string `json:"stale_why,omitempty"`
 }
 
 // LogQuery selects a page of the log.
@@ -133,20 +129,8 @@ type LogPage struct {
 	Invalid int  `json:"invalid,omitempty"`
 }
 
-// Log reads one page of the log.
-func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
-	return nil, errors.New("board: not built yet")
-}
-
 // Tail is a place in the log, from which Since reads what was appended.
 type Tail = logstore.LogCursor
-
-// Since returns the entries appended after t, oldest first, and the new
-// tail. After a rewrite of the log (a checkout, a merge) it returns
-// rewritten true and no entries: the reader starts again from Log.
-func Since(repo *gitstore.Repo, t Tail) (entries []Entry, next Tail, rewritten bool, err error) {
-	return nil, t, false, errors.New("board: not built yet")
-}
 
 // End is the log's tail now.
 func End(repo *gitstore.Repo) (Tail, error) { return logstore.EndCursor(repo.LogPath()) }
@@ -156,11 +140,6 @@ type Plan struct {
 	Text    string  `json:"text"`
 	Hash    string  `json:"hash"`    // what WritePlan takes as base
 	History []Entry `json:"history"` // plan entries, newest first, with their diffs
-}
-
-// LoadPlan reads the plan and the newest n changes of it.
-func LoadPlan(repo *gitstore.Repo, n int) (*Plan, error) {
-	return nil, errors.New("board: not built yet")
 }
 
 // Tree is a work tree's files with the claims over them and who edited
@@ -188,43 +167,8 @@ type Edit struct {
 // MaxFiles bounds a Tree.
 const MaxFiles = 20000
 
-// LoadTree reads the tree of the work tree top (one of the repository's)
-// with the claims of b laid over it.
-func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
-	return nil, errors.New("board: not built yet")
-}
-
 // ErrPlanChanged: the plan changed since the person began editing it.
 var ErrPlanChanged = errors.New("the plan changed since you opened it: reload it, and make your change again")
 
 // The person's actions. Each is what the command of the same name does when
 // a person runs it, recorded the same way (as agentstore.AgentHuman).
-
-// Release ends owner's claims on globs (all of them when none), as
-// lucid release --owner does, and returns the globs released.
-func Release(repo *gitstore.Repo, owner string, globs []string, why string) ([]string, error) {
-	return nil, errors.New("board: not built yet")
-}
-
-// WritePlan replaces the plan with text and records the change, unless the
-// plan's hash is no longer base (ErrPlanChanged).
-func WritePlan(repo *gitstore.Repo, text, base string) (logformat.Entry, error) {
-	return logformat.Entry{}, errors.New("board: not built yet")
-}
-
-// Record appends a note, fact, decision or dead-end, as lucid note does.
-func Record(repo *gitstore.Repo, kind, text string) (logformat.Entry, error) {
-	return logformat.Entry{}, errors.New("board: not built yet")
-}
-
-// Supersede replaces the entry id with text, or retires it for the reason
-// text, as lucid supersede does.
-func Supersede(repo *gitstore.Repo, id, text string, retire bool) (logformat.Entry, error) {
-	return logformat.Entry{}, errors.New("board: not built yet")
-}
-
-// Send sends text to the agent to names (an id, a label, a teammate's name,
-// lead or all), a question when ask, as lucid tell and lucid ask do.
-func Send(repo *gitstore.Repo, to, text string, ask bool) (logformat.Entry, error) {
-	return logformat.Entry{}, errors.New("board: not built yet")
-}

@@ -2,10 +2,24 @@ package board
 
 import (
 	"context"
-	"errors"
+	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"github.com/lucid-dev/lucid/gitstore"
+)
+
+// settle is how long Watch waits after a change for the rest of it (a
+// hook writes a record, then the log) before it calls changed; apart is
+// the least time between two calls, since every hook call of every agent
+// touches its record.
+const (
+	settle = 40 * time.Millisecond
+	apart  = 200 * time.Millisecond
+	// pollEvery is how often Watch looks at the files where it cannot be
+	// notified.
+	pollEvery = 500 * time.Millisecond
 )
 
 // Watch calls changed, from one goroutine, soon after any of lucid's files
@@ -14,5 +28,114 @@ import (
 // ages and states move on. It watches with file-system notifications where
 // it can and polls where it cannot, and returns when ctx ends.
 func Watch(ctx context.Context, repo *gitstore.Repo, tick time.Duration, changed func()) error {
-	return errors.New("board: not built yet")
+	dirs := watchedDirs(repo)
+	for _, d := range dirs {
+		os.MkdirAll(d, 0o755) // a folder made later would go unwatched
+	}
+	events := make(chan struct{}, 1)
+	notify := func() {
+		select {
+		case events <- struct{}{}:
+		default:
+		}
+	}
+	if w, err := fsnotify.NewWatcher(); err == nil {
+		defer w.Close()
+		watching := true
+		for _, d := range dirs {
+			if w.Add(d) != nil {
+				watching = false
+			}
+		}
+		go func() {
+			for {
+				select {
+				case _, ok := <-w.Events:
+					if !ok {
+						return
+					}
+					notify()
+				case _, ok := <-w.Errors:
+					if !ok {
+						return
+					}
+					notify() // an overflow loses events: look again
+				}
+			}
+		}()
+		if !watching {
+			go poll(ctx, dirs, notify)
+		}
+	} else {
+		go poll(ctx, dirs, notify)
+	}
+	ticker := time.NewTicker(tick)
+	defer ticker.Stop()
+	var last time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ticker.C:
+		case <-events:
+			wait := max(settle, apart-time.Since(last))
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+			select { // what came in while waiting is seen by this call
+			case <-events:
+			default:
+			}
+		}
+		last = time.Now()
+		changed()
+	}
+}
+
+// watchedDirs are the folders that hold what a board shows.
+func watchedDirs(repo *gitstore.Repo) []string {
+	dirs := []string{
+		filepath.Dir(repo.LogPath()), // the log, the plan
+		filepath.Dir(repo.ClaimsPath()),
+		repo.AgentsDir(),
+		filepath.Join(repo.GitDir, gitstore.LichEditsDir),
+	}
+	return dirs
+}
+
+// poll notifies when the size or time of a file in dirs changes.
+func poll(ctx context.Context, dirs []string, notify func()) {
+	last := ""
+	t := time.NewTicker(pollEvery)
+	defer t.Stop()
+	for {
+		if s := stamp(dirs); s != last {
+			if last != "" {
+				notify()
+			}
+			last = s
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// stamp sums up the names, sizes and times of the files in dirs.
+func stamp(dirs []string) string {
+	var b []byte
+	for _, d := range dirs {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			if fi, err := e.Info(); err == nil {
+				b = fi.ModTime().AppendFormat(append(append(b, e.Name()...), ' '), time.RFC3339Nano)
+				b = append(b, byte(fi.Size()), byte(fi.Size()>>8), byte(fi.Size()>>16), '\n')
+			}
+		}
+	}
+	return string(b)
 }

@@ -308,6 +308,9 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			h := hits[0]
 			who := set.Describe(h.Claim, labels)
 			if h.Here {
+				if len(denials) == 0 {
+					c.noteDenied(t, h)
+				}
 				what := escape.Line(t.rel) + " is"
 				if t.by != "" {
 					what = fmt.Sprintf("`%s` would change %s, which is", escape.Line(t.by), escape.Line(t.rel))
@@ -389,6 +392,14 @@ func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
 		paths[i], trees[i] = t.rel, t.tree || t.under != "" // what lies under the folder
 	}
 	return c.claims.LoadFor(targets[0].repo, c.now, paths, trees)
+}
+
+// noteDenied keeps the write a claim stopped, for a person watching the
+// agents (lucid web, lucid watch). Only a denied call pays for it; a
+// failure to keep it changes nothing. It is kept in the repository whose
+// claim stopped the write, which an agent outside it may not have.
+func (c *call) noteDenied(t target, h claims.Hit) {
+	agentstore.SaveDenial(t.repo, c.agent, agentstore.Denial{At: c.now, Path: t.rel, Claim: h.Claim.ID, Owner: h.Claim.Owner, Glob: h.Glob})
 }
 
 // deny is the output that stops the tool call with reason.

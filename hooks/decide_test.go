@@ -307,6 +307,10 @@ func TestWriteFromOutsideTheRepository(t *testing.T) {
 	if a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: src/a.go is claimed by lead·0b2182") {
 		t.Errorf("from outside: %+v", a.out)
 	}
+	// A person watching the repository sees whom the claim stopped.
+	if d, ok := agentstore.LastDenial(repo, lead); !ok || d.Path != "src/a.go" || d.Owner != other || d.Glob != "src/**" {
+		t.Errorf("the denial kept: %+v, %v", d, ok)
+	}
 	in := shell(lead, "", outside, "make")
 	in.Changed = []string{filepath.Join(repo.Top, "src/a.go")}
 	if a := do(t, wholeClient{}, "PostToolUse", in); !strings.HasPrefix(a.context(), "lucid: your command changed src/a.go") {

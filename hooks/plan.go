@@ -2,16 +2,12 @@ package hooks
 
 import (
 	"bytes"
-	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
-	"github.com/pmezard/go-difflib/difflib"
 )
 
 // pendingFor is how long an agent's announced edit of the plan keeps other
@@ -49,37 +45,13 @@ func (c *call) notePlanChange(by string) error {
 		}
 		writer = agentstore.AgentUser
 	}
-	diff, added, removed := planDiff(seen, now)
-	e := logformat.NewEntry(c.now, writer, logformat.KindPlan,
-		fmt.Sprintf("plan.md changed: +%d -%d %s", added, removed, Plural(added+removed, "line", "lines")))
-	e.Diff = diff
-	if err := logstore.Append(c.repo.LogPath(), e); err != nil {
+	if _, err := logstore.AppendPlanChange(c.repo, writer, seen, now, c.now); err != nil {
 		return err
 	}
 	if by != "" {
 		logstore.ClearPlanPending(c.repo)
 	}
-	return logstore.MarkPlanSeen(c.repo, now)
-}
-
-// planDiff is the unified diff of two versions of the plan, with the
-// counts of added and removed lines.
-func planDiff(old, cur []byte) (string, int, int) {
-	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(cur)),
-		FromFile: "a/" + gitstore.PlanName, ToFile: "b/" + gitstore.PlanName, Context: 2,
-	})
-	added, removed := 0, 0
-	for _, l := range strings.Split(diff, "\n") {
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		case strings.HasPrefix(l, "+"):
-			added++
-		case strings.HasPrefix(l, "-"):
-			removed++
-		}
-	}
-	return diff, added, removed
+	return nil
 }
 
 // isPlan reports whether path (absolute, or relative to the payload's cwd)

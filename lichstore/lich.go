@@ -1,12 +1,14 @@
 package lichstore
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/lucid-dev/lucid/gitstore"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -255,4 +257,32 @@ func lichAge(file string, fi os.FileInfo) time.Time {
 		}
 	}
 	return fi.ModTime()
+}
+
+// Markers reads every marker of the work tree r, newest first, skipping
+// those that cannot be read; at most max of them.
+func Markers(r *gitstore.Repo, max int) ([]*Marker, error) {
+	dir := filepath.Join(r.GitDir, gitstore.LichEditsDir)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []*Marker
+	for _, e := range ents {
+		if len(out) == max {
+			break
+		}
+		b, err := readIfExists(filepath.Join(dir, e.Name()))
+		if b == nil || err != nil {
+			continue
+		}
+		if m, err := parseLichMarker(b); err == nil {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Marker) int { return cmp.Compare(b.At, a.At) })
+	return out, nil
 }

@@ -121,6 +121,30 @@ func scanFrom(path string, off int64, needle string, fn func(logformat.Entry)) (
 	return cur, invalid, nil
 }
 
+// ScanFromOffsets is ScanFrom that also gives where each entry's line
+// starts, for a reader that compares entries with cursors.
+func ScanFromOffsets(path string, off int64, fn func(e logformat.Entry, at int64)) (LogCursor, int, error) {
+	f, cur, err := openLogCursor(path)
+	if f == nil {
+		return LogCursor{}, 0, err
+	}
+	defer f.Close()
+	invalid, at := 0, off
+	end, err := forwardLines(f, off, func(line []byte) bool {
+		start := at
+		at += int64(len(line)) + 1
+		return entries(&invalid, func(e logformat.Entry) bool { fn(e, start); return true })(line)
+	})
+	if err != nil {
+		return LogCursor{}, invalid, err
+	}
+	cur.Size = end
+	if cur.Tail, err = tailHash(f, end); err != nil {
+		return LogCursor{}, invalid, err
+	}
+	return cur, invalid, nil
+}
+
 // EndCursor returns the cursor at the end of the log's last whole line,
 // reading only the log's last block.
 func EndCursor(path string) (LogCursor, error) {

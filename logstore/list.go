@@ -20,6 +20,9 @@ type ListOptions struct {
 	// the supersede entries, which say what is no longer live.
 	Cites     func(path string) bool
 	CitesHint string
+	// Before, when set, keeps only the entries listed after the entry of
+	// that id: the next page of a listing that ended there.
+	Before string
 }
 
 // Listed is an entry as List returns it.
@@ -38,11 +41,16 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 	supersededBy := map[string]string{}
 	var out []Listed
 	invalid := 0
+	before := opt.Before != ""
 	read := entries(&invalid, func(e logformat.Entry) bool {
 		if e.Kind == logformat.KindSupersede && e.Supersedes != "" {
 			if _, seen := supersededBy[e.Supersedes]; !seen {
 				supersededBy[e.Supersedes] = e.ID
 			}
+		}
+		if before {
+			before = e.ID != opt.Before
+			return true
 		}
 		by := supersededBy[e.ID]
 		if by != "" && !opt.All {
@@ -60,10 +68,25 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 		out = append(out, Listed{Entry: e, SupersededBy: by})
 		return opt.N <= 0 || len(out) < opt.N
 	})
-	if hint := []byte(opt.CitesHint); len(hint) > 0 {
+	// A line that may be selected holds the hint; every supersede entry is
+	// read, since it says what is no longer live, and with Before the
+	// line of that entry, where the page starts.
+	hints := [][]byte{}
+	if opt.CitesHint != "" {
+		hints = append(hints, []byte(opt.CitesHint))
+	}
+	if len(hints) > 0 {
 		all := read
 		read = func(line []byte) bool {
-			return !bytes.Contains(line, hint) && !bytes.Contains(line, []byte(logformat.KindSupersede)) || all(line)
+			if bytes.Contains(line, []byte(logformat.KindSupersede)) || before && bytes.Contains(line, []byte(opt.Before)) {
+				return all(line)
+			}
+			for _, h := range hints {
+				if !bytes.Contains(line, h) {
+					return true
+				}
+			}
+			return all(line)
 		}
 	}
 	err := newestFirst(r, read)

@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/lucid-dev/lucid/gitstore"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/pmezard/go-difflib/difflib"
 )
 
 // The plan as lucid last recorded it lives in <own git dir>/lucid/plan.seen,
@@ -97,3 +102,41 @@ func PendingPlanEdit(r *gitstore.Repo) (PlanPending, bool) {
 
 // ClearPlanPending removes the announcement.
 func ClearPlanPending(r *gitstore.Repo) { os.Remove(r.PlanPendingPath()) }
+
+// AppendPlanChange records the change of the plan from seen to now as
+// writer's plan entry, with its diff, and marks now as seen. The caller
+// holds the repository's lock, so that two writers do not both record one
+// change.
+func AppendPlanChange(r *gitstore.Repo, writer string, seen, now []byte, at time.Time) (logformat.Entry, error) {
+	diff, added, removed := planDiff(seen, now)
+	lines := "lines"
+	if added+removed == 1 {
+		lines = "line"
+	}
+	e := logformat.NewEntry(at, writer, logformat.KindPlan, fmt.Sprintf("plan.md changed: +%d -%d %s", added, removed, lines))
+	e.Diff = diff
+	if err := Append(r.LogPath(), e); err != nil {
+		return logformat.Entry{}, err
+	}
+	return e, MarkPlanSeen(r, now)
+}
+
+// planDiff is the unified diff of two versions of the plan, with the
+// counts of added and removed lines.
+func planDiff(old, cur []byte) (string, int, int) {
+	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(cur)),
+		FromFile: "a/" + gitstore.PlanName, ToFile: "b/" + gitstore.PlanName, Context: 2,
+	})
+	added, removed := 0, 0
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return diff, added, removed
+}

@@ -8,11 +8,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/logquery"
 	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/overlap"
 	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/search"
 )
@@ -77,7 +76,7 @@ left out unless --all. Give words, a filter, or both.`)
 	labels := present.NewLabeler(repo)
 	opt := logstore.SearchOptions{Words: words, N: *n, All: *all, Kinds: *kinds, Since: since}
 	if *agentFilter != "" {
-		opt.Agent, opt.AgentHint = agentMatcher(labels, *agentFilter)
+		opt.Agent, opt.AgentHint = logquery.Agent(labels, *agentFilter)
 	}
 	if *pathFilter != "" {
 		if opt.Cites, opt.CitesHint, err = citesMatcher(repo, *pathFilter); err != nil {
@@ -129,54 +128,13 @@ func oneLine(text string, max int) string {
 	return text[:cut] + "…"
 }
 
-// agentMatcher accepts the writers that a matches: an agent's id (a
-// session id also its subagents, as lucid log has it) or its label. hint
-// is a string the line of every entry it accepts holds ("" for a label).
-func agentMatcher(labels *present.Labeler, a string) (match func(string) bool, hint string) {
-	if !strings.Contains(a, "·") {
-		return func(agent string) bool { return agent == a || strings.HasPrefix(agent, a+"/") }, asInLog(a)
-	}
-	seen := map[string]bool{}
-	return func(agent string) bool {
-		ok, known := seen[agent]
-		if !known {
-			ok = labels.Label(agent) == a
-			seen[agent] = ok
-		}
-		return ok
-	}, ""
-}
-
-// citesMatcher accepts the cited paths that spec names: a file, a folder
-// (everything in it) or a glob, relative to the work tree's top, as lucid
-// claim reads them. hint is the glob's literal start, which every path it
-// matches holds.
+// citesMatcher is logquery.Path, a bad path a usage error.
 func citesMatcher(repo *gitstore.Repo, spec string) (match func(string) bool, hint string, err error) {
-	glob, err := overlap.Clean(claims.FolderGlob(repo.Top, spec))
+	match, hint, err = logquery.Path(repo.Top, spec)
 	if err != nil {
 		return nil, "", usageErr("--path takes a file or a glob relative to the work tree's top, like src/auth/** (not %q)", spec)
 	}
-	return func(path string) bool { return overlap.Match(glob, path) }, asInLog(glob[:literalLen(glob)]), nil
-}
-
-// asInLog is s when a line of the log holds it as it is, inside a JSON
-// string; "" when it holds characters that JSON escapes (or bytes that
-// are not UTF-8, which it replaces).
-func asInLog(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool {
-		return r < 0x20 || r == '"' || r == '\\' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
-	}) {
-		return ""
-	}
-	return s
-}
-
-// literalLen is the length of glob's start that has no special character.
-func literalLen(glob string) int {
-	if i := strings.IndexAny(glob, `*?[{\`); i >= 0 {
-		return i
-	}
-	return len(glob)
+	return match, hint, nil
 }
 
 // parseSince reads --since: a duration back from now (Go's, or a number

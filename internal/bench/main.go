@@ -39,6 +39,8 @@
 //	      the whole log, on the largest of -sizes, with their peak memory.
 //	search lucid search ranked by words and filtered, on the logs of
 //	      -sizes from 100k up, with its peak memory (see search.go).
+//	web   lucid web's page in headless Chromium: its first paint of data,
+//	      an append shown, and the server's peak memory (see web.go).
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -87,6 +89,7 @@ var sections = []section{
 	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
 	{"whole", "lucid dream, doctor and supersede, which read the whole log, on the largest log", wholeSection},
 	{"search", "lucid search, ranked and filtered, on logs of 100k and 1M entries, with its peak memory", searchSection},
+	{"web", "lucid web in headless Chromium: first paint, an append shown, the server's memory, as the log grows", webSection},
 }
 
 // bench is what every section runs with.

@@ -221,7 +221,12 @@ func ownPeak() int64 {
 	if err != nil {
 		return 0
 	}
-	for line := range strings.Lines(string(data)) {
+	return vmHWM(string(data))
+}
+
+// vmHWM reads the peak resident set from a /proc status file.
+func vmHWM(status string) int64 {
+	for line := range strings.Lines(status) {
 		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb * 1024

@@ -1,0 +1,160 @@
+package board
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/address"
+	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/logquery"
+	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/present"
+)
+
+// Page sizes of Log.
+const (
+	DefaultPage = 50
+	MaxPage     = 500
+)
+
+// ErrQuery is a LogQuery that cannot be answered; the message says why.
+type ErrQuery struct{ Msg string }
+
+func (e *ErrQuery) Error() string { return e.Msg }
+
+// Log reads one page of the log.
+func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
+	n := q.N
+	if n <= 0 {
+		n = DefaultPage
+	}
+	n = min(n, MaxPage)
+	if q.Kind != "" && !logstore.KnownKind(q.Kind) {
+		return nil, &ErrQuery{"unknown kind " + q.Kind + ": use one of " + strings.Join(logstore.Kinds, ", ")}
+	}
+	if q.Before != "" && !logformat.ValidID(q.Before) {
+		return nil, &ErrQuery{"before takes the id of the last entry of the page before"}
+	}
+	labels := present.NewLabeler(repo)
+	var cites func(string) bool
+	var citesHint string
+	if q.Path != "" {
+		var err error
+		if cites, citesHint, err = logquery.Path(repo.Top, q.Path); err != nil {
+			return nil, &ErrQuery{err.Error()}
+		}
+	}
+	agent := strings.TrimSpace(q.Agent)
+	page := &LogPage{Entries: []Entry{}}
+	var listed []logstore.Listed
+	if words := strings.Fields(q.Words); len(words) > 0 {
+		opt := logstore.SearchOptions{Words: words, N: n, All: q.All, Cites: cites, CitesHint: citesHint}
+		if q.Kind != "" {
+			opt.Kinds = []string{q.Kind}
+		}
+		if agent != "" {
+			opt.Agent, opt.AgentHint = logquery.Agent(labels, agent)
+		}
+		found, err := logstore.Search(repo, opt)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			listed = append(listed, f.Listed)
+		}
+	} else {
+		opt := logstore.ListOptions{N: n + 1, All: q.All, Kind: q.Kind, Cites: cites, CitesHint: citesHint, Before: q.Before}
+		if agent != "" {
+			if id, ok := agentID(repo, labels, agent); ok {
+				opt.Agent = id
+			} else {
+				opt.Agent = agent
+			}
+		}
+		var err error
+		if listed, page.Invalid, err = logstore.List(repo, opt); err != nil {
+			return nil, err
+		}
+		if len(listed) > n {
+			listed, page.More = listed[:n], true
+		}
+	}
+	page.Entries = shown(repo, labels, listed)
+	return page, nil
+}
+
+// agentID is the id of the agent labelled label.
+func agentID(repo *gitstore.Repo, labels *present.Labeler, label string) (string, bool) {
+	if !strings.Contains(label, "·") {
+		return "", false
+	}
+	book, err := address.Open(repo, time.Now(), claims.ClaimTTL())
+	if err != nil {
+		return "", false
+	}
+	r, err := book.Resolve("", label)
+	return r.ID, err == nil
+}
+
+// shown is entries as the board shows them: labelled, with what went stale.
+func shown(repo *gitstore.Repo, labels *present.Labeler, listed []logstore.Listed) []Entry {
+	checker := logstore.NewChecker(repo)
+	out := make([]Entry, 0, len(listed))
+	for _, l := range listed {
+		e := Entry{Listed: l, Label: labels.Label(l.Agent)}
+		for _, to := range l.To {
+			e.To = append(e.To, labels.Label(to))
+		}
+		if l.SupersededBy == "" {
+			e.Stale = checker.Check(l.Evidence)
+			for _, s := range e.Stale {
+				e.StaleWhy = append(e.StaleWhy, s.String())
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Since returns the entries appended after t, oldest first, and the new
+// tail. After a rewrite of the log (a checkout, a merge) it returns
+// rewritten true and no entries: the reader starts again from Log.
+func Since(repo *gitstore.Repo, t Tail) (entries []Entry, next Tail, rewritten bool, err error) {
+	path := repo.LogPath()
+	now, err := logstore.StatLog(path)
+	if err != nil {
+		return nil, t, false, err
+	}
+	if now.SameFile(t) {
+		return nil, t, false, nil
+	}
+	if t.Size > 0 && !logstore.Grown(path, t) {
+		next, err := logstore.EndCursor(path)
+		return nil, next, true, err
+	}
+	var listed []logstore.Listed
+	next, _, err = logstore.ScanFrom(path, t.Size, func(e logformat.Entry) {
+		listed = append(listed, logstore.Listed{Entry: e})
+	})
+	if err != nil {
+		return nil, t, false, err
+	}
+	return shown(repo, present.NewLabeler(repo), listed), next, false, nil
+}
+
+// LoadPlan reads the plan and the newest n changes of it.
+func LoadPlan(repo *gitstore.Repo, n int) (*Plan, error) {
+	text, err := gitstore.ReadFileIfExists(repo.PlanPath(), gitstore.MaxPlan)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	listed, _, err := logstore.List(repo, logstore.ListOptions{N: max(n, 1), Kind: logformat.KindPlan, All: true})
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Text: string(text), Hash: logstore.HashHex(text), History: shown(repo, present.NewLabeler(repo), listed)}, nil
+}
