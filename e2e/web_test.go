@@ -27,6 +27,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	browserpkg "github.com/lucid-dev/lucid/internal/browser"
 	"github.com/lucid-dev/lucid/internal/gittest"
 )
 
@@ -203,34 +204,21 @@ func (w *webWorld) serve(args ...string) string {
 	return u
 }
 
-// chromium is the browser's binary, or the test skips saying why.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("LUCID_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no chromium on PATH (Debian: apt-get install chromium; or set LUCID_CHROMIUM): the browser scenarios skip")
-	return ""
-}
-
 // browser is a tab of a fresh headless Chromium, closed when the test
-// ends.
+// ends; without a Chromium the test skips, saying why.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 860))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
-	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
-	return ctx
+	if _, err := browserpkg.Path(); err != nil {
+		t.Skip(err.Error() + ": the browser scenarios skip")
+	}
+	ctx, cancelTime := context.WithTimeout(context.Background(), 3*time.Minute)
+	tab, stop, err := browserpkg.Start(ctx, t.TempDir())
+	if err != nil {
+		cancelTime()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stop(); cancelTime() })
+	return tab
 }
 
 // do runs browser actions; a failure fails the test.
