@@ -239,21 +239,15 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
-// waitPage waits until expr is true in the page. (chromedp.Poll builds its
-// predicate with new Function, which the page's policy forbids.)
+// waitPage waits until expr is true in the page (an exception is false:
+// the page is not there yet).
 func waitPage(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	end := time.Now().Add(20 * time.Second)
-	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(end) {
-			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
-			t.Fatalf("the page never showed %s (%s; %v); it shows:\n%s", what, expr, err, text)
-		}
-		time.Sleep(50 * time.Millisecond)
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool]("(() => { try { return !!("+expr+") } catch { return false } })()",
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil {
+		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+		t.Fatalf("the page never showed %s (%s: %v); it shows:\n%s", what, expr, err, text)
 	}
 }
 
@@ -509,5 +503,17 @@ func TestWebReadOnly(t *testing.T) {
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll("#view-log .entry button, #view-log input[name=record-text]").length`); n != 0 {
 		t.Errorf("the read-only log offers %d actions", n)
+	}
+
+	// An agent stopped by the claim while the page is open: a toast, and
+	// the notice in the list.
+	w.hook("SessionStart", "SessionStart-lead.json", webB, nil)
+	if out := w.edit(webB, "src/auth.go"); !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Fatalf("B's edit under A's claim was not denied:\n%s", out)
+	}
+	waitPage(t, ctx, "a toast of the denial", `[...document.querySelectorAll("#toasts .toast")].some(e => e.textContent.includes("lead·0b2182") && e.textContent.includes("src/auth.go"))`)
+	view(t, ctx, "notices")
+	if got := eval[string](t, ctx, `document.getElementById("view-notices").innerText`); !strings.Contains(got, "denied") || !strings.Contains(got, "src/auth.go") {
+		t.Errorf("the notices list: %s", got)
 	}
 }

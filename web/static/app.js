@@ -208,7 +208,7 @@ function renderAgents() {
       h('td', null, a.unread + (a.unread_more ? '+' : '')),
       h('td', null, String(a.waiting)),
       h('td', { class: 'small' }, ago(a.last_seen)),
-      h('td', { class: 'small' }, a.denied ? h('span', { class: 'denied' },
+      h('td', { class: 'small' }, a.denied ? h('span', { class: 'stopped' },
         a.denied.path, ' by ', a.denied.label || a.denied.owner, '’s claim on ', a.denied.glob, ' (', ago(a.denied.at), ')') : ''),
       h('td', null, actions(
         ...(claims.length ? [['Release', releaseForm(a.id, [])]] : []),
