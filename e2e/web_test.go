@@ -339,6 +339,17 @@ func TestWebPage(t *testing.T) {
 	if n := eval[int](t, ctx, `Object.keys(window.lucidSeen).length`); n < 2 {
 		t.Errorf("lucidSeen holds %d entries, want each entry on the page", n)
 	}
+
+	// The file the first fact cites changes, and an agent acts: the fact
+	// is marked stale on the page, saying why, and a toast says so.
+	w.write(w.path("src/auth.go"), "package auth\n\n// Login is gone.\n")
+	w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webB, map[string]any{
+		"tool_input": map[string]any{"command": "echo look", "description": "look"}})
+	waitPage(t, ctx, "the fact marked stale", `[...document.querySelectorAll("#entries .entry")].some(e => e.textContent.includes("Login delegates") && e.querySelector(".stale"))`)
+	if why := eval[string](t, ctx, `document.querySelector("#entries .stale").textContent`); !strings.Contains(why, "src/auth.go") {
+		t.Errorf("the stale mark says %q, want what changed", why)
+	}
+	waitPage(t, ctx, "a toast of the stale fact", `[...document.querySelectorAll("#toasts .toast")].some(e => e.textContent.includes("src/auth.go"))`)
 	screenshot(t, ctx, "log")
 
 	view(t, ctx, "plan")

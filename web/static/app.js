@@ -395,11 +395,8 @@ const maxEntries = 1000;
 
 function entryView(e) {
   const cls = ['entry', e.kind, e.superseded_by ? 'superseded' : ''].join(' ');
-  const stale = (e.stale || []).map(s => h('div', { class: 'stale' }, '⚠ stale: ', s.path,
-    s.refused ? ' was not read: ' + s.refused
-      : s.gone ? ' is gone'
-        : ' changed since' + (s.line ? (s.now_line ? '; the cited line ' + s.line + ' is now line ' + s.now_line
-          : '; the cited line ' + s.line + ' is found nowhere') : '')));
+  const stale = (e.stale || []).map((s, i) => h('div', { class: 'stale' },
+    (e.stale_why && e.stale_why[i]) || '⚠stale: ' + s.path + ' changed'));
   const el = h('article', { class: cls, id: 'e-' + e.id, dataset: { id: e.id } },
     h('div', { class: 'head' }, h('span', { class: 'kind' }, e.kind + (e.ask ? ' (question)' : '') + (e.retired ? ' (retires)' : '')),
       h('span', null, e.label || label(e.agent)),
@@ -425,7 +422,7 @@ function supersedeForm(id, retire) {
 }
 
 function diffView(diff) {
-  return h('pre', { class: 'diff' }, diff.split('\n').map(l =>
+  return h('pre', { class: 'diff' }, diff.replace(/\n+$/, '').split('\n').map(l =>
     h('span', { class: l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : '' }, l + '\n')));
 }
 
@@ -541,6 +538,7 @@ function notices(b, first) {
     state.noticeIds.add(n.id);
     state.notices.unshift(n);
     if (first) continue; // known before the page opened: listed, not announced
+    if (n.kind === 'stale') staleLater();
     toast(noticeText(n));
     if ('Notification' in window && Notification.permission === 'granted') {
       try { new Notification('lucid: ' + n.kind, { body: clean(noticeText(n)), tag: n.id }); } catch { /* not where pages may not */ }
@@ -550,8 +548,24 @@ function notices(b, first) {
   $('notice-count').textContent = state.notices.length ? String(state.notices.length) : '';
 }
 
+// staleLater reads the log's first page again when a fact went stale, so
+// that the entries already on the page are marked (unless the person is
+// filling a form there).
+let stalling = null;
+function staleLater() {
+  clearTimeout(stalling);
+  stalling = setTimeout(() => { if (!editing('log')) loadLog().catch(() => {}); }, 200);
+}
+
+// noticeText is a notice in one sentence: the denied and unreported ones
+// say it themselves, the others are an entry's text.
 function noticeText(n) {
-  return (n.label ? n.label + ': ' : '') + n.text;
+  const who = n.label || n.agent || 'an agent';
+  switch (n.kind) {
+    case 'stale': return who + '’s entry went stale (' + n.path + ' changed): ' + n.text;
+    case 'violation': return 'a write a claim should have stopped, by ' + who + ': ' + n.text;
+    default: return n.text;
+  }
 }
 
 function toast(text) {
@@ -568,7 +582,7 @@ function renderNotices() {
   fill(el, h('h2', null, 'Notices'), allow,
     state.notices.length ? state.notices.map(n => h('div', { class: 'notice ' + n.kind, dataset: { notice: n.id } },
       h('div', { class: 'head small muted' }, h('strong', null, n.kind), ' · ', n.label || n.agent || '', ' · ', ago(n.at)),
-      h('div', { class: 'text' }, n.text), n.path ? h('div', { class: 'evidence' }, n.path) : null,
+      h('div', { class: 'text' }, noticeText(n)), n.path ? h('div', { class: 'evidence' }, n.path) : null,
       n.entry ? h('div', { class: 'small muted' }, 'entry ' + n.entry) : null))
       : h('p', { class: 'empty' }, 'Nothing to report.'));
 }
