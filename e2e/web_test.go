@@ -528,3 +528,43 @@ func TestWebReadOnly(t *testing.T) {
 		t.Errorf("the notices list: %s", got)
 	}
 }
+
+// The person's other actions from the page: a note recorded, superseded,
+// then retired from the log, and a message sent from the agents view, which
+// the agent is given with its next tool call.
+func TestWebHand(t *testing.T) {
+	w := newWebWorld(t)
+	ctx := browser(t)
+	w.hook("SessionStart", "SessionStart-lead.json", webB, nil)
+	do(t, ctx, chromedp.Navigate(w.serve()+"#log"))
+	waitPage(t, ctx, "the log", `document.querySelector("#view-log input[name=record-text]")`)
+
+	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#view-log select[name=record-kind]`), "decision"),
+		chromedp.SendKeys(chromedp.CSS(`#view-log input[name=record-text]`), "Keep bcrypt"),
+		chromedp.Click(chromedp.CSS(`#view-log form:has(input[name=record-text]) button[type=submit]`)))
+	waitPage(t, ctx, "the decision", `document.querySelector("#entries .entry.decision .text")?.textContent === "Keep bcrypt"`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#entries .entry.decision button.act`)), // Supersede
+		chromedp.SendKeys(chromedp.CSS(`#entries .entry.decision input[name=text]`), "Keep bcrypt, cost 12"),
+		chromedp.Click(chromedp.CSS(`#entries .entry.decision button[type=submit]`)))
+	waitPage(t, ctx, "the replacement, and the old one gone",
+		`[...document.querySelectorAll("#entries .text")].map(e => e.textContent).join("|") === "Keep bcrypt, cost 12"`)
+	if log := w.run("log", "--json"); !strings.Contains(log, `"kind": "supersede"`) || !strings.Contains(log, "Keep bcrypt, cost 12") {
+		t.Errorf("the log after superseding from the page:\n%s", log)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-log input[name=all]`)))
+	waitPage(t, ctx, "the superseded entry, shown", `[...document.querySelectorAll("#entries .entry.superseded .text")].some(e => e.textContent === "Keep bcrypt")`)
+
+	view(t, ctx, "agents")
+	waitPage(t, ctx, "B", `document.querySelector('#view-agents tr[data-agent="`+webB+`"]')`)
+	row := `#view-agents tr[data-agent="` + webB + `"]`
+	do(t, ctx, chromedp.Click(chromedp.CSS(row+` button.act`)), // Message
+		chromedp.SendKeys(chromedp.CSS(row+` input[name=text]`), "Please look at the login bug first"),
+		chromedp.Click(chromedp.CSS(row+` button[type=submit]`)))
+	waitPage(t, ctx, "the form closed", `!document.querySelector('`+row+` form')`)
+	delta := w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webB, map[string]any{
+		"tool_input": map[string]any{"command": "echo next", "description": "next"}})
+	if !strings.Contains(delta, "Please look at the login bug first") {
+		t.Errorf("B's next tool call does not carry the person's message:\n%s", delta)
+	}
+	screenshot(t, ctx, "hand")
+}
