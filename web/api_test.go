@@ -117,6 +117,18 @@ func TestAPI(t *testing.T) {
 		t.Errorf("the log's JSON does not escape markup:\n%s", raw[:n])
 	}
 
+	var decisions logPage
+	postJSON(t, c, s, "/api/record", `{"kind":"decision","text":"keep bcrypt for passwords"}`, &map[string]any{})
+	getJSON(t, c, s, "/api/log?kind=decision", &decisions)
+	if len(decisions.Entries) != 1 || decisions.Entries[0].Text != "keep bcrypt for passwords" {
+		t.Errorf("/api/log?kind=decision: %+v", decisions.Entries)
+	}
+	var found logPage
+	getJSON(t, c, s, "/api/log?q=bcrypt", &found)
+	if len(found.Entries) != 1 || found.Entries[0].Kind != "decision" {
+		t.Errorf("/api/log?q=bcrypt: %+v", found.Entries)
+	}
+
 	var p board.Plan
 	if code := getJSON(t, c, s, "/api/plan", &p); code != http.StatusOK || p.Hash == "" {
 		t.Fatalf("/api/plan: %d %+v", code, p)
@@ -156,18 +168,39 @@ func TestEvents(t *testing.T) {
 
 	var e map[string]any
 	postJSON(t, c, s, "/api/record", `{"kind":"note","text":"missed"}`, &e)
+	first := stream(t, c, s, "?tail="+url.QueryEscape(string(tail)))
+	second := stream(t, c, s, "") // a page that read nothing yet
+	first.next("entries", `"missed"`)
+	first.next("hello", "")
+	second.next("hello", "")
+	postJSON(t, c, s, "/api/record", `{"kind":"decision","text":"appended while open"}`, &e)
+	// Both pages are told, by the server's one watch.
+	for _, st := range []*events{first, second} {
+		st.next("entries", `"appended while open"`)
+		st.next("board", `"agents"`)
+	}
+}
+
+// events is an open event stream's events, name and data.
+type events struct {
+	t  *testing.T
+	ch chan [2]string
+}
+
+func stream(t *testing.T, c *http.Client, s *Server, query string) *events {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.host+"/api/events?tail="+url.QueryEscape(string(tail)), nil)
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.host+"/api/events"+query, nil)
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("/api/events: %s", ct)
 	}
-	events := make(chan [2]string)
+	ev := &events{t: t, ch: make(chan [2]string, 100)}
 	go func() {
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(nil, 1<<20)
@@ -177,31 +210,29 @@ func TestEvents(t *testing.T) {
 			case strings.HasPrefix(line, "event: "):
 				name = line[len("event: "):]
 			case strings.HasPrefix(line, "data: "):
-				events <- [2]string{name, line[len("data: "):]}
+				ev.ch <- [2]string{name, line[len("data: "):]}
 			}
 		}
-		close(events)
+		close(ev.ch)
 	}()
-	next := func(want, text string) {
-		t.Helper()
-		timeout := time.After(10 * time.Second)
-		for {
-			select {
-			case ev, ok := <-events:
-				if !ok {
-					t.Fatalf("the stream ended before the %s event with %q", want, text)
-				}
-				if ev[0] == want && strings.Contains(ev[1], text) {
-					return
-				}
-			case <-timeout:
-				t.Fatalf("no %s event with %q within 10 s", want, text)
+	return ev
+}
+
+// next waits for the next event named want whose data holds text.
+func (ev *events) next(want, text string) {
+	ev.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case e, ok := <-ev.ch:
+			if !ok {
+				ev.t.Fatalf("the stream ended before the %s event with %q", want, text)
 			}
+			if e[0] == want && strings.Contains(e[1], text) {
+				return
+			}
+		case <-timeout:
+			ev.t.Fatalf("no %s event with %q within 10 s", want, text)
 		}
 	}
-	next("entries", `"missed"`)
-	next("hello", "")
-	postJSON(t, c, s, "/api/record", `{"kind":"decision","text":"appended while open"}`, &e)
-	next("entries", `"appended while open"`)
-	next("board", `"agents"`)
 }
