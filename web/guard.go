@@ -3,10 +3,10 @@ package web
 import (
 	"crypto/subtle"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 )
 
 // The headers of every answer: no script but the page's own files, no
@@ -23,7 +23,7 @@ var securityHeaders = map[string]string{
 // cookieName is the token's cookie. Cookies are shared by every port of a
 // host, so each server's has its own name.
 func (s *Server) cookieName() string {
-	_, port, _ := strings.Cut(s.host[strings.LastIndex(s.host, "]")+1:], ":")
+	_, port, _ := net.SplitHostPort(s.host)
 	return "lucid_" + port
 }
 

@@ -17,9 +17,9 @@ import (
 const viewBinary = "lucid-view"
 
 // runView runs lucid-view NAME ARGS, found beside this lucid or on PATH,
-// with this process's standard streams, and returns its exit code as
-// lucid's. A person's command: an agent's shell is refused, since the page
-// acts as the person.
+// in this process's place (on Windows, as a child with this process's
+// standard streams, whose exit code it returns as lucid's). A person's
+// command: an agent's shell is refused, since the page acts as the person.
 func runView(c *cli, name string, args []string) error {
 	if err := personOnly(name); err != nil {
 		return err
