@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -323,6 +324,16 @@ func TestWebPage(t *testing.T) {
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll('#view-tree .file.claimed').length`); n != 1 {
 		t.Errorf("%d files shown claimed, want src/auth.go alone", n)
+	}
+	// A folder the person opens stays open as the board moves on.
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-tree details[data-dir=".lucid/"] > summary`)))
+	waitPage(t, ctx, ".lucid/ open", `document.querySelector('#view-tree .file[data-path=".lucid/plan.md"]')`)
+	redrawn := eval[int](t, ctx, `window.lucidBoards`)
+	w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webA, map[string]any{
+		"tool_input": map[string]any{"command": "echo look", "description": "look"}})
+	waitPage(t, ctx, "the board after A's tool call", fmt.Sprintf(`window.lucidBoards > %d`, redrawn))
+	if !eval[bool](t, ctx, `document.querySelector('#view-tree details[data-dir=".lucid/"]').open`) {
+		t.Error("the folder the person opened closed when the board changed")
 	}
 	screenshot(t, ctx, "claims")
 

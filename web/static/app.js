@@ -17,7 +17,8 @@ const state = {
   tail: null,
   filter: { kind: '', agent: '', path: '', q: '', all: false },
   plan: null,
-  tree: null, treeTop: '', treeKey: '',
+  tree: null, treeTop: '', treeKey: '', treeAt: 0, treeEl: null,
+  openDirs: new Set(), closedOnce: new Set(),
   notices: [],          // newest first
   noticeIds: new Set(),
   firstData: false,
@@ -220,18 +221,23 @@ function renderAgents() {
     h('tbody', null, rows)));
 }
 
-// The tree: folders and files, with the claims over each.
+// The tree: folders and files, with the claims over each. It is read
+// again when the claims change, or when shown after a while (recent edits,
+// ages); its folders are built once per read, and stay as the person
+// opened them.
 function loadTree() {
   const b = state.board;
   if (!b) return;
   const top = state.treeTop || b.top;
   const key = top + '\n' + b.claims.map(c => c.id).join(',');
-  if (state.treeKey === key && state.tree) return;
+  if (state.treeKey === key && state.tree && Date.now() - state.treeAt < 15000) return;
   state.treeKey = key;
+  state.treeAt = Date.now();
   api('/api/tree?top=' + encodeURIComponent(top)).then(t => {
     state.tree = t;
+    state.treeEl = null;
     redraw();
-  }, e => { state.tree = { error: e.message }; redraw(); });
+  }, e => { state.tree = { error: e.message }; state.treeEl = null; redraw(); });
 }
 
 function tops() {
@@ -259,7 +265,7 @@ function renderTree() {
   if (!b) return fill(el, h('p', { class: 'empty' }, 'loading…'));
   const top = state.treeTop || b.top;
   const pick = tops().length > 1 ? h('select', {
-    onchange: ev => { state.treeTop = ev.target.value; state.tree = null; loadTree(); renderTree(); },
+    onchange: ev => { state.treeTop = ev.target.value; state.tree = null; state.treeEl = null; loadTree(); renderTree(); },
   }, tops().map(t => h('option', { value: t, selected: t === top }, t))) : null;
   const claims = b.claims.length ? h('div', { class: 'claims' }, b.claims.map(claimLine))
     : h('p', { class: 'empty' }, 'No claims.');
@@ -267,7 +273,7 @@ function renderTree() {
   const t = state.tree;
   if (!t) tree = h('p', { class: 'empty' }, 'loading the tree…');
   else if (t.error) tree = h('p', { class: 'error' }, t.error);
-  else tree = buildTree(t);
+  else tree = state.treeEl || (state.treeEl = buildTree(t));
   fill(el, h('h2', null, 'Claims on the tree'), h('div', { class: 'filters' }, h('span', { class: 'muted' }, top), pick),
     claims, tree);
 }
@@ -287,19 +293,24 @@ function buildTree(t) {
     d.files.push({ name: parts[parts.length - 1], file: f });
   }
   const box = h('div', { class: 'tree' });
-  fillDir(box, root);
+  fillDir(box, root, '');
   if (t.truncated) box.append(h('div', { class: 'muted small' }, 'The tree is cut at ' + t.files.length + ' files.'));
   return box;
 }
 
-function fillDir(el, d) {
+function fillDir(el, d, prefix) {
   for (const [name, sub] of [...d.dirs].sort((a, b) => a[0].localeCompare(b[0]))) {
-    const det = h('details', { dataset: { dir: name } },
+    const path = prefix + name + '/';
+    const det = h('details', { dataset: { dir: path } },
       h('summary', { class: sub.claimed ? 'claimed' : '' }, name + '/',
         sub.claimed ? h('span', { class: 'on' }, sub.claimed + ' claimed') : null));
     let built = false;
-    det.addEventListener('toggle', () => { if (det.open && !built) { built = true; fillDir(det, sub); } });
-    if (sub.claimed) { det.open = true; }
+    det.addEventListener('toggle', () => {
+      if (det.open) state.openDirs.add(path); else state.openDirs.delete(path);
+      if (det.open && !built) { built = true; fillDir(det, sub, path); }
+    });
+    det.open = state.openDirs.has(path) || (sub.claimed > 0 && !state.closedOnce.has(path));
+    if (sub.claimed) state.closedOnce.add(path); // opened for its claims once; then as the person leaves it
     el.append(det);
   }
   for (const { name, file } of d.files) el.append(fileLine(name, file));
@@ -589,7 +600,12 @@ function renderNotices() {
 
 // ---- the board and the stream ------------------------------------------
 
+// lucidBoards counts the boards the page was given (for its tests).
+window.lucidBoards = 0;
+
 function setBoard(b, first) {
+  window.lucidBoards++;
+  for (const k of ['agents', 'claims', 'notices']) b[k] = b[k] || [];
   state.board = b;
   state.readOnly = !!b.read_only;
   $('readonly').hidden = !state.readOnly;
