@@ -33,21 +33,18 @@ The server listens on 127.0.0.1, on a free port unless --addr names one.
 The address it prints carries a random token, which every request needs;
 keep it to yourself. Refused in an agent's shell: the page acts as the
 person.
-
-Flags:
 `
 
 func runWeb(args []string, stdout, stderr io.Writer) error {
 	f := flag.NewFlagSet("web", flag.ContinueOnError)
 	f.SetOutput(io.Discard)
-	addr := f.String("addr", "", "listen on `HOST:PORT`; another machine's reach needs a host other than 127.0.0.1 (warned)")
+	addr := f.String("addr", "", "listen on `HOST:PORT` instead; an address other machines reach is warned of")
 	open := f.Bool("open", false, "open the page in the browser")
 	readOnly := f.Bool("read-only", false, "show only: no action, for a shared screen")
 	if err := f.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, webHelp)
-			f.SetOutput(stdout)
-			f.PrintDefaults()
+			printFlags(stdout, f)
 			return nil
 		}
 		return usageError{err.Error() + ": lucid web --help lists the flags"}
@@ -104,4 +101,23 @@ func openBrowser(url string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// printFlags lists f's flags as lucid's own commands list theirs.
+func printFlags(w io.Writer, f *flag.FlagSet) {
+	var heads, usages []string
+	width := 0
+	f.VisitAll(func(fl *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(fl)
+		head := "      --" + fl.Name
+		if arg != "" {
+			head += " " + arg
+		}
+		heads, usages = append(heads, head), append(usages, usage)
+		width = max(width, len(head))
+	})
+	fmt.Fprint(w, "\nflags:\n")
+	for i := range heads {
+		fmt.Fprintf(w, "%-*s   %s\n", width, heads[i], usages[i])
+	}
 }

@@ -27,7 +27,7 @@ func TestWebUsage(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"web", "--help"}, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "lucid web [--addr HOST:PORT]") ||
-		!strings.Contains(stdout.String(), "-read-only") {
+		!strings.Contains(stdout.String(), "      --read-only ") {
 		t.Errorf("--help: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	for _, args := range [][]string{{"web", "now"}, {"web", "--port", "8080"}} {
