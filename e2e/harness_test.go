@@ -34,7 +34,9 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == codexHookName {
 		os.Exit(codexHook())
 	}
-	os.Exit(setup(m))
+	code := setup(m)
+	cleanupWeb()
+	os.Exit(code)
 }
 
 func setup(m *testing.M) int {

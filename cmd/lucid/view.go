@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 // viewBinary is the binary that serves lucid web and lucid watch. It is
@@ -16,9 +17,9 @@ import (
 const viewBinary = "lucid-view"
 
 // runView runs lucid-view NAME ARGS, found beside this lucid or on PATH,
-// with this process's standard streams, and returns its exit code as
-// lucid's. A person's command: an agent's shell is refused, since the page
-// acts as the person.
+// in this process's place (on Windows, as a child with this process's
+// standard streams, whose exit code it returns as lucid's). A person's
+// command: an agent's shell is refused, since the page acts as the person.
 func runView(c *cli, name string, args []string) error {
 	if err := personOnly(name); err != nil {
 		return err
@@ -26,6 +27,12 @@ func runView(c *cli, name string, args []string) error {
 	bin, err := findView()
 	if err != nil {
 		return err
+	}
+	if runtime.GOOS != "windows" {
+		// Become lucid-view, so that a signal to this process (kill, a
+		// service manager's stop) reaches the server, and none is left
+		// running when lucid is gone.
+		return syscall.Exec(bin, append([]string{bin, name}, args...), os.Environ())
 	}
 	cmd := exec.Command(bin, append([]string{name}, args...)...)
 	// The view draws on the terminal itself: it gets the real streams, not

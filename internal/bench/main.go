@@ -254,6 +254,13 @@ func (b *bench) setup(lucid string) error {
 	if b.lucid, err = copyBinary(abs, filepath.Join(root, "bin", "lucid")); err != nil {
 		return err
 	}
+	// lucid-view (lucid web) goes beside it, where lucid and the web
+	// section look for it.
+	if view := filepath.Join(filepath.Dir(abs), "lucid-view"); exists(view) {
+		if _, err := copyBinary(view, filepath.Join(root, "bin", "lucid-view")); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(b.out, "lucid bench  (%s, %d cores, %d runs each after %d warm-ups, median)\n",
 		runtime.Version(), runtime.NumCPU(), b.runs, b.warmups)
 	fmt.Fprintf(b.out, "binary: %s  (%s)\n", lucid, version)
@@ -402,6 +409,12 @@ func main() { fmt.Println("hello") }
 // (1.30x the floor against 1.15x; a hello world 5% slower), and both read
 // back after the page cache was dropped at 1.24x. A copy gives both the
 // same footing, and the one they have once installed by a copy.
+// exists reports whether path is there.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 func copyBinary(src, dst string) (string, error) {
 	b, err := os.ReadFile(src)
 	if err != nil {

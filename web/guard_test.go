@@ -1,0 +1,230 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/lucid-dev/lucid/internal/repotest"
+)
+
+// newTestServer is a server of a fresh repository, not serving: its
+// handler is called directly.
+func newTestServer(t *testing.T, opt Options) *Server {
+	t.Helper()
+	s, err := Listen(repotest.Lucid(t), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.ln.Close() })
+	return s
+}
+
+// request is one request to s, as a browser would send it: to s's own
+// host, with the token's cookie unless noCookie; header holds the others.
+type request struct {
+	method, path, body string
+	host               string // "" is the server's
+	noCookie           bool
+	header             map[string]string
+}
+
+func (s *Server) do(t *testing.T, req request) *httptest.ResponseRecorder {
+	t.Helper()
+	if req.method == "" {
+		req.method = http.MethodGet
+	}
+	r := httptest.NewRequest(req.method, req.path, strings.NewReader(req.body))
+	r.Host = s.host
+	if req.host != "" {
+		r.Host = req.host
+	}
+	if !req.noCookie {
+		r.AddCookie(&http.Cookie{Name: s.cookieName(), Value: s.token})
+	}
+	for k, v := range req.header {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	s.handler().ServeHTTP(w, r)
+	return w
+}
+
+// refusal checks that w is status with one line of JSON holding an error
+// that says want.
+func refusal(t *testing.T, w *httptest.ResponseRecorder, status int, want string) {
+	t.Helper()
+	body := w.Body.String()
+	if w.Code != status {
+		t.Fatalf("status %d, want %d: %s", w.Code, status, body)
+	}
+	var e struct{ Error string }
+	if err := json.Unmarshal([]byte(body), &e); err != nil || strings.Count(body, "\n") != 1 || !strings.Contains(e.Error, want) {
+		t.Errorf("body %q, want one line of JSON with an error saying %q", body, want)
+	}
+}
+
+func TestToken(t *testing.T) {
+	s := newTestServer(t, Options{})
+	if !strings.HasPrefix(s.URL(), "http://127.0.0.1:") || len(s.token) != 64 {
+		t.Fatalf("URL %s, token %q: want the loopback address and 32 random bytes in hex", s.URL(), s.token)
+	}
+	if s2 := newTestServer(t, Options{}); s2.token == s.token {
+		t.Error("two servers have the same token")
+	}
+
+	refusal(t, s.do(t, request{path: "/", noCookie: true}), http.StatusUnauthorized, "no token")
+	refusal(t, s.do(t, request{path: "/api/board", noCookie: true}), http.StatusUnauthorized, "no token")
+	refusal(t, s.do(t, request{path: "/?token=" + strings.Repeat("0", 64), noCookie: true}), http.StatusForbidden, "not this server's")
+	w := s.do(t, request{method: http.MethodGet, path: "/api/board", noCookie: true,
+		header: map[string]string{"Cookie": s.cookieName() + "=" + s.token[:63] + "x"}})
+	refusal(t, w, http.StatusUnauthorized, "no token")
+
+	// The printed URL: the token becomes a cookie, and leaves the address.
+	w = s.do(t, request{path: "/?token=" + s.token + "&x=1", noCookie: true})
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/?x=1" {
+		t.Fatalf("the printed URL answers %d to %q, want 303 to /?x=1", w.Code, w.Header().Get("Location"))
+	}
+	c := w.Result().Cookies()
+	if len(c) != 1 || c[0].Value != s.token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode || c[0].Path != "/" {
+		t.Fatalf("cookie %+v, want the token, HttpOnly, SameSite=Strict, for /", c)
+	}
+	// Another server of the same host has a cookie of its own.
+	if s2 := newTestServer(t, Options{}); s2.cookieName() == s.cookieName() {
+		t.Errorf("two servers' cookies are both named %s", s.cookieName())
+	}
+
+	w = s.do(t, request{path: "/"})
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `<script src="app.js"`) {
+		t.Fatalf("the page with the cookie: %d\n%s", w.Code, w.Body)
+	}
+	for k, want := range map[string]string{
+		"Content-Security-Policy": "default-src 'self'; script-src 'self'",
+		"X-Content-Type-Options":  "nosniff",
+		"Referrer-Policy":         "no-referrer",
+		"X-Frame-Options":         "DENY",
+	} {
+		if got := w.Header().Get(k); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+	if js := s.do(t, request{path: "/app.js"}); js.Code != http.StatusOK || !strings.Contains(js.Header().Get("Content-Type"), "javascript") {
+		t.Errorf("app.js: %d %s", js.Code, js.Header().Get("Content-Type"))
+	}
+	// The page's script puts no data in the page as markup.
+	if js := s.do(t, request{path: "/app.js"}).Body.String(); strings.Contains(js, "innerHTML") || strings.Contains(js, "insertAdjacentHTML") {
+		t.Error("app.js uses innerHTML or insertAdjacentHTML")
+	}
+}
+
+func TestHost(t *testing.T) {
+	s := newTestServer(t, Options{})
+	port := s.host[strings.LastIndex(s.host, ":")+1:]
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port} {
+		if w := s.do(t, request{path: "/", host: host}); w.Code != http.StatusOK {
+			t.Errorf("Host %s: %d, want 200", host, w.Code)
+		}
+	}
+	// A site whose name was pointed at 127.0.0.1 (DNS rebinding) sends its
+	// own name, with the cookie the browser keeps for it or not.
+	for _, host := range []string{"evil.example:" + port, "evil.example", "127.0.0.1:1", "localhost", "127.0.0.2:" + port} {
+		refusal(t, s.do(t, request{path: "/api/board", host: host}), http.StatusForbidden, "not this server's")
+		refusal(t, s.do(t, request{path: "/?token=" + s.token, host: host, noCookie: true}), http.StatusForbidden, "not this server's")
+	}
+}
+
+func TestCrossSite(t *testing.T) {
+	s := newTestServer(t, Options{})
+	origin := "http://" + s.host
+	json := map[string]string{"Origin": origin, "Content-Type": "application/json"}
+	// Past the guard: the handler refuses the empty text.
+	refusal(t, s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{"kind":"note","text":""}`, header: json}),
+		http.StatusBadRequest, "text is what to record")
+	refusal(t, s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{"text":""}`,
+		header: map[string]string{"Sec-Fetch-Site": "same-origin", "Content-Type": "application/json; charset=utf-8"}}),
+		http.StatusBadRequest, "text is what to record")
+
+	for _, c := range []struct {
+		header map[string]string
+		want   string
+	}{
+		{map[string]string{"Content-Type": "application/json"}, "names no origin"},
+		{map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, "names no origin"},
+		{map[string]string{"Origin": "http://evil.example", "Content-Type": "application/json"}, `comes from "http://evil.example"`},
+		{map[string]string{"Origin": "null", "Content-Type": "application/json"}, `comes from "null"`},
+		{map[string]string{"Origin": "https://" + s.host, "Content-Type": "application/json"}, "not from this server's page"},
+		{map[string]string{"Origin": origin, "Content-Type": "text/plain"}, "not application/json"},
+		{map[string]string{"Origin": origin, "Content-Type": "application/x-www-form-urlencoded"}, "not application/json"},
+		{map[string]string{"Origin": origin}, "not application/json"},
+	} {
+		w := s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{"kind":"note","text":"x"}`, header: c.header})
+		refusal(t, w, http.StatusForbidden, c.want)
+	}
+	// Without the cookie the origin does not matter.
+	refusal(t, s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{}`, header: json, noCookie: true}),
+		http.StatusUnauthorized, "no token")
+	refusal(t, s.do(t, request{method: http.MethodPut, path: "/api/plan", body: `{}`, header: json}),
+		http.StatusMethodNotAllowed, "PUT is not served")
+}
+
+func TestNothingElseServed(t *testing.T) {
+	s := newTestServer(t, Options{})
+	for _, path := range []string{"/index.html.bak", "/static/app.js", "/go.mod", "/.lucid/log.jsonl", "/api/nothing", "/%2e%2e/go.mod"} {
+		if w := s.do(t, request{path: path}); w.Code != http.StatusNotFound && w.Code != http.StatusMovedPermanently {
+			t.Errorf("%s: %d, want 404\n%s", path, w.Code, w.Body)
+		}
+	}
+	refusal(t, s.do(t, request{path: "/.lucid/plan.md"}), http.StatusNotFound, "nothing is served")
+}
+
+func TestRequestErrors(t *testing.T) {
+	s := newTestServer(t, Options{})
+	json := map[string]string{"Origin": "http://" + s.host, "Content-Type": "application/json"}
+	post := func(path, body string) *httptest.ResponseRecorder {
+		return s.do(t, request{method: http.MethodPost, path: path, body: body, header: json})
+	}
+	refusal(t, post("/api/record", `{"kind":"note","text":"x","extra":1}`), http.StatusBadRequest, `unknown field "extra"`)
+	refusal(t, post("/api/record", `not json`), http.StatusBadRequest, "not the JSON this takes")
+	refusal(t, post("/api/record", `{"text":"a"} {"text":"b"}`), http.StatusBadRequest, "more than one JSON value")
+	refusal(t, post("/api/record", `{"text":"`+strings.Repeat("a", maxBody)+`"}`), http.StatusBadRequest, "over 1 MiB")
+	refusal(t, post("/api/release", `{"globs":["src/**"]}`), http.StatusBadRequest, "owner names the agent")
+	refusal(t, post("/api/plan", `{"text":"x"}`), http.StatusBadRequest, "base is the plan's hash")
+	refusal(t, post("/api/supersede", `{"text":"x"}`), http.StatusBadRequest, "id names the entry")
+	refusal(t, post("/api/supersede", `{"id":"01J","text":" "}`), http.StatusBadRequest, "text is the new entry's text")
+	refusal(t, post("/api/message", `{"text":"x"}`), http.StatusBadRequest, "to names the agent")
+	refusal(t, post("/api/message", `{"to":"lead","text":""}`), http.StatusBadRequest, "text is the message")
+	refusal(t, s.do(t, request{path: "/api/log?n=many"}), http.StatusBadRequest, "n is how many entries")
+	refusal(t, s.do(t, request{path: "/api/events?tail=nope"}), http.StatusBadRequest, "tail is the log's tail")
+
+	ro := newTestServer(t, Options{ReadOnly: true})
+	json["Origin"] = "http://" + ro.host
+	for _, path := range []string{"/api/release", "/api/plan", "/api/record", "/api/supersede", "/api/message"} {
+		w := ro.do(t, request{method: http.MethodPost, path: path, body: `{}`, header: json})
+		refusal(t, w, http.StatusForbidden, "read-only")
+	}
+}
+
+func TestListen(t *testing.T) {
+	repo := repotest.Lucid(t)
+	if _, err := Listen(repo, Options{Addr: "8080"}); err == nil || !strings.Contains(err.Error(), "HOST:PORT") {
+		t.Errorf("--addr 8080: %v, want HOST:PORT asked for", err)
+	}
+	s, err := Listen(repo, Options{Addr: "localhost:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.ln.Close()
+	if s.Exposed() || !strings.HasPrefix(s.URL(), "http://localhost:") {
+		t.Errorf("localhost: exposed %v, URL %s", s.Exposed(), s.URL())
+	}
+	s2, err := Listen(repo, Options{Addr: "0.0.0.0:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.ln.Close()
+	if !s2.Exposed() || !strings.HasPrefix(s2.URL(), "http://127.0.0.1:") {
+		t.Errorf("0.0.0.0: exposed %v, URL %s; want exposed, and the loopback address printed", s2.Exposed(), s2.URL())
+	}
+}
