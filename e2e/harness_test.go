@@ -65,7 +65,11 @@ func setup(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	if realLucid, err = gittest.BuildLucid(filepath.Join(dir, "real")); err != nil {
+	if realLucid, err = gittest.BuildLucid(filepath.Join(dir, "real")); err == nil {
+		// lucid web and lucid watch find lucid-view beside lucid.
+		_, err = gittest.BuildView(filepath.Join(dir, "real"))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}

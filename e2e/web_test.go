@@ -158,16 +158,22 @@ func (w *webWorld) edit(session, rel string) string {
 // exit 0.
 func (w *webWorld) serve(args ...string) string {
 	w.t.Helper()
-	cmd := exec.Command(w.lucid, append([]string{"web"}, args...)...)
-	cmd.Dir, cmd.Env = w.repo, w.environ()
+	return serveWeb(w.t, w.lucid, w.repo, w.environ(), args...)
+}
+
+// serveWeb starts `lucid web args` with lucid in dir, as serve does.
+func serveWeb(t *testing.T, lucid, dir string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(lucid, append([]string{"web"}, args...)...)
+	cmd.Dir, cmd.Env = dir, env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		w.t.Fatal(err)
+		t.Fatal(err)
 	}
 	found := make(chan string, 1)
 	go func() {
@@ -184,23 +190,23 @@ func (w *webWorld) serve(args ...string) string {
 	case u = <-found:
 	case <-time.After(30 * time.Second):
 	}
-	w.t.Cleanup(func() {
+	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGINT)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
 		case err := <-done:
 			if err != nil {
-				w.t.Errorf("lucid web did not stop cleanly on SIGINT: %v\n%s", err, stderr.String())
+				t.Errorf("lucid web did not stop cleanly on SIGINT: %v\n%s", err, stderr.String())
 			}
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
-			w.t.Errorf("lucid web did not stop within 10 s of SIGINT")
+			t.Errorf("lucid web did not stop within 10 s of SIGINT")
 		}
 	})
 	if u == "" {
 		cmd.Process.Kill()
-		w.t.Fatalf("lucid web printed no URL\n%s", stderr.String())
+		t.Fatalf("lucid web printed no URL\n%s", stderr.String())
 	}
 	return u
 }

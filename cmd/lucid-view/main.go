@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/lucid-dev/lucid/client/clients"
 )
 
 // A subcommand of lucid-view, run as lucid NAME.
@@ -34,6 +36,8 @@ func (e usageError) Error() string { return e.msg }
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// Agents are labelled by their client or role, as lucid labels them.
+	clients.NameAgents()
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "usage: lucid web|watch [FLAGS]: lucid-view is run by lucid web and lucid watch")
 		return 2

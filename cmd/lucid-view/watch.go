@@ -52,7 +52,6 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	clients.NameAgents()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return termview.Run(ctx, repo, os.Stdin, stdout, *once)
