@@ -33,7 +33,7 @@ type Server struct {
 	ln       net.Listener
 	host     string          // the host of the printed URL, as in a Host header
 	hosts    map[string]bool // the Host headers that name this server
-	exposed  bool
+	exposed  string          // the address other machines may reach, or ""
 	hub      *hub
 	tick     time.Duration
 }
@@ -58,7 +58,10 @@ func Listen(repo *gitstore.Repo, opt Options) (*Server, error) {
 	}
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	s := &Server{repo: repo, readOnly: opt.ReadOnly, token: hex.EncodeToString(raw[:]), ln: ln,
-		tick: opt.Tick, exposed: !loopback(host)}
+		tick: opt.Tick}
+	if !loopback(host) {
+		s.exposed = net.JoinHostPort(host, port)
+	}
 	if s.tick <= 0 {
 		s.tick = 10 * time.Second
 	}
@@ -84,9 +87,9 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Exposed reports whether the server listens on an address other machines
-// may reach.
-func (s *Server) Exposed() bool { return s.exposed }
+// Exposed is the address the server listens on when other machines may
+// reach it, else "".
+func (s *Server) Exposed() string { return s.exposed }
 
 // URL is the address to open, with the token.
 func (s *Server) URL() string {
