@@ -70,7 +70,17 @@ func Listen(repo *gitstore.Repo, opt Options) (*Server, error) {
 		s.hosts[net.JoinHostPort(h, port)] = true
 	}
 	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1" // every address: the URL names the loopback one
+		// Every address of the machine: a request may name any of them by
+		// its number (a name could be another site's, rebound), and the
+		// URL names the loopback one.
+		if addrs, err := net.InterfaceAddrs(); err == nil {
+			for _, a := range addrs {
+				if ip, ok := a.(*net.IPNet); ok {
+					s.hosts[net.JoinHostPort(ip.IP.String(), port)] = true
+				}
+			}
+		}
+		host = "127.0.0.1"
 	}
 	s.host = net.JoinHostPort(host, port)
 	s.hosts[s.host] = true
