@@ -11,10 +11,11 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain puts a build of lucid first on PATH (gittest.BuildLucid says
-// why it is not this test binary), so that the scripts and the tests that
-// run lucid as processes drive the real command line, main() and all; the
-// helpers below run as commands of this binary.
+// TestMain puts a build of lucid, and of the lucid-view that lucid watch
+// runs, first on PATH (gittest.BuildLucid says why it is not this test
+// binary), so that the scripts and the tests that run lucid as processes
+// drive the real command line, main() and all; the helpers below run as
+// commands of this binary.
 func TestMain(m *testing.M) {
 	gittest.QuickRaceExit()
 	commands := map[string]func(){
@@ -40,9 +41,11 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		if _, err := gittest.BuildLucid(dir); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		for _, build := range []func(string) (string, error){gittest.BuildLucid, gittest.BuildView} {
+			if _, err := build(dir); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
 		}
 		os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 		tests = removeAfter{m, dir}

@@ -23,10 +23,11 @@ const CoverDirEnv = "LUCID_COVERDIR"
 // flags, so the build cache serves the second one.
 func BuildLucid(dir string) (string, error) { return build(dir, "lucid") }
 
-// BuildView builds lucid-view (lucid web, lucid watch) into dir, as
-// BuildLucid builds lucid: built into the same folder, lucid finds it.
+// BuildView builds lucid-view, which lucid web and lucid watch run, into
+// dir, where a lucid that BuildLucid built there finds it.
 func BuildView(dir string) (string, error) { return build(dir, "lucid-view") }
 
+// build builds the command cmd/NAME into dir as NAME.
 func build(dir, name string) (string, error) {
 	bin := filepath.Join(dir, name)
 	args := []string{"build", "-o", bin}
