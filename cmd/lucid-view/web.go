@@ -12,9 +12,6 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/web"
 )
 
@@ -52,19 +49,9 @@ func runWeb(args []string, stdout, stderr io.Writer) error {
 	if f.NArg() > 0 {
 		return usageError{"lucid web takes no arguments, only flags: lucid web --help"}
 	}
-	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
-		return fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
-	}
-	cwd, err := os.Getwd()
+	repo, err := personRepo()
 	if err != nil {
 		return err
-	}
-	repo, err := gitstore.Find(cwd)
-	if err != nil {
-		return err
-	}
-	if !repo.Initialised() {
-		return gitstore.ErrNotInitialised
 	}
 	s, err := web.Listen(repo, web.Options{Addr: *addr, ReadOnly: *readOnly})
 	if err != nil {
