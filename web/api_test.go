@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -235,4 +236,23 @@ func (ev *events) next(want, text string) {
 			ev.t.Fatalf("no %s event with %q within 10 s", want, text)
 		}
 	}
+}
+
+// A page back after more was appended than one event carries is told to
+// read the log again, not sent it all.
+func TestEventsReload(t *testing.T) {
+	gittest.Setenv(t)
+	s := newTestServer(t, Options{Tick: time.Hour})
+	c := serving(t, s)
+	var page logPage
+	getJSON(t, c, s, "/api/log", &page)
+	tail, _ := json.Marshal(page.Tail)
+	for i := range maxPushed + 1 {
+		if _, err := board.Record(s.repo, "note", fmt.Sprintf("note %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev := stream(t, c, s, "?tail="+url.QueryEscape(string(tail)))
+	ev.next("reload", "")
+	ev.next("hello", "")
 }

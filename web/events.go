@@ -33,6 +33,11 @@ type hub struct {
 	subs     map[chan []event]bool
 }
 
+// maxPushed is the most entries one event carries: more at once (a merge,
+// a page back after a long sleep) and the page is told to read the log's
+// first page again instead, so that neither holds them all.
+const maxPushed = 500
+
 // subBuffer is how many changes a page may fall behind before its stream
 // is closed (the page reconnects from its tail).
 const subBuffer = 64
@@ -75,7 +80,7 @@ func (h *hub) changed() {
 	entries, next, rewritten, err := board.Since(h.repo, h.tail)
 	switch {
 	case err != nil:
-	case rewritten:
+	case rewritten || len(entries) > maxPushed:
 		h.tail = next
 		evs = append(evs, event{name: "reload", data: []byte("{}")})
 	default:
@@ -117,7 +122,7 @@ func (h *hub) subscribe(from *board.Tail) ([]event, chan []event) {
 		// and drops it by id).
 		entries, next, rewritten, err := board.Since(h.repo, *from)
 		switch {
-		case err != nil || rewritten:
+		case err != nil || rewritten || len(entries) > maxPushed:
 			missed = append(missed, event{name: "reload", data: []byte("{}")})
 		case len(entries) > 0:
 			missed = append(missed, encode("entries", appended{Entries: entries, Tail: next}))

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -216,7 +217,7 @@ func TestListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.ln.Close()
-	if s.Exposed() || !strings.HasPrefix(s.URL(), "http://localhost:") {
+	if s.Exposed() != "" || !strings.HasPrefix(s.URL(), "http://localhost:") {
 		t.Errorf("localhost: exposed %v, URL %s", s.Exposed(), s.URL())
 	}
 	s2, err := Listen(repo, Options{Addr: "0.0.0.0:0"})
@@ -224,7 +225,19 @@ func TestListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.ln.Close()
-	if !s2.Exposed() || !strings.HasPrefix(s2.URL(), "http://127.0.0.1:") {
+	if !strings.HasPrefix(s2.Exposed(), "0.0.0.0:") || strings.HasSuffix(s2.Exposed(), ":0") || !strings.HasPrefix(s2.URL(), "http://127.0.0.1:") {
 		t.Errorf("0.0.0.0: exposed %v, URL %s; want exposed, and the loopback address printed", s2.Exposed(), s2.URL())
 	}
+	// Listening on every address, a request may name any of the machine's
+	// by its number, and none by another name.
+	port := s2.host[strings.LastIndex(s2.host, ":")+1:]
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ip, ok := a.(*net.IPNet); ok {
+			if w := s2.do(t, request{path: "/", host: net.JoinHostPort(ip.IP.String(), port)}); w.Code != http.StatusOK {
+				t.Errorf("Host %s on 0.0.0.0: %d", ip.IP, w.Code)
+			}
+		}
+	}
+	refusal(t, s2.do(t, request{path: "/", host: "rebound.example:" + port}), http.StatusForbidden, "not this server's")
 }

@@ -33,7 +33,7 @@ type Server struct {
 	ln       net.Listener
 	host     string          // the host of the printed URL, as in a Host header
 	hosts    map[string]bool // the Host headers that name this server
-	exposed  bool
+	exposed  string          // the address other machines may reach, or ""
 	hub      *hub
 	tick     time.Duration
 }
@@ -58,7 +58,10 @@ func Listen(repo *gitstore.Repo, opt Options) (*Server, error) {
 	}
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	s := &Server{repo: repo, readOnly: opt.ReadOnly, token: hex.EncodeToString(raw[:]), ln: ln,
-		tick: opt.Tick, exposed: !loopback(host)}
+		tick: opt.Tick}
+	if !loopback(host) {
+		s.exposed = net.JoinHostPort(host, port)
+	}
 	if s.tick <= 0 {
 		s.tick = 10 * time.Second
 	}
@@ -67,7 +70,17 @@ func Listen(repo *gitstore.Repo, opt Options) (*Server, error) {
 		s.hosts[net.JoinHostPort(h, port)] = true
 	}
 	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1" // every address: the URL names the loopback one
+		// Every address of the machine: a request may name any of them by
+		// its number (a name could be another site's, rebound), and the
+		// URL names the loopback one.
+		if addrs, err := net.InterfaceAddrs(); err == nil {
+			for _, a := range addrs {
+				if ip, ok := a.(*net.IPNet); ok {
+					s.hosts[net.JoinHostPort(ip.IP.String(), port)] = true
+				}
+			}
+		}
+		host = "127.0.0.1"
 	}
 	s.host = net.JoinHostPort(host, port)
 	s.hosts[s.host] = true
@@ -84,9 +97,9 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Exposed reports whether the server listens on an address other machines
-// may reach.
-func (s *Server) Exposed() bool { return s.exposed }
+// Exposed is the address the server listens on when other machines may
+// reach it, else "".
+func (s *Server) Exposed() string { return s.exposed }
 
 // URL is the address to open, with the token.
 func (s *Server) URL() string {

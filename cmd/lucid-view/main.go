@@ -15,6 +15,8 @@ import (
 	"os"
 
 	"github.com/lucid-dev/lucid/client/clients"
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 )
 
 // A subcommand of lucid-view, run as lucid NAME.
@@ -36,8 +38,6 @@ func (e usageError) Error() string { return e.msg }
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	// Agents are labelled by their client or role, as lucid labels them.
-	clients.NameAgents()
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "usage: lucid web|watch [FLAGS]: lucid-view is run by lucid web and lucid watch")
 		return 2
@@ -61,4 +61,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "lucid-view: unknown command %q: run lucid web or lucid watch\n", args[0])
 	return 2
+}
+
+// personRepo is where lucid web and lucid watch start: a person's commands
+// (the page acts as the person), so refused in an agent's shell, which an
+// agent could run lucid-view in without lucid; the repository around the
+// current folder; and agents named as lucid's commands name them.
+func personRepo() (*gitstore.Repo, error) {
+	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
+		return nil, fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
+	}
+	repo, err := findInitialised()
+	if err != nil {
+		return nil, err
+	}
+	clients.NameAgents()
+	return repo, nil
+}
+
+// findInitialised finds the repository around the current folder, set up
+// by lucid init.
+func findInitialised() (*gitstore.Repo, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	repo, err := gitstore.Find(cwd)
+	var notRepo *gitstore.NotRepoError
+	switch {
+	case errors.As(err, &notRepo), errors.Is(err, gitstore.ErrBare):
+		return nil, fmt.Errorf("%v: run it in the work tree of a git repository where `lucid init` was run", err)
+	case err != nil:
+		return nil, err
+	case !repo.Initialised():
+		return nil, gitstore.ErrNotInitialised
+	}
+	return repo, nil
 }

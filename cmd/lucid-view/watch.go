@@ -9,9 +9,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/termview"
 )
 
@@ -45,34 +42,11 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	if f.NArg() > 0 {
 		return usageError{fmt.Sprintf("watch takes no arguments (got %q)", f.Arg(0))}
 	}
-	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
-		return fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
-	}
-	repo, err := findInitialised()
+	repo, err := personRepo()
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return termview.Run(ctx, repo, os.Stdin, stdout, *once)
-}
-
-// findInitialised finds the repository around the current folder, set up
-// by lucid init.
-func findInitialised() (*gitstore.Repo, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	repo, err := gitstore.Find(cwd)
-	var notRepo *gitstore.NotRepoError
-	switch {
-	case errors.As(err, &notRepo), errors.Is(err, gitstore.ErrBare):
-		return nil, fmt.Errorf("%v: run it in the work tree of a git repository where `lucid init` was run", err)
-	case err != nil:
-		return nil, err
-	case !repo.Initialised():
-		return nil, gitstore.ErrNotInitialised
-	}
-	return repo, nil
 }

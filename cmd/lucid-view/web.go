@@ -12,9 +12,6 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/web"
 )
 
@@ -52,40 +49,31 @@ func runWeb(args []string, stdout, stderr io.Writer) error {
 	if f.NArg() > 0 {
 		return usageError{"lucid web takes no arguments, only flags: lucid web --help"}
 	}
-	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
-		return fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
-	}
-	cwd, err := os.Getwd()
+	repo, err := personRepo()
 	if err != nil {
 		return err
-	}
-	repo, err := gitstore.Find(cwd)
-	if err != nil {
-		return err
-	}
-	if !repo.Initialised() {
-		return gitstore.ErrNotInitialised
 	}
 	s, err := web.Listen(repo, web.Options{Addr: *addr, ReadOnly: *readOnly})
 	if err != nil {
 		return err
 	}
-	if s.Exposed() {
-		fmt.Fprintf(stderr, "lucid web: warning: listening on %s, which other machines may reach: anyone with the address and its token can act as you\n", *addr)
+	if a := s.Exposed(); a != "" {
+		fmt.Fprintf(stderr, "lucid web: warning: listening on %s, which other machines may reach: anyone with the address and its token can act as you\n", a)
 	}
 	fmt.Fprintf(stdout, "lucid web: the page of %s is at\n%s\nCtrl-C stops the server.\n", repo.Top, s.URL())
 	if *open {
-		if err := openBrowser(s.URL()); err != nil {
+		openBrowser(s.URL(), func(err error) {
 			fmt.Fprintf(stderr, "lucid web: warning: could not open a browser (%v): open the address above\n", err)
-		}
+		})
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return s.Serve(ctx)
 }
 
-// openBrowser opens url in the desktop's browser.
-func openBrowser(url string) error {
+// openBrowser opens url in the desktop's browser, and calls failed if the
+// opener cannot be run or says it failed.
+func openBrowser(url string, failed func(error)) {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":
@@ -97,10 +85,14 @@ func openBrowser(url string) error {
 		cmd = exec.Command("xdg-open", url)
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		failed(err)
+		return
 	}
-	go cmd.Wait()
-	return nil
+	go func() {
+		if err := cmd.Wait(); err != nil {
+			failed(fmt.Errorf("%s: %v", cmd.Args[0], err))
+		}
+	}()
 }
 
 // printFlags lists f's flags as lucid's own commands list theirs.
