@@ -27,6 +27,7 @@ func TestWatchSeesTwoClientsAtWork(t *testing.T) {
 	url := serveWeb(t, realLucid, e.repo, e.environ())
 	patch := "*** Begin Patch\n*** Update File: src/auth.go\n@@\n-// Login returns nil when the password matches.\n+// Login checks.\n*** End Patch\n"
 	var frame, agents, tree string
+	var shot []byte
 	var frameErr, pageErr error
 	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
 		func(*rs.ResponsesRequest) rs.Reply {
@@ -38,7 +39,7 @@ func TestWatchSeesTwoClientsAtWork(t *testing.T) {
 			// its own, just denied.
 			frame, frameErr = e.output("lucid", "watch", "--once")
 			if tab != nil {
-				agents, tree, pageErr = readPage(tab, url)
+				agents, tree, shot, pageErr = readPage(tab, url)
 			}
 			return rs.Reply{Calls: []rs.Call{rs.Exec("echo waiting")}}
 		},
@@ -54,6 +55,7 @@ func TestWatchSeesTwoClientsAtWork(t *testing.T) {
 	if frameErr != nil {
 		t.Fatalf("lucid watch --once: %v\n%s", frameErr, frame)
 	}
+	t.Logf("lucid watch --once while both worked:\n%s", frame)
 	var claude, codex string
 	for _, line := range strings.Split(frame, "\n") {
 		switch {
@@ -79,6 +81,7 @@ func TestWatchSeesTwoClientsAtWork(t *testing.T) {
 	if pageErr != nil {
 		t.Fatalf("the page: %v", pageErr)
 	}
+	saveShot(t, "two-clients", shot)
 	labels := func(prefix string) bool {
 		for _, line := range strings.Split(agents, "\n") {
 			if strings.HasPrefix(line, prefix) {
@@ -104,15 +107,15 @@ func haveBrowser() bool {
 
 // readPage opens the page at url and returns the text of its agents view
 // and of its claims view, with the src folder open.
-func readPage(tab context.Context, url string) (agents, tree string, err error) {
+func readPage(tab context.Context, url string) (agents, tree string, shot []byte, err error) {
 	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
 	defer cancel()
 	text := func(id string) chromedp.Action[string] {
 		return chromedp.Evaluate[string](`document.getElementById("` + id + `").innerText`)
 	}
-	fail := func(what string, err error) (string, string, error) {
+	fail := func(what string, err error) (string, string, []byte, error) {
 		body, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.body.innerText`))
-		return "", "", fmt.Errorf("%s (%v); it shows:\n%s", what, err, body)
+		return "", "", nil, fmt.Errorf("%s (%v); it shows:\n%s", what, err, body)
 	}
 	if err = chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		return fail("the page did not load", err)
@@ -123,6 +126,9 @@ func readPage(tab context.Context, url string) (agents, tree string, err error) 
 	if agents, err = chromedp.Run(ctx, text("view-agents")); err != nil {
 		return fail("no agents view", err)
 	}
+	if shot, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err != nil {
+		return fail("no screenshot", err)
+	}
 	if _, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('#nav button[data-view="tree"]').click() || true`)); err != nil {
 		return fail("no claims button", err)
 	}
@@ -130,5 +136,5 @@ func readPage(tab context.Context, url string) (agents, tree string, err error) 
 		return fail("no claimed file on the tree", err)
 	}
 	tree, err = chromedp.Run(ctx, text("view-tree"))
-	return agents, tree, err
+	return agents, tree, shot, err
 }

@@ -273,8 +273,15 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		t.Errorf("screenshot %s: %v", name, err)
 		return
 	}
+	saveShot(t, name, png)
+}
+
+// saveShot keeps a screenshot as a test artifact and in bin/screenshots.
+func saveShot(t *testing.T, name string, png []byte) {
+	t.Helper()
 	for _, dir := range []string{t.ArtifactDir(), filepath.Join("..", "bin", "screenshots")} {
-		if err := os.MkdirAll(dir, 0o755); err == nil {
+		err := os.MkdirAll(dir, 0o755)
+		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
 		}
 		if err != nil {
