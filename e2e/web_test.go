@@ -366,6 +366,13 @@ func TestWebPage(t *testing.T) {
 
 	// The file the first fact cites changes, and an agent acts: the fact
 	// is marked stale on the page, saying why, and a toast says so.
+	// Where the person allowed them, a new notice is a browser notification
+	// too. Headless Chromium shows none: the page's Notification is a
+	// stand-in, allowed, that keeps what the page gave it.
+	eval[bool](t, ctx, `(() => {
+		window.lucidNotified = [];
+		window.Notification = class { static permission = "granted"; constructor(title, opts) { window.lucidNotified.push({title, body: opts.body}) } };
+		return true })()`)
 	w.write(w.path("src/auth.go"), "package auth\n\n// Login is gone.\n")
 	w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webB, map[string]any{
 		"tool_input": map[string]any{"command": "echo look", "description": "look"}})
@@ -374,6 +381,7 @@ func TestWebPage(t *testing.T) {
 		t.Errorf("the stale mark says %q, want what changed", why)
 	}
 	waitPage(t, ctx, "a toast of the stale fact", `[...document.querySelectorAll("#toasts .toast")].some(e => e.textContent.includes("src/auth.go"))`)
+	waitPage(t, ctx, "a browser notification of the stale fact", `window.lucidNotified.some(n => n.title === "lucid: stale" && n.body.includes("src/auth.go"))`)
 	screenshot(t, ctx, "log")
 
 	view(t, ctx, "plan")
