@@ -54,18 +54,12 @@ func Release(repo *gitstore.Repo, owner string, globs []string, why string) ([]s
 	if len(here) == 0 {
 		return nil, refuse("%s holds no claims here", owner)
 	}
-	released, shared, err := claims.Release(repo, owner, globs)
+	released, shared, err := talk.EndClaims(repo, person, owner, globs, why)
 	if err != nil {
-		return nil, err
+		return released, err
 	}
 	if len(released) == 0 {
 		return nil, refuse("%s holds no claims here", owner)
-	}
-	if strings.TrimSpace(why) == "" {
-		why = "a person released it without saying why"
-	}
-	if _, err := talk.Release(repo, person, owner, released, why); err != nil {
-		return released, fmt.Errorf("released the claims on %s, but the log could not tell the agent (%v): tell it with lucid tell %s", strings.Join(released, ", "), err, owner)
 	}
 	if remote := remoteclaims.Remote(repo); shared && remote != "" {
 		// As lucid release does: the remote's copy otherwise stays until

@@ -1,10 +1,12 @@
 package talk
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
@@ -52,4 +54,28 @@ func Release(repo *gitstore.Repo, by, owner string, globs []string, why string) 
 	e := logformat.NewEntry(time.Now(), by, logformat.KindRelease, strings.TrimSpace(why))
 	e.To, e.Owner, e.Claim = []string{owner}, owner, globs
 	return e, logstore.Append(repo.LogPath(), e)
+}
+
+// NoReason is what a release says when the person gave no reason.
+const NoReason = "a person released it without saying why"
+
+// EndClaims is a person's override, as lucid release --owner and lucid
+// web do it: it ends owner's claims here on globs (all of them when none)
+// and tells owner why through the log, recorded as by's. It returns the
+// globs released (none when owner held none here) and whether one of
+// them was shared through a git remote, whose copy the caller brings up
+// to date.
+func EndClaims(repo *gitstore.Repo, by, owner string, globs []string, why string) (released []string, shared bool, err error) {
+	released, shared, err = claims.Release(repo, owner, globs)
+	if err != nil || len(released) == 0 {
+		return released, shared, err
+	}
+	if strings.TrimSpace(why) == "" {
+		why = NoReason
+	}
+	if _, err := Release(repo, by, owner, released, why); err != nil {
+		return released, shared, fmt.Errorf("released the claims on %s, but the log could not tell the agent (%v): tell it with lucid tell %s",
+			strings.Join(released, ", "), err, owner)
+	}
+	return released, shared, nil
 }

@@ -228,7 +228,7 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 		noteElsewhere(c, label, there, now)
 		return nil
 	}
-	released, shared, err := claims.Release(repo, owner, globs)
+	released, shared, err := talk.EndClaims(repo, me, owner, globs, why)
 	if err != nil {
 		return err
 	}
@@ -236,14 +236,7 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 		fmt.Fprintf(c.stdout, "%s holds no claims here; nothing changed\n", label)
 		return nil
 	}
-	if strings.TrimSpace(why) == "" {
-		why = "a person released it without saying why"
-	}
-	joined := escape.Line(strings.Join(released, ", "))
-	if _, err := talk.Release(repo, me, owner, released, why); err != nil {
-		return fmt.Errorf("released %s's claims on %s, but the log could not tell it (%v): tell it with lucid tell %s", label, joined, err, owner)
-	}
-	fmt.Fprintf(c.stdout, "released %s's claims on %s; it is told with its next tool call\n", label, joined)
+	fmt.Fprintf(c.stdout, "released %s's claims on %s; it is told with its next tool call\n", label, escape.Line(strings.Join(released, ", ")))
 	if len(globs) == 0 {
 		noteElsewhere(c, label, there, now)
 	}
