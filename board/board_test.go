@@ -292,3 +292,41 @@ func TestTree(t *testing.T) {
 		t.Errorf("a folder outside the repository: %v", err)
 	}
 }
+
+// A claim made in a linked work tree is laid over that tree's files, not
+// the main one's, and the board opened in either shows both trees' agents.
+func TestLinkedWorkTree(t *testing.T) {
+	repo := newRepo(t)
+	gittest.WriteFile(t, repo.Top, "src/a.go", "x\n")
+	gittest.CommitAll(t, repo.Top, "src")
+	linkedTop := filepath.Join(t.TempDir(), "linked")
+	gittest.Run(t, repo.Top, "worktree", "add", "-q", "-b", "side", linkedTop)
+	linked, err := gitstore.Find(linkedTop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent(t, repo, "sess-main", "")
+	end, _ := logstore.EndCursor(linked.LogPath())
+	agentstore.Save(linked, agentstore.Record{ID: "sess-side", Client: "codex", Worktree: linked.Top, Cursor: end})
+	if _, _, err := claims.Acquire(linked, claims.ClaimRequest{Owner: "sess-side", Worktree: linked.Top, Task: "side work", Globs: []string{"src/**"}, Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(repo, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := find(t, b.Agents, "the linked tree's agent", func(a Agent) bool { return a.ID == "sess-side" })
+	if side.Worktree != linked.Top || len(side.Claims) != 1 {
+		t.Errorf("the linked tree's agent: %+v", side)
+	}
+	for top, want := range map[string]bool{repo.Top: false, linked.Top: true} {
+		tree, err := LoadTree(repo, b, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := find(t, tree.Files, "src/a.go", func(f File) bool { return f.Path == "src/a.go" })
+		if got := len(f.Claims) > 0; got != want {
+			t.Errorf("in the tree of %s, src/a.go claimed: %v, want %v", top, got, want)
+		}
+	}
+}
