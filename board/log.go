@@ -67,7 +67,7 @@ func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
 			listed = append(listed, f.Listed)
 		}
 	} else {
-		opt := logstore.ListOptions{N: n + 1, All: q.All, Kind: q.Kind, Cites: cites, CitesHint: citesHint, Before: q.Before}
+		opt := logstore.ListOptions{N: n + 1, All: q.All, Kind: q.Kind, SkimKind: true, Cites: cites, CitesHint: citesHint, Before: q.Before}
 		if agent != "" {
 			if id, ok := agentID(repo, labels, agent); ok {
 				opt.Agent = id
@@ -152,7 +152,7 @@ func LoadPlan(repo *gitstore.Repo, n int) (*Plan, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	listed, _, err := logstore.List(repo, logstore.ListOptions{N: max(n, 1), Kind: logformat.KindPlan, All: true})
+	listed, _, err := logstore.List(repo, logstore.ListOptions{N: max(n, 1), Kind: logformat.KindPlan, SkimKind: true, All: true})
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,10 @@ type ListOptions struct {
 	// the supersede entries, which say what is no longer live.
 	Cites     func(path string) bool
 	CitesHint string
+	// SkimKind, with Kind, decodes only the lines that hold the kind's
+	// name: a listing of a rare kind reads a large log fast, but does not
+	// count the other lines when they are not valid.
+	SkimKind bool
 	// Before, when set, keeps only the entries listed after the entry of
 	// that id: the next page of a listing that ended there.
 	Before string
@@ -74,6 +78,9 @@ func List(r *gitstore.Repo, opt ListOptions) ([]Listed, int, error) {
 	hints := [][]byte{}
 	if opt.CitesHint != "" {
 		hints = append(hints, []byte(opt.CitesHint))
+	}
+	if opt.SkimKind && opt.Kind != "" && opt.Kind != logformat.KindSupersede {
+		hints = append(hints, []byte(`"`+opt.Kind+`"`)) // the kind's value, however the line is spaced
 	}
 	if len(hints) > 0 {
 		all := read

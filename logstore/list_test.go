@@ -53,6 +53,22 @@ func TestListFilters(t *testing.T) {
 			t.Errorf("List(%+v) = %v, %d invalid, %v; want %v, 1 invalid", c.opt, texts(got), invalid, err, c.want)
 		}
 	}
+	// Skimming for a kind finds the same entries, and pages go on from
+	// the entry they ended at.
+	for _, c := range []struct {
+		opt  ListOptions
+		want []string
+	}{
+		{ListOptions{Kind: logformat.KindFact, All: true, SkimKind: true}, []string{"f2<", "f1<" + ids[4]}},
+		{ListOptions{Kind: logformat.KindFact, SkimKind: true}, []string{"f2<"}},
+		{ListOptions{N: 2, All: true, Before: ids[3]}, []string{"f2<", "d1<"}},
+		{ListOptions{Kind: logformat.KindFact, All: true, Before: ids[2]}, []string{"f1<" + ids[4]}},
+	} {
+		got, _, err := List(r, c.opt)
+		if err != nil || !slices.Equal(texts(got), c.want) {
+			t.Errorf("List(%+v) = %v, %v; want %v", c.opt, texts(got), err, c.want)
+		}
+	}
 }
 
 func TestListOfAMissingLog(t *testing.T) {
