@@ -225,7 +225,9 @@ func (s *stamper) run(args []shArg, redirs []*syntax.Redirect, fr *frame, piped 
 		return false
 	}
 	switch base := commandName(name); {
-	case base == "lucid":
+	case base == "lucid", base == "lucid-view":
+		// lucid-view is what lucid web and watch run: signed like lucid,
+		// it refuses to act as the person for an agent.
 		s.lucid(args, fr, via)
 		return true
 	case isWrapper(base) && base != "npx": // npx runs a package, not a command

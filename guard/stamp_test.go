@@ -26,6 +26,10 @@ var stampCases = []struct {
 	{`lucid log | head -5`, stampP + `lucid log | head -5`, true, false},
 	{`(cd sub && lucid fact y)`, `(cd sub && ` + stampP + `lucid fact y)`, true, false},
 	{`bash -c 'lucid fact "in bash"'`, `bash -c '` + stampP + `lucid fact "in bash"'`, true, true},
+	// lucid-view (lucid web, lucid watch) is signed too, and then refuses
+	// to act as the person, however the shell hid what it is.
+	{"env -u AI_AGENT lucid-view web", "env -u AI_AGENT " + stampP + "lucid-view web", true, true},
+	{"/usr/local/bin/lucid-view watch --once", stampP + "/usr/local/bin/lucid-view watch --once", true, true},
 	{`sh -c "lucid note x; lucid log"`, `sh -c "` + stampP + `lucid note x; ` + stampP + `lucid log"`, true, true},
 	{`bash -lc 'cd a && lucid note x'`, `bash -lc 'cd a && ` + stampP + `lucid note x'`, true, false},
 	{`FOO=1 lucid note x`, `FOO=1 ` + stampP + `lucid note x`, true, true},

@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // A subcommand of lucid-view, run as lucid NAME.
@@ -70,6 +72,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 func personRepo() (*gitstore.Repo, error) {
 	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
 		return nil, fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
+	}
+	// An agent's lucid command is signed with its id even where its shell
+	// hid what it is.
+	if a := strings.TrimSpace(os.Getenv("LUCID_AGENT")); a != "" {
+		return nil, fmt.Errorf("a person's command, and LUCID_AGENT=%s says an agent runs it: ask the user to run it", escape.Line(a))
 	}
 	repo, err := findInitialised()
 	if err != nil {

@@ -20,6 +20,22 @@ func TestWebRefusedInAgentShell(t *testing.T) {
 	}
 }
 
+// An agent's lucid-view, signed by lucid's hook where its shell hid what
+// it is, is refused as well.
+func TestWebRefusedToSignedAgent(t *testing.T) {
+	for _, k := range []string{"AI_AGENT", "CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CODEX_SESSION_ID", "QWEN_CODE", "COPILOT_CLI"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("LUCID_AGENT", "0b218250-bcad-4f28-bb25-013e7e946655")
+	for _, name := range []string{"web", "watch"} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{name}, &stdout, &stderr); code != 1 || stdout.Len() != 0 ||
+			!strings.Contains(stderr.String(), "a person's command, and LUCID_AGENT=0b218250-bcad-4f28-bb25-013e7e946655 says an agent runs it") {
+			t.Errorf("lucid %s: exit %d, stdout %q, stderr %q", name, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
 func TestWebUsage(t *testing.T) {
 	// A person's terminal, also when the suite runs in an agent's shell.
 	for _, k := range []string{"AI_AGENT", "CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CODEX_SESSION_ID", "QWEN_CODE", "COPILOT_CLI"} {

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"syscall"
+
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // viewBinary is the binary that serves lucid web and lucid watch. It is
@@ -23,6 +26,11 @@ const viewBinary = "lucid-view"
 func runView(c *cli, name string, args []string) error {
 	if err := personOnly(name); err != nil {
 		return err
+	}
+	if me, err := agent(); err != nil {
+		return err
+	} else if me != agentstore.AgentHuman {
+		return fmt.Errorf("lucid %s is a person's command, and LUCID_AGENT=%s says an agent runs it: ask the user to run it", name, escape.Line(me))
 	}
 	bin, err := findView()
 	if err != nil {

@@ -56,4 +56,9 @@ func TestViewIsFound(t *testing.T) {
 	if out, code := run([]string{"CLAUDECODE=1"}, "web"); code == 0 || !strings.Contains(out, "person's command") {
 		t.Errorf("in an agent's shell: exit %d, %q", code, out)
 	}
+	// Signed by the hook, an agent's lucid web is refused where its shell
+	// hid what it is.
+	if out, code := run([]string{"LUCID_AGENT=0b218250-bcad-4f28-bb25-013e7e946655"}, "watch"); code != 1 || !strings.Contains(out, "LUCID_AGENT=0b218250-bcad-4f28-bb25-013e7e946655 says an agent runs it") {
+		t.Errorf("signed by an agent: exit %d, %q", code, out)
+	}
 }
