@@ -265,6 +265,14 @@ func view(t *testing.T, ctx context.Context, name string) {
 	waitPage(t, ctx, "the "+name+" view", `!document.getElementById("view-`+name+`").hidden`)
 }
 
+// press clicks the element sel selects inside the page, in one step: the
+// board's next change may draw a view again between a query and a click
+// made from outside, and the clicked node is then gone.
+func press(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	waitPage(t, ctx, "a click on "+sel, `(() => { const e = document.querySelector(`+js(sel)+`); if (!e) return false; e.click(); return true })()`)
+}
+
 // screenshot saves the page as a test artifact and in bin/screenshots.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
@@ -339,7 +347,7 @@ func TestWebPage(t *testing.T) {
 		t.Errorf("%d files shown claimed, want src/auth.go alone", n)
 	}
 	// A folder the person opens stays open as the board moves on.
-	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-tree details[data-dir=".lucid/"] > summary`)))
+	press(t, ctx, `#view-tree details[data-dir=".lucid/"] > summary`)
 	waitPage(t, ctx, ".lucid/ open", `document.querySelector('#view-tree .file[data-path=".lucid/plan.md"]')`)
 	redrawn := eval[int](t, ctx, `window.lucidBoards`)
 	w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webA, map[string]any{
@@ -393,8 +401,8 @@ func TestWebPage(t *testing.T) {
 	// The person releases A's claim from the claims view, saying why.
 	const why = "B must fix the login bug now"
 	view(t, ctx, "tree")
+	press(t, ctx, `#view-tree .claim button.act`)
 	do(t, ctx,
-		chromedp.Click(chromedp.CSS(`#view-tree .claim button.act`)),
 		chromedp.SendKeys(chromedp.CSS(`#view-tree .claim input[name="why"]`), why),
 		chromedp.Click(chromedp.CSS(`#view-tree .claim button[type="submit"]`)))
 	waitPage(t, ctx, "no claim left", `document.querySelector("#view-tree .empty") && !document.querySelector("#view-tree .claim")`)
@@ -418,7 +426,8 @@ func TestWebPlan(t *testing.T) {
 	w.write(w.path(".lucid/plan.md"), "# Plan\n\nShip the login page first.\n")
 	do(t, ctx, chromedp.Navigate(w.serve()+"#plan"))
 	waitPage(t, ctx, "the plan", `document.querySelector("#view-plan .plan-text")`)
-	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-plan > button.act`)),
+	press(t, ctx, `#view-plan > button.act`)
+	do(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#view-plan textarea`), "# Plan\n\nShip the login page first.\nThen the signup page.\n"),
 		chromedp.Click(chromedp.CSS(`#view-plan button[type="submit"]`)))
 	waitPage(t, ctx, "the saved plan", `document.querySelector("#view-plan .plan-text").innerText.includes("Then the signup page.")`)
@@ -427,7 +436,7 @@ func TestWebPlan(t *testing.T) {
 	}
 	waitPage(t, ctx, "the change in the plan's history", `document.querySelector("#view-plan .diff")`)
 
-	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-plan > button.act`)))
+	press(t, ctx, `#view-plan > button.act`)
 	w.write(w.path(".lucid/plan.md"), "# Plan\n\nSomeone else's plan.\n")
 	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#view-plan textarea`), "# Plan\n\nMine.\n"),
 		chromedp.Click(chromedp.CSS(`#view-plan button[type="submit"]`)))
@@ -575,7 +584,8 @@ func TestWebHand(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#view-log input[name=record-text]`), "Keep bcrypt"),
 		chromedp.Click(chromedp.CSS(`#view-log form:has(input[name=record-text]) button[type=submit]`)))
 	waitPage(t, ctx, "the decision", `document.querySelector("#entries .entry.decision .text")?.textContent === "Keep bcrypt"`)
-	do(t, ctx, chromedp.Click(chromedp.CSS(`#entries .entry.decision button.act`)), // Supersede
+	press(t, ctx, `#entries .entry.decision button.act`) // Supersede
+	do(t, ctx,
 		chromedp.SendKeys(chromedp.CSS(`#entries .entry.decision input[name=text]`), "Keep bcrypt, cost 12"),
 		chromedp.Click(chromedp.CSS(`#entries .entry.decision button[type=submit]`)))
 	waitPage(t, ctx, "the replacement, and the old one gone",
@@ -583,13 +593,14 @@ func TestWebHand(t *testing.T) {
 	if log := w.run("log", "--json"); !strings.Contains(log, `"kind": "supersede"`) || !strings.Contains(log, "Keep bcrypt, cost 12") {
 		t.Errorf("the log after superseding from the page:\n%s", log)
 	}
-	do(t, ctx, chromedp.Click(chromedp.CSS(`#view-log input[name=all]`)))
+	press(t, ctx, `#view-log input[name=all]`)
 	waitPage(t, ctx, "the superseded entry, shown", `[...document.querySelectorAll("#entries .entry.superseded .text")].some(e => e.textContent === "Keep bcrypt")`)
 
 	view(t, ctx, "agents")
 	waitPage(t, ctx, "B", `document.querySelector('#view-agents tr[data-agent="`+webB+`"]')`)
 	row := `#view-agents tr[data-agent="` + webB + `"]`
-	do(t, ctx, chromedp.Click(chromedp.CSS(row+` button.act`)), // Message
+	press(t, ctx, row+` button.act`) // Message
+	do(t, ctx,
 		chromedp.SendKeys(chromedp.CSS(row+` input[name=text]`), "Please look at the login bug first"),
 		chromedp.Click(chromedp.CSS(row+` button[type=submit]`)))
 	waitPage(t, ctx, "the form closed", `!document.querySelector('`+row+` form')`)
