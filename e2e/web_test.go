@@ -611,3 +611,24 @@ func TestWebHand(t *testing.T) {
 	}
 	screenshot(t, ctx, "hand")
 }
+
+// A tool call that changes nothing but the agent's time brings a board
+// that draws nothing again, so the view does not move under the person's
+// pointer; a new claim is drawn.
+func TestWebDrawsOnlyChanges(t *testing.T) {
+	w := newWebWorld(t)
+	ctx := browser(t)
+	w.hook("SessionStart", "SessionStart-lead.json", webA, nil)
+	do(t, ctx, chromedp.Navigate(w.serve()+"#agents"))
+	waitPage(t, ctx, "A", `document.querySelector('#view-agents tr[data-agent="`+webA+`"]')`)
+	time.Sleep(500 * time.Millisecond) // the boards of the start have come
+	boards, draws := eval[int](t, ctx, `window.lucidBoards`), eval[int](t, ctx, `window.lucidDraws`)
+	w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webA, map[string]any{
+		"tool_input": map[string]any{"command": "echo look", "description": "look"}})
+	waitPage(t, ctx, "the board after A's tool call", fmt.Sprintf(`window.lucidBoards > %d`, boards))
+	if now := eval[int](t, ctx, `window.lucidDraws`); now != draws {
+		t.Errorf("a board that moved only A's time drew the agents %d more times", now-draws)
+	}
+	w.lucidAs(webA, "", "claim", "src/**", "--for", "rework auth")
+	waitPage(t, ctx, "A's claim drawn", `document.querySelector('#view-agents tr[data-agent="`+webA+`"]').textContent.includes("rework auth")`)
+}

@@ -141,7 +141,10 @@ function editing(view) {
 // redraw draws the view shown again, unless the person is filling a form
 // in it. The log is drawn as entries come, not with the board.
 function redraw() {
-  if (state.view !== 'log' && !editing(state.view)) views[state.view]();
+  if (state.view !== 'log' && !editing(state.view)) {
+    views[state.view]();
+    window.lucidDraws = (window.lucidDraws || 0) + 1; // for the page's tests
+  }
 }
 
 function releaseForm(owner, globs) {
@@ -612,6 +615,14 @@ function setBoard(b, first) {
   $('top').textContent = clean(b.top);
   document.title = 'lucid · ' + clean(b.top.split(/[\\/]/).pop());
   notices(b, first);
+  // Every hook call of every agent moves its last-seen time and its
+  // claims' ends, and the board comes again: the view is drawn again only
+  // when something else changed, so that it does not move under the
+  // person's pointer several times a second. Times move on with the
+  // redraw every 15 s, from the newest board.
+  const sig = JSON.stringify(b, (k, v) => (k === 'at' || k === 'last_seen' || k === 'ends') ? undefined : v);
+  if (!first && sig === state.boardSig) return;
+  state.boardSig = sig;
   if (state.view === 'tree') loadTree();
   redraw();
 }
