@@ -10,11 +10,14 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/internal/repotest"
+	"github.com/lucid-dev/lucid/lichstore"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/remoteclaims"
 	"github.com/lucid-dev/lucid/talk"
 )
 
@@ -290,6 +293,37 @@ func TestTree(t *testing.T) {
 	}
 	if _, err := LoadTree(repo, b, filepath.Dir(repo.Top)); err != ErrUnknownTree {
 		t.Errorf("a folder outside the repository: %v", err)
+	}
+
+	// Another machine's claim, from the copy of the remote's, is shown as
+	// that machine's and laid over the same files here; the folder it
+	// names is that machine's, and not listed.
+	far := claimstore.Claim{ID: "far-claim", Owner: "sess-far", Created: time.Now(), Worktree: "/home/far/repo", Task: "far work",
+		Globs: []string{"docs/**"}, Machine: "laptop-2", Expires: time.Now().Add(time.Hour)}
+	if err := remoteclaims.SaveCopy(repo, []claimstore.Claim{far}); err != nil {
+		t.Fatal(err)
+	}
+	// And an edit lich's marker names.
+	if err := lichstore.RecordEdit(repo, filepath.Join(repo.Top, "src/a.go"), "sess-a", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = Load(repo, time.Now())
+	c := find(t, b.Claims, "the other machine's claim", func(c Claim) bool { return c.ID == far.ID })
+	if c.Machine != "laptop-2" || !c.Active || b.Fetched.IsZero() {
+		t.Errorf("the other machine's claim: %+v, copy fetched %v", c, b.Fetched)
+	}
+	tree, err = LoadTree(repo, b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := find(t, tree.Files, "docs/x.md", func(f File) bool { return f.Path == "docs/x.md" }); !slices.Equal(f.Claims, []string{far.ID}) {
+		t.Errorf("docs/x.md under the other machine's claim: %+v", f)
+	}
+	if f := find(t, tree.Files, "src/a.go", func(f File) bool { return f.Path == "src/a.go" }); len(f.Edits) != 1 || f.Edits[0].Agent != "sess-a" || f.Edits[0].Label == "" {
+		t.Errorf("src/a.go's recent edits: %+v", f.Edits)
+	}
+	if _, err := LoadTree(repo, b, far.Worktree); err != ErrUnknownTree {
+		t.Errorf("the other machine's folder: %v", err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
@@ -197,7 +198,7 @@ func notices(repo *gitstore.Repo, b *Board, t *tail, book *address.Book) []Notic
 		if a.State == Ended && a.Edits > 0 && a.Entries == 0 {
 			out = append(out, Notice{ID: "unreported-" + a.ID + "-" + a.Ended.UTC().Format(time.RFC3339Nano), Kind: NoticeUnreported,
 				At: a.Ended, Agent: a.ID, Label: a.Label,
-				Text: a.Label + " ended after editing " + plural(a.Edits, "file", "files") + " and recorded nothing"})
+				Text: a.Label + " ended after editing " + strconv.Itoa(a.Edits) + " " + hooks.Plural(a.Edits, "file", "files") + " and recorded nothing"})
 		}
 	}
 	slices.SortStableFunc(out, func(x, y Notice) int { return y.At.Compare(x.At) })
@@ -211,11 +212,4 @@ func entryTime(e logformat.Entry) time.Time {
 		return logformat.IDTime(e.ID)
 	}
 	return t
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

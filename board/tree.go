@@ -28,8 +28,9 @@ func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
 	if top == "" {
 		top = repo.Top
 	}
+	// Another machine's claim names a folder of that machine.
 	known := top == repo.Top || slices.ContainsFunc(b.Agents, func(a Agent) bool { return a.Worktree == top }) ||
-		slices.ContainsFunc(b.Claims, func(c Claim) bool { return c.Worktree == top })
+		slices.ContainsFunc(b.Claims, func(c Claim) bool { return c.Worktree == top && c.Machine == "" })
 	if !known {
 		return nil, ErrUnknownTree
 	}

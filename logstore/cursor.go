@@ -87,53 +87,35 @@ func Grown(path string, c LogCursor) bool {
 // unfinished last line is left for the next reader) and the number of
 // invalid lines read.
 func ScanFrom(path string, off int64, fn func(logformat.Entry)) (LogCursor, int, error) {
-	return scanFrom(path, off, "", fn)
+	return scanFrom(path, off, "", func(e logformat.Entry, _ int64) { fn(e) })
 }
 
 // ScanFromMatching is ScanFrom of only the lines that contain needle: a
 // search for one id decodes the few lines that name it, not the whole log.
 // The invalid lines are counted only among those.
 func ScanFromMatching(path string, off int64, needle string, fn func(logformat.Entry)) (LogCursor, int, error) {
-	return scanFrom(path, off, needle, fn)
+	return scanFrom(path, off, needle, func(e logformat.Entry, _ int64) { fn(e) })
 }
 
-func scanFrom(path string, off int64, needle string, fn func(logformat.Entry)) (LogCursor, int, error) {
+// ScanFromOffsets is ScanFrom that also gives where each entry's line
+// starts, for a reader that compares entries with cursors.
+func ScanFromOffsets(path string, off int64, fn func(e logformat.Entry, at int64)) (LogCursor, int, error) {
+	return scanFrom(path, off, "", fn)
+}
+
+func scanFrom(path string, off int64, needle string, fn func(e logformat.Entry, at int64)) (LogCursor, int, error) {
 	f, cur, err := openLogCursor(path)
 	if f == nil {
 		return LogCursor{}, 0, err
 	}
 	defer f.Close()
 	invalid := 0
-	decode := entries(&invalid, func(e logformat.Entry) bool { fn(e); return true })
-	lines := decode
-	if needle != "" {
-		n := []byte(needle)
-		lines = func(line []byte) bool { return !bytes.Contains(line, n) || decode(line) }
-	}
-	end, err := forwardLines(f, off, lines)
-	if err != nil {
-		return LogCursor{}, invalid, err
-	}
-	cur.Size = end
-	if cur.Tail, err = tailHash(f, end); err != nil {
-		return LogCursor{}, invalid, err
-	}
-	return cur, invalid, nil
-}
-
-// ScanFromOffsets is ScanFrom that also gives where each entry's line
-// starts, for a reader that compares entries with cursors.
-func ScanFromOffsets(path string, off int64, fn func(e logformat.Entry, at int64)) (LogCursor, int, error) {
-	f, cur, err := openLogCursor(path)
-	if f == nil {
-		return LogCursor{}, 0, err
-	}
-	defer f.Close()
-	invalid, at := 0, off
+	at, start := off, off // where the line being read starts, and the next
+	decode := entries(&invalid, func(e logformat.Entry) bool { fn(e, start); return true })
+	n := []byte(needle)
 	end, err := forwardLines(f, off, func(line []byte) bool {
-		start := at
-		at += int64(len(line)) + 1
-		return entries(&invalid, func(e logformat.Entry) bool { fn(e, start); return true })(line)
+		start, at = at, at+int64(len(line))+1
+		return len(n) > 0 && !bytes.Contains(line, n) || decode(line)
 	})
 	if err != nil {
 		return LogCursor{}, invalid, err

@@ -3,7 +3,9 @@ package logstore
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/lucid-dev/lucid/internal/repotest"
 	"github.com/lucid-dev/lucid/logformat"
@@ -133,5 +135,32 @@ func TestEndCursorStepsOverALongUnfinishedLine(t *testing.T) {
 	os.WriteFile(r.LogPath(), make([]byte, 10000), 0o644)
 	if got, err := EndCursor(r.LogPath()); err != nil || got.Size != 0 {
 		t.Fatalf("EndCursor of a log of one unfinished line: %+v, %v", got, err)
+	}
+}
+
+// ScanFromOffsets gives where each entry's line starts, also after a line
+// that is not an entry.
+func TestScanFromOffsets(t *testing.T) {
+	r := repotest.Lucid(t)
+	for _, text := range []string{"one", "two"} {
+		if err := Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, _ := os.OpenFile(r.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString("not an entry\r\n")
+	f.Close()
+	Append(r.LogPath(), logformat.NewEntry(time.Now(), "a", logformat.KindFact, "three"))
+	b, _ := os.ReadFile(r.LogPath())
+	var got []string
+	_, invalid, err := ScanFromOffsets(r.LogPath(), 0, func(e logformat.Entry, at int64) {
+		line, _, _ := strings.Cut(string(b[at:]), "\n")
+		if !strings.HasPrefix(line, `{"id":"`+e.ID+`"`) {
+			t.Errorf("%q is said to start at %d, where the line is %q", e.Text, at, line)
+		}
+		got = append(got, e.Text)
+	})
+	if err != nil || invalid != 1 || strings.Join(got, ",") != "one,two,three" {
+		t.Errorf("scanned %v, %d invalid, %v", got, invalid, err)
 	}
 }

@@ -136,39 +136,16 @@ func (s *Server) getTree(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	top := r.URL.Query().Get("top")
-	if top == "" {
-		top = b.Top
-	}
-	if !knownTop(b, top) {
-		refuse(w, http.StatusBadRequest, "top "+strconv.Quote(top)+" is no work tree of the agents here: the board's agents name theirs")
+	t, err := board.LoadTree(s.repo, b, top)
+	if errors.Is(err, board.ErrUnknownTree) {
+		refuse(w, http.StatusBadRequest, "top "+strconv.Quote(top)+" is "+err.Error())
 		return
 	}
-	t, err := board.LoadTree(s.repo, b, top)
 	if err != nil {
 		fail(w, err, http.StatusInternalServerError)
 		return
 	}
 	writeJSON(w, t)
-}
-
-// knownTop reports whether top is a work tree the board names, so that
-// the tree the page asks for is one of the repository's and nothing else
-// on the disk.
-func knownTop(b *board.Board, top string) bool {
-	if top == b.Top {
-		return true
-	}
-	for _, a := range b.Agents {
-		if a.Worktree == top {
-			return true
-		}
-	}
-	for _, c := range b.Claims {
-		if c.Worktree == top && c.Machine == "" {
-			return true
-		}
-	}
-	return false
 }
 
 // The person's actions: each reads its request, calls board, and answers
