@@ -40,6 +40,10 @@ type Record struct {
 	Client   string `json:"client,omitempty"` // the coding client it runs in ("" for Claude Code)
 	Worktree string `json:"worktree"`
 	Started  string `json:"started"`
+	// Lich is the lich session a lead runs in (LICH_SESSION_ID): the name
+	// its edits leave in lich's markers, so that lich's own sessions see
+	// them as that session's.
+	Lich string `json:"lich,omitempty"`
 
 	// Cursor is where the agent last read the log; see the hooks package
 	// for how the delta uses it.
@@ -99,7 +103,7 @@ func Load(r *gitstore.Repo, id string) (rec Record, lastSeen time.Time, ok bool)
 func (rec *Record) decode(b []byte) error {
 	cur := &rec.Cursor
 	return jsonread.Fields(b, map[string]any{
-		"id": &rec.ID, "type": &rec.Type, "client": &rec.Client, "worktree": &rec.Worktree, "started": &rec.Started,
+		"id": &rec.ID, "type": &rec.Type, "client": &rec.Client, "worktree": &rec.Worktree, "started": &rec.Started, "lich": &rec.Lich,
 		"cursor": func(v []byte) error {
 			return jsonread.Fields(v, map[string]any{"size": &cur.Size, "inode": &cur.Inode, "mtime_ns": &cur.MTime, "tail": &cur.Tail})
 		},

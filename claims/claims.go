@@ -255,6 +255,29 @@ func (s *ClaimSet) Owns(agent, top, rel string) bool {
 	return false
 }
 
+// Covering returns the active claim or lease of agent in the work tree top
+// that matches rel, a claim before a lease; nil when it holds none.
+func (s *ClaimSet) Covering(agent, top, rel string) *claimstore.Claim {
+	var lease *claimstore.Claim
+	for i, c := range s.Claims {
+		if c.Owner != agent || c.Worktree != top || !s.Active(c) {
+			continue
+		}
+		if _, ok := matching(c.Globs, func(g string) bool {
+			return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
+		}); !ok {
+			continue
+		}
+		if !c.Lease {
+			return &s.Claims[i]
+		}
+		if lease == nil {
+			lease = &s.Claims[i]
+		}
+	}
+	return lease
+}
+
 // CheckTree is Check for a folder that a command writes as a whole
 // (rm -rf dir, cp -r a dir): a claim hits when it can match anything
 // under the folder, or the folder itself.
@@ -285,7 +308,7 @@ func UnderGlob(rel, under string) string {
 func (s *ClaimSet) hits(agent, top, rel string, match func(glob string) bool) []Hit {
 	var here, elsewhere []Hit
 	for _, c := range s.Claims {
-		if c.Owner == agent {
+		if c.Owner == agent || SessionLease(c, agent) {
 			continue
 		}
 		if g, ok := matching(c.Globs, match); ok && s.Active(c) {
@@ -306,6 +329,23 @@ func (s *ClaimSet) hits(agent, top, rel string, match func(glob string) bool) []
 	return append(here, elsewhere...)
 }
 
+// SessionLease reports whether c is a lease of another agent of agent's
+// own session (its lead, a subagent, a teammate): the agents of one session
+// work on one task, so such a lease tells agent who else is editing the
+// file (the hooks' edit awareness) and does not stop it. A claim made with
+// lucid claim stops them as it stops anyone.
+func SessionLease(c claimstore.Claim, agent string) bool {
+	return c.Lease && c.Owner != agent && SameSession(c.Owner, agent)
+}
+
+// SameSession reports whether two agents (agentstore.AgentID) belong to one
+// session: a lead's id is its session's, a subagent's is "session/agent".
+func SameSession(a, b string) bool {
+	sa, _, _ := strings.Cut(a, "/")
+	sb, _, _ := strings.Cut(b, "/")
+	return sa == sb
+}
+
 func matching(globs []string, match func(string) bool) (string, bool) {
 	for _, g := range globs {
 		if match(g) {
@@ -313,6 +353,20 @@ func matching(globs []string, match func(string) bool) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// PathGlob is the glob that matches just the path rel: what a lease
+// holds.
+func PathGlob(rel string) string { return escapeGlob(rel) }
+
+// AddLeases records leases, made by the hooks as an agent writes. The
+// caller holds the repository's lock, and has checked that no other
+// agent's claim forbids the write.
+func AddLeases(repo *gitstore.Repo, leases []claimstore.Claim) error {
+	if len(leases) == 0 {
+		return nil
+	}
+	return claimstore.Edit(repo, nil, leases)
 }
 
 // escapeGlob makes a path a glob that matches just that path.
@@ -354,6 +408,10 @@ func literalPrefix(glob string) string { return glob[:literalLen(glob)] }
 // for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
 // claimed 4 min ago)`.
 func (s *ClaimSet) Describe(c claimstore.Claim, labels *present.Labeler) string {
+	if c.Lease {
+		return fmt.Sprintf("%s (a lease on %s, taken by its write %s and held until its turn ends)", s.who(c, labels),
+			escape.Line(strings.Join(c.Globs, ", ")), present.Ago(c.Created, s.now))
+	}
 	return fmt.Sprintf("%s for %s (%s, claimed %s)", s.who(c, labels), escape.Quote(c.Task),
 		escape.Line(strings.Join(c.Globs, ", ")), present.Ago(c.Created, s.now))
 }
@@ -548,7 +606,7 @@ func (s *ClaimSet) decide(req ClaimRequest, globs []string) (decision, error) {
 		}
 		mine, theirs, path, ok := overlapping(globs, c.Globs)
 		switch {
-		case !ok:
+		case !ok || SessionLease(c, req.Owner):
 		case !s.Active(c):
 			d.expired[c.ID] = true
 			continue
@@ -743,7 +801,11 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]claimst
 // with the work tree named when it is not top, and the machine when it is
 // another.
 func (s *ClaimSet) ClaimLine(c claimstore.Claim, labels *present.Labeler, top string) string {
-	line := fmt.Sprintf("%s: %s for %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), escape.Quote(c.Task), present.Ago(c.Created, s.now))
+	what := "for " + escape.Quote(c.Task)
+	if c.Lease {
+		what = "editing it (a lease, until its turn ends)"
+	}
+	line := fmt.Sprintf("%s: %s %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), what, present.Ago(c.Created, s.now))
 	if c.Worktree != top && !s.Foreign(c) {
 		line += " in the work tree " + escape.Line(c.Worktree)
 	}

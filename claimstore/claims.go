@@ -20,6 +20,12 @@ type Claim struct {
 	Worktree string    `json:"worktree"` // the top of the work tree
 	Task     string    `json:"task"`
 	Globs    []string  `json:"globs"`
+	// Lease marks a claim that an agent's own write took, without a lucid
+	// claim: it holds the file the agent is editing until its turn ends. A
+	// lease has no task; the store writes it with an empty task field,
+	// which no claim made with lucid claim has, so that a store an older
+	// lucid wrote reads the same.
+	Lease bool `json:"lease,omitempty"`
 	// Machine and Expires are set on a claim shared through a git remote:
 	// the machine that made it, and the absolute time it ends unless
 	// renewed. A local claim has neither.
@@ -30,7 +36,7 @@ type Claim struct {
 // The claims of a repository live in one file, <common git dir>/lucid/claims,
 // shared by every linked work tree: one claim a line, fields separated by
 // tabs (id, owner, created and expires in Unix ms (0: never), machine, work
-// tree, task, then one field per glob), with %, tab, CR and LF
+// tree, task (empty for a lease), then one field per glob), with %, tab, CR and LF
 // percent-escaped. The copy of a remote's claims (Repo.RemoteClaimsPath) has the
 // same format.
 //
@@ -81,7 +87,11 @@ func Encode(claims []Claim) []byte {
 	var b bytes.Buffer
 	b.Grow(len(claims) * 160)
 	for _, c := range claims {
-		fields := append([]string{c.ID, c.Owner, unixMilli(c.Created), unixMilli(c.Expires), c.Machine, c.Worktree, c.Task}, c.Globs...)
+		task := c.Task
+		if c.Lease {
+			task = ""
+		}
+		fields := append([]string{c.ID, c.Owner, unixMilli(c.Created), unixMilli(c.Expires), c.Machine, c.Worktree, task}, c.Globs...)
 		for i, f := range fields {
 			if i > 0 {
 				b.WriteByte('\t')
@@ -140,7 +150,7 @@ func decodeClaim(line string) (Claim, bool) {
 	for i := range globs {
 		globs[i] = unescapeField(globs[i])
 	}
-	c := Claim{ID: f[0], Owner: f[1], Created: time.UnixMilli(created), Machine: f[4], Worktree: f[5], Task: f[6], Globs: globs}
+	c := Claim{ID: f[0], Owner: f[1], Created: time.UnixMilli(created), Machine: f[4], Worktree: f[5], Task: f[6], Globs: globs, Lease: f[6] == ""}
 	if expires != 0 {
 		c.Expires = time.UnixMilli(expires)
 	}

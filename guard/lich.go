@@ -72,10 +72,25 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 	if len(news) == 0 {
 		return "", nil
 	}
+	note, by, warn := l.Note(path, news, now)
 	var warns []error
+	if warn != nil {
+		warns = append(warns, warn)
+	}
+	if err := lichstore.WriteNews(repo, lichstore.News{Session: l.Session, Path: path, By: by, At: news[0].At}); err != nil {
+		warns = append(warns, lichWarning("recording the news for the status line: %v", err))
+	}
+	return note, joinWarnings(warns)
+}
+
+// Note tells the model that the lich sessions of news (newest first)
+// edited path, each named by its label in lich's roster where Bin gives
+// one, else by its id; by is how it named the newest, for the status line.
+// warn is a failure of the roster's, one "lucid lich:" line.
+func (l *Lich) Note(path string, news []lichstore.Edit, now time.Time) (note, by string, warn error) {
 	labels, err := l.labels()
 	if err != nil {
-		warns = append(warns, lichWarning("%v; naming sessions by their ids", err))
+		warn = lichWarning("%v; naming sessions by their ids", err)
 	}
 	who := make([]string, len(news))
 	for i, e := range news {
@@ -84,10 +99,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 			who[i] = `"` + label + `"`
 		}
 	}
-	if err := lichstore.WriteNews(repo, lichstore.News{Session: l.Session, Path: path, By: who[0], At: news[0].At}); err != nil {
-		warns = append(warns, lichWarning("recording the news for the status line: %v", err))
-	}
-	return lichNote(path, news, who, now), joinWarnings(warns)
+	return lichNote(path, news, who, now), who[0], warn
 }
 
 // news returns the other sessions' edits in m that this session has not

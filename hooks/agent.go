@@ -30,6 +30,7 @@ func (c *call) record() (agentstore.Record, bool, error) {
 		ID:       c.agent,
 		Type:     c.in.AgentType,
 		Client:   c.in.Client,
+		Lich:     c.lichSession(),
 		Worktree: c.repo.Top,
 		Started:  c.now.UTC().Format(logformat.TimeFormat),
 		Cursor:   cur,
@@ -178,15 +179,16 @@ func (c *call) delta() (string, error) {
 			return text, err
 		}
 	}
+	notices := c.noticesText()
 	if !created && c.logUnchanged(rec) {
 		agentstore.Touch(c.repo, c.agent)
-		return "", nil
+		return notices, nil
 	}
 	entries, err := c.takeNews(&rec, created)
 	if err != nil {
 		return "", err
 	}
-	return c.formatDelta(entries, BudgetFromEnv()), nil
+	return joinLines(notices, c.formatDelta(entries, BudgetFromEnv())), nil
 }
 
 // digestOnce gives the caller the digest if its record still asks for one

@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/lichstore"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 )
@@ -168,8 +169,17 @@ func TestLichMode(t *testing.T) {
 	}
 	t.Setenv("LICH_SESSION_ID", "lich-b")
 	a := do(t, c, "PreToolUse", edit(other, "", repo.Top, path))
-	if !strings.HasPrefix(a.context(), "lucid (lich): "+path+" was also edited by the lich session lich-a") {
-		t.Errorf("lich-b before its edit: %+v", a)
+	if !strings.HasPrefix(a.context(), "lucid: a.txt was changed since your last write of it by lead·30df32 (claude, the lich session lich-a)") {
+		t.Errorf("lich-b before its edit: %q", a.context())
+	}
+	// Written by lich's own guard, a session lucid knows nothing of is
+	// named as lich names it.
+	if err := lichstore.RecordEdit(repo, path, "lich-c", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	a = do(t, c, "PreToolUse", edit(other, "", repo.Top, path))
+	if !strings.HasPrefix(a.context(), "lucid (lich): "+path+" was also edited by the lich session lich-c") {
+		t.Errorf("lich-b after lich-c's edit: %q", a.context())
 	}
 	claim(t, repo, lead, repo.Top, "a", "a.txt")
 	if a := do(t, c, "PreToolUse", edit(other, "", repo.Top, path)); a.out == nil || a.out.Context != "" || a.out.Deny == "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
@@ -289,6 +290,10 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		if err != nil {
 			return "", "", err
 		}
+		if c.sets == nil {
+			c.sets = map[string]*claims.ClaimSet{}
+		}
+		c.sets[group[0].repo.CommonDir] = set
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
@@ -311,17 +316,26 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 				if len(denials) == 0 {
 					c.noteDenied(t, h)
 				}
-				what := escape.Line(t.rel) + " is"
-				if t.by != "" {
-					what = fmt.Sprintf("`%s` would change %s, which is", escape.Line(t.by), escape.Line(t.rel))
-				}
-				denials = append(denials, fmt.Sprintf("lucid: %s claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", what, who, c.howToAgree(h, set.Foreign(h.Claim))))
+				denials = append(denials, c.claimDenial(t, h, set, who))
 			} else {
 				warnings = append(warnings, fmt.Sprintf("lucid: %s is claimed in the work tree %s by %s. Your edit here goes ahead, but a merge conflict may follow when the branches meet.", escape.Line(t.rel), escape.Line(h.Claim.Worktree), who))
 			}
 		}
 	}
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
+}
+
+// claimDenial is the reason a write of t is denied by the claim (or
+// lease) of h, whose owner is who.
+func (c *call) claimDenial(t target, h claims.Hit, set *claims.ClaimSet, who string) string {
+	what := escape.Line(t.rel) + " is"
+	if t.by != "" {
+		what = fmt.Sprintf("`%s` would change %s, which is", escape.Line(t.by), escape.Line(t.rel))
+	}
+	if h.Claim.Lease {
+		return fmt.Sprintf("lucid: %s being edited by %s. Do not edit it: %s. `lucid claims` lists every claim and lease.", what, who, c.howToAgree(h, false))
+	}
+	return fmt.Sprintf("lucid: %s claimed by %s. Do not edit it: %s. `lucid claims` lists every claim.", what, who, c.howToAgree(h, set.Foreign(h.Claim)))
 }
 
 // howToAgree says to a denied agent how to reach the owner of the claim
@@ -337,6 +351,9 @@ func (c *call) howToAgree(h claims.Hit, foreign bool) string {
 		return "wait until it expires, ask that agent (through the user), or work on other files"
 	}
 	ask := "ask for it with `" + claims.AskCommand(owner, h.Glob) + "`"
+	if h.Claim.Lease {
+		return "wait until its turn ends, " + ask + " (it hands it over with `lucid release " + shellword.Quote(escape.Line(h.Glob)) + " --to YOU`), or work on other files"
+	}
 	if _, ok := c.sameTeam(owner); ok {
 		return "wait until it is released (a teammate's claims end when it goes idle), " + ask + ", or work on other files"
 	}
@@ -367,7 +384,7 @@ func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 			return true
 		}
 		for _, cl := range set.ActiveClaims() {
-			if cl.Owner != c.agent && (cl.Worktree == r.Top || set.Foreign(cl)) {
+			if cl.Owner != c.agent && !claims.SessionLease(cl, c.agent) && (cl.Worktree == r.Top || set.Foreign(cl)) {
 				return true
 			}
 		}

@@ -142,9 +142,14 @@ func TestFileFactsLiveOnly(t *testing.T) {
 	if strings.Contains(got, "15 minutes") {
 		t.Errorf("the superseded entry was given: %q", got)
 	}
-	// The lead wrote the note: it is not told of it.
-	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/auth.go")).context(); got != "" {
+	// The lead wrote the note: it is not told of it, only that the other
+	// session changed the file since.
+	got = do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/auth.go")).context()
+	if strings.Contains(got, "my own note on auth") || strings.Contains(got, news.ID) {
 		t.Errorf("the lead's later edit was told %q", got)
+	}
+	if !strings.HasPrefix(got, "lucid: src/auth.go was changed since your last write of it by lead·5c1e2f") || strings.Contains(got, "is now editing") {
+		t.Errorf("the lead's later edit was told %q; want once that the other session changed the file", got)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/settings"
 )
 
 // MaxPayload is the largest hook payload read whole; a larger one (a
@@ -214,7 +215,7 @@ func Run(client Client, clients []Client, event string, stdin io.Reader, stdout,
 	if in.Unrecorded && in.Event == PostToolUse {
 		in.Changed = namedWrites(in)
 	}
-	out, c, err := handle(in, timeout, stderr)
+	out, c, err := handle(in, clients, timeout, stderr)
 	// What a call took from the log (its cursor's move) is saved only
 	// once its answer is ready to go out, and dropped with it: a hook that
 	// fails delivers nothing and loses nothing.
@@ -318,6 +319,24 @@ type call struct {
 	// its waits together (lockBudget): past it, what needs the lock fails
 	// open, and what can be decided without it (a claim's denial) still is.
 	lockBy time.Time
+	// lockErr is why the call could not take the lock within its budget.
+	lockErr error
+
+	// clients are the clients lucid serves, for their titles.
+	clients []Client
+	// settings are the settings of each work tree the call writes in, by
+	// its top, read once (settingsOf).
+	settings map[string]settings.Settings
+	// sets are the claims the guard read for the call's writes, by the
+	// common git dir of their repository.
+	sets map[string]*claims.ClaimSet
+	// noticesTaken is how many bytes of the caller's waiting notices its
+	// answer carries: they leave the file once it is out (commit).
+	noticesTaken int
+	// told is "agent path" for each change of another agent's that the
+	// answer tells of: a notice that the same agent is now editing the
+	// same file says nothing more.
+	told []string
 }
 
 // warn reports an error that does not stop the call (a plan entry or an
@@ -351,8 +370,14 @@ func (c *call) hold() error {
 	if c.held != nil {
 		return nil
 	}
+	if c.lockErr != nil {
+		// Its budget spent on one wait: the same line, which the user
+		// reads once, rather than another wait.
+		return c.lockErr
+	}
 	l, err := c.repo.LockWithin(max(time.Until(c.lockBy), 0))
 	if err != nil {
+		c.lockErr = err
 		return err
 	}
 	c.held = l
@@ -362,12 +387,22 @@ func (c *call) hold() error {
 // commit saves what the call's answer gave the caller (its record with the
 // cursor moved), then lets the lock go. A nil call commits nothing.
 func (c *call) commit() error {
-	if c == nil || c.pending == nil {
+	if c == nil {
 		return nil
 	}
-	rec := *c.pending
-	c.pending = nil
-	return agentstore.Save(c.repo, rec)
+	if c.pending != nil {
+		rec := *c.pending
+		c.pending = nil
+		if err := agentstore.Save(c.repo, rec); err != nil {
+			return err
+		}
+	}
+	if c.noticesTaken > 0 {
+		// Given once more at worst: the news it came with is out.
+		c.warn(agentstore.TakeNotices(c.repo, c.agent, c.noticesTaken))
+		c.noticesTaken = 0
+	}
+	return nil
 }
 
 // release lets go of the lock if the call still holds it; what was not
@@ -395,7 +430,7 @@ func (c *call) lock() (func(), error) {
 // handle finds the repository and runs the event's handler. Outside a
 // repository with .lucid/ it does nothing. It returns the call, whose
 // commit saves what the answer gave.
-func handle(in Input, timeout time.Duration, stderr io.Writer) (*Output, *call, error) {
+func handle(in Input, clients []Client, timeout time.Duration, stderr io.Writer) (*Output, *call, error) {
 	dir := in.Cwd
 	if dir == "" {
 		dir = in.ProjectDir
@@ -416,7 +451,7 @@ func handle(in Input, timeout time.Duration, stderr io.Writer) (*Output, *call, 
 		return nil, nil, fmt.Errorf("payload has no session_id")
 	}
 	now := time.Now()
-	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr, claims: claims.Disk{}}
+	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr, claims: claims.Disk{}, clients: clients}
 	if repo != nil {
 		repo.LockWait = lockBudget(timeout)
 		c.lockBy = now.Add(repo.LockWait)

@@ -5,16 +5,19 @@ import (
 	"io"
 	"time"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 )
 
-// lichMode is the lich mode of a hook call, run after lucid's own handler
-// and whether or not the repository uses lucid: inside lich
+// lichMode is the lich mode of a hook call, run after lucid's own handler,
+// for the files of repositories lucid keeps no state for: inside lich
 // (LICH_SESSION_ID set), PreToolUse on an edit adds the note about other
 // lich sessions that just edited the file, and PostToolUse writes this
-// session's markers for what the call changed. A call lucid denies gets no
-// note, and, having not run, no PostToolUse and no marker. The guard's own
-// trouble is one line on stderr; the edit goes on.
+// session's markers for what the call changed. (In a repository lucid
+// keeps state for, its edit awareness does both, for every agent: see
+// aware.go.) A call lucid denies gets no note, and, having not run, no
+// PostToolUse and no marker. The guard's own trouble is one line on
+// stderr; the edit goes on.
 func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 	l := guard.LichFromEnv()
 	if l == nil || (in.Event != PreToolUse && in.Event != PostToolUse) {
@@ -27,7 +30,7 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 			return out
 		}
 		note, warn := "", error(nil)
-		if len(in.Paths) > 0 {
+		if len(in.Paths) > 0 && !lucidKeeps(in.Paths[0]) {
 			note, warn = l.Before(in.Paths[0], now)
 		}
 		if warn != nil {
@@ -41,9 +44,23 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 		}
 		out.Context = joinLines(out.Context, note)
 	case in.Event == PostToolUse && (in.Tool == ToolEdit || in.Tool == ToolShell):
-		if warn := l.After(in.Changed, now); warn != nil {
+		var paths []string
+		for _, p := range in.Changed {
+			if !lucidKeeps(p) {
+				paths = append(paths, p)
+			}
+		}
+		if warn := l.After(paths, now); warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}
 	}
 	return out
+}
+
+// lucidKeeps reports whether path lies in a work tree of a repository
+// lucid keeps state for, whose edit awareness records and tells its
+// edits.
+func lucidKeeps(path string) bool {
+	r, err := gitstore.Find(path)
+	return err == nil && (r.Initialised() || r.HasState())
 }

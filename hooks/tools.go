@@ -41,6 +41,16 @@ func (c *call) preToolUse() (*Output, error) {
 	if c.in.Tool == ToolShell && c.in.Unrecorded {
 		c.watchShell(c.watched(w.named))
 	}
+	news, deny, err := c.editing(w.targets)
+	c.warn(err) // awareness fails open; only a lease's denial stops the call
+	if deny != "" {
+		c.touch()
+		return c.deny(deny), nil
+	}
+	aware := c.tellAware(news, true)
+	if c.pending == nil && c.noticesTaken == 0 {
+		c.release() // what needed the lock is written: the delta reads ahead without it
+	}
 	text, facts := "", ""
 	switch {
 	case !c.home:
@@ -52,7 +62,7 @@ func (c *call) preToolUse() (*Output, error) {
 	default:
 		c.touch()
 	}
-	out := c.context(joinLines(warn, text, facts))
+	out := c.context(joinLines(warn, aware, text, facts))
 	if stamp.Found {
 		if out == nil {
 			out = &Output{}
@@ -177,7 +187,10 @@ func (c *call) afterTool() (*Output, error) {
 			return nil, nil
 		}
 		line, err := c.violations(changed)
-		return c.context(line), err
+		if err != nil {
+			return nil, err
+		}
+		return c.context(joinLines(line, c.awareAfter(changed))), nil
 	}
 	editedPlan := false
 	for _, p := range changed {
@@ -211,9 +224,26 @@ func (c *call) afterTool() (*Output, error) {
 	}
 	line := ""
 	if c.in.Tool == ToolShell {
-		line, err = c.violations(changed)
+		if line, err = c.violations(changed); err != nil {
+			return nil, err
+		}
 	}
-	return c.context(joinLines(line, news)), err
+	return c.context(joinLines(line, c.awareAfter(changed), news)), nil
+}
+
+// awareAfter records in the files' markers what the call changed that its
+// PreToolUse did not know of (a shell command's files, as its client or
+// lucid's watch tells them), and returns what the caller is told of
+// others' changes to them. A file its PreToolUse recorded a moment ago
+// costs one read.
+func (c *call) awareAfter(changed []string) string {
+	var ts []target
+	for _, p := range changed {
+		ts = append(ts, c.locate(p)...)
+	}
+	news, _, err := c.editing(ts)
+	c.warn(err)
+	return c.tellAware(news, false)
 }
 
 // ownShellChanges returns the files the call changed that are the

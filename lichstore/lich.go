@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/jsonread"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +17,10 @@ import (
 	"unicode/utf8"
 )
 
-// lichRecentMax is how many distinct sessions a marker remembers.
-const lichRecentMax = 3
+// RecentMax is how many distinct sessions (lich's) or agents (lucid's) a
+// marker remembers: enough that an agent told who changed a file since
+// its own last write is told of each of the many agents a busy file sees.
+const RecentMax = 16
 
 // Edit is one session's latest edit of a file.
 type Edit struct {
@@ -30,10 +33,11 @@ func (e Edit) Time() time.Time { return time.UnixMilli(e.At) }
 
 // Marker is the marker of one file, in lich's format: the path as the
 // tool gave it, the session that edited it last and when. Recent, an extra
-// field lich's guard ignores, keeps the last three distinct sessions that
-// edited the file, newest first, the last edit included; lucid writes it
-// only when it names more than that last edit, so a marker of one session
-// is byte for byte what lich's guard writes.
+// field lich's guard ignores, keeps the last RecentMax distinct sessions
+// that edited the file, newest first, the last edit included; lucid writes
+// it only when it names more than that last edit, so a marker of one
+// session is byte for byte what lich's guard writes. A session is a lich
+// session's id, or a lucid agent's (agentstore.AgentID).
 type Marker struct {
 	Path    string
 	Session string
@@ -42,12 +46,12 @@ type Marker struct {
 }
 
 // Edits returns the distinct sessions that edited the file, newest first,
-// at most three: the last edit, then the recent ones. A marker written by
+// at most RecentMax: the last edit, then the recent ones. A marker written by
 // lich's guard has only the last edit.
 func (m *Marker) Edits() []Edit {
 	out := []Edit{{Session: m.Session, At: m.At}}
 	for _, e := range m.Recent {
-		if len(out) == lichRecentMax {
+		if len(out) == RecentMax {
 			break
 		}
 		if e.Session != "" && !hasSession(out, e.Session) {
@@ -95,14 +99,6 @@ func lichMarkerPath(r *gitstore.Repo, path string) string {
 // written.
 var ErrCorrupt = errors.New("corrupt lich marker")
 
-// lichJSON is the marker as decoded: at may be any JSON number.
-type lichJSON struct {
-	Path    *string  `json:"path"`
-	Session *string  `json:"session"`
-	At      *float64 `json:"at"`
-	Recent  []Edit   `json:"recent"`
-}
-
 // ReadMarker reads the marker of path. It returns nil and no error when
 // there is none, or when the marker there is another file's (a hash
 // collision). A marker that is not JSON, or lacks its session or time, is
@@ -123,16 +119,72 @@ func ReadMarker(r *gitstore.Repo, path string) (*Marker, error) {
 	return m, nil
 }
 
-// parseLichMarker decodes a marker's content.
+// parseLichMarker decodes a marker's content. It is read on every write
+// of every agent, so with jsonread, not encoding/json (whose first decode
+// in a process costs more than the rest of a hook).
 func parseLichMarker(b []byte) (*Marker, error) {
-	var j lichJSON
-	if err := json.Unmarshal(b, &j); err != nil {
+	m := &Marker{}
+	var hasPath, hasAt bool
+	err := jsonread.Object(b, func(key string, v []byte) error {
+		var err error
+		switch key {
+		case "path":
+			m.Path, err = jsonread.String(v)
+			hasPath = true
+		case "session":
+			m.Session, err = jsonread.String(v)
+		case "at":
+			m.At, err = jsMillis(v)
+			hasAt = err == nil
+		case "recent":
+			m.Recent, err = decodeRecent(v)
+		}
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	if j.Path == nil || j.Session == nil || *j.Session == "" || j.At == nil {
+	if !hasPath || m.Session == "" || !hasAt {
 		return nil, errors.New(`want "path", "session" and "at"`)
 	}
-	return &Marker{Path: *j.Path, Session: *j.Session, At: int64(*j.At), Recent: j.Recent}, nil
+	return m, nil
+}
+
+// decodeRecent reads a marker's recent list: [{"session":..,"at":..},...].
+// An entry without its session is left out.
+func decodeRecent(v []byte) ([]Edit, error) {
+	var out []Edit
+	err := jsonread.Array(v, func(raw []byte) error {
+		var e Edit
+		err := jsonread.Object(raw, func(key string, v []byte) error {
+			var err error
+			switch key {
+			case "session":
+				e.Session, err = jsonread.String(v)
+			case "at":
+				e.At, err = jsMillis(v)
+			}
+			return err
+		})
+		if err == nil && e.Session != "" {
+			out = append(out, e)
+		}
+		return err
+	})
+	return out, err
+}
+
+// jsMillis reads a time in epoch milliseconds as JavaScript may write it:
+// any JSON number.
+func jsMillis(v []byte) (int64, error) {
+	if n, err := jsonread.Int(v); err == nil {
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
+		return 0, fmt.Errorf(`"at" is not a number`)
+	}
+	return int64(f), nil
 }
 
 // RecordEdit writes session's marker for path at the given time over
@@ -146,7 +198,7 @@ func RecordEdit(r *gitstore.Repo, path, session string, at time.Time) error {
 	if old, err := ReadMarker(r, path); err == nil && old != nil {
 		m.Recent = []Edit{{Session: session, At: m.At}}
 		for _, e := range old.Edits() {
-			if len(m.Recent) < lichRecentMax && !hasSession(m.Recent, e.Session) {
+			if len(m.Recent) < RecentMax && !hasSession(m.Recent, e.Session) {
 				m.Recent = append(m.Recent, e)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -141,7 +143,7 @@ func TestReadLichMarkerCorrupt(t *testing.T) {
 	}
 }
 
-func TestRecordLichEditKeepsThreeSessions(t *testing.T) {
+func TestRecordEditKeepsRecentSessions(t *testing.T) {
 	top := gittest.Committed(t)
 	r := findRepo(t, top)
 	path := filepath.Join(top, "a.go")
@@ -178,7 +180,7 @@ func TestRecordLichEditKeepsThreeSessions(t *testing.T) {
 		{"s2", 2, []Edit{{"s2", at(2)}, {"s1", at(1)}}},
 		{"s3", 3, []Edit{{"s3", at(3)}, {"s2", at(2)}, {"s1", at(1)}}},
 		{"s1", 4, []Edit{{"s1", at(4)}, {"s3", at(3)}, {"s2", at(2)}}},
-		{"s4", 5, []Edit{{"s4", at(5)}, {"s1", at(4)}, {"s3", at(3)}}},
+		{"s4", 5, []Edit{{"s4", at(5)}, {"s1", at(4)}, {"s3", at(3)}, {"s2", at(2)}}},
 	} {
 		edit(step.session, step.minute)
 		m, err := ReadMarker(r, path)
@@ -199,6 +201,19 @@ func TestRecordLichEditKeepsThreeSessions(t *testing.T) {
 		if !strings.HasPrefix(content(), `{"path":`) {
 			t.Fatalf("keys out of lich's order: %s", content())
 		}
+	}
+	// Past RecentMax distinct sessions, the one that edited longest ago
+	// is forgotten.
+	for i := 5; i <= RecentMax+1; i++ {
+		edit("s"+strconv.Itoa(i), 5+i)
+	}
+	m, err := ReadMarker(r, path)
+	if err != nil || m == nil {
+		t.Fatal(m, err)
+	}
+	edits := m.Edits()
+	if len(edits) != RecentMax || edits[0].Session != "s"+strconv.Itoa(RecentMax+1) || slices.ContainsFunc(edits, func(e Edit) bool { return e.Session == "s2" }) {
+		t.Fatalf("after %d sessions the marker keeps %+v; want the newest %d, s2 forgotten", RecentMax+1, edits, RecentMax)
 	}
 	entries, err := os.ReadDir(filepath.Join(r.GitDir, gitstore.LichEditsDir))
 	if err != nil || len(entries) != 1 {

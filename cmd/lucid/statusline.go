@@ -23,14 +23,16 @@ func runStatusLine(c *cli, args []string) error {
 	f := newFlags("statusline", `lucid statusline
 
 `+clients.Default().Title()+`'s status line (lucid init --statusline registers it): reads the
-status payload on stdin and prints one short line. Inside lich it says
-"<file> also edited by <session>" while another lich session's edit of a
-file this session edited is under 10 minutes old; otherwise it counts the
-active claims, or prints nothing. It never fails: trouble prints nothing.`)
+status payload on stdin and prints one short line, in lich's words:
+"<file> also edited by <agent>" while the newest note this session's agents
+were given of another agent's (or lich session's) edit of a file they were
+about to write is under 10 minutes old; otherwise it counts the active
+claims, or prints nothing. It never fails: trouble prints nothing.`)
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
 	var in struct {
+		SessionID string `json:"session_id"`
 		Cwd       string `json:"cwd"`
 		Workspace struct {
 			CurrentDir string `json:"current_dir"`
@@ -46,7 +48,13 @@ active claims, or prints nothing. It never fails: trouble prints nothing.`)
 		dir, _ = os.Getwd()
 	}
 	now := time.Now()
-	if s := guard.LichStatus(dir, os.Getenv("LICH_SESSION_ID"), now); s != "" {
+	// The news of another agent's edit is kept for the lich session, or
+	// else for the session of Claude Code's that shows this line.
+	session := os.Getenv("LICH_SESSION_ID")
+	if session == "" {
+		session = in.SessionID
+	}
+	if s := guard.LichStatus(dir, session, now); s != "" {
 		fmt.Fprintln(c.stdout, s)
 		return nil
 	}

@@ -144,6 +144,41 @@ func Strings(v []byte) ([]string, error) {
 	}
 }
 
+// Array calls elem with the raw value of each element of the JSON array
+// v, in order; null is no element. The whole of v is checked first. An
+// error of elem's ends the walk and is returned.
+func Array(v []byte, elem func(value []byte) error) error {
+	v = bytesTrimSpace(v)
+	if isNull(v) {
+		return nil
+	}
+	if len(v) == 0 || v[0] != '[' {
+		return typeErr(v, "array")
+	}
+	end, err := skipArray(v, 0, 0)
+	if err != nil {
+		return err
+	}
+	if end != len(v) {
+		return syntaxErr(v, end, "after array")
+	}
+	i := skipSpace(v, 1)
+	if v[i] == ']' {
+		return nil
+	}
+	for {
+		end, _ := skipValue(v, i, 1)
+		if err := elem(v[i:end]); err != nil {
+			return err
+		}
+		i = skipSpace(v, end)
+		if v[i] == ']' {
+			return nil
+		}
+		i = skipSpace(v, i+1)
+	}
+}
+
 // Fields reads the members of object b named in fields into their
 // targets, as encoding/json reads an object into a struct: a member not
 // named is skipped, and one whose value does not fit its target leaves the
