@@ -75,6 +75,9 @@ type Claim struct {
 	Ends     time.Time `json:"ends,omitzero"` // when it ends unless its owner acts again
 	Active   bool      `json:"active"`
 	Machine  string    `json:"machine,omitempty"` // another machine's claim: which
+	// Lease: taken by the owner's write, without a claim, and held until
+	// its turn ends.
+	Lease bool `json:"lease,omitempty"`
 }
 
 // Notice is something a person watching should be told of.

@@ -94,7 +94,7 @@ func stateRank(s string) int { return slices.Index([]string{Working, Idle, Ended
 // claimOf is c as the board shows it.
 func claimOf(set *claims.ClaimSet, c claimstore.Claim, book *address.Book) Claim {
 	out := Claim{ID: c.ID, Owner: c.Owner, Label: book.Label(c.Owner), Task: c.Task, Worktree: c.Worktree,
-		Globs: c.Globs, Created: c.Created, Active: set.Active(c)}
+		Globs: c.Globs, Created: c.Created, Active: set.Active(c), Lease: c.Lease}
 	if set.Foreign(c) {
 		out.Machine = c.Machine
 	}

@@ -714,20 +714,21 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 	return released, shared, nil
 }
 
-// ReleaseWhere removes every claim whose owner matches, and returns how
+// ReleaseWhere removes every claim that which takes (by its owner, or its
+// kind: the leases of a teammate whose task is done), and returns how
 // many it removed. The hooks use it when agents stop and sessions end,
 // within a time they must keep: when the lock does not come free within
 // wait (a claim through a slow remote holds it), the claims are left to
 // expire with their owners, and the error says so.
-func ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error) {
+func ReleaseWhere(repo *gitstore.Repo, which func(claimstore.Claim) bool, wait time.Duration) (int, error) {
 	// Most stops own no claim: a look without the lock (the store is
 	// replaced whole, so a read is never torn) spares them the lock.
-	if claims, _, err := claimstore.Load(repo); err == nil && !slices.ContainsFunc(claims, func(c claimstore.Claim) bool { return owner(c.Owner) }) {
+	if claims, _, err := claimstore.Load(repo); err == nil && !slices.ContainsFunc(claims, which) {
 		return 0, nil
 	}
 	n := 0
 	err := updateWithin(repo, wait, func(claims []claimstore.Claim) ([]claimstore.Claim, bool, error) {
-		out := slices.DeleteFunc(slices.Clone(claims), func(c claimstore.Claim) bool { return owner(c.Owner) })
+		out := slices.DeleteFunc(slices.Clone(claims), which)
 		n = len(claims) - len(out)
 		return out, n > 0, nil
 	})

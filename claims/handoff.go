@@ -103,7 +103,7 @@ func (s *ClaimSet) handOver(from, to string, want []string, now time.Time) (made
 		}
 		globs := slices.DeleteFunc(given[i], func(g string) bool { return slices.Contains(own[c.Worktree], g) })
 		if len(globs) > 0 {
-			made = append(made, claimstore.Claim{ID: logformat.NewID(now), Owner: to, Created: now, Worktree: c.Worktree, Task: c.Task, Globs: globs})
+			made = append(made, claimstore.Claim{ID: logformat.NewID(now), Owner: to, Created: now, Worktree: c.Worktree, Task: c.Task, Globs: globs, Lease: c.Lease})
 		}
 	}
 	expired := map[string]bool{}

@@ -223,7 +223,7 @@ func TestSetAnswers(t *testing.T) {
 func TestReleaseAndPrune(t *testing.T) {
 	repo := gitRepo(t)
 	now := time.Now()
-	if n, err := ReleaseWhere(repo, func(string) bool { return true }, time.Second); n != 0 || err != nil {
+	if n, err := ReleaseWhere(repo, func(claimstore.Claim) bool { return true }, time.Second); n != 0 || err != nil {
 		t.Errorf("ReleaseWhere without a store: %d, %v", n, err)
 	}
 	acquire(repo, alice, now, "a", "a/**", "b/**")
@@ -239,7 +239,7 @@ func TestReleaseAndPrune(t *testing.T) {
 	if got := stored(t, repo); got != "30df3:b/** 30df3:c/** 0b218:d/**" {
 		t.Errorf("after releasing a/**: %s", got)
 	}
-	n, err := ReleaseWhere(repo, func(o string) bool { return strings.HasPrefix(o, alice) }, time.Second)
+	n, err := ReleaseWhere(repo, func(c claimstore.Claim) bool { return strings.HasPrefix(c.Owner, alice) }, time.Second)
 	if n != 2 || err != nil || stored(t, repo) != "0b218:d/**" {
 		t.Errorf("ReleaseWhere of alice's session: %d, %v; %s", n, err, stored(t, repo))
 	}
@@ -249,7 +249,7 @@ func TestReleaseAndPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReleaseWhere(repo, func(o string) bool { return o == bob }, 50*time.Millisecond)
+	_, err = ReleaseWhere(repo, func(c claimstore.Claim) bool { return c.Owner == bob }, 50*time.Millisecond)
 	lock.Unlock()
 	if !errors.Is(err, ErrStillLocked) {
 		t.Errorf("ReleaseWhere under another's lock: %v", err)

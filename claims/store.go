@@ -18,7 +18,7 @@ type Store interface {
 	// LoadIn is LoadClaimsIn.
 	LoadIn(repo *gitstore.Repo, now time.Time, top string) (*ClaimSet, error)
 	// ReleaseWhere is ReleaseWhere.
-	ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error)
+	ReleaseWhere(repo *gitstore.Repo, which func(claimstore.Claim) bool, wait time.Duration) (int, error)
 }
 
 // Disk is the Store of the repository's claims files.
@@ -36,8 +36,8 @@ func (Disk) LoadIn(repo *gitstore.Repo, now time.Time, top string) (*ClaimSet, e
 	return LoadClaimsIn(repo, now, top)
 }
 
-func (Disk) ReleaseWhere(repo *gitstore.Repo, owner func(string) bool, wait time.Duration) (int, error) {
-	return ReleaseWhere(repo, owner, wait)
+func (Disk) ReleaseWhere(repo *gitstore.Repo, which func(claimstore.Claim) bool, wait time.Duration) (int, error) {
+	return ReleaseWhere(repo, which, wait)
 }
 
 // NewSet is the ClaimSet of local (this machine's claims) and remote

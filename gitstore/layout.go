@@ -16,6 +16,7 @@ const (
 	LogName      = ".lucid/log.jsonl"
 	PlanName     = ".lucid/plan.md"
 	DigestName   = ".lucid/digest.md"
+	SettingsName = ".lucid/settings.json" // package settings reads it
 )
 
 // ErrNotInitialised says that the work tree has no .lucid folder.

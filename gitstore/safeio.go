@@ -34,11 +34,12 @@ import (
 
 // Size limits by role. A file over its limit is refused, not cut.
 const (
-	MaxPlan     = 1 << 20  // .lucid/plan.md and its recorded copy
-	MaxDigest   = 1 << 20  // .lucid/digest.md
-	MaxSettings = 4 << 20  // a client's settings file, .gitattributes, a git config
-	MaxRecord   = 1 << 20  // an agent record, a lich marker, a small state file
-	MaxClaims   = 64 << 20 // the claims store and the remote's copy
+	MaxPlan         = 1 << 20  // .lucid/plan.md and its recorded copy
+	MaxDigest       = 1 << 20  // .lucid/digest.md
+	MaxSettings     = 4 << 20  // a client's settings file, .gitattributes, a git config
+	MaxRecord       = 1 << 20  // an agent record, a lich marker, a small state file
+	MaxSettingsFile = 64 << 10 // .lucid/settings.json: a few keys
+	MaxClaims       = 64 << 20 // the claims store and the remote's copy
 	// MaxEvidence bounds a cited file. Evidence is hashed only when it is
 	// a regular file inside the work tree, and read whole (the staleness
 	// check looks for the cited line again), so it is bounded: a file over
@@ -202,6 +203,7 @@ func (r *Repo) StateFiles() []StateFile {
 		{r.LogPath(), 0},
 		{r.PlanPath(), MaxPlan},
 		{r.DigestPath(), MaxDigest},
+		{r.Abs(SettingsName), MaxSettingsFile},
 		{r.PlanSeenPath(), MaxPlan},
 		{r.PlanPendingPath(), MaxRecord},
 		{r.ClaimsPath(), MaxClaims},

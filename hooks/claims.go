@@ -11,6 +11,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
@@ -19,6 +20,7 @@ import (
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/overlap"
 	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/settings"
 )
 
 // target is a path a tool call writes, placed in a work tree whose
@@ -237,6 +239,12 @@ const appendOnly = "lucid: " + gitstore.LogName + " is append-only, for every ag
 	"Record with lucid fact|decision|dead-end|note \"TEXT\" (in your shell tool); correct an entry with lucid supersede ID \"TEXT\", " +
 	"or withdraw it with lucid supersede ID --retire --why \"TEXT\"."
 
+// personsSettings is the reason for refusing a write to the repository's
+// settings: an agent that turned leases off would free for itself what
+// other agents are editing.
+const personsSettings = "lucid: " + settings.Name + " holds this repository's lucid settings (whether writes take leases), which are the user's to choose: " +
+	"no agent edits it. Ask the user, who runs lucid init --leases on|off."
+
 // ownState is the reason for refusing a write to lucid's own state.
 const ownState = "lucid: %s holds lucid's shared state (claims, agents' records and cursors, the lock): no agent writes it by hand, " +
 	"since that ends, moves or forges other agents' claims and records. Change it with lucid's commands (lucid claim, lucid release)."
@@ -268,6 +276,9 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
 			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
+		}
+		if t.rel == settings.Name || t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), settings.Name) {
+			return personsSettings, "", nil
 		}
 	}
 	if w.logLoss != "" {
@@ -489,8 +500,13 @@ func (c *call) logFor(r *gitstore.Repo) string {
 // stops or a session ends, waiting for the lock no longer than what is
 // left of the call's budget (lockBudget), so that the hook ends in time.
 func (c *call) releaseClaims(owner func(string) bool) error {
+	return c.releaseWhere(func(cl claimstore.Claim) bool { return owner(cl.Owner) })
+}
+
+// releaseWhere ends the claims that which takes, as releaseClaims does.
+func (c *call) releaseWhere(which func(claimstore.Claim) bool) error {
 	// Past the budget, one try: ReleaseWhere takes 0 as no bound.
-	_, err := c.claims.ReleaseWhere(c.repo, owner, max(time.Until(c.lockBy), time.Nanosecond))
+	_, err := c.claims.ReleaseWhere(c.repo, which, max(time.Until(c.lockBy), time.Nanosecond))
 	if errors.Is(err, claims.ErrStillLocked) {
 		return fmt.Errorf("%w through this hook's wait for the lock (%v in all, its budget): they end when their owners' silence reaches LUCID_CLAIM_TTL", claims.ErrStillLocked, c.repo.LockWait)
 	}

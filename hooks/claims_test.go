@@ -32,10 +32,10 @@ func (f *fakeClaims) LoadIn(repo *gitstore.Repo, now time.Time, _ string) (*clai
 	return f.set(repo, now)
 }
 
-func (f *fakeClaims) ReleaseWhere(_ *gitstore.Repo, owner func(string) bool, _ time.Duration) (int, error) {
+func (f *fakeClaims) ReleaseWhere(_ *gitstore.Repo, which func(claimstore.Claim) bool, _ time.Duration) (int, error) {
 	kept := f.local[:0]
 	for _, c := range f.local {
-		if owner(c.Owner) {
+		if which(c) {
 			f.released++
 		} else {
 			kept = append(kept, c)

@@ -10,6 +10,7 @@ import (
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/settings"
 )
 
 // The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never
@@ -114,6 +115,12 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		head.WriteString("none\n")
 	} else {
 		head.WriteString(clip(escape.Text(strings.Join(d.Claims, "\n")), budget*10/100, "`lucid claims` lists them all") + "\n")
+	}
+	st, _ := settings.Load(repo) // a bad file holds the defaults; lucid doctor names it
+	if st.Leases {
+		head.WriteString("Leases are on: your write of a file takes a lease on it, and other sessions' agents may not write it until your turn ends (lucid release FILE frees it sooner).\n")
+	} else {
+		head.WriteString("Leases are off: only claims stop a write; you are told when another agent changed the file you are about to write.\n")
 	}
 	logHead := "\n## Log, newest first\n"
 	const moreLine = "(older entries: `lucid log`)\n"

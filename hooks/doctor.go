@@ -14,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/merge"
+	"github.com/lucid-dev/lucid/settings"
 )
 
 // Finding is the result of one check of Doctor (the merge driver's checks
@@ -27,11 +28,29 @@ type Finding = merge.Finding
 // binary's `lucid version` line; clients are the checks of the clients'
 // set-up, and settings the clients' files (relative to the work tree's
 // top) that lucid reads.
-func Doctor(repo *gitstore.Repo, version string, clients []Finding, settings []string) []Finding {
+func Doctor(repo *gitstore.Repo, version string, clients []Finding, settingFiles []string) []Finding {
 	fs := []Finding{checkBinary(version), checkSetUp(repo)}
 	fs = append(fs, clients...)
 	fs = append(fs, merge.Check(repo)...)
-	return append(fs, checkFiles(repo, settings), checkLog(repo), checkClaims(repo), checkLock(repo))
+	return append(fs, checkFiles(repo, settingFiles), checkLog(repo), checkClaims(repo), checkLeases(repo), checkLock(repo))
+}
+
+// checkLeases says whether an agent's write takes a lease here, and where
+// that choice comes from.
+func checkLeases(repo *gitstore.Repo) Finding {
+	f := Finding{Check: "leases"}
+	st, err := settings.Load(repo)
+	if err != nil {
+		f.Detail, f.Fix = err.Error(), "correct "+settings.Name+", or run lucid init --leases on|off, which writes it anew"
+		return f
+	}
+	f.OK = true
+	if st.Leases {
+		f.Detail = "on (" + st.LeasesFrom + "): an agent's write takes a lease on the file until its turn ends; other sessions' agents may not write it meanwhile"
+	} else {
+		f.Detail = "off (" + st.LeasesFrom + "): only claims stop a write; agents are told who else just edited a file (lucid init --leases on turns leases on)"
+	}
+	return f
 }
 
 // checkBinary finds the lucid the hooks will run (the first on PATH: the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/present"
 )
@@ -107,13 +108,19 @@ func (c *call) subagentStop() (*Output, error) {
 // task of an agent team is marked completed. It keeps the task open (exit
 // 2, the reason on stderr) until that agent has recorded what it learned,
 // once. It never ends a claim: the agent is still working, and its claims
-// end when it goes idle.
+// end when it goes idle; the leases its task's writes took end with the
+// task.
 func (c *call) taskCompleted() (*Output, error) {
 	c.touch()
 	doer := c.teammate()
 	ask, err := c.shouldAsk(doer, false)
-	if err != nil || !ask {
+	if err != nil {
 		return nil, err
+	}
+	if !ask {
+		// The task is done: the files its work leased go free, and the
+		// teammate's next write takes a lease anew.
+		return nil, c.releaseWhere(func(cl claimstore.Claim) bool { return cl.Owner == doer && cl.Lease })
 	}
 	reason := taskReason
 	if doer != c.agent {

@@ -24,7 +24,7 @@ import (
 )
 
 // Name is the settings file, relative to the work tree's top.
-const Name = gitstore.LucidDirName + "/settings.json"
+const Name = gitstore.SettingsName
 
 // DefaultLeases is whether an agent's write takes a lease on the file when
 // the repository says nothing. See the hooks' edit awareness for what a
@@ -49,8 +49,7 @@ type Settings struct {
 	AwarenessWindow time.Duration
 }
 
-// maxFile bounds the settings file; it holds a few keys.
-const maxFile = 64 << 10
+const maxFile = gitstore.MaxSettingsFile
 
 // Load reads the settings of the work tree r, with LUCID_LEASES (on or
 // off) over the file's choice of leases. A missing file gives the

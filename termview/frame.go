@@ -171,6 +171,10 @@ func claimLine(c board.Claim, top string, fetched, now time.Time) line {
 		l = append(l, span{" for " + escape.Quote(c.Task), normal})
 	}
 	when := "claimed " + present.Ago(c.Created, now)
+	if c.Lease {
+		l = append(l, span{" under a lease (its write took it; it ends with its turn)", normal})
+		when = "leased " + present.Ago(c.Created, now)
+	}
 	switch {
 	case !c.Active:
 		when += ", no longer active"

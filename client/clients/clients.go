@@ -190,7 +190,7 @@ func Files() []string {
 
 // The help of the commands that set the clients up, which names them.
 const (
-	InitHelp = `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex] [--trust-copilot]
+	InitHelp = `lucid init [--client NAME]... [--local] [--statusline] [--force] [--trust-codex] [--trust-copilot] [--leases on|off]
        lucid init --user
 
 Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
@@ -203,7 +203,15 @@ time: it changes nothing that is in place. lucid uninstall takes all of it
 away again but .lucid/.
 
 --statusline also makes lucid statusline Claude Code's status line: the
-other lich session that just edited your file, or lucid's active claims.
+other agent (or lich session) that just edited your file, or lucid's
+active claims.
+
+--leases on makes every agent's write take a lease on the file it writes:
+another session's agents may not write it until the writer's turn ends
+(its own session's agents are told, not stopped). --leases off leaves a
+file unclaimed free to all, each agent told who else just edited it. The
+choice goes into .lucid/settings.json (commit it, so every clone agrees);
+a person's to make, not an agent's.
 
 --client NAME sets lucid up in the clients named (claude, codex, gemini,
 copilot, qwen, opencode, kilo; repeat it, or give a comma list): Codex CLI's hooks go into

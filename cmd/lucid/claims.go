@@ -7,6 +7,7 @@ import (
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/settings"
 )
 
 func init() {
@@ -22,7 +23,11 @@ it is not this one, and how long until it ends by itself: an agent's when
 its silence reaches LUCID_CLAIM_TTL seconds (each tool call it makes starts
 that again), another machine's when it expires; a person's holds until it
 is released. Expired claims are left out. With a remote set, the other machines' claims are
-listed too, with their machine, as the last fetch saw them.`)
+listed too, with their machine, as the last fetch saw them.
+
+Leases are listed too, marked as such: a file an agent's write took
+without a claim, held until its turn ends (where lucid init --leases on
+turned them on). The last line says whether leases are on.`)
 	asJSON := f.Bool("json", false, "print the claims as JSON")
 	if err := f.parse(c, args); err != nil {
 		return err
@@ -59,11 +64,13 @@ listed too, with their machine, as the last fetch saw them.`)
 			Expires time.Time `json:"expires,omitzero"`
 			// When the claim ends unless renewed; a person's has none.
 			Ends time.Time `json:"ends,omitzero"`
+			// A lease: taken by the owner's write, held until its turn ends.
+			Lease bool `json:"lease,omitempty"`
 		}
 		out := []item{}
 		for _, cl := range active {
 			it := item{ID: cl.ID, Owner: cl.Owner, Label: labels.Label(cl.Owner), Globs: cl.Globs, Task: cl.Task, Created: cl.Created.UTC(),
-				Worktree: cl.Worktree, ThisWorktree: cl.Worktree == repo.Top, Machine: cl.Machine, Foreign: set.Foreign(cl)}
+				Worktree: cl.Worktree, ThisWorktree: cl.Worktree == repo.Top, Machine: cl.Machine, Foreign: set.Foreign(cl), Lease: cl.Lease}
 			if !cl.Expires.IsZero() {
 				it.Expires = cl.Expires.UTC()
 			}
@@ -79,8 +86,12 @@ listed too, with their machine, as the last fetch saw them.`)
 		}
 		return c.printJSON(out)
 	}
+	st, err := settings.Load(repo)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "lucid: %v\n", err)
+	}
 	if len(active) == 0 {
-		fmt.Fprintln(c.stdout, "no active claims")
+		fmt.Fprintf(c.stdout, "no active claims\n%s\n", st.Describe())
 		return nil
 	}
 	foreign := 0
@@ -93,6 +104,7 @@ listed too, with their machine, as the last fetch saw them.`)
 	if foreign > 0 {
 		fmt.Fprintf(c.stdout, "(other machines' claims as fetched %s; `lucid remote sync` fetches them again)\n", set.Freshness())
 	}
+	fmt.Fprintln(c.stdout, st.Describe())
 	return nil
 }
 
@@ -106,6 +118,8 @@ func ends(set *claims.ClaimSet, cl claimstore.Claim, labels *present.Labeler, no
 		return "held until released"
 	case set.Foreign(cl):
 		return "expires " + present.In(end, now)
+	case cl.Lease:
+		return fmt.Sprintf("ends with its turn, or %s unless %s makes a tool call", present.In(end, now), labels.Label(cl.Owner))
 	}
 	return fmt.Sprintf("ends %s unless %s makes a tool call", present.In(end, now), labels.Label(cl.Owner))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
+	"github.com/lucid-dev/lucid/settings"
 )
 
 func init() {
@@ -27,11 +28,25 @@ func runInit(c *cli, args []string) error {
 		trust[i] = f.Bool(t.Flag, false, t.Usage)
 	}
 	user := f.Bool("user", false, clients.InitUsage("user"))
+	leases := f.String("leases", "", "`on` or off: whether an agent's write takes a lease on the file (kept in "+settings.Name+")")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
 	if f.NArg() > 0 {
 		return usageErr("init takes no arguments")
+	}
+	if *leases != "" && *leases != "on" && *leases != "off" {
+		return usageErr("init --leases %q: say on or off", *leases)
+	}
+	if *leases != "" {
+		if *user {
+			return usageErr("--leases is a repository's choice: run lucid init --leases %s in the repository", *leases)
+		}
+		// An agent that turned leases off would free what other agents
+		// are editing for itself.
+		if err := personOnly("init --leases"); err != nil {
+			return err
+		}
 	}
 	if *user {
 		if *local || *statusLine || slices.ContainsFunc(trust, func(b *bool) bool { return *b }) {
@@ -87,6 +102,15 @@ func runInit(c *cli, args []string) error {
 	for _, p := range res.Created {
 		fmt.Fprintf(c.stdout, "created %s\n", p)
 	}
+	settingsChanged := false
+	if *leases != "" {
+		if settingsChanged, err = settings.SetLeases(repo, *leases == "on"); err != nil {
+			return err
+		}
+		if settingsChanged {
+			fmt.Fprintf(c.stdout, "leases %s in %s (commit it, so every clone agrees)\n", *leases, settings.Name)
+		}
+	}
 	opt := installers.Options{Local: *local, StatusLine: *statusLine, Force: *force}
 	var changes []installers.Change
 	for _, cl := range chosen {
@@ -104,7 +128,7 @@ func runInit(c *cli, args []string) error {
 	}
 	printChanges(c, merged)
 	changes = append(changes, merged...)
-	if len(res.Created) == 0 && len(changes) == 0 {
+	if len(res.Created) == 0 && len(changes) == 0 && !settingsChanged {
 		fmt.Fprintln(c.stdout, "lucid is already set up here; nothing changed")
 	}
 	for _, cl := range clients.All() {

@@ -207,7 +207,7 @@ function renderAgents() {
       h('td', null, h('span', { class: 'state ' + a.state }, a.state)),
       h('td', { class: 'small' }, a.worktree),
       h('td', null, claims.length ? claims.map(c => h('div', { class: 'small' }, c.globs.join(', '),
-        c.task ? h('span', { class: 'muted' }, ' for “', c.task, '”') : null)) : h('span', { class: 'muted' }, '—')),
+        claimWhat(c))) : h('span', { class: 'muted' }, '—')),
       h('td', null, String(a.entries)),
       h('td', null, a.unread + (a.unread_more ? '+' : '')),
       h('td', null, String(a.waiting)),
@@ -250,12 +250,19 @@ function tops() {
   return [...set];
 }
 
+// What a claim is for: its task, or, for a lease, that its owner's write
+// took it and holds it until its turn ends.
+function claimWhat(c) {
+  if (c.lease) return h('span', { class: 'lease' }, ' lease: editing it, until its turn ends');
+  return c.task ? h('span', { class: 'muted' }, ' for “', c.task, '”') : null;
+}
+
 function claimLine(c) {
   const remote = !!c.machine;
-  return h('div', { class: 'claim' + (remote ? ' remote' : ''), dataset: { claim: c.id } },
+  return h('div', { class: 'claim' + (remote ? ' remote' : '') + (c.lease ? ' leased' : ''), dataset: { claim: c.id } },
     h('div', null, h('strong', null, c.globs.join(', ')), ' ', h('span', { class: 'muted' }, 'by '),
-      h('span', null, c.label || c.owner), c.task ? h('span', { class: 'muted' }, ' for “', c.task, '”') : null),
-    h('div', { class: 'small muted' }, 'claimed ', ago(c.created), ' · ', until(c.ends),
+      h('span', null, c.label || c.owner), claimWhat(c)),
+    h('div', { class: 'small muted' }, c.lease ? 'leased ' : 'claimed ', ago(c.created), ' · ', until(c.ends),
       c.active ? '' : ' · inactive',
       remote ? ' · on machine ' + c.machine + (state.board.fetched ? ', copy fetched ' + ago(state.board.fetched) : '') : '',
       c.worktree && c.worktree !== state.board.top ? ' · in ' + c.worktree : ''),
@@ -323,8 +330,8 @@ function fileLine(name, f) {
   const claims = (f.claims || []).map(claimById).filter(Boolean);
   const edits = f.edits || [];
   return h('div', { class: 'file' + (claims.length ? ' claimed' : ''), dataset: { path: f.path } }, name,
-    claims.map(c => h('span', { class: 'on' }, h('span', { class: 'who' }, c.label || c.owner),
-      c.task ? ' for “' + c.task + '”' : '', ' · ', ago(c.created), ' · ', until(c.ends),
+    claims.map(c => h('span', { class: 'on' + (c.lease ? ' lease' : '') }, h('span', { class: 'who' }, c.label || c.owner),
+      c.lease ? ' editing it (lease)' : c.task ? ' for “' + c.task + '”' : '', ' · ', ago(c.created), ' · ', until(c.ends),
       c.machine ? ' · on ' + c.machine : '')),
     edits.length ? h('span', { class: 'on' }, 'edited by ', edits.slice(0, 3).map(e => e.label || e.agent).join(', '),
       ' ', ago(edits[0].at)) : null);
