@@ -57,7 +57,7 @@ func (c wholeClient) Encode(in Input, out *Output) ([]byte, string, int) {
 func newRepo(t *testing.T) *gitstore.Repo {
 	t.Helper()
 	gittest.Setenv(t)
-	for _, k := range []string{"LUCID_CLAIM_TTL", "LUCID_BUDGET", "LICH_SESSION_ID", "CLAUDE_PROJECT_DIR"} {
+	for _, k := range []string{"LUCID_CLAIM_TTL", "LUCID_BUDGET", "LICH_SESSION_ID", "LICH_BIN", "CLAUDE_PROJECT_DIR", "LUCID_LEASES"} {
 		t.Setenv(k, "")
 	}
 	repo, err := gitstore.Find(gittest.Init(t))

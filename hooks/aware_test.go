@@ -1,0 +1,252 @@
+package hooks
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/lichstore"
+	"github.com/lucid-dev/lucid/settings"
+)
+
+// Edit awareness and leases, through Run as a client calls it.
+
+// prompt is a UserPromptSubmit of agent (session, agentID): its delta.
+func prompt(session, agentID, cwd string) Input {
+	return Input{SessionID: session, AgentID: agentID, Cwd: cwd}
+}
+
+// Two agents with no claim write one file: the second is told before its
+// write who changed it, and the first learns at its next delta that the
+// second is now editing it; each once.
+func TestAwareTwoAgentsOneFile(t *testing.T) {
+	repo := newRepo(t)
+	gittest.WriteFile(t, repo.Top, "match.go", "package m\n")
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
+
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "match.go")).context(); got != "" {
+		t.Fatalf("the first write was told %q", got)
+	}
+	got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "match.go")).context()
+	for _, want := range []string{"lucid: match.go was changed since your last write of it by lead·30df32 (claude) under a minute ago, holding no claim on it",
+		"read the file again before you change it", "`lucid ask " + lead + " 'Are you still changing match.go? I am about to edit it.'`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the second writer was told %q; want %q in it", got, want)
+		}
+	}
+	if got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "match.go")).context(); got != "" {
+		t.Errorf("the second writer's next write was told %q; want nothing (it knew)", got)
+	}
+	got = do(t, c, "UserPromptSubmit", prompt(lead, "", repo.Top)).context()
+	if !strings.Contains(got, "lucid: general-purpose·a2adb9 (claude) is now editing match.go, which you changed under a minute ago; it was told of your change") ||
+		!strings.Contains(got, "`lucid tell "+sub+" \"…\"`") {
+		t.Errorf("the first writer's next delta is %q; want that the subagent is editing its file", got)
+	}
+	if got := do(t, c, "UserPromptSubmit", prompt(lead, "", repo.Top)).context(); got != "" {
+		t.Errorf("the first writer's delta after that is %q; want nothing", got)
+	}
+	// Back to the lead: the subagent changed the file since the lead's
+	// write, which the lead is told once; its notice said it already.
+	got = do(t, c, "PreToolUse", edit(lead, "", repo.Top, filepath.Join(repo.Top, "match.go"))).context()
+	if !strings.Contains(got, "by general-purpose·a2adb9 (claude)") || strings.Count(got, "lucid:") != 1 {
+		t.Errorf("the lead writing again was told %q; want once who changed it", got)
+	}
+}
+
+// The other agent's change is news only while it is within the window, the
+// agent is still at work (its session not ended), and the file is the
+// same; nothing is told at all when there is nothing.
+func TestAwareOnlyLiveRecentChanges(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	path := filepath.Join(repo.Top, "old.go")
+	if err := lichstore.RecordEdit(repo, path, other, time.Now().Add(-11*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, path)).context(); got != "" {
+		t.Errorf("a change 11 minutes old was told: %q", got)
+	}
+	// The window is the repository's to set.
+	gittest.WriteFile(t, repo.Top, settings.Name, `{"awareness_window": "20m"}`)
+	if err := lichstore.RecordEdit(repo, path, other, time.Now().Add(-11*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, path)).context(); !strings.Contains(got, "old.go was changed") {
+		t.Errorf("with a window of 20 min, a change 11 minutes old was told %q", got)
+	}
+
+	do(t, c, "PreToolUse", edit(other, "", repo.Top, "new.go"))
+	do(t, c, "SessionEnd", Input{SessionID: other, Cwd: repo.Top})
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "new.go")).context(); got != "" {
+		t.Errorf("the change of an agent whose session ended was told: %q", got)
+	}
+	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "mine.go"))
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "mine.go")).context(); got != "" {
+		t.Errorf("an agent's own change was told to it: %q", got)
+	}
+}
+
+// A client that shows the model nothing before a tool runs (Mute) is told
+// with the tool's result (NewsAfter), once.
+func TestAwareMuteClientToldAfter(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "a.go"))
+
+	pre := edit(other, "", repo.Top, "a.go")
+	pre.Mute, pre.NewsAfter = true, true
+	if got := do(t, c, "PreToolUse", pre).context(); got != "" {
+		t.Errorf("a mute PreToolUse printed %q", got)
+	}
+	post := pre
+	post.Changed = post.Paths
+	got := do(t, c, "PostToolUse", post).context()
+	if !strings.Contains(got, "a.go was changed since your last write of it by lead·30df32") {
+		t.Errorf("the tool's result carried %q; want who changed the file", got)
+	}
+	if got := do(t, c, "PostToolUse", post).context(); got != "" {
+		t.Errorf("the next result carried %q; want nothing", got)
+	}
+}
+
+// After a command, a change the guard could not name before it (the
+// client's own list) is recorded and told.
+func TestAwareAfterShellCommand(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "gen.go"))
+	sh := Input{SessionID: other, Cwd: repo.Top, ToolName: "Bash", Tool: ToolShell, Command: "make generate"}
+	if got := do(t, c, "PreToolUse", sh).context(); got != "" {
+		t.Errorf("before make: %q", got)
+	}
+	sh.Changed = []string{filepath.Join(repo.Top, "gen.go")}
+	got := do(t, c, "PostToolUse", sh).context()
+	if !strings.Contains(got, "gen.go was changed since your last write of it by lead·30df32") || !strings.Contains(got, "your command changed it after them") {
+		t.Errorf("after make: %q", got)
+	}
+	m, err := lichstore.ReadMarker(repo, filepath.Join(repo.Top, "gen.go"))
+	if err != nil || m == nil || m.Session != other {
+		t.Errorf("the marker after make: %+v, %v; want the command's agent newest", m, err)
+	}
+}
+
+// With leases on, a write takes a lease: another session's write of the
+// file is denied with the way to ask for it, the writer's own session's
+// agents are told, not denied, and the lease ends with the writer's turn.
+func TestLeases(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	if _, err := settings.SetLeases(repo, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{lead, other} {
+		do(t, c, "SessionStart", Input{SessionID: s, Cwd: repo.Top})
+	}
+	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
+	if a := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/a.go")); a.out != nil {
+		t.Fatalf("the first write: %+v", a.out)
+	}
+	if got := activeGlobs(t, repo); got != "src/a.go" {
+		t.Fatalf("after the first write the claims are %q; want the lease on src/a.go", got)
+	}
+	// Its next write takes nothing more.
+	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/a.go"))
+	if got := activeGlobs(t, repo); got != "src/a.go" {
+		t.Fatalf("after the second write the claims are %q", got)
+	}
+	a := do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/a.go"))
+	if a.out == nil || !strings.Contains(a.out.Deny, "lucid: src/a.go is being edited by lead·30df32 (a lease on src/a.go, taken by its write under a minute ago and held until its turn ends)") ||
+		!strings.Contains(a.out.Deny, "lucid ask "+lead+" --for-claim src/a.go") || !strings.Contains(a.out.Deny, "lucid release src/a.go --to YOU") {
+		t.Fatalf("another session's write: %+v; want denied by the lease, with the ask", a.out)
+	}
+	got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "src/a.go")).context()
+	if !strings.Contains(got, "by lead·30df32 (claude) under a minute ago, editing it under a lease") {
+		t.Errorf("the lead's subagent was told %q; want the lead's lease named, and no denial", got)
+	}
+	// A claim of the same session still denies, as it always did.
+	claim(t, repo, lead, repo.Top, "b", "src/b.go")
+	if a := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "src/b.go")); a.out == nil || a.out.Deny == "" {
+		t.Errorf("the lead's claim let its subagent through: %+v", a.out)
+	}
+	// Not even a lucid claim takes what another session leased.
+	if _, _, err := claims.Acquire(repo, claims.ClaimRequest{Owner: other, Worktree: repo.Top, Task: "t", Globs: []string{"src/**"}, Now: time.Now()}); err == nil || !strings.Contains(err.Error(), "a lease on src/a.go") {
+		t.Errorf("another session's claim over the lease: %v", err)
+	}
+	// The subagent's write took a lease of its own: when the lead's turn
+	// ends, the file is still being edited.
+	do(t, c, "Stop", Input{SessionID: lead, Cwd: repo.Top})
+	set, err := claims.LoadClaims(repo, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cl := range set.ActiveClaims() {
+		if cl.Owner == lead && cl.Lease {
+			t.Errorf("after the lead's turn it still holds %v", cl.Globs)
+		}
+	}
+	if a := do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/a.go")); a.out == nil || !strings.Contains(a.out.Deny, "being edited by general-purpose·a2adb9") {
+		t.Errorf("after the lead's turn, with its subagent at work, another session's write: %+v", a.out)
+	}
+	do(t, c, "SubagentStop", Input{SessionID: lead, AgentID: subID, Cwd: repo.Top, StopHookActive: true})
+	if got := activeGlobs(t, repo); strings.Contains(got, "src/a.go") {
+		t.Errorf("after the subagent stopped the claims are %q", got)
+	}
+	if a := do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/a.go")); a.out != nil && a.out.Deny != "" {
+		t.Errorf("once both turns ended, another session's write: %+v", a.out)
+	}
+	// The plan is everyone's: no lease on it.
+	do(t, c, "PreToolUse", edit(other, "", repo.Top, gitstore.PlanName))
+	if got := activeGlobs(t, repo); strings.Contains(got, "plan.md") {
+		t.Errorf("an edit of the plan took a lease: %q", got)
+	}
+}
+
+// A teammate's leases end when its task is completed; its claims stay.
+func TestLeasesEndWithTask(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	if _, err := settings.SetLeases(repo, true); err != nil {
+		t.Fatal(err)
+	}
+	mate := lead + "/" + mateID
+	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: mateID, AgentType: "alpha", Cwd: repo.Top})
+	claim(t, repo, mate, repo.Top, "its task", "docs/**")
+	do(t, c, "PreToolUse", edit(lead, mateID, repo.Top, "src/x.go"))
+	do(t, c, "PostToolUse", Input{SessionID: lead, AgentID: mateID, Cwd: repo.Top, ToolName: "Edit", Tool: ToolEdit, Paths: []string{"src/x.go"}, Changed: []string{filepath.Join(repo.Top, "src/x.go")}})
+	if err := agentstore.Save(repo, func() agentstore.Record { r, _, _ := agentstore.Load(repo, mate); r.Entries = 1; return r }()); err != nil {
+		t.Fatal(err)
+	}
+	do(t, c, "TaskCompleted", Input{SessionID: lead, AgentID: mateID, Cwd: repo.Top})
+	if got := activeGlobs(t, repo); got != "docs/**" {
+		t.Errorf("after its task the claims are %q; want its claim, not its lease", got)
+	}
+}
+
+// An agent may not turn leases off (or on) by editing the settings: they
+// are the person's.
+func TestSettingsArePersons(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	for _, in := range []Input{
+		edit(lead, "", repo.Top, settings.Name),
+		{SessionID: lead, Cwd: repo.Top, ToolName: "Bash", Tool: ToolShell, Command: `echo '{"leases":false}' > .lucid/settings.json`},
+		{SessionID: lead, Cwd: filepath.Join(repo.Top, ".lucid"), ToolName: "Bash", Tool: ToolShell, Command: `rm settings.json`},
+	} {
+		if a := do(t, c, "PreToolUse", in); a.out == nil || !strings.Contains(a.out.Deny, "settings.json holds this repository's lucid settings") {
+			t.Errorf("%s %v %q: %+v; want denied", in.ToolName, in.Paths, in.Command, a.out)
+		}
+	}
+}
