@@ -433,7 +433,10 @@ func (c *call) tellAware(news []fileNews, before bool) string {
 	if !c.in.Mute {
 		for _, fn := range news {
 			for _, e := range fn.editors {
-				c.told = append(c.told, e.id+" "+fn.rel)
+				if c.told == nil {
+					c.told = map[string]int64{}
+				}
+				c.told[e.id+" "+fn.rel] = e.at.UnixMilli()
 			}
 		}
 		return c.awareNote(news, before)
@@ -499,8 +502,8 @@ func (c *call) noticesText() string {
 	for _, nt := range ns {
 		switch nt.Kind {
 		case agentstore.NoticeEditing:
-			if slices.Contains(c.told, nt.By+" "+nt.Path) {
-				continue // this answer says already that it changed the file
+			if at, ok := c.told[nt.By+" "+nt.Path]; ok && nt.At <= at {
+				continue // this answer tells of that change already
 			}
 			rec, _, _ := agentstore.Load(c.repo, nt.By)
 			lines = append(lines, fmt.Sprintf("lucid: %s (%s) is now editing %s, which you changed %s; it was told of your change. "+

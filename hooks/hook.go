@@ -333,10 +333,10 @@ type call struct {
 	// noticesTaken is how many bytes of the caller's waiting notices its
 	// answer carries: they leave the file once it is out (commit).
 	noticesTaken int
-	// told is "agent path" for each change of another agent's that the
-	// answer tells of: a notice that the same agent is now editing the
-	// same file says nothing more.
-	told []string
+	// told is, by "agent path", the time of each change of another
+	// agent's that the answer tells of: a notice that the same agent began
+	// editing the same file by then says nothing more.
+	told map[string]int64
 }
 
 // warn reports an error that does not stop the call (a plan entry or an
