@@ -118,6 +118,9 @@ func scriptParams(dir string) testscript.Params {
 				"COPILOT_PROJECT_DIR":             "",
 				"COPILOT_HOOK_DIR":                "",
 				"COPILOT_ALLOW_ALL":               "",
+				"LUCID_LEASES":                    "",
+				"LICH_SESSION_ID":                 "",
+				"LICH_BIN":                        "",
 			} {
 				env.Setenv(k, v)
 			}
