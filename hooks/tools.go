@@ -154,6 +154,17 @@ func (c *call) postToolUse() (*Output, error) {
 	if !c.in.WarnAfter {
 		return out, nil
 	}
+	if !c.in.NewsAfter && c.home {
+		// Its news waits for the next prompt, but what was said of the
+		// files it just wrote (edit awareness, a notice to itself) is
+		// said with the result, as the facts are.
+		if notices := c.noticesText(); notices != "" {
+			if out == nil {
+				out = &Output{}
+			}
+			out.Context = joinLines(out.Context, notices)
+		}
+	}
 	_, warn, err := c.guardWrites(c.writes())
 	if err != nil || warn == "" {
 		return out, err
