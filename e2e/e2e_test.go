@@ -342,9 +342,10 @@ func waitStep(t *testing.T, srv *api.Server, conv string, step int) {
 	}
 }
 
-// Two lich sessions (LICH_SESSION_ID) edit one file in turn: the second
-// one's model is told, before its edit, that the first edited the file,
-// named by its lich label.
+// Two lich sessions (LICH_SESSION_ID) edit one file in turn, in a
+// repository lucid is set up in: the second one's model is told, before
+// its edit, that the first edited the file, named as lucid names it and by
+// its lich label, with both ways to reach it.
 func TestLichSessionsMeet(t *testing.T) {
 	e := newEnv(t)
 	if !strings.Contains(e.run("lucid", "help"), "statusline") {
@@ -377,7 +378,7 @@ func TestLichSessionsMeet(t *testing.T) {
 	var notes []api.HookContext
 	for _, r := range srv.Conversation("two") {
 		for _, c := range api.HookContexts(r.Messages.Tail()) {
-			if strings.Contains(c.Text, "lucid (lich)") {
+			if strings.Contains(c.Text, "the lich session") {
 				notes = append(notes, c)
 			}
 		}
@@ -386,13 +387,13 @@ func TestLichSessionsMeet(t *testing.T) {
 		t.Fatalf("session two was told of session one's edit %d times, want once, before its Edit: %+v\n%s\ncalls:\n%s",
 			len(notes), notes, srv.Dump(), e.callsText())
 	}
-	for _, want := range []string{file, `"alpha"`, "lich send"} {
+	for _, want := range []string{"src/auth.go was changed since your last write of it by lead·", `(Claude Code, the lich session "alpha")`, "lucid ask ", "lich send"} {
 		if !strings.Contains(notes[0].Text, want) {
 			t.Errorf("the lich note lacks %q:\n%s", want, notes[0].Text)
 		}
 	}
 	for _, r := range srv.Conversation("one") {
-		if strings.Contains(r.Messages.AllText(), "lucid (lich)") {
+		if strings.Contains(r.Messages.AllText(), "the lich session") {
 			t.Errorf("session one, which edited first, was given a lich note at step %d", r.Step)
 		}
 	}

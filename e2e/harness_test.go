@@ -192,6 +192,11 @@ func (e *env) environ(extra ...string) []string {
 	}
 	out = append(out, "PATH="+lucidDir+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1",
 		realLucidEnv+"="+realLucid, callLogEnv+"="+e.hookLog)
+	// LUCID_E2E_LEASES=on runs every scenario with leases on (LUCID_LEASES),
+	// to see whether any of them meets a wrong denial.
+	if v := os.Getenv("LUCID_E2E_LEASES"); v != "" {
+		out = append(out, "LUCID_LEASES="+v)
+	}
 	return append(out, extra...)
 }
 

@@ -88,7 +88,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 // one, else by its id; by is how it named the newest, for the status line.
 // warn is a failure of the roster's, one "lucid lich:" line.
 func (l *Lich) Note(path string, news []lichstore.Edit, now time.Time) (note, by string, warn error) {
-	labels, err := l.labels()
+	labels, err := l.Labels()
 	if err != nil {
 		warn = lichWarning("%v; naming sessions by their ids", err)
 	}

@@ -17,11 +17,11 @@ type rosterEntry struct {
 	Label string `json:"label"`
 }
 
-// labels asks `$LICH_BIN sessions --json` once for the label of every
+// Labels asks `$LICH_BIN sessions --json` once for the label of every
 // session it lists, by id. With no Bin it asks nothing and returns none; a
 // failure (the command fails, times out, or prints what is not a JSON
 // array of sessions) is an error, and the note falls back to ids.
-func (l *Lich) labels() (map[string]string, error) {
+func (l *Lich) Labels() (map[string]string, error) {
 	if l.Bin == "" {
 		return nil, nil
 	}

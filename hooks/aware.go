@@ -359,10 +359,27 @@ func (c *call) awareNote(news []fileNews, before bool) string {
 func (c *call) agentsNote(fn fileNews, eds []editor, before bool) string {
 	labels := present.NewLabeler(fn.repo)
 	var who []string
+	var lichLabels map[string]string // from lich's roster, asked once
+	lich := false
 	for _, e := range eds {
 		client := c.clientTitle(e.rec.Client)
 		if e.rec.Lich != "" {
-			client += ", the lich session " + escape.Line(e.rec.Lich)
+			if lichLabels == nil {
+				l := &guard.Lich{Bin: os.Getenv("LICH_BIN")}
+				var err error
+				if lichLabels, err = l.Labels(); err != nil {
+					fmt.Fprintln(c.stderr, "lucid lich:", err)
+				}
+				if lichLabels == nil {
+					lichLabels = map[string]string{}
+				}
+			}
+			name := escape.Line(e.rec.Lich)
+			if label := lichLabels[e.rec.Lich]; label != "" {
+				name = `"` + escape.Line(label) + `"`
+			}
+			client += ", the lich session " + name
+			lich = true
 		}
 		s := fmt.Sprintf("%s (%s) %s", labels.Label(e.id), client, present.Ago(e.at, c.now))
 		switch {
@@ -390,6 +407,9 @@ func (c *call) agentsNote(fn fileNews, eds []editor, before bool) string {
 	var asks []string
 	for _, e := range eds {
 		asks = append(asks, "`"+askAbout(e, fn.rel)+"`")
+	}
+	if lich {
+		asks = append(asks, "or send_to_session or lich send to a lich session")
 	}
 	fmt.Fprintf(&b, " (%s).", strings.Join(asks, ", "))
 	return b.String()
