@@ -357,20 +357,36 @@ func TestLichSessionsMeet(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := e.path("src/auth.go")
+	var srv *api.Server
+	// Session one stays at work until session two has edited: a session
+	// that ended is editing nothing, and nobody is told of it.
 	one := &api.Script{Name: "one", Marker: "[[one]]", Steps: []api.Step{
 		api.Call("Read", map[string]any{"file_path": file}),
 		api.Call("Edit", map[string]any{"file_path": file, "old_string": "package auth\n", "new_string": "// Package auth logs users in.\npackage auth\n"}),
-		api.Say("One done."),
+		func(*api.MessagesRequest) api.Reply {
+			waitStep(t, srv, "two", 2) // two's Edit has run
+			return api.Reply{Text: "One done."}
+		},
 	}}
 	two := &api.Script{Name: "two", Marker: "[[two]]", Steps: []api.Step{
-		api.Call("Read", map[string]any{"file_path": file}),
+		func(*api.MessagesRequest) api.Reply {
+			waitStep(t, srv, "one", 2) // one's Edit has run
+			return api.Reply{Tools: []api.ToolCall{{Name: "Read", Input: map[string]any{"file_path": file}}}}
+		},
 		api.Call("Edit", map[string]any{"file_path": file, "old_string": "func Login(", "new_string": "func LogIn("}),
 		api.Say("Two done."),
 	}}
-	srv := api.New(one, two)
+	srv = api.New(one, two)
 	defer srv.Close()
-	e.claude(srv, "[[one]] Document the package.", "LICH_SESSION_ID=lich-one", "LICH_BIN="+lich)
+	oneErr := make(chan error, 1)
+	go func() {
+		_, err := e.claudeRun(srv, "[[one]] Document the package.", "LICH_SESSION_ID=lich-one", "LICH_BIN="+lich)
+		oneErr <- err
+	}()
 	e.claude(srv, "[[two]] Rename Login.", "LICH_SESSION_ID=lich-two", "LICH_BIN="+lich)
+	if err := <-oneErr; err != nil {
+		t.Fatal(err)
+	}
 
 	if got := e.read("src/auth.go"); !strings.Contains(got, "// Package auth") || !strings.Contains(got, "func LogIn(") {
 		t.Fatalf("the edits did not both land:\n%s", got)
