@@ -18,6 +18,17 @@ type Board struct {
 	// without a remote.
 	Fetched time.Time `json:"fetched,omitzero"`
 	Notices []Notice  `json:"notices"`
+	// Editing is the files of this work tree that agents still at work
+	// changed lately (within the repository's awareness window), those
+	// several agents changed first: where no claim keeps them apart.
+	Editing []Editing `json:"editing"`
+}
+
+// Editing is a file agents changed lately, and who, newest first.
+type Editing struct {
+	Worktree string `json:"worktree"`
+	Path     string `json:"path"` // relative to Worktree, with /
+	Edits    []Edit `json:"edits"`
 }
 
 // The states of an agent, from its last hook call.

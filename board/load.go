@@ -86,6 +86,7 @@ func Load(repo *gitstore.Repo, now time.Time) (*Board, error) {
 		return cmp.Or(cmp.Compare(stateRank(x.State), stateRank(y.State)), y.LastSeen.Compare(x.LastSeen))
 	})
 	b.Notices = notices(repo, b, tail, book)
+	b.Editing = editing(repo, b, book, now)
 	return b, nil
 }
 

@@ -317,7 +317,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			case t.tree:
 				check = set.CheckTree
 			}
-			hits := check(c.agent, t.repo.Top, t.rel)
+			hits := c.holding(t, check(c.agent, t.repo.Top, t.rel))
 			if len(hits) == 0 {
 				continue
 			}
@@ -334,6 +334,15 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		}
 	}
 	return strings.Join(denials, "\n"), strings.Join(warnings, "\n"), nil
+}
+
+// holding is hits without the leases of a work tree whose leases are
+// off: turned off, they stop nobody.
+func (c *call) holding(t target, hits []claims.Hit) []claims.Hit {
+	if c.settingsOf(t.repo).Leases {
+		return hits
+	}
+	return slices.DeleteFunc(hits, func(h claims.Hit) bool { return h.Claim.Lease })
 }
 
 // claimDenial is the reason a write of t is denied by the claim (or

@@ -338,3 +338,45 @@ func Markers(r *gitstore.Repo, max int) ([]*Marker, error) {
 	slices.SortFunc(out, func(a, b *Marker) int { return cmp.Compare(b.At, a.At) })
 	return out, nil
 }
+
+// Recent reads the markers of the work tree r written since since, newest
+// first, at most max of them. It reads a marker only when its file's time
+// says it is recent, so that a folder of old markers costs a stat each.
+func Recent(r *gitstore.Repo, since time.Time, max int) []*Marker {
+	dir := filepath.Join(r.GitDir, gitstore.LichEditsDir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	type stamped struct {
+		name string
+		at   time.Time
+	}
+	var fresh []stamped
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue // a temp file
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) {
+			continue
+		}
+		fresh = append(fresh, stamped{e.Name(), fi.ModTime()})
+	}
+	slices.SortFunc(fresh, func(a, b stamped) int { return b.at.Compare(a.at) })
+	var out []*Marker
+	for _, f := range fresh {
+		if len(out) == max {
+			break
+		}
+		b, err := readIfExists(filepath.Join(dir, f.name))
+		if b == nil || err != nil {
+			continue
+		}
+		if m, err := parseLichMarker(b); err == nil && m.At >= since.UnixMilli() {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Marker) int { return cmp.Compare(b.At, a.At) })
+	return out
+}

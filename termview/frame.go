@@ -81,6 +81,9 @@ func makeFrame(b *board.Board, page *board.LogPage) frame {
 	for _, c := range b.Claims {
 		claims.lines = append(claims.lines, claimLine(c, b.Top, b.Fetched, now))
 	}
+	for _, e := range b.Editing {
+		claims.notes = append(claims.notes, editingLine(e, now))
+	}
 	log := section{title: "Log", empty: "no entries"}
 	if page != nil {
 		for _, e := range page.Entries {
@@ -240,6 +243,24 @@ func noticeLine(n board.Notice, now time.Time) line {
 	}
 	about = append(about, present.Ago(n.At, now))
 	return append(l, span{" — " + strings.Join(about, ", "), dim})
+}
+
+// editingLine is a file agents changed lately, without a claim between
+// them: "edited src/a.go: lead·1bd236 2 min ago, codex·77ae91 under a
+// minute ago".
+func editingLine(e board.Editing, now time.Time) line {
+	tone := dim
+	if len(e.Edits) > 1 {
+		tone = warn // several agents in one file
+	}
+	l := line{{"edited " + escape.Line(e.Path) + ": ", tone}}
+	for i, ed := range e.Edits {
+		if i > 0 {
+			l = append(l, span{", ", dim})
+		}
+		l = append(l, span{escape.Line(ed.Label), name}, span{" " + present.Ago(ed.At, now), dim})
+	}
+	return l
 }
 
 // writePlain writes f as plain text: the header, then each section's title

@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/client/clients"
+	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
 	"github.com/lucid-dev/lucid/merge"
 	"github.com/lucid-dev/lucid/settings"
@@ -109,6 +112,16 @@ func runInit(c *cli, args []string) error {
 		}
 		if settingsChanged {
 			fmt.Fprintf(c.stdout, "leases %s in %s (commit it, so every clone agrees)\n", *leases, settings.Name)
+		}
+		if *leases == "off" {
+			// Off is off now, not when each agent's turn ends.
+			n, err := claims.ReleaseWhere(repo, func(cl claimstore.Claim) bool { return cl.Lease }, 0)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				fmt.Fprintf(c.stdout, "ended %d %s\n", n, hooks.Plural(n, "lease", "leases"))
+			}
 		}
 	}
 	opt := installers.Options{Local: *local, StatusLine: *statusLine, Force: *force}

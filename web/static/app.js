@@ -279,13 +279,20 @@ function renderTree() {
   }, tops().map(t => h('option', { value: t, selected: t === top }, t))) : null;
   const claims = b.claims.length ? h('div', { class: 'claims' }, b.claims.map(claimLine))
     : h('p', { class: 'empty' }, 'No claims.');
+  // Files agents changed lately with no claim between them: what each
+  // agent about to write one is told of.
+  const editing = (b.editing || []).length ? h('div', { class: 'editing' },
+    h('h3', null, 'Edited lately'),
+    b.editing.map(e => h('div', { class: 'small' + (e.edits.length > 1 ? ' shared' : ''), dataset: { editing: e.path } },
+      h('strong', null, e.path), ' ',
+      e.edits.map(ed => (ed.label || ed.agent) + ' ' + ago(ed.at)).join(', ')))) : null;
   let tree;
   const t = state.tree;
   if (!t) tree = h('p', { class: 'empty' }, 'loading the tree…');
   else if (t.error) tree = h('p', { class: 'error' }, t.error);
   else tree = state.treeEl || (state.treeEl = buildTree(t));
   fill(el, h('h2', null, 'Claims on the tree'), h('div', { class: 'filters' }, h('span', { class: 'muted' }, top), pick),
-    claims, tree);
+    claims, editing, tree);
 }
 
 function buildTree(t) {
