@@ -28,6 +28,10 @@
 //	plugin lucid's opencode plugin in opencode's own Bun: a writing tool
 //	      call (two lucid runs) and any other (none), beside two
 //	      hello-world runs spawned the same way (see plugin.go).
+//	aware lucid hook PreToolUse on an Edit of the agent's own file, with
+//	      nothing new, alone and beside 10,000 other agents' recent edits,
+//	      an Edit of a file another agent just changed, and leases on
+//	      (see aware.go).
 //	claims lucid hook PreToolUse on an Edit and on a Bash command, and
 //	      lucid claim, with 1,000 active claims (see claims.go).
 //	payloads lucid hook PreToolUse on a git whole-tree command, a 20 MiB
@@ -82,6 +86,7 @@ var sections = []section{
 	{"clients", "the tool-call hook of " + clients.Known(clientTitles()) + ", nothing new, at 1k and 100k entries", clientsSection},
 	{"plugin", "what lucid's opencode plugin costs a writing and any other tool call, from inside the client", pluginSection},
 	{"facts", "an Edit told what the log knows of its file: 1,000 live entries citing 100 files, nothing new, as the log grows", factsSection},
+	{"aware", "an Edit with edit awareness: nothing new, beside 10,000 recent editors, told of another's change, with leases on", awareSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},
 	{"payloads", "the write guard on a git whole-tree command, a 20 MiB Bash command and a 40 MiB Write", payloadsSection},
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
@@ -303,7 +308,21 @@ func (b *bench) timeCommand(dir string, env []string, stdin []byte, argv ...stri
 // what vary(n) returns. The program,
 // argv[0], must be the same in every run.
 func (b *bench) timeVaried(dir string, stdin []byte, vary func(run int) (env, argv []string)) (timing, error) {
-	_, argv := vary(0)
+	return b.timeRuns(dir, func(run int) ([]string, []string, []byte) {
+		env, argv := vary(run)
+		return env, argv, stdin
+	})
+}
+
+// timeStdin is timeCommand for a command whose stdin changes from run to
+// run (an edit of another file each time), as timeVaried says.
+func (b *bench) timeStdin(dir string, stdin func(run int) []byte, argv ...string) (timing, error) {
+	return b.timeRuns(dir, func(run int) ([]string, []string, []byte) { return nil, argv, stdin(run) })
+}
+
+// timeRuns times the runs of what vary returns, as timeVaried says.
+func (b *bench) timeRuns(dir string, vary func(run int) (env, argv []string, stdin []byte)) (timing, error) {
+	_, argv, _ := vary(0)
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return timing{}, err
@@ -332,7 +351,7 @@ func (b *bench) timeVaried(dir string, stdin []byte, vary func(run int) (env, ar
 			}
 		}
 		for _, keep := range round(timed) {
-			env, argv := vary(calls)
+			env, argv, stdin := vary(calls)
 			calls++
 			d, err := b.runOnce(dir, env, stdin, path, argv[1:]...)
 			if err != nil {
