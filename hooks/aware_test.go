@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -240,13 +241,65 @@ func TestLeasesEndWithTask(t *testing.T) {
 func TestSettingsArePersons(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
+	gittest.WriteFile(t, repo.Top, "off.json", `{"leases":false}`)
+	gittest.CommitAll(t, repo.Top, "init")
 	for _, in := range []Input{
 		edit(lead, "", repo.Top, settings.Name),
-		{SessionID: lead, Cwd: repo.Top, ToolName: "Bash", Tool: ToolShell, Command: `echo '{"leases":false}' > .lucid/settings.json`},
-		{SessionID: lead, Cwd: filepath.Join(repo.Top, ".lucid"), ToolName: "Bash", Tool: ToolShell, Command: `rm settings.json`},
+		edit(lead, subID, repo.Top, filepath.Join(repo.Top, "src", "..", settings.Name)),
+		shell(lead, "", repo.Top, `echo '{"leases":false}' > .lucid/settings.json`),
+		shell(lead, "", filepath.Join(repo.Top, ".lucid"), `rm settings.json`),
+		shell(lead, "", repo.Top, `cp off.json .lucid/settings.json`),
+		shell(lead, "", repo.Top, `mv off.json .lucid/settings.json`),
+		shell(lead, "", repo.Top, `tee .lucid/settings.json < off.json`),
+		shell(lead, "", repo.Top, `sed -i s/true/false/ .lucid/settings.json`),
+		shell(lead, "", repo.Top, `python3 -c 'open(".lucid/settings.json", "w").write("{}")'`),
+		shell(lead, "", repo.Top, `cd .lucid && printf '{}' > settings.json`),
+		shell(lead, "", repo.Top, `find .lucid -name '*.json' -delete`),
 	} {
 		if a := do(t, c, "PreToolUse", in); a.out == nil || !strings.Contains(a.out.Deny, "settings.json holds this repository's lucid settings") {
 			t.Errorf("%s %v %q: %+v; want denied", in.ToolName, in.Paths, in.Command, a.out)
 		}
+	}
+}
+
+// A lease holds whatever spelling of the path the other agent writes by:
+// a relative path, one through "..", a link to the folder; and against a
+// git command that would change the file. Awareness follows the same
+// file through the same spellings.
+func TestLeaseAndAwarenessSpellings(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	if _, err := settings.SetLeases(repo, true); err != nil {
+		t.Fatal(err)
+	}
+	gittest.WriteFile(t, repo.Top, "src/a.go", "package src\n")
+	gittest.CommitAll(t, repo.Top, "init")
+	if err := os.Symlink("src", filepath.Join(repo.Top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if a := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "link/a.go")); a.out != nil && a.out.Deny != "" {
+		t.Fatalf("the lead's write through the link: %+v", a.out)
+	}
+	gittest.WriteFile(t, repo.Top, "src/a.go", "package src // changed\n")
+	for _, in := range []Input{
+		edit(other, "", repo.Top, "src/a.go"),
+		edit(other, "", filepath.Join(repo.Top, "src"), "a.go"),
+		edit(other, "", repo.Top, filepath.Join(repo.Top, "docs", "..", "src", "a.go")),
+		shell(other, "", repo.Top, "echo x >> ./src//a.go"),
+		shell(other, "", repo.Top, "git checkout -- src/a.go"),
+		shell(other, "", repo.Top, "git stash"),
+	} {
+		a := do(t, c, "PreToolUse", in)
+		if a.out == nil || !strings.Contains(a.out.Deny, "being edited by lead·30df32") {
+			t.Errorf("%v %q: %+v; want denied by the lead's lease", in.Paths, in.Command, a.out)
+		}
+	}
+	// Leases off: the other session is told instead, by any spelling.
+	if _, err := settings.SetLeases(repo, false); err != nil {
+		t.Fatal(err)
+	}
+	got := do(t, c, "PreToolUse", edit(other, "", filepath.Join(repo.Top, "src"), "./a.go")).context()
+	if !strings.Contains(got, "src/a.go was changed since your last write of it by lead·30df32") {
+		t.Errorf("the other session writing ./a.go in src/ was told %q", got)
 	}
 }
