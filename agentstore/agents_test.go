@@ -26,7 +26,7 @@ func TestAgentRecordRoundTrip(t *testing.T) {
 		Worktree: r.Top, Started: "2026-12-03T08:00:00Z",
 		Cursor:      logstore.LogCursor{Size: 1 << 40, Inode: 1<<63 + 5, MTime: -1, Tail: "9f86d081884c7d65"},
 		KnownBefore: 1796285464398, Seen: []string{"a\x00b", "é\u2028", `"q"`},
-		Edits: 3, Entries: 4, Asked: true, Compacted: true,
+		Edits: 3, Entries: 4, Asked: true, Compacted: true, Lich: "lich-one",
 	}
 	if err := Save(r, want); err != nil {
 		t.Fatal(err)
@@ -267,4 +267,37 @@ func caseVariant(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// Notices wait in order, a delivered part leaves while one added since
+// stays, and gc removes those no agent took in time.
+func TestNotices(t *testing.T) {
+	r := repotest.Lucid(t)
+	if HasNotices(r, "a") {
+		t.Fatal("notices before any")
+	}
+	one := Notice{Kind: NoticeEditing, Worktree: r.Top, Path: "a.go", By: "b", At: 1, Since: 0}
+	two := Notice{Kind: NoticeChanged, Worktree: r.Top, Path: "b.go", By: "c", At: 2}
+	if err := AddNotices(r, "a", []Notice{one}); err != nil {
+		t.Fatal(err)
+	}
+	got, n, err := Notices(r, "a")
+	if err != nil || len(got) != 1 || got[0] != one {
+		t.Fatalf("Notices: %+v, %v", got, err)
+	}
+	if err := AddNotices(r, "a", []Notice{two}); err != nil {
+		t.Fatal(err)
+	}
+	if err := TakeNotices(r, "a", n); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := Notices(r, "a"); err != nil || len(got) != 1 || got[0] != two {
+		t.Fatalf("after taking the first: %+v, %v", got, err)
+	}
+	if removed, err := GCNotices(r, time.Now(), time.Hour); err != nil || removed != 0 {
+		t.Fatalf("gc of fresh notices: %d, %v", removed, err)
+	}
+	if removed, err := GCNotices(r, time.Now().Add(2*time.Hour), time.Hour); err != nil || removed != 1 || HasNotices(r, "a") {
+		t.Fatalf("gc of old notices: %d, %v", removed, err)
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
 )
@@ -129,4 +131,32 @@ func TakeNotices(r *gitstore.Repo, id string, n int) error {
 		return os.Remove(path)
 	}
 	return gitstore.WriteFileAtomic(path, b[n:], 0o644)
+}
+
+// GCNotices removes the waiting notices that no agent came to take for
+// longer than maxAge (the file's time is the newest notice's), and returns
+// how many files it removed.
+func GCNotices(r *gitstore.Repo, now time.Time, maxAge time.Duration) (int, error) {
+	ents, err := os.ReadDir(r.AgentsDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".notices") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || now.Sub(fi.ModTime()) <= maxAge {
+			continue
+		}
+		if err := os.Remove(filepath.Join(r.AgentsDir(), e.Name())); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
