@@ -128,6 +128,11 @@ func (w *world) environ(extra ...string) []string {
 		env = append(env, kv)
 	}
 	env = append(append(env, "PATH="+w.bin+string(os.PathListSeparator)+os.Getenv("PATH")), gittest.Identity...)
+	// LUCID_PROMISES_LEASES=on tries every case with leases on
+	// (LUCID_LEASES), to see whether any meets a wrong denial.
+	if v := os.Getenv("LUCID_PROMISES_LEASES"); v != "" {
+		env = append(env, "LUCID_LEASES="+v)
+	}
 	return append(env, extra...)
 }
 
