@@ -118,7 +118,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	}
 	st, _ := settings.Load(repo) // a bad file holds the defaults; lucid doctor names it
 	if st.Leases {
-		head.WriteString("Leases are on: your write of a file takes a lease on it, and other sessions' agents may not write it until your turn ends (lucid release FILE frees it sooner).\n")
+		head.WriteString("Leases are on: your write of a file takes a lease on it, and other sessions' agents may not write it until your turn ends or you release it.\n")
 	} else {
 		head.WriteString("Leases are off: only claims stop a write; you are told when another agent changed the file you are about to write.\n")
 	}
