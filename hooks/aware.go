@@ -288,7 +288,9 @@ func (c *call) leasing(t target) bool {
 // takeLeases takes a lease on each file of ts (all of one repository,
 // under its lock) that the caller's write leases: read again now, a lease
 // another agent took since the guard looked stops the call as a claim
-// would.
+// would. After the call (PostToolUse: a file a command turned out to
+// write) nothing is stopped, and a file another agent holds takes no
+// lease.
 func (c *call) takeLeases(ts []target) (deny string, err error) {
 	var want []target
 	for _, t := range ts {
@@ -309,11 +311,12 @@ func (c *call) takeLeases(ts []target) (deny string, err error) {
 	}
 	var add []claimstore.Claim
 	for _, t := range want {
-		for _, h := range set.Check(c.agent, t.repo.Top, t.rel) {
-			if h.Here {
-				c.noteDenied(t, h)
-				return c.claimDenial(t, h, set, set.Describe(h.Claim, present.NewLabeler(t.repo))), nil
+		if h, ok := c.heldHere(t, set); ok {
+			if c.in.Event == PostToolUse {
+				continue // written already: its violation is told, and no lease is taken over another's
 			}
+			c.noteDenied(t, h)
+			return c.claimDenial(t, h, set, set.Describe(h.Claim, present.NewLabeler(t.repo))), nil
 		}
 		if set.Owns(c.agent, t.repo.Top, t.rel) {
 			continue
@@ -322,6 +325,17 @@ func (c *call) takeLeases(ts []target) (deny string, err error) {
 			Worktree: t.repo.Top, Globs: []string{claims.PathGlob(t.rel)}, Lease: true})
 	}
 	return "", claims.AddLeases(want[0].repo, add)
+}
+
+// heldHere is the claim or lease of another agent's that holds t in its
+// own work tree, as the guard reads it.
+func (c *call) heldHere(t target, set *claims.ClaimSet) (claims.Hit, bool) {
+	for _, h := range c.holding(t, set.Check(c.agent, t.repo.Top, t.rel)) {
+		if h.Here {
+			return h, true
+		}
+	}
+	return claims.Hit{}, false
 }
 
 // awareNote is what the caller is told of the files others changed: for

@@ -303,3 +303,38 @@ func TestLeaseAndAwarenessSpellings(t *testing.T) {
 		t.Errorf("the other session writing ./a.go in src/ was told %q", got)
 	}
 }
+
+// With leases on, a command that turned out to write a file another
+// session leased records its change and tells it, and takes no lease over
+// the other's: the write happened, and its violation is told.
+func TestLeasesAfterTheFact(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	if _, err := settings.SetLeases(repo, true); err != nil {
+		t.Fatal(err)
+	}
+	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "gen.go"))
+	sh := shell(other, "", repo.Top, "make generate")
+	do(t, c, "PreToolUse", sh)
+	sh.Changed = []string{filepath.Join(repo.Top, "gen.go"), filepath.Join(repo.Top, "other.go")}
+	got := do(t, c, "PostToolUse", sh).context()
+	if !strings.Contains(got, "your command changed gen.go, claimed by lead·30df32 (a lease on gen.go") || !strings.Contains(got, "gen.go was changed since your last write of it by lead·30df32") {
+		t.Errorf("after make: %q; want the violation and who changed it", got)
+	}
+	if m, err := lichstore.ReadMarker(repo, filepath.Join(repo.Top, "gen.go")); err != nil || m == nil || m.Session != other {
+		t.Errorf("the marker after make: %+v, %v; want the command's agent newest", m, err)
+	}
+	set, err := claims.LoadClaims(repo, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []string
+	for _, cl := range set.ActiveClaims() {
+		if cl.Owner == other {
+			mine = append(mine, cl.Globs...)
+		}
+	}
+	if strings.Join(mine, " ") != "other.go" {
+		t.Errorf("after make the command's agent leases %v; want other.go alone", mine)
+	}
+}
