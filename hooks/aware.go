@@ -48,6 +48,18 @@ import (
 // file the agent writes and holds no claim or lease on yet: a claim with no
 // task that ends with the agent's turn (claimstore.Claim.Lease).
 
+// When a note of others' changes is said, against the caller's write.
+type moment int
+
+const (
+	beforeWrite moment = iota // PreToolUse: the write is about to run
+	afterWrite                // PostToolUse: the command changed the file
+	// withResult: said with a tool's result where the client showed nothing
+	// before it; whether the write went in, the client knows (it may have
+	// refused it).
+	withResult
+)
+
 // markerRefresh is how long an agent's own newest edit in a marker stands
 // for its later ones: a file edited again and again is not rewritten at
 // every edit, and its marker's time is at most this old.
@@ -342,7 +354,7 @@ func (c *call) heldHere(t target, set *claims.ClaimSet) (claims.Hit, bool) {
 // each, who, when, whether they hold a claim, and how to reach them. before
 // says the call has not run yet (PreToolUse); after it ran, the note says
 // its change came on top of theirs.
-func (c *call) awareNote(news []fileNews, before bool) string {
+func (c *call) awareNote(news []fileNews, when moment) string {
 	var lines []string
 	for _, fn := range news {
 		var agents []editor
@@ -363,14 +375,14 @@ func (c *call) awareNote(news []fileNews, before bool) string {
 			lines = append(lines, note)
 		}
 		if len(agents) > 0 {
-			lines = append(lines, c.agentsNote(fn, agents, before))
+			lines = append(lines, c.agentsNote(fn, agents, when))
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
 // agentsNote is the note about lucid agents that changed one file.
-func (c *call) agentsNote(fn fileNews, eds []editor, before bool) string {
+func (c *call) agentsNote(fn fileNews, eds []editor, when moment) string {
 	labels := present.NewLabeler(fn.repo)
 	var who []string
 	var lichLabels map[string]string // from lich's roster, asked once
@@ -413,10 +425,13 @@ func (c *call) agentsNote(fn fileNews, eds []editor, before bool) string {
 	} else {
 		b.WriteString("They may still be at work on it: ")
 	}
-	if before {
+	switch when {
+	case beforeWrite:
 		b.WriteString("read the file again before you change it, and agree on the change rather than undo theirs")
-	} else {
+	case afterWrite:
 		b.WriteString("your command changed it after them; check that their change still holds, and agree with them")
+	default:
+		b.WriteString("read the file again; where your change went in, check that theirs still holds, and agree on the change rather than undo theirs")
 	}
 	var asks []string
 	for _, e := range eds {
@@ -459,7 +474,7 @@ func (c *call) clientTitle(name string) string {
 // where the client shows nothing at this event (Mute), as notices to
 // itself that its next delta gives. The status line's news is the newest
 // of it.
-func (c *call) tellAware(news []fileNews, before bool) string {
+func (c *call) tellAware(news []fileNews, when moment) string {
 	if len(news) == 0 {
 		return ""
 	}
@@ -473,7 +488,7 @@ func (c *call) tellAware(news []fileNews, before bool) string {
 				c.told[e.id+" "+fn.rel] = e.at.UnixMilli()
 			}
 		}
-		return c.awareNote(news, before)
+		return c.awareNote(news, when)
 	}
 	if !c.home {
 		return "" // no record, so no delta to give it later
@@ -534,6 +549,14 @@ func (c *call) noticesText() string {
 	var lines []string
 	var changed []fileNews
 	for _, nt := range ns {
+		if nt.Kind == agentstore.NoticeChanged && nt.At > c.told[nt.By+" "+nt.Path] {
+			if c.told == nil {
+				c.told = map[string]int64{}
+			}
+			c.told[nt.By+" "+nt.Path] = nt.At // the same answer tells of it
+		}
+	}
+	for _, nt := range ns {
 		switch nt.Kind {
 		case agentstore.NoticeEditing:
 			if at, ok := c.told[nt.By+" "+nt.Path]; ok && nt.At <= at {
@@ -551,7 +574,7 @@ func (c *call) noticesText() string {
 		changed[i].editors = c.liveEditors(target{path: changed[i].path, repo: changed[i].repo, rel: changed[i].rel}, changed[i].editors)
 	}
 	changed = slices.DeleteFunc(changed, func(fn fileNews) bool { return len(fn.editors) == 0 })
-	if note := c.awareNote(changed, false); note != "" {
+	if note := c.awareNote(changed, withResult); note != "" {
 		lines = append(lines, note)
 	}
 	return strings.Join(lines, "\n")

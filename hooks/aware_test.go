@@ -119,6 +119,17 @@ func TestAwareMuteClientToldAfter(t *testing.T) {
 	if got := do(t, c, "PostToolUse", post).context(); got != "" {
 		t.Errorf("the next result carried %q; want nothing", got)
 	}
+	// The lead writes the file again (and the mute agent is to hear that
+	// it is editing it); then the mute agent writes it again: its result
+	// says once that the lead changed the file, in words that hold whether
+	// or not its own write went in (its client may have refused it).
+	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "a.go"))
+	do(t, c, "PreToolUse", pre)
+	got = do(t, c, "PostToolUse", post).context()
+	if strings.Count(got, "lucid:") != 1 || !strings.Contains(got, "a.go was changed since your last write of it by lead·30df32") ||
+		!strings.Contains(got, "where your change went in, check that theirs still holds") {
+		t.Errorf("the result after the lead's second write carried %q; want once that the lead changed it", got)
+	}
 }
 
 // After a command, a change the guard could not name before it (the

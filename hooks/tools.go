@@ -47,7 +47,7 @@ func (c *call) preToolUse() (*Output, error) {
 		c.touch()
 		return c.deny(deny), nil
 	}
-	aware := c.tellAware(news, true)
+	aware := c.tellAware(news, beforeWrite)
 	if c.pending == nil && c.noticesTaken == 0 {
 		c.release() // what needed the lock is written: the delta reads ahead without it
 	}
@@ -254,7 +254,7 @@ func (c *call) awareAfter(changed []string) string {
 	}
 	news, _, err := c.editing(ts)
 	c.warn(err)
-	return c.tellAware(news, false)
+	return c.tellAware(news, afterWrite)
 }
 
 // ownShellChanges returns the files the call changed that are the
