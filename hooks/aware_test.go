@@ -349,3 +349,30 @@ func TestLeasesAfterTheFact(t *testing.T) {
 		t.Errorf("after make the command's agent leases %v; want other.go alone", mine)
 	}
 }
+
+// git's path forms over a whole folder (git restore ., git checkout --
+// .) write only the files git tracks, never lucid's state in the git dir:
+// they are not refused as if they removed it (found by the real-client
+// suite), while rm -rf of the same folder still is.
+func TestGitPathsOverTheTopAreNotState(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	gittest.WriteFile(t, repo.Top, "src/a.go", "package src\n")
+	gittest.CommitAll(t, repo.Top, "init")
+	for _, cmd := range []string{"git restore .", "git checkout -- .", "git restore --staged --worktree .", "cd src && git checkout -- .."} {
+		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, cmd)); a.out != nil && a.out.Deny != "" {
+			t.Errorf("%q: denied: %s", cmd, a.out.Deny)
+		}
+	}
+	if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "rm -rf .")); a.out == nil || !strings.Contains(a.out.Deny, "holds lucid's shared state") {
+		t.Errorf("rm -rf . was not refused: %+v", a.out)
+	}
+	// With lines of the log not committed yet, they would lose them: git's
+	// answer says so, and they are refused.
+	record(t, repo, other, "fact", "not committed yet")
+	for _, cmd := range []string{"git restore .", "git checkout -- .", "git restore .lucid", "git checkout -- .lucid/log.jsonl"} {
+		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, cmd)); a.out == nil || a.out.Deny == "" {
+			t.Errorf("%q with the log's lines not committed: %+v; want refused", cmd, a.out)
+		}
+	}
+}

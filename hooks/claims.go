@@ -37,6 +37,10 @@ type target struct {
 	// though the command line does not name it (git stash, checkout
 	// BRANCH...).
 	by string
+	// tracked: git writes it by a path the command names (git checkout --
+	// DIR, git restore .): only the files git tracks under it, whose loss
+	// of the log's unsaved lines git's own answer tells (written.logLoss).
+	tracked bool
 }
 
 // abs is path made absolute against the call's folder, cleaned.
@@ -145,7 +149,10 @@ func (c *call) writes() written {
 	// through a link that is not the same file).
 	// add checks path as it is given, and, unless it came resolved (the
 	// shell analysis and git resolve theirs), as the kernel resolves it.
-	add := func(path string, resolved bool, tree bool, under, by string) {
+	// tracked: git writes it (git checkout -- DIR, git restore .), which
+	// touches only the files it tracks, never a git dir or lucid's state
+	// in it, whatever folder it is given.
+	add := func(path string, resolved, tree, tracked bool, under, by string) {
 		raw := path
 		if !filepath.IsAbs(raw) {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
@@ -157,11 +164,11 @@ func (c *call) writes() written {
 			}
 		}
 		for _, p := range paths {
-			if w.state == "" {
+			if w.state == "" && !tracked {
 				w.state = c.stateWritten(p, tree)
 			}
 			for _, t := range c.locate(p) {
-				t.tree, t.under, t.by = tree, under, by
+				t.tree, t.under, t.by, t.tracked = tree, under, by, tracked
 				w.targets = append(w.targets, t)
 			}
 		}
@@ -172,17 +179,17 @@ func (c *call) writes() written {
 	}
 	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
 		w.named = append(w.named, p)
-		add(p, false, false, "", "")
+		add(p, false, false, false, "", "")
 	}
 	if c.in.Tool == ToolShell {
 		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
-			add(sw.Path, true, sw.Under == "" && isDir(sw.Path), sw.Under, "")
+			add(sw.Path, true, sw.Under == "" && isDir(sw.Path), strings.HasPrefix(sw.By, "git "), sw.Under, "")
 		}
 		w.unsure = a.Unsure
 		for _, op := range a.Git {
-			c.gitWrites(&w, op, func(p string) { add(p, true, isDir(p), "", op.String()) })
+			c.gitWrites(&w, op, func(p string) { add(p, true, isDir(p), true, "", op.String()) })
 		}
 	}
 	return w
@@ -273,7 +280,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			// it would lose is logLoss's to say.
 			continue
 		}
-		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
+		if t.rel == gitstore.LogName || t.tree && !t.tracked && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
 			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
