@@ -192,8 +192,10 @@ func (e *env) environ(extra ...string) []string {
 	}
 	out = append(out, "PATH="+lucidDir+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+e.home, "GIT_CONFIG_NOSYSTEM=1",
 		realLucidEnv+"="+realLucid, callLogEnv+"="+e.hookLog)
-	// LUCID_E2E_LEASES=on runs every scenario with leases on (LUCID_LEASES),
-	// to see whether any of them meets a wrong denial.
+	// LUCID_E2E_LEASES=on|off runs every scenario with leases so
+	// (LUCID_LEASES), whatever the repository says: on, to see whether any
+	// of them meets a wrong denial; a scenario about what holds without
+	// leases sets it off (t.Setenv).
 	if v := os.Getenv("LUCID_E2E_LEASES"); v != "" {
 		out = append(out, "LUCID_LEASES="+v)
 	}

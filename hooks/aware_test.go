@@ -17,6 +17,15 @@ import (
 
 // Edit awareness and leases, through Run as a client calls it.
 
+// leasesOff turns leases off in repo, for a test of what holds without
+// them: its agents' writes take none.
+func leasesOff(t *testing.T, repo *gitstore.Repo) {
+	t.Helper()
+	if _, err := settings.SetLeases(repo, false); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // prompt is a UserPromptSubmit of agent (session, agentID): its delta.
 func prompt(session, agentID, cwd string) Input {
 	return Input{SessionID: session, AgentID: agentID, Cwd: cwd}
@@ -27,6 +36,7 @@ func prompt(session, agentID, cwd string) Input {
 // second is now editing it; each once.
 func TestAwareTwoAgentsOneFile(t *testing.T) {
 	repo := newRepo(t)
+	leasesOff(t, repo)
 	gittest.WriteFile(t, repo.Top, "match.go", "package m\n")
 	c := wholeClient{}
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
@@ -66,6 +76,7 @@ func TestAwareTwoAgentsOneFile(t *testing.T) {
 // same; nothing is told at all when there is nothing.
 func TestAwareOnlyLiveRecentChanges(t *testing.T) {
 	repo := newRepo(t)
+	leasesOff(t, repo)
 	c := wholeClient{}
 	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
@@ -100,6 +111,7 @@ func TestAwareOnlyLiveRecentChanges(t *testing.T) {
 // with the tool's result (NewsAfter), once.
 func TestAwareMuteClientToldAfter(t *testing.T) {
 	repo := newRepo(t)
+	leasesOff(t, repo)
 	c := wholeClient{}
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
 	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
@@ -136,6 +148,7 @@ func TestAwareMuteClientToldAfter(t *testing.T) {
 // client's own list) is recorded and told.
 func TestAwareAfterShellCommand(t *testing.T) {
 	repo := newRepo(t)
+	leasesOff(t, repo)
 	c := wholeClient{}
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
 	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})

@@ -159,6 +159,7 @@ func TestSessionAboveTheRepositories(t *testing.T) {
 // gets no note.
 func TestLichMode(t *testing.T) {
 	repo := newRepo(t)
+	leasesOff(t, repo) // two lich sessions write one file
 	path := gittest.WriteFile(t, repo.Top, "a.txt", "hello\n")
 	c := wholeClient{}
 	post := edit(lead, "", repo.Top, path)

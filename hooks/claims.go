@@ -556,7 +556,9 @@ func (c *call) othersClaim() bool {
 		return false
 	}
 	for _, cl := range set.Claims {
-		if cl.Owner != c.agent && set.Active(cl) {
+		// A lease says only that an agent writes a file this turn: the
+		// reminder is for the claims of workers given a task.
+		if cl.Owner != c.agent && !cl.Lease && set.Active(cl) {
 			return true
 		}
 	}

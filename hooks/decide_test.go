@@ -564,8 +564,8 @@ func TestTaskCompleted(t *testing.T) {
 	if a := do(t, c, "TaskCompleted", mate); a.out == nil || a.out.Block != taskReason {
 		t.Errorf("the teammate's TaskCompleted: %+v", a.out)
 	}
-	if activeGlobs(t, repo) != "test/**" {
-		t.Errorf("TaskCompleted ended a claim")
+	if got := activeGlobs(t, repo); !strings.Contains(got, "test/**") {
+		t.Errorf("TaskCompleted ended a claim: %q", got)
 	}
 
 	beta := "abeta-1234567890abcdef"

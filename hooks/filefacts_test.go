@@ -108,6 +108,7 @@ func TestFileFactsGivenOnce(t *testing.T) {
 // replacement is; a stale citation comes with its mark.
 func TestFileFactsLiveOnly(t *testing.T) {
 	repo, old := factsRepo(t)
+	leasesOff(t, repo) // two sessions write one file
 	c := wholeClient{}
 	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
 	citing(t, repo, lead, logformat.KindNote, "my own note on auth", "src/auth.go")

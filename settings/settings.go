@@ -27,9 +27,10 @@ import (
 const Name = gitstore.SettingsName
 
 // DefaultLeases is whether an agent's write takes a lease on the file when
-// the repository says nothing. See the hooks' edit awareness for what a
-// lease is.
-const DefaultLeases = false
+// the repository says nothing (see the hooks' edit awareness for what a
+// lease is). On: every real-client scenario and every case of the promise
+// suite ran with leases on and met no denial but a lease's own.
+const DefaultLeases = true
 
 // DefaultAwarenessWindow is how long another agent's change of a file
 // stays news to an agent about to write it: long enough to span the turn

@@ -206,12 +206,13 @@ away again but .lucid/.
 other agent (or lich session) that just edited your file, or lucid's
 active claims.
 
---leases on makes every agent's write take a lease on the file it writes:
-another session's agents may not write it until the writer's turn ends
-(its own session's agents are told, not stopped). --leases off leaves a
-file unclaimed free to all, each agent told who else just edited it. The
-choice goes into .lucid/settings.json (commit it, so every clone agrees);
-a person's to make, not an agent's.
+--leases on (the default) makes every agent's write take a lease on the
+file it writes: another session's agents may not write it until the
+writer's turn ends (its own session's agents are told, not stopped).
+--leases off leaves a file unclaimed free to all, each agent told who
+else just edited it, and ends every lease. The choice goes into
+.lucid/settings.json (commit it, so every clone agrees); a person's to
+make, not an agent's.
 
 --client NAME sets lucid up in the clients named (claude, codex, gemini,
 copilot, qwen, opencode, kilo; repeat it, or give a comma list): Codex CLI's hooks go into

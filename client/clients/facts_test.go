@@ -90,7 +90,7 @@ func TestAwarenessReachesEveryClient(t *testing.T) {
 			}
 			gittest.Setenv(t)
 			t.Setenv("LICH_SESSION_ID", "")
-			t.Setenv("LUCID_LEASES", "")
+			t.Setenv("LUCID_LEASES", "off") // the two sessions' writes of one file are told, not stopped
 			repo, err := gitstore.Find(gittest.Init(t))
 			if err != nil {
 				t.Fatal(err)
@@ -121,6 +121,21 @@ func TestAwarenessReachesEveryClient(t *testing.T) {
 				`{"session_id":"$S","cwd":"$DIR","hook_event_name":"UserPromptSubmit","prompt":"go on"}`}}, repo.Top, "$S", otherSession)
 			if got := prompt(0); !strings.Contains(got, "(") || !strings.Contains(got, " is now editing src/auth.go, which you changed") {
 				t.Errorf("the first agent's next prompt got %s; want that the %s agent is editing its file", got, c.Name())
+			}
+
+			// With leases on, the Claude Code session's write of another
+			// file leases it: this client's agent is stopped before its
+			// edit, the reason in the client's own form.
+			t.Setenv("LUCID_LEASES", "on")
+			lease := func(p [3]struct{ event, body string }) [3]struct{ event, body string } {
+				for i := range p {
+					p[i].body = strings.ReplaceAll(p[i].body, "src/auth.go", "src/lease.go")
+				}
+				return p
+			}
+			runner(t, Default(), lease(claude), repo.Top, "$S", otherSession)(1)
+			if got := runner(t, c, lease(p), repo.Top)(1); !strings.Contains(got, "src/lease.go is being edited by lead·0b2182") {
+				t.Errorf("the %s agent's edit of the file the Claude Code session leased got %s; want it stopped by the lease", c.Name(), got)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/logformat"
@@ -271,15 +272,17 @@ func deliveredIDs(out string) []string {
 }
 
 // overlapping returns two active claims of different owners that overlap,
-// said in a line, or "".
+// said in a line, or "". A lease of an agent of the other's session is
+// no claim against it: the agents of one session are told of each
+// other's leases, not stopped by them.
 func overlapping(repo *gitstore.Repo) string {
-	claims, _, err := claimstore.Load(repo)
+	stored, _, err := claimstore.Load(repo)
 	if err != nil {
 		return ""
 	}
-	for i, a := range claims {
-		for _, b := range claims[i+1:] {
-			if a.Owner == b.Owner {
+	for i, a := range stored {
+		for _, b := range stored[i+1:] {
+			if a.Owner == b.Owner || claims.SessionLease(a, b.Owner) || claims.SessionLease(b, a.Owner) {
 				continue
 			}
 			for _, ga := range a.Globs {

@@ -118,9 +118,13 @@ func scriptParams(dir string) testscript.Params {
 				"COPILOT_PROJECT_DIR":             "",
 				"COPILOT_HOOK_DIR":                "",
 				"COPILOT_ALLOW_ALL":               "",
-				"LUCID_LEASES":                    "",
-				"LICH_SESSION_ID":                 "",
-				"LICH_BIN":                        "",
+				// Leases (on by default) stop another session's writes
+				// of a file an agent wrote this turn: the scripts about
+				// claims, clients and identity turn them off, so that what
+				// they try is what they name; hook_aware.txtar tries them.
+				"LUCID_LEASES":    "off",
+				"LICH_SESSION_ID": "",
+				"LICH_BIN":        "",
 			} {
 				env.Setenv(k, v)
 			}
