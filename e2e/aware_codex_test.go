@@ -11,16 +11,6 @@ import (
 	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
-// codexLabel is how lucid names a Codex lead: codex·, then the last six
-// letters or digits of its session id.
-func codexLabel(session string) string {
-	s := strings.ReplaceAll(session, "-", "")
-	if len(s) > 6 {
-		s = s[len(s)-6:]
-	}
-	return "codex·" + s
-}
-
 // codexTold counts text in the developer messages Codex added to each
 // request since the model's last output (where it puts a hook's
 // additionalContext), and the requests where it came.
@@ -112,7 +102,7 @@ func TestAwareClaudeAndCodex(t *testing.T) {
 	if claudeSession == "" || codexSession == "" {
 		t.Fatalf("no Claude session (%q) or Codex session (%q)", claudeSession, codexSession)
 	}
-	claudeLabel, cxLabel := "lead·"+claudeSession[:6], codexLabel(codexSession)
+	claudeLabel, cxLabel := "lead·"+claudeSession[:6], clientLabel("codex", codexSession)
 
 	// src/auth.go: the Codex agent is told, once, with its patch.
 	n, where := codexTold(reqs, changedNote)

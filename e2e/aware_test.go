@@ -21,6 +21,17 @@ const (
 	editingNote = " is now editing "
 )
 
+// clientLabel is how lucid names the lead of a client whose agents go by
+// the client's name (codex·…, qwen·…, opencode·…): the name, then the
+// last six letters or digits of its session id.
+func clientLabel(client, session string) string {
+	s := strings.ReplaceAll(session, "-", "")
+	if len(s) > 6 {
+		s = s[len(s)-6:]
+	}
+	return client + "·" + s
+}
+
 // claudeTold counts, in every request of a Claude Code conversation, the
 // hook contexts added since the model's last turn that hold text: each
 // request's new messages only, so a note kept in the history counts once,
