@@ -42,6 +42,7 @@ func codexTold(reqs []*rs.Request, text string) (n int, at []int) {
 // Each agent is at work, waiting in a scripted step, when the other
 // writes after it; every edit lands.
 func TestAwareClaudeAndCodex(t *testing.T) {
+	leasesOff(t)
 	e := newCodexLucid(t, true)
 	auth, doc := e.path("src/auth.go"), e.path("docs/m.md")
 	var csrv *api.Server

@@ -51,6 +51,7 @@ func checkLeadTold(t *testing.T, creqs []*api.Request, label, title string) {
 // request after the edit, once; the lead is told at its next tool call
 // that the Qwen agent is now editing its file, once.
 func TestAwareQwenAfterClaude(t *testing.T) {
+	leasesOff(t)
 	needClaude(t)
 	w := newQwenLucid(t)
 	w.run("lucid", "init", "--client", "claude")
@@ -135,6 +136,7 @@ func TestAwareQwenAfterClaude(t *testing.T) {
 // prompt it rebuilds at each request; the lead is told that the opencode
 // agent is now editing its file, once.
 func TestAwareOpencodeAfterClaude(t *testing.T) {
+	leasesOff(t)
 	needClaude(t)
 	needOpencode(t)
 	w := withOpencode(t, newScratch(t, t.TempDir()))

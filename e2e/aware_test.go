@@ -94,6 +94,7 @@ func (e *env) markerOf(abs string) *lichstore.Marker {
 // same moment would lose one of them (each reads, replaces and writes the
 // whole file), and which of the two is told would be a race.
 func TestAwareTwoClaudeSubagents(t *testing.T) {
+	leasesOff(t)
 	e := newEnv(t)
 	auth := e.path("src/auth.go")
 	var srv *api.Server
