@@ -1,0 +1,132 @@
+package e2e
+
+// Bugs of lucid's that the real clients show: each test here fails until
+// lucid is fixed, and says what the client sent, what lucid answered, and
+// what it should have answered.
+
+import (
+	"strings"
+	"testing"
+
+	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+)
+
+// BUG: an agent is told twice over of one change, in one answer, where its
+// client shows nothing before a tool (Qwen Code, opencode).
+//
+// The agent edits src/auth.go; a Claude Code lead then edits it (and is
+// told the agent changed it); the agent reads it again and edits it again.
+// Its second edit's result carries, from lucid's PostToolUse, both
+//
+//	lucid: lead·… (Claude Code) is now editing src/auth.go, which you changed under a minute ago; it was told of your change. …
+//	lucid: src/auth.go was changed since your last write of it by lead·… (Claude Code) under a minute ago, …
+//
+// where the feature says the first is not said when the same answer
+// already tells the agent that that agent changed the file, and says it
+// once: a Claude Code agent in the same place (TestAwareTwoClaudeSubagents'
+// kind, hooks/aware_test.go TestAwareTwoAgentsOneFile) gets the second
+// alone. In hooks/aware.go, tellAware notes what it told in c.told only
+// when the client is not Mute; for a Mute client it leaves notices to the
+// agent itself, and noticesText, which gives them with the tool's result,
+// checks the "is now editing" notices against c.told before it turns the
+// agent's own "changed" notices into the note: nothing suppresses one by
+// the other.
+func TestBugMuteClientToldTwiceInOneAnswer(t *testing.T) {
+	leasesOff(t)
+	needClaude(t)
+	t.Run("qwen", func(t *testing.T) {
+		w := newQwenLucid(t)
+		w.run("lucid", "init", "--client", "claude")
+		w.run("git", "add", "-A")
+		w.run("git", "commit", "-qm", "claude")
+		toldTwice(t, w.env, muteClient{
+			name: "qwen", title: "Qwen Code", marker: "[[qwen-lead]]", read: cc.ReadFile, edit: cc.EditFile,
+			run: func(srv *cc.Server, prompt string) error { _, err := w.qwenRun(srv, prompt); return err },
+		})
+	})
+	t.Run("opencode", func(t *testing.T) {
+		needOpencode(t)
+		w := withOpencode(t, newScratch(t, t.TempDir()))
+		w.run("lucid", "init", "--client", "claude,opencode")
+		w.run("git", "add", "-A")
+		w.run("git", "commit", "-qm", "lucid for claude and opencode")
+		toldTwice(t, w.env, muteClient{
+			name: "opencode", title: "opencode", marker: "[[oc-lead]]",
+			read: func(path string) cc.Step { return cc.CallTool("read", map[string]any{"filePath": path}) },
+			edit: func(path, old, new string) cc.Step {
+				return cc.CallTool("edit", map[string]any{"filePath": path, "oldString": old, "newString": new})
+			},
+			run: func(srv *cc.Server, prompt string) error { _, err := w.opencodeRun(srv, prompt); return err },
+		})
+	})
+}
+
+// toldTwice runs the scenario of TestBugMuteClientToldTwiceInOneAnswer
+// with client c. The agent reads the file again and edits it in one turn
+// (two tool calls in one reply), once the Claude lead's Edit has run: both
+// clients refuse an edit of a file changed since they read it, and Qwen
+// Code runs UserPromptSubmit before each model call, where lucid would
+// give what came before the call. Between the two calls no hook of lucid's
+// runs (it hooks no read).
+func toldTwice(t *testing.T, w *env, c muteClient) {
+	auth := w.path("src/auth.go")
+	var csrv *api.Server
+	var osrv *cc.Server
+	claudeAt := func(n int) func() bool { return func() bool { return len(csrv.Conversation("lead")) >= n } }
+	otherAt := func(n int) func() bool { return func() bool { return len(osrv.Conversation("lead")) >= n } }
+	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(otherAt(3)) // the agent's first edit has run
+			return api.Reply{Tools: []api.ToolCall{{Name: "Read", Input: map[string]any{"file_path": auth}}}}
+		},
+		api.Call("Edit", map[string]any{"file_path": auth, "old_string": "package auth\n", "new_string": "// Package auth logs users in.\npackage auth\n"}),
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(otherAt(4)) // the agent's second edit has run
+			return api.Reply{Text: "Claude done."}
+		},
+	}}
+	other := &cc.Script{Name: "lead", Marker: c.marker, Steps: []cc.Step{
+		c.read(auth),
+		c.edit(auth, "func Login(", "func LogIn("),
+		func(*cc.ChatRequest) cc.Reply {
+			waitFor(claudeAt(3)) // the Claude lead's Edit has run
+			return cc.Reply{Calls: append(c.read(auth)(nil).Calls, c.edit(auth, "func LogIn(", "func SignIn(")(nil).Calls...)}
+		},
+		cc.Say(c.name + " done."),
+	}, Done: cc.Say("Nothing worth recording.")}
+	csrv, osrv = api.New(claudeLead), cc.New(other)
+	defer csrv.Close()
+	defer osrv.Close()
+	claudeErr := make(chan error, 1)
+	go func() {
+		_, err := w.claudeRun(csrv, "[[claude-lead]] Document the auth package.")
+		claudeErr <- err
+	}()
+	oerr := c.run(osrv, c.marker+" Rename Login twice.")
+	if err := <-claudeErr; err != nil {
+		t.Fatal(err)
+	}
+	if oerr != nil {
+		t.Fatal(oerr)
+	}
+	reqs := osrv.Conversation("lead")
+	if len(reqs) < 4 {
+		t.Fatalf("the %s agent sent %d requests, want 4 or more\n%s\ncalls:\n%s", c.name, len(reqs), osrv.Dump(), w.callsText())
+	}
+	if got := w.read("src/auth.go"); !strings.Contains(got, "// Package auth logs users in.") || !strings.Contains(got, "func SignIn(") {
+		t.Fatalf("src/auth.go does not hold the three edits:\n%s", got)
+	}
+	res, _ := reqs[3].Chat.LastToolResult()
+	if !strings.Contains(res.Text(), "lucid: src/auth.go "+changedNote+"lead·") {
+		t.Fatalf("the %s agent's second edit's result does not say the Claude lead changed the file:\n%s\ncalls:\n%s", c.name, res.Text(), w.callsText())
+	}
+	if strings.Contains(res.Text(), editingNote) {
+		t.Errorf("the %s agent's second edit's result tells it, besides that the Claude lead changed src/auth.go since its last write, that the lead %q it: "+
+			"one change told twice in one answer, where the same answer already says that agent changed the file:\n%s", c.name, editingNote, res.Text())
+	}
+	last := reqs[len(reqs)-1].Chat.AllText()
+	if n := strings.Count(last, changedNote); n != 1 {
+		t.Errorf("the %s agent's last request holds %q %d times, want once", c.name, changedNote, n)
+	}
+}
