@@ -130,3 +130,88 @@ func toldTwice(t *testing.T, w *env, c muteClient) {
 		t.Errorf("the %s agent's last request holds %q %d times, want once", c.name, changedNote, n)
 	}
 }
+
+// BUG: an agent whose edit its client refused is told its edit changed the
+// file, where the client shows nothing before a tool (here Qwen Code).
+//
+// The Qwen agent reads src/auth.go; a Claude Code lead edits it; the Qwen
+// agent then edits it on its old read. Qwen Code refuses that edit itself
+// ("... has not been read in this session. Use the read_file tool first
+// ...", a failed call: no PostToolUse), after lucid's PreToolUse ran. lucid
+// had already recorded the write there, and left the agent the note to be
+// given with the tool's result; it comes with the next hook that carries
+// news (UserPromptSubmit, before the next model call) in the words for a
+// write that happened:
+//
+//	lucid: src/auth.go was changed since your last write of it by lead·… (Claude Code) …: your command changed it after them; check that their change still holds, …
+//
+// The agent's edit changed nothing: it should be told, if at all, to read
+// the file again before it changes it (the words lucid uses before a
+// write), not that its change came on top of the lead's. (The file's lich
+// marker names the Qwen agent as its last writer too, and with leases on
+// the refused edit holds a lease until the agent's turn ends.)
+func TestBugRefusedEditToldItChangedTheFile(t *testing.T) {
+	leasesOff(t)
+	needClaude(t)
+	w := newQwenLucid(t)
+	w.run("lucid", "init", "--client", "claude")
+	w.run("git", "add", "-A")
+	w.run("git", "commit", "-qm", "claude")
+	auth := w.path("src/auth.go")
+	var csrv *api.Server
+	var qsrv *cc.Server
+	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(func() bool { return len(qsrv.Conversation("lead")) >= 2 }) // the Qwen agent has read the file
+			return api.Reply{Tools: []api.ToolCall{{Name: "Read", Input: map[string]any{"file_path": auth}}}}
+		},
+		api.Call("Edit", map[string]any{"file_path": auth, "old_string": "package auth\n", "new_string": "// Package auth logs users in.\npackage auth\n"}),
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(func() bool { return len(qsrv.Conversation("lead")) >= 3 }) // the Qwen agent's edit was tried
+			return api.Reply{Text: "Claude done."}
+		},
+	}}
+	qwenLead := &cc.Script{Name: "lead", Marker: "[[qwen-lead]]", Steps: []cc.Step{
+		cc.ReadFile(auth),
+		func(*cc.ChatRequest) cc.Reply {
+			waitFor(func() bool { return len(csrv.Conversation("lead")) >= 3 }) // the Claude lead's Edit has run
+			return cc.EditFile(auth, "func Login(", "func LogIn(")(nil)
+		},
+		cc.Say("Qwen done."),
+	}, Done: cc.Say("Nothing worth recording.")}
+	csrv, qsrv = api.New(claudeLead), cc.New(qwenLead)
+	defer csrv.Close()
+	defer qsrv.Close()
+	claudeErr := make(chan error, 1)
+	go func() {
+		_, err := w.claudeRun(csrv, "[[claude-lead]] Document the auth package.")
+		claudeErr <- err
+	}()
+	_, qerr := w.qwenRun(qsrv, "[[qwen-lead]] Rename Login.")
+	if err := <-claudeErr; err != nil {
+		t.Fatal(err)
+	}
+	if qerr != nil {
+		t.Fatal(qerr)
+	}
+	reqs := qsrv.Conversation("lead")
+	if len(reqs) < 3 {
+		t.Fatalf("the Qwen agent sent %d requests, want 3 or more\n%s", len(reqs), qsrv.Dump())
+	}
+	res, _ := reqs[2].Chat.LastToolResult()
+	if got := w.read("src/auth.go"); strings.Contains(got, "LogIn") || !strings.Contains(res.Text(), "has not been read in this session") {
+		t.Skipf("Qwen Code did not refuse the edit on the old read (result %q), so this scenario shows nothing:\n%s", res.Text(), got)
+	}
+	var said []string
+	for _, r := range reqs[2:] {
+		for _, c := range cc.QwenHookContexts(r.Chat.Tail()) {
+			if strings.Contains(c.Text, "your command changed it after them") {
+				said = append(said, c.Hook+": "+c.Text)
+			}
+		}
+	}
+	if len(said) > 0 {
+		t.Errorf("the Qwen agent, whose edit Qwen Code refused (%q) and which changed nothing, was told its change came on top of the lead's:\n%s",
+			clip(res.Text(), 120), strings.Join(said, "\n"))
+	}
+}
