@@ -159,3 +159,89 @@ func TestAwareClaudeAndCodex(t *testing.T) {
 		}
 	}
 }
+
+// A Claude Code lead's shell writes count as its edits: a Codex agent
+// patches src/auth.go and docs/m.md and keeps working; the lead then
+// changes src/auth.go with sed -i (a write lucid's guard reads in the
+// command: the lead is told before it runs, as PreToolUse:Bash context),
+// and docs/m.md with a script lucid cannot see into (Claude Code's own
+// list of what the command changed names it: the lead is told after it
+// ran, as PostToolUse:Bash context, that its command changed the file
+// after the Codex agent). The Codex agent is told at its next call, once
+// for each file, that the lead is now editing it.
+func TestAwareClaudeShellAfterCodex(t *testing.T) {
+	leasesOff(t)
+	e := newCodexLucid(t, true)
+	e.write(e.path("gen.sh"), "echo generated >> docs/m.md\n")
+	var csrv *api.Server
+	var srv *rs.Server
+	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(func() bool { return len(srv.Conversation("lead")) >= 2 }) // the Codex agent's patch has run
+			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": "sed -i 's/Login returns nil/Login gives nil/' src/auth.go", "description": "reword"}}}}
+		},
+		api.Call("Bash", map[string]any{"command": "sh ./gen.sh", "description": "generate the docs"}),
+		api.Say("Claude done."),
+	}}
+	codexLead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
+		rs.Calls(rs.ApplyPatch("*** Begin Patch\n*** Update File: src/auth.go\n@@\n-func Login(user, password string) error {\n+func LogIn(user, password string) error {\n" +
+			"*** Update File: docs/m.md\n@@\n-moved\n+moved here\n*** End Patch\n")),
+		func(*rs.ResponsesRequest) rs.Reply {
+			waitFor(func() bool { return len(csrv.Conversation("lead")) >= 3 }) // the lead's script has run
+			return rs.Reply{Calls: []rs.Call{rs.Exec("echo next")}}
+		},
+		rs.Say("Codex done."),
+	}, Done: rs.Say("Nothing worth recording.")}
+	csrv, srv = api.New(claudeLead), rs.New(codexLead)
+	defer csrv.Close()
+	defer srv.Close()
+	e.config(srv, "")
+	var claudeRes result
+	claudeErr := make(chan error, 1)
+	go func() {
+		var err error
+		claudeRes, err = e.claudeRun(csrv, "[[claude-lead]] Reword the auth comment and generate the docs.")
+		claudeErr <- err
+	}()
+	e.codexExec(srv, "[[codex-lead]] Rename Login, and move the docs.")
+	if err := <-claudeErr; err != nil {
+		t.Fatal(err)
+	}
+
+	creqs, reqs := csrv.Conversation("lead"), srv.Conversation("lead")
+	if len(creqs) != 3 || len(reqs) < 3 {
+		t.Fatalf("the Claude lead sent %d requests (want 3), the Codex agent %d (want 3 or more)\nClaude:\n%s\nCodex:\n%s\ncalls:\n%s",
+			len(creqs), len(reqs), csrv.Dump(), srv.Dump(), e.callsText())
+	}
+	if got := e.read("src/auth.go"); !strings.Contains(got, "func LogIn(") || !strings.Contains(got, "Login gives nil") {
+		t.Errorf("src/auth.go does not hold both changes:\n%s", got)
+	}
+	if got := e.read("docs/m.md"); got != "moved here\ngenerated\n" {
+		t.Errorf("docs/m.md = %q, want both changes", got)
+	}
+	claudeSession, codexSession := claudeRes.sessionID(), reqs[0].Thread
+	claudeLabel, cxLabel := "lead·"+claudeSession[:6], clientLabel("codex", codexSession)
+
+	n, ctx, steps := claudeTold(creqs, changedNote)
+	if n != 2 {
+		t.Fatalf("the Claude lead was told of a change %d times (%+v at steps %v), want twice: before its sed, after its script\n%s\ncalls:\n%s",
+			n, ctx, steps, csrv.Dump(), e.callsText())
+	}
+	for i, c := range []struct{ hook, text string }{
+		{"PreToolUse:Bash", "lucid: src/auth.go " + changedNote + cxLabel + " (Codex CLI) under a minute ago, holding no claim on it. That agent may still be at work on it: read the file again before you change it"},
+		{"PostToolUse:Bash", "lucid: docs/m.md " + changedNote + cxLabel + " (Codex CLI) under a minute ago, holding no claim on it. That agent may still be at work on it: your command changed it after them; check that their change still holds"},
+	} {
+		if ctx[i].Hook != c.hook || steps[i] != i+1 || !strings.Contains(ctx[i].Text, c.text) {
+			t.Errorf("the Claude lead's note %d came as %s at step %d:\n%s\nwant %s at step %d with %q", i+1, ctx[i].Hook, steps[i], ctx[i].Text, c.hook, i+1, c.text)
+		}
+	}
+	for _, file := range []string{"src/auth.go", "docs/m.md"} {
+		want := "lucid: " + claudeLabel + " (Claude Code) is now editing " + file + ", which you changed under a minute ago"
+		if n, where := codexTold(reqs, want); n != 1 || where[0] != 2 {
+			t.Errorf("the Codex agent was told %d times (in requests %v) %q, want once, in its request after its next call (3rd)\n%s", n, where, want, srv.Dump())
+		}
+	}
+	if got := strings.Count(reqs[len(reqs)-1].Responses.AllText(), editingNote); got != 2 {
+		t.Errorf("the Codex agent's last request holds %q %d times, want twice (once a file)", editingNote, got)
+	}
+}
