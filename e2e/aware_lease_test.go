@@ -240,3 +240,126 @@ func TestLeaseAskedAndHandedOver(t *testing.T) {
 		t.Errorf("lucid claims after both runs:\n%s", out)
 	}
 }
+
+// With leases on, the agents of one session are told, not denied: a
+// Claude Code lead edits src/auth.go (its lease), and its background
+// subagent W then edits it too, told that the lead is editing it under a
+// lease, and takes a lease of its own. The lead's turn ends while W works:
+// the lead's lease goes, W's stays, and a Codex agent (another session)
+// is denied the file, naming W. Once W stops, its lease is gone and the
+// Codex agent's patch passes.
+func TestLeaseSameSessionTold(t *testing.T) {
+	leasesOn(t)
+	e := newCodexLucid(t, true)
+	e.run("lucid", "init", "--leases", "on")
+	auth := e.path("src/auth.go")
+	var csrv *api.Server
+	var srv *rs.Server
+	var mu sync.Mutex
+	var both, afterLead, afterW string // lucid claims at those moments
+	claims := func() string {
+		out, err := e.output("lucid", "claims")
+		if err != nil {
+			t.Errorf("lucid claims: %v", err)
+		}
+		return out
+	}
+	lead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
+		api.Call("Read", map[string]any{"file_path": auth}),
+		api.Call("Edit", map[string]any{"file_path": auth, "old_string": "package auth\n", "new_string": "// Package auth logs users in.\npackage auth\n"}),
+		api.Call("Agent", map[string]any{"description": "rename login", "prompt": "[[sub:same]] Rename Login.",
+			"subagent_type": "general-purpose", "run_in_background": true}),
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(func() bool { return len(csrv.Conversation("w")) >= 3 }) // W's Edit has run
+			mu.Lock()
+			both = claims()
+			mu.Unlock()
+			return api.Reply{Text: "The worker goes on."}
+		},
+	}, Done: api.Say("Lead done.")}
+	w := &api.Script{Name: "w", Marker: "[[sub:same]]", Steps: []api.Step{
+		api.Call("Read", map[string]any{"file_path": auth}),
+		api.Call("Edit", map[string]any{"file_path": auth, "old_string": "func Login(", "new_string": "func LogIn("}),
+		func(*api.MessagesRequest) api.Reply {
+			waitFor(func() bool { return len(srv.Conversation("lead")) >= 2 }) // the Codex agent was denied
+			return api.Reply{Text: "W done."}
+		},
+	}, Done: api.Say("Nothing worth recording.")}
+	codexLead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
+		func(*rs.ResponsesRequest) rs.Reply {
+			waitFor(func() bool { return len(e.env.hookCalls("Stop")) >= 1 }) // the Claude lead's turn is over (lucid hook Stop, its client's)
+			mu.Lock()
+			afterLead = claims()
+			mu.Unlock()
+			return rs.Reply{Calls: []rs.Call{rs.ApplyPatch("*** Begin Patch\n*** Update File: src/auth.go\n@@\n-// Login returns nil when the password matches.\n+// Login checks the password.\n*** End Patch\n")}}
+		},
+		func(*rs.ResponsesRequest) rs.Reply {
+			waitFor(func() bool { return !strings.Contains(claims(), "src/auth.go") }) // W has stopped
+			mu.Lock()
+			afterW = claims()
+			mu.Unlock()
+			return rs.Reply{Calls: []rs.Call{rs.ApplyPatch("*** Begin Patch\n*** Update File: src/auth.go\n@@\n-// Login returns nil when the password matches.\n+// Login checks the password.\n*** End Patch\n")}}
+		},
+		rs.Say("Codex done."),
+	}, Done: rs.Say("Nothing worth recording.")}
+	csrv, srv = api.New(lead, w), rs.New(codexLead)
+	defer csrv.Close()
+	defer srv.Close()
+	e.config(srv, "")
+	var claudeRes result
+	claudeErr := make(chan error, 1)
+	go func() {
+		var err error
+		claudeRes, err = e.claudeRun(csrv, "[[claude-lead]] Document auth, and have a worker rename Login.")
+		claudeErr <- err
+	}()
+	e.codexExec(srv, "[[codex-lead]] Reword the login comment.")
+	if err := <-claudeErr; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+
+	ws, reqs := csrv.Conversation("w"), srv.Conversation("lead")
+	if len(ws) < 3 || len(reqs) < 3 {
+		t.Fatalf("W sent %d requests (want 3 or more), the Codex agent %d (want 3 or more)\nClaude:\n%s\nCodex:\n%s\ncalls:\n%s",
+			len(ws), len(reqs), csrv.Dump(), srv.Dump(), e.callsText())
+	}
+	session, agent := claudeRes.sessionID(), claudeRes.agentID("[[sub:same]]")
+	if session == "" || agent == "" {
+		t.Fatalf("no session id (%q) or W's id (%q)", session, agent)
+	}
+	leadLabel, wLabel := "lead·"+session[:6], "general-purpose·"+agent[:6]
+
+	// W was told, not denied, and its Edit landed.
+	if u, r, ok := lastResult(ws[2].Messages); !ok || u.Name != "Edit" || r.IsError {
+		t.Errorf("W's Edit of the file its lead leased: %s %q (error %v), want it applied", u.Name, r.ResultText(), r.IsError)
+	}
+	n, ctx, steps := claudeTold(ws, changedNote)
+	if n != 1 || steps[0] != 2 || ctx[0].Hook != "PreToolUse:Edit" ||
+		!strings.Contains(ctx[0].Text, "lucid: src/auth.go "+changedNote+leadLabel+" (Claude Code) under a minute ago, editing it under a lease.") ||
+		!strings.Contains(ctx[0].Text, "`lucid ask "+session+" --for-claim src/auth.go") {
+		t.Errorf("W was told %d times (%+v at steps %v), want once before its Edit that its lead is editing src/auth.go under a lease, with the ask for it", n, ctx, steps)
+	}
+	if !strings.Contains(both, "src/auth.go: "+leadLabel+" editing it (a lease") || !strings.Contains(both, "src/auth.go: "+wLabel+" editing it (a lease") {
+		t.Errorf("lucid claims after both edits, want a lease of each:\n%s", both)
+	}
+	// The lead's turn ended: its lease went, W's stayed and denied the
+	// Codex agent.
+	if strings.Contains(afterLead, leadLabel) || !strings.Contains(afterLead, "src/auth.go: "+wLabel+" editing it (a lease") {
+		t.Errorf("lucid claims once the lead's turn was over, want W's lease alone:\n%s", afterLead)
+	}
+	if out := lastOutput(reqs[1].Responses); !strings.Contains(out, "Command blocked by PreToolUse hook: lucid: src/auth.go is being edited by "+wLabel+" (a lease on src/auth.go") {
+		t.Errorf("the Codex agent's patch while W holds its lease; its output:\n%s", out)
+	}
+	// W stopped: no lease left, and the Codex agent's patch passed.
+	if strings.Contains(afterW, "src/auth.go") {
+		t.Errorf("lucid claims once W stopped:\n%s", afterW)
+	}
+	if out := lastOutput(reqs[2].Responses); strings.Contains(out, "blocked") {
+		t.Errorf("the Codex agent's patch once W stopped; its output:\n%s", out)
+	}
+	if got := e.read("src/auth.go"); !strings.Contains(got, "// Package auth logs users in.") || !strings.Contains(got, "func LogIn(") || !strings.Contains(got, "// Login checks the password.") {
+		t.Errorf("src/auth.go does not hold the three edits:\n%s", got)
+	}
+}
