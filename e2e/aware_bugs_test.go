@@ -215,3 +215,48 @@ func TestBugRefusedEditToldItChangedTheFile(t *testing.T) {
 			clip(res.Text(), 120), strings.Join(said, "\n"))
 	}
 }
+
+// BUG (the guard, not edit awareness; found while trying how leases meet
+// git's whole-tree commands): an agent's `git checkout -- .` or
+// `git restore .` at the top of the work tree is denied as a write of
+// lucid's own state, which neither command touches.
+//
+// A Claude Code lead edits src/auth.go, then runs `git restore .` to
+// undo it, in a repository whose log is committed. lucid answers its
+// PreToolUse:
+//
+//	lucid: <work tree> holds lucid's shared state (claims, agents' records and cursors, the lock): no agent writes it by hand, since that ends, moves or forges other agents' claims and records. Change it with lucid's commands (lucid claim, lucid release).
+//
+// `git stash`, `git reset --hard` and `git checkout -- src` pass in the
+// same repository. The shell analysis reads the pathspec "." as the work
+// tree's top written as a whole folder (tree), and hooks/claims.go's
+// stateWritten takes any folder written whole that holds a repository's
+// state (its .git) for a removal of that state, as `rm -rf .git` would be;
+// git restores the tracked files the pathspec names, and never its own
+// git dir. Expected: the command runs (as git asks what it would change,
+// it may be refused for another agent's claimed file, or for the log's
+// unsaved lines, with those reasons), and the edit is undone.
+func TestBugRestoreDotDeniedAsLucidState(t *testing.T) {
+	e := newEnv(t)
+	auth := e.path("src/auth.go") // committed, with the log, by newEnv
+	before := e.read("src/auth.go")
+	lead := &api.Script{Name: "lead", Marker: "[[lead]]", Steps: []api.Step{
+		api.Call("Read", map[string]any{"file_path": auth}),
+		api.Call("Edit", map[string]any{"file_path": auth, "old_string": "func Login(", "new_string": "func LogIn("}),
+		api.Call("Bash", map[string]any{"command": "git restore .", "description": "undo my change"}),
+		api.Say("Lead done."),
+	}}
+	srv := api.New(lead)
+	defer srv.Close()
+	e.claude(srv, "[[lead]] Try a rename, then undo it.")
+	l := srv.Conversation("lead")
+	if len(l) != 4 {
+		t.Fatalf("the lead sent %d requests, want 4\n%s", len(l), srv.Dump())
+	}
+	if u, r, _ := lastResult(l[3].Messages); r.IsError {
+		t.Errorf("the lead's %s of `git restore .` was refused: %q", u.Name, r.ResultText())
+	}
+	if got := e.read("src/auth.go"); got != before {
+		t.Errorf("src/auth.go was not restored:\n%s", got)
+	}
+}
