@@ -91,7 +91,7 @@ func TestLeaseAskedAndHandedOver(t *testing.T) {
 		},
 		func(r *rs.ResponsesRequest) rs.Reply {
 			mu.Lock()
-			handOver = strings.TrimPrefix(cut(strings.Join(r.Developer(), "\n"), "To hand it over: ", "\n"), "To hand it over: ")
+			handOver = strings.TrimPrefix(cut(strings.Join(itemsOfRole(r.Tail(), "developer"), "\n"), "To hand it over: ", "\n"), "To hand it over: ")
 			cmd := handOver
 			mu.Unlock()
 			if cmd == "" {
