@@ -15,15 +15,17 @@ import (
 	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
-// leasesOff skips a scenario written for leases off (the default) when
-// LUCID_E2E_LEASES turns them on for the whole suite: there the agents of
-// two sessions are denied each other's files, rightly.
+// leasesOff turns leases (on by default) off for a scenario about edit
+// awareness alone, whose agents of two sessions write one file; it skips
+// the scenario when LUCID_E2E_LEASES turns leases on for the whole suite:
+// there those agents are denied each other's files, rightly.
 func leasesOff(t *testing.T) {
 	t.Helper()
 	switch strings.ToLower(os.Getenv("LUCID_E2E_LEASES")) {
 	case "on", "1", "true":
 		t.Skip("LUCID_E2E_LEASES turns leases on: this scenario is about edit awareness with leases off")
 	}
+	t.Setenv("LUCID_E2E_LEASES", "off")
 }
 
 // leasesOn skips a scenario of leases when LUCID_E2E_LEASES turns them

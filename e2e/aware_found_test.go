@@ -1,8 +1,10 @@
 package e2e
 
-// Bugs of lucid's that the real clients show: each test here fails until
-// lucid is fixed, and says what the client sent, what lucid answered, and
-// what it should have answered.
+// What the real clients showed of edit awareness that the first build of
+// it got wrong, each now a scenario of its own: a client that shows
+// nothing before a tool heard of one change twice in one answer, and was
+// told its refused edit came on top of another's; and a git path form over
+// the whole work tree was refused as a write of lucid's state.
 
 import (
 	"strings"
@@ -12,27 +14,16 @@ import (
 	api "github.com/lucid-dev/lucid/internal/scripted/messages"
 )
 
-// BUG: an agent is told twice over of one change, in one answer, where its
-// client shows nothing before a tool (Qwen Code, opencode).
+// An agent is told once of one change, in one answer, where its client
+// shows nothing before a tool (Qwen Code, opencode): once, it was told
+// twice over.
 //
 // The agent edits src/auth.go; a Claude Code lead then edits it (and is
 // told the agent changed it); the agent reads it again and edits it again.
-// Its second edit's result carries, from lucid's PostToolUse, both
-//
-//	lucid: lead·… (Claude Code) is now editing src/auth.go, which you changed under a minute ago; it was told of your change. …
-//	lucid: src/auth.go was changed since your last write of it by lead·… (Claude Code) under a minute ago, …
-//
-// where the feature says the first is not said when the same answer
-// already tells the agent that that agent changed the file, and says it
-// once: a Claude Code agent in the same place (TestAwareTwoClaudeSubagents'
-// kind, hooks/aware_test.go TestAwareTwoAgentsOneFile) gets the second
-// alone. In hooks/aware.go, tellAware notes what it told in c.told only
-// when the client is not Mute; for a Mute client it leaves notices to the
-// agent itself, and noticesText, which gives them with the tool's result,
-// checks the "is now editing" notices against c.told before it turns the
-// agent's own "changed" notices into the note: nothing suppresses one by
-// the other.
-func TestBugMuteClientToldTwiceInOneAnswer(t *testing.T) {
+// Its second edit's result says that the lead changed the file, and not
+// also that the lead "is now editing" it: the same answer says that
+// already, as a Claude Code agent in the same place is told.
+func TestAwareMuteClientToldOnceInOneAnswer(t *testing.T) {
 	leasesOff(t)
 	needClaude(t)
 	t.Run("qwen", func(t *testing.T) {
@@ -62,7 +53,7 @@ func TestBugMuteClientToldTwiceInOneAnswer(t *testing.T) {
 	})
 }
 
-// toldTwice runs the scenario of TestBugMuteClientToldTwiceInOneAnswer
+// toldTwice runs the scenario of TestAwareMuteClientToldOnceInOneAnswer
 // with client c. The agent reads the file again and edits it in one turn
 // (two tool calls in one reply), once the Claude lead's Edit has run: both
 // clients refuse an edit of a file changed since they read it, and Qwen
@@ -131,26 +122,22 @@ func toldTwice(t *testing.T, w *env, c muteClient) {
 	}
 }
 
-// BUG: an agent whose edit its client refused is told its edit changed the
-// file, where the client shows nothing before a tool (here Qwen Code).
+// An agent whose edit its client refused is not told its edit changed the
+// file, where the client shows nothing before a tool (here Qwen Code):
+// once, it was.
 //
 // The Qwen agent reads src/auth.go; a Claude Code lead edits it; the Qwen
 // agent then edits it on its old read. Qwen Code refuses that edit itself
 // ("... has not been read in this session. Use the read_file tool first
-// ...", a failed call: no PostToolUse), after lucid's PreToolUse ran. lucid
-// had already recorded the write there, and left the agent the note to be
-// given with the tool's result; it comes with the next hook that carries
-// news (UserPromptSubmit, before the next model call) in the words for a
-// write that happened:
-//
-//	lucid: src/auth.go was changed since your last write of it by lead·… (Claude Code) …: your command changed it after them; check that their change still holds, …
-//
-// The agent's edit changed nothing: it should be told, if at all, to read
-// the file again before it changes it (the words lucid uses before a
-// write), not that its change came on top of the lead's. (The file's lich
-// marker names the Qwen agent as its last writer too, and with leases on
-// the refused edit holds a lease until the agent's turn ends.)
-func TestBugRefusedEditToldItChangedTheFile(t *testing.T) {
+// ...", a failed call: no PostToolUse), after lucid's PreToolUse ran, which
+// recorded the write and left the agent its note, given with the next hook
+// that carries news (UserPromptSubmit, before the next model call). Its
+// words hold whether or not the write went in ("where your change went
+// in"), never that its change came on top of the lead's. (The marker still
+// names the Qwen agent as the file's last writer, and with leases on the
+// refused edit holds a lease until its turn ends: lucid cannot tell a
+// write its client refused after the hook.)
+func TestAwareRefusedEditNotToldItChangedTheFile(t *testing.T) {
 	leasesOff(t)
 	needClaude(t)
 	w := newQwenLucid(t)
@@ -216,10 +203,10 @@ func TestBugRefusedEditToldItChangedTheFile(t *testing.T) {
 	}
 }
 
-// BUG (the guard, not edit awareness; found while trying how leases meet
-// git's whole-tree commands): an agent's `git checkout -- .` or
-// `git restore .` at the top of the work tree is denied as a write of
-// lucid's own state, which neither command touches.
+// The guard, not edit awareness (found while trying how leases meet git's
+// whole-tree commands): an agent's `git checkout -- .` or `git restore .`
+// at the top of the work tree was denied as a write of lucid's own state,
+// which neither command touches; now it runs.
 //
 // A Claude Code lead edits src/auth.go, then runs `git restore .` to
 // undo it, in a repository whose log is committed. lucid answers its
@@ -236,7 +223,7 @@ func TestBugRefusedEditToldItChangedTheFile(t *testing.T) {
 // git dir. Expected: the command runs (as git asks what it would change,
 // it may be refused for another agent's claimed file, or for the log's
 // unsaved lines, with those reasons), and the edit is undone.
-func TestBugRestoreDotDeniedAsLucidState(t *testing.T) {
+func TestRestoreDotIsNoWriteOfLucidState(t *testing.T) {
 	e := newEnv(t)
 	auth := e.path("src/auth.go") // committed, with the log, by newEnv
 	before := e.read("src/auth.go")
