@@ -76,17 +76,7 @@ func TestAwareClaudeAndCodex(t *testing.T) {
 	defer csrv.Close()
 	defer srv.Close()
 	e.config(srv, "")
-	var claudeRes result
-	claudeErr := make(chan error, 1)
-	go func() {
-		var err error
-		claudeRes, err = e.claudeRun(csrv, "[[claude-lead]] Touch up the auth code and the docs.")
-		claudeErr <- err
-	}()
-	e.codexExec(srv, "[[codex-lead]] Rename Login, and move the docs.")
-	if err := <-claudeErr; err != nil {
-		t.Fatal(err)
-	}
+	claudeRes := e.claudeBesideCodex(csrv, srv, "[[claude-lead]] Touch up the auth code and the docs.", "[[codex-lead]] Rename Login, and move the docs.")
 
 	creqs, reqs := csrv.Conversation("lead"), srv.Conversation("lead")
 	if len(creqs) != 6 || len(reqs) < 4 {
@@ -196,17 +186,7 @@ func TestAwareClaudeShellAfterCodex(t *testing.T) {
 	defer csrv.Close()
 	defer srv.Close()
 	e.config(srv, "")
-	var claudeRes result
-	claudeErr := make(chan error, 1)
-	go func() {
-		var err error
-		claudeRes, err = e.claudeRun(csrv, "[[claude-lead]] Reword the auth comment and generate the docs.")
-		claudeErr <- err
-	}()
-	e.codexExec(srv, "[[codex-lead]] Rename Login, and move the docs.")
-	if err := <-claudeErr; err != nil {
-		t.Fatal(err)
-	}
+	claudeRes := e.claudeBesideCodex(csrv, srv, "[[claude-lead]] Reword the auth comment and generate the docs.", "[[codex-lead]] Rename Login, and move the docs.")
 
 	creqs, reqs := csrv.Conversation("lead"), srv.Conversation("lead")
 	if len(creqs) != 3 || len(reqs) < 3 {
@@ -244,4 +224,23 @@ func TestAwareClaudeShellAfterCodex(t *testing.T) {
 	if got := strings.Count(reqs[len(reqs)-1].Responses.AllText(), editingNote); got != 2 {
 		t.Errorf("the Codex agent's last request holds %q %d times, want twice (once a file)", editingNote, got)
 	}
+}
+
+// claudeBesideCodex runs the Claude Code lead of csrv, with claudePrompt,
+// while the Codex agent of srv runs codexPrompt, and returns Claude Code's
+// run once both ended: the two agents are at work at once.
+func (e *codexEnvT) claudeBesideCodex(csrv *api.Server, srv *rs.Server, claudePrompt, codexPrompt string) result {
+	e.t.Helper()
+	var res result
+	claudeErr := make(chan error, 1)
+	go func() {
+		var err error
+		res, err = e.claudeRun(csrv, claudePrompt)
+		claudeErr <- err
+	}()
+	e.codexExec(srv, codexPrompt)
+	if err := <-claudeErr; err != nil {
+		e.t.Fatal(err)
+	}
+	return res
 }

@@ -27,29 +27,13 @@ func TestAwareMuteClientToldOnceInOneAnswer(t *testing.T) {
 	leasesOff(t)
 	needClaude(t)
 	t.Run("qwen", func(t *testing.T) {
-		w := newQwenLucid(t)
-		w.run("lucid", "init", "--client", "claude")
-		w.run("git", "add", "-A")
-		w.run("git", "commit", "-qm", "claude")
-		toldTwice(t, w.env, muteClient{
-			name: "qwen", title: "Qwen Code", marker: "[[qwen-lead]]", read: cc.ReadFile, edit: cc.EditFile,
-			run: func(srv *cc.Server, prompt string) error { _, err := w.qwenRun(srv, prompt); return err },
-		})
+		w, c := qwenBesideClaude(t)
+		toldTwice(t, w, c)
 	})
 	t.Run("opencode", func(t *testing.T) {
 		needOpencode(t)
-		w := withOpencode(t, newScratch(t, t.TempDir()))
-		w.run("lucid", "init", "--client", "claude,opencode")
-		w.run("git", "add", "-A")
-		w.run("git", "commit", "-qm", "lucid for claude and opencode")
-		toldTwice(t, w.env, muteClient{
-			name: "opencode", title: "opencode", marker: "[[oc-lead]]",
-			read: func(path string) cc.Step { return cc.CallTool("read", map[string]any{"filePath": path}) },
-			edit: func(path, old, new string) cc.Step {
-				return cc.CallTool("edit", map[string]any{"filePath": path, "oldString": old, "newString": new})
-			},
-			run: func(srv *cc.Server, prompt string) error { _, err := w.opencodeRun(srv, prompt); return err },
-		})
+		w, c := opencodeBesideClaude(t)
+		toldTwice(t, w, c)
 	})
 }
 

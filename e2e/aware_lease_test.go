@@ -158,17 +158,7 @@ func TestLeaseAskedAndHandedOver(t *testing.T) {
 	defer csrv.Close()
 	defer srv.Close()
 	e.config(srv, "")
-	var claudeRes result
-	claudeErr := make(chan error, 1)
-	go func() {
-		var err error
-		claudeRes, err = e.claudeRun(csrv, "[[claude-lead]] Have a worker fix the login comment.")
-		claudeErr <- err
-	}()
-	e.codexExec(srv, "[[codex-lead]] Rename Login, and start docs/x.md.")
-	if err := <-claudeErr; err != nil {
-		t.Fatal(err)
-	}
+	claudeRes := e.claudeBesideCodex(csrv, srv, "[[claude-lead]] Have a worker fix the login comment.", "[[codex-lead]] Rename Login, and start docs/x.md.")
 	mu.Lock()
 	defer mu.Unlock()
 
@@ -308,17 +298,7 @@ func TestLeaseSameSessionTold(t *testing.T) {
 	defer csrv.Close()
 	defer srv.Close()
 	e.config(srv, "")
-	var claudeRes result
-	claudeErr := make(chan error, 1)
-	go func() {
-		var err error
-		claudeRes, err = e.claudeRun(csrv, "[[claude-lead]] Document auth, and have a worker rename Login.")
-		claudeErr <- err
-	}()
-	e.codexExec(srv, "[[codex-lead]] Reword the login comment.")
-	if err := <-claudeErr; err != nil {
-		t.Fatal(err)
-	}
+	claudeRes := e.claudeBesideCodex(csrv, srv, "[[claude-lead]] Document auth, and have a worker rename Login.", "[[codex-lead]] Reword the login comment.")
 	mu.Lock()
 	defer mu.Unlock()
 

@@ -175,11 +175,18 @@ func muteScenario(t *testing.T, w *env, c muteClient) {
 func TestAwareQwenAndClaude(t *testing.T) {
 	leasesOff(t)
 	needClaude(t)
+	w, c := qwenBesideClaude(t)
+	muteScenario(t, w, c)
+}
+
+// qwenBesideClaude is a repository set up for Claude Code and Qwen Code,
+// and the Qwen Code agent that works in it.
+func qwenBesideClaude(t *testing.T) (*env, muteClient) {
 	w := newQwenLucid(t)
 	w.run("lucid", "init", "--client", "claude")
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "claude")
-	muteScenario(t, w.env, muteClient{
+	return w.env, muteClient{
 		name: "qwen", title: "Qwen Code", marker: "[[qwen-lead]]",
 		read: cc.ReadFile, edit: cc.EditFile, write: cc.WriteFile, shell: cc.Shell,
 		run:     func(srv *cc.Server, prompt string) error { _, err := w.qwenRun(srv, prompt); return err },
@@ -193,7 +200,7 @@ func TestAwareQwenAndClaude(t *testing.T) {
 			}
 			return out
 		},
-	})
+	}
 }
 
 // A Claude Code lead and an opencode agent: its plugin hands lucid's words
@@ -203,11 +210,18 @@ func TestAwareOpencodeAndClaude(t *testing.T) {
 	leasesOff(t)
 	needClaude(t)
 	needOpencode(t)
+	w, c := opencodeBesideClaude(t)
+	muteScenario(t, w, c)
+}
+
+// opencodeBesideClaude is a repository set up for Claude Code and
+// opencode, and the opencode agent that works in it.
+func opencodeBesideClaude(t *testing.T) (*env, muteClient) {
 	w := withOpencode(t, newScratch(t, t.TempDir()))
 	w.run("lucid", "init", "--client", "claude,opencode")
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "lucid for claude and opencode")
-	muteScenario(t, w.env, muteClient{
+	return w.env, muteClient{
 		name: "opencode", title: "opencode", marker: "[[oc-lead]]",
 		read: func(path string) cc.Step { return cc.CallTool("read", map[string]any{"filePath": path}) },
 		edit: func(path, old, new string) cc.Step {
@@ -233,5 +247,5 @@ func TestAwareOpencodeAndClaude(t *testing.T) {
 			}
 			return out
 		},
-	})
+	}
 }
