@@ -30,6 +30,11 @@ type ShellWrite struct {
 	// By says what writes it, for a message to the model: ">", ">>",
 	// "tee", "cp", "mv", "rm", "sed -i", "python open()", "git checkout"...
 	By string
+	// Format is set when the writer is a formatter or a fixer (gofmt -w,
+	// prettier --write, eslint --fix, black): it rewrites, of the files
+	// Path and Under name, only those it parses as its language's source,
+	// and leaves any other as it is.
+	Format bool
 }
 
 // ShellWrites returns the paths that command, run in cwd (absolute),
@@ -169,6 +174,8 @@ type shellWalker struct {
 	// words and reads count what expansion made and read, and parsed
 	// the bytes of nested scripts parsed, for their bounds.
 	words, reads, parsed int
+	// configs are the files readConfig read, by their path.
+	configs map[string]config
 }
 
 // shState is what the shell knows at a point of the command: its

@@ -30,6 +30,10 @@ type target struct {
 	// under, when not "", is the glob of the paths under the folder rel
 	// that are written (guard.ShellWrite.Under).
 	under string
+	// format is set when a formatter or a fixer writes them
+	// (guard.ShellWrite.Format): it rewrites only the files it parses as
+	// its language's source, which lucid's log, JSON Lines, is not.
+	format bool
 	// by, when not "", is the git command that would change the path,
 	// though the command line does not name it (git stash, checkout
 	// BRANCH...).
@@ -142,7 +146,7 @@ func (c *call) writes() written {
 	// through a link that is not the same file).
 	// add checks path as it is given, and, unless it came resolved (the
 	// shell analysis and git resolve theirs), as the kernel resolves it.
-	add := func(path string, resolved bool, tree bool, under, by string) {
+	add := func(path string, resolved bool, tree bool, under, by string, format bool) {
 		raw := path
 		if !filepath.IsAbs(raw) {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
@@ -158,7 +162,7 @@ func (c *call) writes() written {
 				w.state = c.stateWritten(p, tree)
 			}
 			for _, t := range c.locate(p) {
-				t.tree, t.under, t.by = tree, under, by
+				t.tree, t.under, t.by, t.format = tree, under, by, format
 				w.targets = append(w.targets, t)
 			}
 		}
@@ -169,17 +173,17 @@ func (c *call) writes() written {
 	}
 	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
 		w.named = append(w.named, p)
-		add(p, false, false, "", "")
+		add(p, false, false, "", "", false)
 	}
 	if c.in.Tool == ToolShell {
 		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
-			add(sw.Path, true, sw.Under == "" && isDir(sw.Path), sw.Under, "")
+			add(sw.Path, true, sw.Under == "" && isDir(sw.Path), sw.Under, "", sw.Format)
 		}
 		w.unsure = a.Unsure
 		for _, op := range a.Git {
-			c.gitWrites(&w, op, func(p string) { add(p, true, isDir(p), "", op.String()) })
+			c.gitWrites(&w, op, func(p string) { add(p, true, isDir(p), "", op.String(), false) })
 		}
 	}
 	return w
@@ -264,8 +268,10 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			// it would lose is logLoss's to say.
 			continue
 		}
+		// A formatter's folder (prettier --write . at the top: every file
+		// under it) holds the log, which it does not parse, so leaves.
 		if t.rel == gitstore.LogName || t.tree && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
-			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
+			t.under != "" && !t.format && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
 	}
