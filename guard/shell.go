@@ -174,8 +174,10 @@ type shellWalker struct {
 	// words and reads count what expansion made and read, and parsed
 	// the bytes of nested scripts parsed, for their bounds.
 	words, reads, parsed int
-	// configs are the files readConfig read, by their path.
-	configs map[string]config
+	// packages are the scripts of each package.json read, by its folder
+	// (nil: none that can be read); configs each file readConfig read.
+	packages map[string]map[string]string
+	configs  map[string]config
 }
 
 // shState is what the shell knows at a point of the command: its

@@ -137,6 +137,22 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.clangFormat(c.args, c.st) }
 	case "shfmt":
 		return func(w *shellWalker, c shCall) { w.shfmt(c.args, c.st) }
+	case "npm":
+		return func(w *shellWalker, c shCall) { w.npm(c.args, c.redirs, c.st) }
+	case "pnpm":
+		return func(w *shellWalker, c shCall) { w.pnpm(c.args, c.redirs, c.st) }
+	case "yarn":
+		return func(w *shellWalker, c shCall) { w.yarn(c.args, c.redirs, c.st) }
+	case "bun":
+		return func(w *shellWalker, c shCall) { w.bun(c.args, c.redirs, c.st) }
+	case "bunx":
+		return func(w *shellWalker, c shCall) { w.bunx(c.args, c.redirs, c.st) }
+	case "uv", "uvx":
+		return func(w *shellWalker, c shCall) { w.uv(c.name, c.args, c.redirs, c.st) }
+	case "poetry":
+		return func(w *shellWalker, c shCall) { w.poetry(c.args, c.redirs, c.st) }
+	case "pipx":
+		return func(w *shellWalker, c shCall) { w.pipx(c.args, c.redirs, c.st) }
 	case "curl", "wget", "sort":
 		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
 	case "node", "nodejs":
