@@ -175,9 +175,11 @@ type shellWalker struct {
 	// the bytes of nested scripts parsed, for their bounds.
 	words, reads, parsed int
 	// packages are the scripts of each package.json read, by its folder
-	// (nil: none that can be read); configs each file readConfig read.
-	packages map[string]map[string]string
-	configs  map[string]config
+	// (nil: none that can be read); makefiles each Makefile read;
+	// configs each file readConfig read.
+	packages  map[string]map[string]string
+	makefiles map[string]*makefile
+	configs   map[string]config
 }
 
 // shState is what the shell knows at a point of the command: its

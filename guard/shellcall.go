@@ -84,6 +84,7 @@ type shCall struct {
 	args   []shArg
 	redirs []*syntax.Redirect
 	st     *shState
+	pos    uint // where the command's name lies in the source
 }
 
 // handlerOf is the table of the commands the analysis reads, each with
@@ -153,6 +154,8 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.poetry(c.args, c.redirs, c.st) }
 	case "pipx":
 		return func(w *shellWalker, c shCall) { w.pipx(c.args, c.redirs, c.st) }
+	case "make", "gmake":
+		return func(w *shellWalker, c shCall) { w.make(c.args, c.st, c.pos) }
 	case "curl", "wget", "sort":
 		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
 	case "node", "nodejs":
@@ -196,7 +199,7 @@ func (w *shellWalker) run(args []shArg, redirs []*syntax.Redirect, st *shState) 
 	}
 	name := commandName(s)
 	if h := handlerOf(name); h != nil {
-		h(w, shCall{name: name, args: args[1:], redirs: redirs, st: st})
+		h(w, shCall{name: name, args: args[1:], redirs: redirs, st: st, pos: args[0].pos})
 	}
 }
 
