@@ -156,6 +156,12 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.pipx(c.args, c.redirs, c.st) }
 	case "make", "gmake":
 		return func(w *shellWalker, c shCall) { w.make(c.args, c.st, c.pos) }
+	case "tar", "gtar", "bsdtar":
+		return func(w *shellWalker, c shCall) { w.tar(c.args, c.redirs, c.st) }
+	case "unzip":
+		return func(w *shellWalker, c shCall) { w.unzip(c.args, c.st) }
+	case "rsync":
+		return func(w *shellWalker, c shCall) { w.rsync(c.args, c.st) }
 	case "curl", "wget", "sort":
 		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
 	case "node", "nodejs":

@@ -11,7 +11,7 @@ import (
 func TestFormatWrites(t *testing.T) {
 	formatters := []string{"prettier --write", "eslint --fix", "go fmt", "black", "gofmt -w", "clang-format -i"}
 	for _, cmd := range []string{"prettier --write .", "npx eslint --fix src/a.js", "go fmt ./...", "black src",
-		"gofmt -w x.go", "clang-format -i a.c", "find . -delete",
+		"gofmt -w x.go", "clang-format -i a.c", "find . -delete", "tar xzf missing.tgz", "rsync -a src/ dst/",
 		"sed -i s/a/b/ x.go", "echo x > y && prettier -w z"} {
 		ws := analyzeShell(cmd, "/repo", "", allDirs{}).Writes
 		if len(ws) == 0 {
