@@ -162,6 +162,16 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.unzip(c.args, c.st) }
 	case "rsync":
 		return func(w *shellWalker, c shCall) { w.rsync(c.args, c.st) }
+	case "patch":
+		return func(w *shellWalker, c shCall) { w.patch(c.args, c.redirs, c.st) }
+	case "awk", "gawk":
+		return func(w *shellWalker, c shCall) { w.awk(c.args, c.st) }
+	case "ed":
+		return func(w *shellWalker, c shCall) { w.ed(c.args, c.redirs, c.st) }
+	case "vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "gvim":
+		return func(w *shellWalker, c shCall) { w.vim(c.name, c.args, c.redirs, c.st) }
+	case "emacs", "emacs-nox":
+		return func(w *shellWalker, c shCall) { w.emacs(c.args, c.st) }
 	case "curl", "wget", "sort":
 		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
 	case "node", "nodejs":
