@@ -41,9 +41,11 @@ type ShellWrite struct {
 // writes, in the order they appear, each once. What is literally in the
 // command and can be resolved is: globs and braces, variables the command
 // sets, $HOME and ~, a few command substitutions and piped outputs (see
-// AnalyzeShell). What cannot (a variable from elsewhere, eval, scripts,
-// what make or npm write on their own) is left out: it never denies. A
-// command that does not parse returns nil.
+// AnalyzeShell); the scripts of package.json and the recipes of a
+// Makefile that npm run and make run, as the lines they are. What cannot
+// (a variable from elsewhere, eval, script files, a script or recipe
+// that cannot be read) is left out: it never denies. A command that does
+// not parse returns nil.
 func ShellWrites(command, cwd string) []ShellWrite {
 	return AnalyzeShell(command, cwd).Writes
 }
@@ -58,7 +60,8 @@ type ShellAnalysis struct {
 	Git []GitOp
 	// Unsure, when not "", says why the analysis could not read the whole
 	// command, in a sentence for the model: it is too long, nests too
-	// deep, or expands to more words than lucid looks at. Writes and Git
+	// deep, expands to more words than lucid looks at, or applies a patch
+	// or runs a Makefile larger than lucid reads. Writes and Git
 	// hold what was found before it stopped and may miss some; the caller
 	// must not take the command as harmless.
 	Unsure string
@@ -83,6 +86,9 @@ type GitOp struct {
 // xargs or a shell reads from echo, printf '%s\n', ls, cat or find on the
 // left of a pipe, or from xargs -a FILE. After branches that end in
 // different directories, what follows is read in each (a few at most).
+// What it reads of the disk besides (package.json, Makefiles, go.mod,
+// tools' configs, archives, patches) it reads only for a command that
+// runs them.
 // A command that does not parse gives an empty analysis: the shell would
 // not run it either.
 func AnalyzeShell(command, cwd string) ShellAnalysis {

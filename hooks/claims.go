@@ -415,8 +415,8 @@ func (c *call) deny(reason string) *Output {
 
 // violations records, after a shell command, the files it changed that
 // another agent claimed in the same work tree: what the analysis before it
-// could not see (make, formatters, scripts). It returns the line that tells
-// the writer.
+// could not see (script files, a recipe or a script it could not read). It
+// returns the line that tells the writer.
 func (c *call) violations(changed []string) (string, error) {
 	var targets []target
 	for _, p := range changed {
