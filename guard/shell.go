@@ -162,8 +162,6 @@ type shellWalker struct {
 	// scripts caches the bash -c strings parsed, so that a function called
 	// many times parses its nested scripts once.
 	scripts map[string]*syntax.File
-	depth   int
-	steps   int
 	// piped, while the right side of a pipe is walked, is its left side
 	// and the state it runs in: xargs or a shell there may read what it
 	// prints (see stdinOf), which is worked out only then.
@@ -171,21 +169,38 @@ type shellWalker struct {
 	pipedSt *shState
 	// fixed, when set, is the offset every write gets: the bash -c word or
 	// the call of a function whose body sits elsewhere in the source.
-	fixed    uint
-	hasFixed bool
+	fixed uint
 	// gitOps are the git commands whose writes git decides (GitOp).
 	gitOps []GitOp
 	// unsure says why the walk stopped short, when it did.
 	unsure string
-	// words and reads count what expansion made and read, and parsed
-	// the bytes of nested scripts parsed, for their bounds.
-	words, reads, parsed int
-	// packages are the scripts of each package.json read, by its folder
-	// (nil: none that can be read); makefiles each Makefile read;
-	// configs each file readConfig read.
+	// files is what the walk read of the files that say what a command
+	// does; nil until a command reads one.
+	files *shellFiles
+	// depth and steps count shells and statements entered, words and
+	// reads what expansion made and read, and parsed the bytes of nested
+	// scripts parsed, for their bounds. 32 bits are enough for each, and
+	// keep the walker, allocated for every command, in a small size class.
+	depth, steps, words, reads, parsed int32
+	hasFixed                           bool
+}
+
+// shellFiles is what one analysis read of the files that say what a
+// command does, each file once: the scripts of each package.json by its
+// folder (nil: none that can be read), each Makefile read, and each file
+// readConfig read.
+type shellFiles struct {
 	packages  map[string]map[string]string
 	makefiles map[string]*makefile
 	configs   map[string]config
+}
+
+// cache is w.files, made when a command first reads a file.
+func (w *shellWalker) cache() *shellFiles {
+	if w.files == nil {
+		w.files = &shellFiles{packages: map[string]map[string]string{}, makefiles: map[string]*makefile{}, configs: map[string]config{}}
+	}
+	return w.files
 }
 
 // shState is what the shell knows at a point of the command: its
@@ -611,7 +626,7 @@ func (w *shellWalker) script(src string, st *shState, pos uint) {
 	if !ok {
 		// Nested heredocs can each hold the rest of the line: what is
 		// parsed in all is bounded like the line.
-		if w.parsed += len(src); w.parsed > maxShellBytes {
+		if w.parsed += int32(min(len(src), maxShellBytes+1)); w.parsed > maxShellBytes {
 			w.stop(unsureNested)
 			return
 		}

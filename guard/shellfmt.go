@@ -147,7 +147,7 @@ const maxConfigBytes = 1 << 20
 // readConfig is the text of the file p, when it is a regular file of at
 // most maxConfigBytes. Each file is read once per analysis.
 func (w *shellWalker) readConfig(p string) (string, bool) {
-	if c, ok := w.configs[p]; ok {
+	if c, ok := w.cache().configs[p]; ok {
 		return c.text, c.ok
 	}
 	b, more, ok := w.fs.readFile(p, maxConfigBytes)
@@ -155,10 +155,7 @@ func (w *shellWalker) readConfig(p string) (string, bool) {
 	if !c.ok {
 		c.text = ""
 	}
-	if w.configs == nil {
-		w.configs = map[string]config{}
-	}
-	w.configs[p] = c
+	w.files.configs[p] = c
 	return c.text, c.ok
 }
 

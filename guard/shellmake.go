@@ -226,7 +226,7 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 		return nil
 	}
 	key := dir + "\x00" + strings.Join(files, "\x00") + "\x00" + strings.Join(r.vars, "\x00") + "\x00" + strings.Join(r.eval, "\x00")
-	if m, ok := w.makefiles[key]; ok {
+	if m, ok := w.cache().makefiles[key]; ok {
 		return m
 	}
 	var incDirs []string
@@ -258,9 +258,6 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 			break
 		}
 	}
-	if w.makefiles == nil {
-		w.makefiles = map[string]*makefile{}
-	}
-	w.makefiles[key] = m
+	w.files.makefiles[key] = m
 	return m
 }

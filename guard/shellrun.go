@@ -17,7 +17,7 @@ import (
 // nil when there is none or it cannot be read (too large, not JSON).
 // Each file is read once per analysis.
 func (w *shellWalker) pkgScripts(dir string) map[string]string {
-	if s, ok := w.packages[dir]; ok {
+	if s, ok := w.cache().packages[dir]; ok {
 		return s
 	}
 	var scripts map[string]string
@@ -38,10 +38,7 @@ func (w *shellWalker) pkgScripts(dir string) map[string]string {
 			scripts = nil
 		}
 	}
-	if w.packages == nil {
-		w.packages = map[string]map[string]string{}
-	}
-	w.packages[dir] = scripts
+	w.files.packages[dir] = scripts
 	return scripts
 }
 
