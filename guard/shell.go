@@ -30,15 +30,22 @@ type ShellWrite struct {
 	// By says what writes it, for a message to the model: ">", ">>",
 	// "tee", "cp", "mv", "rm", "sed -i", "python open()", "git checkout"...
 	By string
+	// Format is set when the writer is a formatter or a fixer (gofmt -w,
+	// prettier --write, eslint --fix, black): it rewrites, of the files
+	// Path and Under name, only those it parses as its language's source,
+	// and leaves any other as it is.
+	Format bool
 }
 
 // ShellWrites returns the paths that command, run in cwd (absolute),
 // writes, in the order they appear, each once. What is literally in the
 // command and can be resolved is: globs and braces, variables the command
 // sets, $HOME and ~, a few command substitutions and piped outputs (see
-// AnalyzeShell). What cannot (a variable from elsewhere, eval, scripts,
-// what make or npm write on their own) is left out: it never denies. A
-// command that does not parse returns nil.
+// AnalyzeShell); the scripts of package.json and the recipes of a
+// Makefile that npm run and make run, as the lines they are. What cannot
+// (a variable from elsewhere, eval, script files, a script or recipe
+// that cannot be read) is left out: it never denies. A command that does
+// not parse returns nil.
 func ShellWrites(command, cwd string) []ShellWrite {
 	return AnalyzeShell(command, cwd).Writes
 }
@@ -53,7 +60,8 @@ type ShellAnalysis struct {
 	Git []GitOp
 	// Unsure, when not "", says why the analysis could not read the whole
 	// command, in a sentence for the model: it is too long, nests too
-	// deep, or expands to more words than lucid looks at. Writes and Git
+	// deep, expands to more words than lucid looks at, or applies a patch
+	// or runs a Makefile larger than lucid reads. Writes and Git
 	// hold what was found before it stopped and may miss some; the caller
 	// must not take the command as harmless.
 	Unsure string
@@ -78,6 +86,9 @@ type GitOp struct {
 // xargs or a shell reads from echo, printf '%s\n', ls, cat or find on the
 // left of a pipe, or from xargs -a FILE. After branches that end in
 // different directories, what follows is read in each (a few at most).
+// What it reads of the disk besides (package.json, Makefiles, go.mod,
+// tools' configs, archives, patches) it reads only for a command that
+// runs them.
 // A command that does not parse gives an empty analysis: the shell would
 // not run it either.
 func AnalyzeShell(command, cwd string) ShellAnalysis {
@@ -151,8 +162,6 @@ type shellWalker struct {
 	// scripts caches the bash -c strings parsed, so that a function called
 	// many times parses its nested scripts once.
 	scripts map[string]*syntax.File
-	depth   int
-	steps   int
 	// piped, while the right side of a pipe is walked, is its left side
 	// and the state it runs in: xargs or a shell there may read what it
 	// prints (see stdinOf), which is worked out only then.
@@ -160,15 +169,38 @@ type shellWalker struct {
 	pipedSt *shState
 	// fixed, when set, is the offset every write gets: the bash -c word or
 	// the call of a function whose body sits elsewhere in the source.
-	fixed    uint
-	hasFixed bool
+	fixed uint
 	// gitOps are the git commands whose writes git decides (GitOp).
 	gitOps []GitOp
 	// unsure says why the walk stopped short, when it did.
 	unsure string
-	// words and reads count what expansion made and read, and parsed
-	// the bytes of nested scripts parsed, for their bounds.
-	words, reads, parsed int
+	// files is what the walk read of the files that say what a command
+	// does; nil until a command reads one.
+	files *shellFiles
+	// depth and steps count shells and statements entered, words and
+	// reads what expansion made and read, and parsed the bytes of nested
+	// scripts parsed, for their bounds. 32 bits are enough for each, and
+	// keep the walker, allocated for every command, in a small size class.
+	depth, steps, words, reads, parsed int32
+	hasFixed                           bool
+}
+
+// shellFiles is what one analysis read of the files that say what a
+// command does, each file once: the scripts of each package.json by its
+// folder (nil: none that can be read), each Makefile read, and each file
+// readConfig read.
+type shellFiles struct {
+	packages  map[string]map[string]string
+	makefiles map[string]*makefile
+	configs   map[string]config
+}
+
+// cache is w.files, made when a command first reads a file.
+func (w *shellWalker) cache() *shellFiles {
+	if w.files == nil {
+		w.files = &shellFiles{packages: map[string]map[string]string{}, makefiles: map[string]*makefile{}, configs: map[string]config{}}
+	}
+	return w.files
 }
 
 // shState is what the shell knows at a point of the command: its
@@ -594,7 +626,7 @@ func (w *shellWalker) script(src string, st *shState, pos uint) {
 	if !ok {
 		// Nested heredocs can each hold the rest of the line: what is
 		// parsed in all is bounded like the line.
-		if w.parsed += len(src); w.parsed > maxShellBytes {
+		if w.parsed += int32(min(len(src), maxShellBytes+1)); w.parsed > maxShellBytes {
 			w.stop(unsureNested)
 			return
 		}

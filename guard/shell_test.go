@@ -1,7 +1,11 @@
 package guard
 
 import (
+	"archive/tar"
+	"archive/zip"
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"maps"
 	"os"
@@ -188,6 +192,15 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 			fsys = fsys.with()
 			fsys.add(path, kindFile)
 			fsys.files[path] = content
+		case strings.HasPrefix(line, "archive "):
+			words := strings.Fields(line[len("archive "):])
+			b, err := makeArchive(words[0], words[1:])
+			if err != nil {
+				fail(err.Error())
+			}
+			fsys = fsys.with()
+			fsys.add(words[0], kindFile)
+			fsys.files[words[0]] = string(b)
 		case strings.HasPrefix(line, "link "):
 			path, target, ok := strings.Cut(line[5:], " ")
 			if !ok {
@@ -556,4 +569,53 @@ func TestShellExpandLimits(t *testing.T) {
 			t.Errorf("%.60s: %d writes, unsure %q; want at least %d, unsure %q", tc.cmd, len(got.Writes), got.Unsure, tc.writes, tc.unsure)
 		}
 	}
+}
+
+// makeArchive makes the bytes of an archive holding the members named (a
+// name ending in / is a folder), each file holding its own name: a zip,
+// or a tar, gzip'ed for .tgz and .tar.gz.
+func makeArchive(name string, members []string) ([]byte, error) {
+	var buf bytes.Buffer
+	switch {
+	case strings.HasSuffix(name, ".zip"):
+		zw := zip.NewWriter(&buf)
+		for _, m := range members {
+			f, err := zw.Create(m)
+			if err != nil {
+				return nil, err
+			}
+			if !strings.HasSuffix(m, "/") {
+				f.Write([]byte(m))
+			}
+		}
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	tw := tar.NewWriter(&buf)
+	for _, m := range members {
+		h := &tar.Header{Name: m, Mode: 0o644, Size: int64(len(m)), Typeflag: tar.TypeReg}
+		if strings.HasSuffix(m, "/") {
+			h.Typeflag, h.Size, h.Mode = tar.TypeDir, 0, 0o755
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			return nil, err
+		}
+		if h.Size > 0 {
+			tw.Write([]byte(m))
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	switch {
+	case strings.HasSuffix(name, ".tgz") || strings.HasSuffix(name, ".tar.gz"):
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(buf.Bytes())
+		zw.Close()
+		return gz.Bytes(), nil
+	}
+	return buf.Bytes(), nil
 }

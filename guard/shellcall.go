@@ -84,6 +84,7 @@ type shCall struct {
 	args   []shArg
 	redirs []*syntax.Redirect
 	st     *shState
+	pos    uint // where the command's name lies in the source
 }
 
 // handlerOf is the table of the commands the analysis reads, each with
@@ -119,6 +120,58 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.gofmt(c.name, c.args, c.st) }
 	case "go":
 		return func(w *shellWalker, c shCall) { w.goTool(c.args, c.st) }
+	case "prettier":
+		return func(w *shellWalker, c shCall) { w.prettier(c.args, c.st) }
+	case "eslint":
+		return func(w *shellWalker, c shCall) { w.eslint(c.args, c.st) }
+	case "black":
+		return func(w *shellWalker, c shCall) { w.black(c.args, c.st) }
+	case "ruff":
+		return func(w *shellWalker, c shCall) { w.ruff(c.args, c.st) }
+	case "isort":
+		return func(w *shellWalker, c shCall) { w.isort(c.args, c.st) }
+	case "cargo":
+		return func(w *shellWalker, c shCall) { w.cargo(c.args, c.st) }
+	case "rustfmt":
+		return func(w *shellWalker, c shCall) { w.rustfmt(c.args, c.st) }
+	case "clang-format":
+		return func(w *shellWalker, c shCall) { w.clangFormat(c.args, c.st) }
+	case "shfmt":
+		return func(w *shellWalker, c shCall) { w.shfmt(c.args, c.st) }
+	case "npm":
+		return func(w *shellWalker, c shCall) { w.npm(c.args, c.redirs, c.st) }
+	case "pnpm":
+		return func(w *shellWalker, c shCall) { w.pnpm(c.args, c.redirs, c.st) }
+	case "yarn":
+		return func(w *shellWalker, c shCall) { w.yarn(c.args, c.redirs, c.st) }
+	case "bun":
+		return func(w *shellWalker, c shCall) { w.bun(c.args, c.redirs, c.st) }
+	case "bunx":
+		return func(w *shellWalker, c shCall) { w.bunx(c.args, c.redirs, c.st) }
+	case "uv", "uvx":
+		return func(w *shellWalker, c shCall) { w.uv(c.name, c.args, c.redirs, c.st) }
+	case "poetry":
+		return func(w *shellWalker, c shCall) { w.poetry(c.args, c.redirs, c.st) }
+	case "pipx":
+		return func(w *shellWalker, c shCall) { w.pipx(c.args, c.redirs, c.st) }
+	case "make", "gmake":
+		return func(w *shellWalker, c shCall) { w.make(c.args, c.st, c.pos) }
+	case "tar", "gtar", "bsdtar":
+		return func(w *shellWalker, c shCall) { w.tar(c.args, c.redirs, c.st) }
+	case "unzip":
+		return func(w *shellWalker, c shCall) { w.unzip(c.args, c.st) }
+	case "rsync":
+		return func(w *shellWalker, c shCall) { w.rsync(c.args, c.st) }
+	case "patch":
+		return func(w *shellWalker, c shCall) { w.patch(c.args, c.redirs, c.st) }
+	case "awk", "gawk":
+		return func(w *shellWalker, c shCall) { w.awk(c.args, c.st) }
+	case "ed":
+		return func(w *shellWalker, c shCall) { w.ed(c.args, c.redirs, c.st) }
+	case "vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "gvim":
+		return func(w *shellWalker, c shCall) { w.vim(c.name, c.args, c.redirs, c.st) }
+	case "emacs", "emacs-nox":
+		return func(w *shellWalker, c shCall) { w.emacs(c.args, c.st) }
 	case "curl", "wget", "sort":
 		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
 	case "node", "nodejs":
@@ -133,8 +186,17 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
 	case isPython(name):
 		return func(w *shellWalker, c shCall) { w.python(c.args, c.redirs, c.st) }
+	case isVersioned(name, "clang-format"):
+		return func(w *shellWalker, c shCall) { w.clangFormat(c.args, c.st) }
 	}
 	return nil
+}
+
+// isVersioned reports whether name is base with a version after a dash,
+// as Debian installs clang-format-19.
+func isVersioned(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, base+"-")
+	return ok && rest != "" && strings.Trim(rest, "0123456789.") == ""
 }
 
 func isPython(name string) bool {
@@ -153,7 +215,7 @@ func (w *shellWalker) run(args []shArg, redirs []*syntax.Redirect, st *shState) 
 	}
 	name := commandName(s)
 	if h := handlerOf(name); h != nil {
-		h(w, shCall{name: name, args: args[1:], redirs: redirs, st: st})
+		h(w, shCall{name: name, args: args[1:], redirs: redirs, st: st, pos: args[0].pos})
 	}
 }
 
@@ -418,8 +480,8 @@ func popd(st *shState, args []shArg) {
 	st.stack = st.stack[:len(st.stack)-1]
 }
 
-// gofmt -w and goimports -w rewrite the files and folders they are given.
-// Their flags are Go flags: -name, --name, -name=value, and they end at
+// gofmt -w and goimports -w rewrite the files they are given, and the .go
+// files under the folders they are given. Their flags are Go flags: -name, --name, -name=value, and they end at
 // the first operand or after --.
 func (w *shellWalker) gofmt(name string, args []shArg, st *shState) {
 	write := false
@@ -445,14 +507,31 @@ func (w *shellWalker) gofmt(name string, args []shArg, st *shState) {
 		return
 	}
 	for _, a := range args[min(i, len(args)):] {
-		w.open(st, a, name+" -w")
+		w.fmtWrite(st, a, globGo, name+" -w", false)
 	}
 }
 
-// goTool finds the files go build and go test are told to write: -o and
-// -coverprofile (relative to where go runs).
+// goTool finds the files the go command writes: those go build and go
+// test are told to write (-o, -coverprofile), the .go files go fmt and
+// go fix rewrite (goFmt), and the go.mod and go.sum that go mod tidy and
+// its kin rewrite (goMod). -C DIR, before the subcommand or right after
+// it, moves it.
 func (w *shellWalker) goTool(args []shArg, st *shState) {
-	if len(args) == 0 || !(args[0].is("build") || args[0].is("test")) {
+	args, st = goChdir(args, st)
+	if len(args) == 0 {
+		return
+	}
+	switch sub := args[0].s; sub {
+	case "fmt", "fix":
+		rest, st := goChdir(args[1:], st)
+		w.goFmt(sub, rest, st)
+		return
+	case "mod", "get":
+		rest, st := goChdir(args[1:], st)
+		w.goMod(sub, rest, st)
+		return
+	case "build", "test":
+	default:
 		return
 	}
 	sub := args[0].s
@@ -479,6 +558,26 @@ func (w *shellWalker) goTool(args []shArg, st *shState) {
 		// go build -o moves the binary into place; a profile is opened.
 		w.writeArg(st, target, "go "+sub+" -"+name, name != "o")
 	}
+}
+
+// goChdir takes the go command's -C DIR (also -C=DIR, --C) off the front
+// of args, and moves st there as go does.
+func goChdir(args []shArg, st *shState) ([]shArg, *shState) {
+	for len(args) > 0 {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(args[0].s, "-"), "=")
+		if !strings.HasPrefix(args[0].s, "-") || name != "C" {
+			break
+		}
+		d := shArg{s: val, pos: args[0].pos}
+		if !hasVal {
+			if len(args) < 2 {
+				return nil, st
+			}
+			d, args = args[1], args[1:]
+		}
+		st, args = chdir(st, d), args[1:]
+	}
+	return args, st
 }
 
 // outputFlag handles curl -o, wget -O and sort -o, which name the file

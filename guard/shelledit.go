@@ -114,7 +114,8 @@ words:
 }
 
 // python reads the script of python -c and of python - or python with a
-// heredoc, and finds the files it opens for writing.
+// heredoc, and finds the files it opens for writing; python -m black,
+// isort or ruff is that formatter.
 func (w *shellWalker) python(args []shArg, redirs []*syntax.Redirect, st *shState) {
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].lit()
@@ -144,7 +145,16 @@ func (w *shellWalker) python(args []shArg, redirs []*syntax.Redirect, st *shStat
 				}
 				return
 			case 'm':
-				return // runs a module
+				// Runs a module: the formatters' run as their commands do.
+				mod, rest := s[j+1:], args[i+1:]
+				if mod == "" && i+1 < len(args) {
+					mod, rest = args[i+1].s, args[i+2:]
+				}
+				switch mod {
+				case "black", "isort", "ruff":
+					w.run(append([]shArg{{s: mod, pos: args[i].pos}}, rest...), redirs, st)
+				}
+				return
 			case 'W', 'X':
 				if j+1 == len(s) {
 					i++

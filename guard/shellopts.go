@@ -14,6 +14,10 @@ type optSpec struct {
 	// stop ends the options at the first operand, as POSIX and the
 	// wrappers (env, timeout, sudo) do; GNU tools take options anywhere.
 	stop bool
+	// exact takes long options only as spelled in full: tools whose
+	// parsers take no abbreviation (prettier, eslint, clap, click), where
+	// --fix is not --fix-type.
+	exact bool
 }
 
 // optFlag is one option found: its name ("t" or "target-directory") and
@@ -101,7 +105,7 @@ func (spec optSpec) longName(name string) (string, bool) {
 		if l == name {
 			return l, true
 		}
-		if strings.HasPrefix(l, name) {
+		if strings.HasPrefix(l, name) && !spec.exact {
 			if found != "" {
 				return name, false // ambiguous
 			}

@@ -33,7 +33,7 @@ func wrapperSpec(name string) optSpec {
 		return optSpec{args: "aEdILnPs", optional: "eil", stop: true, long: []string{"arg-file",
 			"delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}}
 	case "npx":
-		return optSpec{args: "p", stop: true, long: []string{"package"}}
+		return optSpec{args: "pc", stop: true, long: []string{"package", "call"}}
 	}
 	return optSpec{stop: true} // command, builtin, nohup, chronic
 }
@@ -130,6 +130,11 @@ func (w *shellWalker) wrapper(name string, args []shArg, redirs []*syntax.Redire
 	case "time":
 		if f, ok := u.o.get("o", "output"); ok {
 			w.open(st, f, "time -o")
+		}
+	case "npx":
+		if c, ok := u.o.get("c", "call"); ok {
+			w.script(c.s, st, c.pos) // npx -c 'prettier --write .'
+			return
 		}
 	case "xargs":
 		for _, cmd := range w.xargsRuns(u.o, u.inner, redirs, st) {

@@ -37,11 +37,26 @@ type target struct {
 	// though the command line does not name it (git stash, checkout
 	// BRANCH...).
 	by string
-	// tracked: git writes it by a path the command names (git checkout --
-	// DIR, git restore .): only the files git tracks under it, whose loss
-	// of the log's unsaved lines git's own answer tells (written.logLoss).
-	tracked bool
+	// writer says who writes a folder's files, where that narrows what it
+	// can reach of lucid's own files.
+	writer writer
 }
+
+// writer is what writes the files of a folder a command names.
+type writer int
+
+const (
+	anyWriter writer = iota
+	// gitTracked: git, by a path the command names (git checkout -- DIR,
+	// git restore .): only the files git tracks under it, never its git
+	// dir; the loss of the log's unsaved lines git's own answer tells
+	// (written.logLoss).
+	gitTracked
+	// formatter: a formatter or a fixer (guard.ShellWrite.Format): it
+	// rewrites only the files it parses as its language's source, which
+	// lucid's log, JSON Lines, is not.
+	formatter
+)
 
 // abs is path made absolute against the call's folder, cleaned.
 func (c *call) abs(path string) string {
@@ -149,10 +164,9 @@ func (c *call) writes() written {
 	// through a link that is not the same file).
 	// add checks path as it is given, and, unless it came resolved (the
 	// shell analysis and git resolve theirs), as the kernel resolves it.
-	// tracked: git writes it (git checkout -- DIR, git restore .), which
-	// touches only the files it tracks, never a git dir or lucid's state
-	// in it, whatever folder it is given.
-	add := func(path string, resolved, tree, tracked bool, under, by string) {
+	// who: which writer writes it, where that narrows what it can reach
+	// (see writer).
+	add := func(path string, resolved, tree bool, under, by string, who writer) {
 		raw := path
 		if !filepath.IsAbs(raw) {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
@@ -164,11 +178,15 @@ func (c *call) writes() written {
 			}
 		}
 		for _, p := range paths {
-			if w.state == "" && !tracked {
+			// A folder git's path form names (git restore .) loses only
+			// what git tracks; what git's own answer lists of a whole-tree
+			// command (by) can be a nested repository, state and all (git
+			// clean -ffdx), and is checked.
+			if w.state == "" && (who != gitTracked || by != "") {
 				w.state = c.stateWritten(p, tree)
 			}
 			for _, t := range c.locate(p) {
-				t.tree, t.under, t.by, t.tracked = tree, under, by, tracked
+				t.tree, t.under, t.by, t.writer = tree, under, by, who
 				w.targets = append(w.targets, t)
 			}
 		}
@@ -179,17 +197,24 @@ func (c *call) writes() written {
 	}
 	for _, p := range c.in.Paths { // an edit tool's, or a patch a shell applies
 		w.named = append(w.named, p)
-		add(p, false, false, false, "", "")
+		add(p, false, false, "", "", anyWriter)
 	}
 	if c.in.Tool == ToolShell {
 		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
-			add(sw.Path, true, sw.Under == "" && isDir(sw.Path), strings.HasPrefix(sw.By, "git "), sw.Under, "")
+			who := anyWriter
+			switch {
+			case sw.Format:
+				who = formatter
+			case strings.HasPrefix(sw.By, "git "):
+				who = gitTracked
+			}
+			add(sw.Path, true, sw.Under == "" && isDir(sw.Path), sw.Under, "", who)
 		}
 		w.unsure = a.Unsure
 		for _, op := range a.Git {
-			c.gitWrites(&w, op, func(p string) { add(p, true, isDir(p), true, "", op.String()) })
+			c.gitWrites(&w, op, func(p string) { add(p, true, isDir(p), "", op.String(), gitTracked) })
 		}
 	}
 	return w
@@ -280,8 +305,12 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			// it would lose is logLoss's to say.
 			continue
 		}
-		if t.rel == gitstore.LogName || t.tree && !t.tracked && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
-			t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
+		// A formatter's folder (prettier --write . at the top: every file
+		// under it) holds the log, which it does not parse, so leaves; git
+		// restores what it tracks, and says itself when the log's unsaved
+		// lines would go (logLoss).
+		if t.rel == gitstore.LogName || t.tree && t.writer != gitTracked && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
+			t.under != "" && t.writer != formatter && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
 		if t.rel == settings.Name || t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), settings.Name) {
@@ -453,8 +482,8 @@ func (c *call) deny(reason string) *Output {
 
 // violations records, after a shell command, the files it changed that
 // another agent claimed in the same work tree: what the analysis before it
-// could not see (make, formatters, scripts). It returns the line that tells
-// the writer.
+// could not see (script files, a recipe or a script it could not read). It
+// returns the line that tells the writer.
 func (c *call) violations(changed []string) (string, error) {
 	var targets []target
 	for _, p := range changed {
