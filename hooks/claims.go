@@ -313,7 +313,9 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			t.under != "" && t.writer != formatter && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
 			return appendOnly, "", nil
 		}
-		if t.rel == settings.Name || t.under != "" && overlap.Match(claims.UnderGlob(t.rel, t.under), settings.Name) {
+		// A formatter's folder holds the settings too; it may lay their
+		// JSON out anew, which chooses nothing.
+		if t.rel == settings.Name || t.under != "" && t.writer != formatter && overlap.Match(claims.UnderGlob(t.rel, t.under), settings.Name) {
 			return personsSettings, "", nil
 		}
 	}
