@@ -290,11 +290,15 @@ func lichAgents(r *gitstore.Repo) map[string]string {
 // are on in t's work tree, t is not lucid's own file (the plan is
 // everyone's to edit), and the caller holds no claim or lease on it yet.
 func (c *call) leasing(t target) bool {
-	if strings.HasPrefix(t.rel, gitstore.LucidDirName+"/") || !c.settingsOf(t.repo).Leases {
+	if strings.HasPrefix(t.rel, gitstore.LucidDirName+"/") {
 		return false
 	}
-	set := c.sets[t.repo.CommonDir]
-	return set == nil || !set.Owns(c.agent, t.repo.Top, t.rel)
+	// Held already (an agent edits one file many times): the settings
+	// need not even be read.
+	if set := c.sets[t.repo.CommonDir]; set != nil && set.Owns(c.agent, t.repo.Top, t.rel) {
+		return false
+	}
+	return c.settingsOf(t.repo).Leases
 }
 
 // takeLeases takes a lease on each file of ts (all of one repository,
