@@ -316,8 +316,8 @@ func (b *bench) timeVaried(dir string, stdin []byte, vary func(run int) (env, ar
 
 // timeStdin is timeCommand for a command whose stdin changes from run to
 // run (an edit of another file each time), as timeVaried says.
-func (b *bench) timeStdin(dir string, stdin func(run int) []byte, argv ...string) (timing, error) {
-	return b.timeRuns(dir, func(run int) ([]string, []string, []byte) { return nil, argv, stdin(run) })
+func (b *bench) timeStdin(dir string, env []string, stdin func(run int) []byte, argv ...string) (timing, error) {
+	return b.timeRuns(dir, func(run int) ([]string, []string, []byte) { return env, argv, stdin(run) })
 }
 
 // timeRuns times the runs of what vary returns, as timeVaried says.
@@ -532,9 +532,14 @@ func (b *bench) runIn(dir string, argv ...string) error {
 
 // output runs argv once in dir with stdin and returns what it printed.
 func (b *bench) output(dir string, stdin []byte, argv ...string) (string, error) {
+	return b.outputWith(dir, nil, stdin, argv...)
+}
+
+// outputWith is output with env added to the environment.
+func (b *bench) outputWith(dir string, env []string, stdin []byte, argv ...string) (string, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = b.env
+	cmd.Env = append(slices.Clip(b.env), env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	out, err := cmd.Output()
 	if err != nil {
