@@ -208,3 +208,28 @@ func FuzzClaimField(f *testing.F) {
 		}
 	})
 }
+
+// A claims file with another name (a hard link an agent's script made)
+// is written anew as lucid's own at the next read: emptying the other
+// name then empties nothing of lucid's.
+func TestClaimsLinkedAreWrittenAnew(t *testing.T) {
+	r := &gitstore.Repo{Top: t.TempDir(), CommonDir: t.TempDir()}
+	c := Claim{ID: "01JEXAMPLE0000000000000000", Owner: "a", Created: time.UnixMilli(1000), Worktree: r.Top, Task: "t", Globs: []string{"src/**"}}
+	if err := Save(r, []Claim{c}); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "h")
+	if err := os.Link(r.ClaimsPath(), other); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Find(r, func([]byte) bool { return true })
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Find: %v, %v", got, err)
+	}
+	if err := os.WriteFile(other, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Find(r, func([]byte) bool { return true }); err != nil || len(got) != 1 {
+		t.Fatalf("after the other name was emptied: %v, %v; want the claim still", got, err)
+	}
+}

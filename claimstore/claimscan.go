@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Find reads the claims store and returns only the claims that have
@@ -20,22 +21,51 @@ import (
 // cost a hook one pass over the file and almost no memory: in a process
 // that has just started, every fresh page of memory is a page fault.
 func Find(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
-	return findClaims(r.ClaimsPath(), want)
+	return findOwn(r, r.ClaimsPath(), want)
 }
 
 // FindRemote is Find on the last fetched copy of the remote's
 // claims.
 func FindRemote(r *gitstore.Repo, want func(glob []byte) bool) ([]Claim, error) {
-	return findClaims(r.RemoteClaimsPath(), want)
+	return findOwn(r, r.RemoteClaimsPath(), want)
 }
 
-func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
-	f, err := openClaims(path)
+// findOwn is findClaims of a file of r's that has no other name: one
+// that has (a hard link, by which something could empty it out of the
+// guard's sight) is written anew as lucid's own, and read again.
+func findOwn(r *gitstore.Repo, path string, want func(glob []byte) bool) ([]Claim, error) {
+	out, linked, err := findClaims(path, want)
+	if linked && ownCopy(r, path) {
+		out, _, err = findClaims(path, want)
+	}
+	return out, err
+}
+
+// ownCopy writes the file at path anew as a file of lucid's own, so that
+// a hard link to it names an old copy from then on, under the lock if it
+// comes free at once (a caller holding it already leaves it to the next
+// read), and reports whether it did.
+func ownCopy(r *gitstore.Repo, path string) bool {
+	lock, ok, err := r.TryLock(100 * time.Millisecond)
+	if err != nil || !ok {
+		return false
+	}
+	defer lock.Unlock()
+	if fi, err := os.Lstat(path); err != nil || gitstore.Links(fi) < 2 {
+		return false
+	}
+	return gitstore.OwnCopy(path) == nil
+}
+
+// findClaims reads the claims of the file at path that want takes, and
+// reports whether the file has another name (a hard link).
+func findClaims(path string, want func(glob []byte) bool) (out []Claim, linked bool, err error) {
+	f, fi, err := openClaims(path)
 	if f == nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
-	var out []Claim
+	linked = gitstore.Links(fi) > 1
 	br := bufio.NewReaderSize(f, 16<<10)
 	var long []byte
 	for {
@@ -55,10 +85,10 @@ func findClaims(path string, want func(glob []byte) bool) ([]Claim, error) {
 			}
 		}
 		if err == io.EOF {
-			return out, nil
+			return out, linked, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, linked, err
 		}
 	}
 }
@@ -152,8 +182,8 @@ func appendClaims(path string, lines []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if !fi.Mode().IsRegular() || fi.Size()+int64(len(lines)) > gitstore.MaxClaims {
-		return false, nil // the rewrite says what is wrong
+	if !fi.Mode().IsRegular() || fi.Size()+int64(len(lines)) > gitstore.MaxClaims || gitstore.Links(fi) > 1 {
+		return false, nil // the rewrite says what is wrong, or makes the store a file of its own
 	}
 	if size := fi.Size(); size > 0 {
 		last := make([]byte, 1)
@@ -177,7 +207,7 @@ func appendClaims(path string, lines []byte) (bool, error) {
 // copyClaims copies the whole lines of the store at path to w, but those
 // of the claims drop names.
 func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
-	f, err := openClaims(path)
+	f, _, err := openClaims(path)
 	if f == nil {
 		return err
 	}
@@ -202,17 +232,17 @@ func copyClaims(path string, w *bufio.Writer, drop map[string]bool) error {
 
 // openClaims opens a claims store for streaming, within MaxClaims; a
 // missing store gives a nil file and no error.
-func openClaims(path string) (*os.File, error) {
+func openClaims(path string) (*os.File, os.FileInfo, error) {
 	f, fi, err := gitstore.OpenFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if fi.Size() > gitstore.MaxClaims {
 		f.Close()
-		return nil, &gitstore.TooLargeError{Path: path, Size: fi.Size(), Limit: gitstore.MaxClaims}
+		return nil, nil, &gitstore.TooLargeError{Path: path, Size: fi.Size(), Limit: gitstore.MaxClaims}
 	}
-	return f, nil
+	return f, fi, nil
 }

@@ -235,3 +235,62 @@ func (r *Repo) RemoteClaimsPath() string {
 }
 
 func (r *Repo) MachinePath() string { return filepath.Join(r.CommonDir, "lucid", "machine") }
+
+// LinkedState returns the file of lucid's own in r (its state under the
+// git dirs, or the log) of which path is another name, a hard link, or ""
+// when it is none: a write through that name changes lucid's file, though
+// the path says nothing of it (ln .git/lucid/claims h; : > h). Only a file
+// with more than one name is compared, so that the usual write costs one
+// lstat.
+func (r *Repo) LinkedState(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || Links(fi) < 2 {
+		return ""
+	}
+	var found string
+	same := func(p string) bool {
+		other, err := os.Lstat(p)
+		if err == nil && os.SameFile(fi, other) {
+			found = p
+			return true
+		}
+		return false
+	}
+	if same(r.LogPath()) {
+		return found
+	}
+	for _, dir := range []string{filepath.Join(r.CommonDir, "lucid"), filepath.Join(r.GitDir, "lucid"),
+		filepath.Join(r.GitDir, LichEditsDir), filepath.Join(r.CommonDir, LichEditsDir)} {
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || found != "" {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() && same(p) {
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
+// RepairState writes anew, as files of lucid's own (OwnCopy), the files
+// of r's state that have another name (a hard link) or belong to another
+// user, and returns them; the caller holds the lock.
+func (r *Repo) RepairState() ([]string, error) {
+	var fixed []string
+	for _, sf := range r.StateFiles() {
+		var bad *BadFileError
+		if err := CheckFile(sf.Path, sf.Limit); !errors.As(err, &bad) || !bad.Repair {
+			continue
+		}
+		if err := OwnCopy(sf.Path); err != nil {
+			return fixed, err
+		}
+		fixed = append(fixed, sf.Path)
+	}
+	return fixed, nil
+}

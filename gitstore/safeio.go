@@ -53,9 +53,15 @@ const (
 type BadFileError struct {
 	Path    string
 	Problem string // "is a FIFO", "is a symbolic link to /etc/passwd, outside the repository", ...
+	// Repair: a file of lucid's state that lucid gc writes anew as a file
+	// of its own (OwnCopy).
+	Repair bool
 }
 
 func (e *BadFileError) Error() string {
+	if e.Repair {
+		return e.Path + " " + e.Problem + ": run lucid gc, which writes it anew as a file of lucid's own"
+	}
 	return e.Path + " " + e.Problem + ": lucid reads and writes only regular files inside the repository; remove it, or restore a tracked file with git checkout"
 }
 
@@ -185,7 +191,31 @@ func CheckFile(path string, limit int64) error {
 	if limit > 0 && fi.Size() > limit {
 		return &TooLargeError{Path: path, Size: fi.Size(), Limit: limit}
 	}
+	if _, state := StateDir(target); state {
+		// Another name, or another user, could change what lucid keeps.
+		if n := Links(fi); n > 1 {
+			return &BadFileError{Path: path, Problem: fmt.Sprintf("has %d names (hard links), by which it can be changed unseen", n), Repair: true}
+		}
+		if Foreign(fi) {
+			return &BadFileError{Path: path, Problem: "belongs to another user", Repair: true}
+		}
+	}
 	return nil
+}
+
+// OwnCopy replaces the file at path by a copy of itself, a file of its
+// own: a hard link to it names the old one from then on, and the copy
+// belongs to the user running lucid. The caller holds the repository's
+// lock. A missing file is left missing.
+func OwnCopy(path string) error {
+	b, err := ReadFile(path, MaxClaims)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b, 0o644)
 }
 
 // StateFile is a file lucid reads, with the size limit of its role.

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -307,6 +308,9 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 		}
 		return
 	}
+	if name == "ln" {
+		defer w.links(st, o)
+	}
 	if name == "ln" && len(o.ops) == 1 {
 		if _, ok := o.get("t", "target-directory"); !ok {
 			w.into(st, shArg{s: ".", pos: o.ops[0].pos}, o.ops, name, false, false)
@@ -314,6 +318,61 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 		}
 	}
 	w.copyOps(st, o, name, name == "mv")
+}
+
+// links follows what ln, whose options and operands are o, links to. A
+// hard link is one more name by which a file's bytes are written out of
+// the guard's sight: its source counts as written. A symbolic link into
+// lucid's or lich's state (lucid's folder of a git dir) is a write there.
+// And a symbolic link the line makes is known to the rest of the line, so
+// that a write through it resolves where the kernel will put it (ln -s
+// .git/lucid x && : > x/claims writes the claims).
+func (w *shellWalker) links(st *shState, o opts) {
+	symbolic := o.has("s", "symbolic")
+	srcs := o.ops
+	t, toDir := o.get("t", "target-directory")
+	switch {
+	case toDir:
+	case len(srcs) == 1:
+		t, toDir = shArg{s: ".", pos: srcs[0].pos}, true
+	case len(srcs) > 1:
+		t, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
+	default:
+		return
+	}
+	dest, ok := st.path(t)
+	if !ok {
+		return
+	}
+	if !toDir && !o.has("T", "no-target-directory") &&
+		(len(srcs) > 1 || strings.HasSuffix(t.s, "/") || !o.has("n", "no-dereference") && w.kindAt(st, dest) == kindDir) {
+		toDir = true
+	}
+	for _, src := range srcs {
+		s, ok := src.lit()
+		if !ok || s == "" {
+			continue
+		}
+		link := dest
+		if toDir {
+			link = filepath.Join(dest, filepath.Base(filepath.Clean(s)))
+		}
+		if !symbolic {
+			w.write(st, src, "ln")
+			continue
+		}
+		at := s
+		if !filepath.IsAbs(at) {
+			at = filepath.Join(filepath.Dir(link), at)
+		}
+		real, _ := realPath(w.fs, "/", at, true)
+		if _, inState := gitstore.StateDir(real); inState {
+			w.record(ShellWrite{Path: real, By: "ln -s"}, src.pos)
+		}
+		if m, ok := w.fs.(*memoFS); ok {
+			m.link(link, s)
+		}
+	}
 }
 
 // copyOps records the destinations of a copy or a move whose options and

@@ -87,9 +87,40 @@ func (osFS) readFile(path string, max int) ([]byte, bool, bool) {
 
 // memoFS remembers what lstat said of each path during one analysis:
 // resolving each written path from / asks about the same folders again.
+// It also holds the symbolic links the line makes (link), which the
+// disk does not have yet when the line is read.
 type memoFS struct {
 	shellFS
 	kinds map[string]pathKind
+	made  map[string]string // link -> its target, as written
+}
+
+// link notes that the line makes a symbolic link at path to target (as
+// written): from here on, the analysis reads it as on the disk.
+func (m *memoFS) link(path, target string) {
+	if m.made == nil {
+		m.made = map[string]string{}
+	}
+	if m.kinds == nil {
+		m.kinds = map[string]pathKind{}
+	}
+	m.made[path] = target
+	m.kinds[path] = kindLink
+	// ln would fail without the link's folder: where the disk does not
+	// have it yet (mkdir -p d && ln -s x d/l), the line has made it.
+	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if m.lstat(d) != kindNone {
+			break
+		}
+		m.kinds[d] = kindDir
+	}
+}
+
+func (m *memoFS) readlink(path string) (string, bool) {
+	if t, ok := m.made[path]; ok {
+		return t, true
+	}
+	return m.shellFS.readlink(path)
 }
 
 func (m *memoFS) lstat(path string) pathKind {

@@ -389,3 +389,45 @@ func TestGitPathsOverTheTopAreNotState(t *testing.T) {
 		}
 	}
 }
+
+// lucid's state is closed to links: a link into it that the line itself
+// makes is followed, a hard link to one of its files (or the log) is a
+// write of that file, and a hard link made earlier (by a script lucid
+// could not read) is known by its inode when written through.
+func TestStateClosedToLinks(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	claim(t, repo, other, repo.Top, "theirs", "src/**")
+	for _, cmd := range []string{
+		"ln -sfn .git/lucid x && : > x/claims",
+		"ln -s .git/lucid/claims c; echo > c",
+		"mkdir -p sub && ln -s ../.git/lucid sub/link",
+		"ln .git/lucid/claims h",
+		"ln .lucid/log.jsonl mine.jsonl",
+		"ln src/a.go /tmp/escape-a.go",
+		"mkdir -p d && ln -s ../.git d/g && truncate -s 0 d/g/lucid/claims",
+	} {
+		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, cmd)); a.out == nil || a.out.Deny == "" {
+			t.Errorf("%q: %+v; want denied", cmd, a.out)
+		}
+	}
+	if err := os.Link(repo.ClaimsPath(), filepath.Join(repo.Top, "h")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(repo.LogPath(), filepath.Join(repo.Top, "l.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []Input{
+		shell(lead, "", repo.Top, ": > h"),
+		shell(lead, "", repo.Top, "cp /dev/null h"),
+		edit(lead, "", repo.Top, "h"),
+		shell(lead, "", repo.Top, "echo '{}' > l.jsonl"),
+	} {
+		if a := do(t, c, "PreToolUse", in); a.out == nil || a.out.Deny == "" {
+			t.Errorf("%v %q through a hard link: %+v; want denied", in.Paths, in.Command, a.out)
+		}
+	}
+	if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "ln -s README.md readme && ln notes.txt n2")); a.out != nil && a.out.Deny != "" {
+		t.Errorf("links among ordinary files: %s", a.out.Deny)
+	}
+}

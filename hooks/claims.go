@@ -255,6 +255,15 @@ func (c *call) stateWritten(path string, tree bool) string {
 		return path
 	}
 	if !tree {
+		// Another name of one of lucid's files (a hard link an earlier
+		// command made) writes that file.
+		for _, r := range []*gitstore.Repo{c.repo, c.repoOf(path)} {
+			if r != nil {
+				if of := r.LinkedState(path); of != "" {
+					return path + " (a hard link to " + of + ")"
+				}
+			}
+		}
 		return ""
 	}
 	if c.repo != nil && c.repo.HoldsState(path) {

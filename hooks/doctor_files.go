@@ -21,12 +21,14 @@ func checkFiles(repo *gitstore.Repo, settings []string) Finding {
 		files = append(files, gitstore.StateFile{Path: repo.Abs(name), Limit: gitstore.MaxSettings})
 	}
 	var bad []string
+	repair := false
 	for _, sf := range files {
 		err := gitstore.CheckFile(sf.Path, sf.Limit)
 		var be *gitstore.BadFileError
 		switch {
 		case errors.As(err, &be):
 			bad = append(bad, be.Path+" "+be.Problem)
+			repair = repair || be.Repair
 		case err != nil:
 			bad = append(bad, err.Error())
 		}
@@ -37,6 +39,9 @@ func checkFiles(repo *gitstore.Repo, settings []string) Finding {
 	}
 	f.Detail = strings.Join(bad, "\n")
 	f.Fix = "lucid reads only regular files inside the repository: restore each file named (git checkout -- FILE) or remove it, and shorten one that is too large"
+	if repair {
+		f.Fix = "run lucid gc, which writes each file of lucid's state named anew as a file of its own (a hard link to one then names the old copy); " + f.Fix
+	}
 	return f
 }
 

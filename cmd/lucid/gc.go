@@ -6,6 +6,7 @@ import (
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/lichstore"
 )
@@ -20,7 +21,9 @@ func runGC(c *cli, args []string) error {
 Removes the claims and leases that have expired (their owners silent for
 LUCID_CLAIM_TTL seconds; they block nobody already), the edit markers
 older than 7 days, and the notices no agent came to take in 7 days, and
-says how many of each. Nothing else is touched.`)
+says how many of each. A file of lucid's state that has another name (a
+hard link) or belongs to another user is written anew as lucid's own
+first, and named. Nothing else is touched.`)
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -32,6 +35,9 @@ says how many of each. Nothing else is touched.`)
 		return err
 	}
 	now := time.Now()
+	if err := repairState(c, repo); err != nil {
+		return err
+	}
 	claims, err := claims.Prune(repo, now)
 	if err != nil {
 		return err
@@ -50,4 +56,19 @@ says how many of each. Nothing else is touched.`)
 		fmt.Fprintf(c.stdout, "removed the notices of %d %s that did not come to take them in 7 days\n", notices, hooks.Plural(notices, "agent", "agents"))
 	}
 	return nil
+}
+
+// repairState writes anew the files of lucid's state that another name or
+// another user could change (lucid doctor names them), under the lock.
+func repairState(c *cli, repo *gitstore.Repo) error {
+	lock, err := repo.Lock()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	fixed, err := repo.RepairState()
+	for _, p := range fixed {
+		fmt.Fprintf(c.stdout, "wrote %s anew as a file of lucid's own\n", p)
+	}
+	return err
 }
