@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -65,7 +66,17 @@ const (
 	unsignedDeep   = "lucid runs in shells nested too deep for lucid to sign: run lucid by its plain name"
 	unsignedBytes  = "the command is over 1 MiB, more than lucid reads: run lucid by its plain name, in a command of its own"
 	unsignedParse  = "the line mentions lucid but does not parse as bash for lucid, so lucid cannot sign it: fix its quoting, or run lucid by its plain name in a command of its own"
+	unsignedRunner = "lucid runs under %s, which lucid does not know how to sign through: run lucid by its plain name, as a command of its own"
+	unsignedClear  = "exec -c runs a command with an empty environment, which hides whose shell runs it: run it without -c"
 )
+
+// LucidCommands are lucid's commands: what follows lucid's name in a
+// command line, by which a word "lucid" handed to a program lucid does
+// not know (flock FILE lucid release ...) is told from a word that only
+// names it (grep lucid src). cmd/lucid's tests hold it to the registry.
+var LucidCommands = []string{"agents", "ask", "claim", "claims", "dead-end", "decision", "doctor", "dream", "fact",
+	"gc", "help", "hook", "inbox", "init", "log", "merge-driver", "note", "release", "remote", "reply", "search",
+	"status", "statusline", "supersede", "tell", "uninstall", "version", "watch", "web"}
 
 // StampLucid finds each lucid command in a shell command line (in
 // pipelines, lists, subshells, command substitutions, functions, behind
@@ -232,6 +243,9 @@ func (s *stamper) run(args []shArg, redirs []*syntax.Redirect, fr *frame, piped 
 		return true
 	case isWrapper(base) && base != "npx": // npx runs a package, not a command
 		u := unwrap(base, args[1:])
+		if base == "exec" && u.o.has("c") {
+			s.unsign(unsignedClear)
+		}
 		s.wrapperEnv(u, fr)
 		inner := u.inner
 		if base == "xargs" {
@@ -252,8 +266,110 @@ func (s *stamper) run(args []shArg, redirs []*syntax.Redirect, fr *frame, piped 
 		}
 	default:
 		s.setsAgent(base, args[1:], fr)
+		if s.runsLucid(base, args[1:], redirs, fr) {
+			s.unsign(fmt.Sprintf(unsignedRunner, base))
+		}
 	}
 	return false
+}
+
+// runsLucid reports whether name, a program lucid does not know, is
+// handed a lucid command to run: its words hold lucid's name followed by
+// one of lucid's commands (flock FILE lucid release, taskset -c 0 lucid
+// web, strace -f lucid hook), or a string that an option hands it as a
+// command (script -qec 'lucid web', su -c, flock -c, watch 'lucid
+// claims', git -c alias.x='!lucid ...', a Makefile on make -f -'s standard
+// input) runs lucid. A message that merely names lucid (git commit -m
+// "lucid web: ...", grep -rn lucid src) is none.
+func (s *stamper) runsLucid(name string, args []shArg, redirs []*syntax.Redirect, fr *frame) bool {
+	for i, a := range args {
+		if !s.mentions(fr, a) {
+			continue
+		}
+		if isLucidName(a.s) && i+1 < len(args) && slices.Contains(LucidCommands, args[i+1].s) && !printsWords(name) {
+			return true
+		}
+		var scripts []string
+		if i > 0 && isCommandOption(args[i-1].s) || name == "watch" && !strings.HasPrefix(a.s, "-") {
+			scripts = append(scripts, a.s)
+		}
+		if _, alias, ok := strings.Cut(a.s, "=!"); ok {
+			scripts = append(scripts, alias) // git -c alias.NAME='!COMMAND'
+		}
+		if slices.ContainsFunc(scripts, scriptRunsLucid) {
+			return true
+		}
+	}
+	if name == "make" || name == "gmake" {
+		if text, ok := stdinScript(redirs); ok && mentionsLucid(text) {
+			for _, line := range strings.Split(text, "\n") {
+				if strings.HasPrefix(line, "\t") && scriptRunsLucid(strings.TrimLeft(line, "\t@-+")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// printsWords reports whether a program only prints, shows or looks for
+// the words it is given, never running them.
+func printsWords(name string) bool {
+	switch name {
+	case "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "cat", "less", "more", "head", "tail",
+		"ls", "man", "type", "which", "whereis", "git", "test", "[":
+		return true
+	}
+	return false
+}
+
+// isLucidName reports whether a word runs lucid as a command name.
+func isLucidName(word string) bool {
+	base := commandName(word)
+	return base == "lucid" || base == "lucid-view"
+}
+
+// isCommandOption reports whether an option takes the command a program
+// runs as its argument: -c, --command, and a bundle of short options
+// ending in c (script -qec).
+func isCommandOption(opt string) bool {
+	if opt == "--command" || opt == "-c" {
+		return true
+	}
+	return len(opt) > 2 && opt[0] == '-' && opt[1] != '-' && opt[len(opt)-1] == 'c'
+}
+
+// scriptRunsLucid reports whether a shell script's commands run lucid,
+// behind the wrappers lucid knows.
+func scriptRunsLucid(script string) bool {
+	f := parseShell(script)
+	if f == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		words := shellArgs(c.Args)
+		for len(words) > 0 {
+			w, ok := words[0].lit()
+			if !ok {
+				break
+			}
+			if isLucidName(w) {
+				found = true
+				break
+			}
+			if !isWrapper(commandName(w)) {
+				break
+			}
+			words = unwrap(commandName(w), words[1:]).inner
+		}
+		return !found
+	})
+	return found
 }
 
 // lucid stamps lucid's words args, run by the wrapper via.

@@ -383,3 +383,42 @@ func TestStampReportsIdentity(t *testing.T) {
 		}
 	}
 }
+
+// A lucid handed to a program lucid does not know how to sign through
+// (a wrapper, a string it runs as a command) is unsigned, and so refused in
+// an agent's shell; a word that only names lucid is not.
+func TestStampUnknownRunners(t *testing.T) {
+	for _, tc := range []struct {
+		in       string
+		unsigned bool
+	}{
+		{`flock /tmp/l env -i PATH=$PATH lucid release --owner A`, true},
+		{`flock /tmp/l lucid release`, true},
+		{`flock -c 'lucid release --owner A' /tmp/l`, true},
+		{`taskset -c 0 lucid web`, true},
+		{`script -qec 'env -i PATH=$PATH lucid release --owner A' /dev/null`, true},
+		{`git -c alias.x='!lucid web' x`, true},
+		{`unshare -r lucid web`, true},
+		{`strace -f -o /dev/null lucid hook SessionEnd`, true},
+		{`watch 'lucid claims'`, true},
+		{`watch -n 1 lucid claims`, true},
+		{`su -c 'lucid release --owner A' me`, true},
+		{`prlimit --nofile=10 /usr/local/bin/lucid tell A hi`, true},
+		{"make -f - <<'EOF'\nx:\n\tlucid release --owner A\nEOF", true},
+		{`exec -c lucid web`, true},
+		{`exec -c /tmp/lv web`, true},
+		// What only names lucid.
+		{`grep -rn lucid src`, false},
+		{`grep -rn "lucid release" .`, false},
+		{`git commit -m "lucid web: the page names the port"`, false},
+		{`git log --grep lucid`, false},
+		{`go test ./cmd/lucid`, false},
+		{`rg -l 'lucid web' docs`, false},
+		{`echo lucid release`, false},
+	} {
+		st := StampLucid(tc.in, "id")
+		if got := st.Unsigned != ""; got != tc.unsigned {
+			t.Errorf("%q: unsigned %q, want unsigned %v", tc.in, st.Unsigned, tc.unsigned)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/proctree"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/settings"
 )
@@ -519,7 +520,9 @@ type ShellReader interface {
 	// AgentShell names the agent itself, or tells its shell: where the
 	// client signs lucid commands from the shell alone (no stamp), a line
 	// that sets or removes one could pass its lucid commands off as
-	// another agent's, or a person's. nil where the stamp signs them.
+	// another agent's, or a person's. nil where the stamp signs them
+	// (a line that removes the shell's marks hides nothing from RunsUnder,
+	// which reads the shell's own environment above the line).
 	ShellVars() []string
 }
 
@@ -546,6 +549,44 @@ func AgentShell(clients []Client, getenv func(string) string) (Shell, bool) {
 		}
 	}
 	return Shell{}, false
+}
+
+// RunsUnder is the agent's shell the running process is, or descends
+// from: its own environment says (getenv), or, where a line erased that
+// (env -i, env -u, a wrapper that clears it), the environment one of the
+// processes above it was started with, which no line of the agent's can
+// change. ok is false in a person's terminal; also where the system's
+// processes cannot be read (proctree), the running environment alone
+// decides.
+func RunsUnder(clients []Client, getenv func(string) string) (Shell, bool) {
+	if sh, ok := AgentShell(clients, getenv); ok {
+		return sh, true
+	}
+	procs, _ := proctree.Ancestors()
+	for _, p := range procs {
+		if p.Env == nil {
+			continue
+		}
+		if sh, ok := AgentShell(clients, p.Getenv); ok {
+			return sh, true
+		}
+	}
+	return Shell{}, false
+}
+
+// PersonRuns says why the running process is not a person's command, or
+// "": it runs in or under an agent's shell (RunsUnder), or it was
+// detached from whatever started it (an orphan: setsid, a double fork),
+// which a person's terminal never does and an agent's line would do to
+// hide its shell. name is the command, for the reason.
+func PersonRuns(clients []Client, getenv func(string) string, name string) string {
+	if sh, ok := RunsUnder(clients, getenv); ok {
+		return fmt.Sprintf("lucid %s is a person's command, and this runs in a %s agent's shell: ask the user to run it", name, sh.Client)
+	}
+	if proctree.Orphan() {
+		return fmt.Sprintf("lucid %s is a person's command, and this process was detached from what started it (setsid, or a parent that exited), so lucid cannot tell that a person runs it: run it from your terminal", name)
+	}
+	return ""
 }
 
 // ForgedHook is why `lucid hook` run with the environment getenv is not a

@@ -19,6 +19,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/proctree"
 )
 
 // A subcommand of lucid-view, run as lucid NAME.
@@ -70,8 +71,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 // agent could run lucid-view in without lucid; the repository around the
 // current folder; and agents named as lucid's commands name them.
 func personRepo() (*gitstore.Repo, error) {
-	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
+	if sh, ok := hooks.RunsUnder(clients.Adapters(), os.Getenv); ok {
 		return nil, fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
+	}
+	if proctree.Orphan() {
+		return nil, fmt.Errorf("a person's command, and this process was detached from what started it (setsid, or a parent that exited), so lucid cannot tell that a person runs it: run it from your terminal")
 	}
 	// An agent's lucid command is signed with its id even where its shell
 	// hid what it is.

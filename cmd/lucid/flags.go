@@ -326,7 +326,7 @@ func usageErr(format string, a ...any) error {
 // variable or a $( )) is refused, and so is a LUCID_AGENT that names an
 // agent the shell says it is not.
 func agent() (string, error) {
-	sh, inShell := hooks.AgentShell(clients.Adapters(), os.Getenv)
+	sh, inShell := hooks.RunsUnder(clients.Adapters(), os.Getenv)
 	if a := strings.TrimSpace(os.Getenv("LUCID_AGENT")); a != "" {
 		switch {
 		case !inShell:
@@ -347,11 +347,11 @@ func agent() (string, error) {
 	return agentstore.AgentHuman, nil
 }
 
-// personOnly refuses a command that is a person's to run when an agent's
-// shell runs it.
+// personOnly refuses a command that is a person's to run where an agent's
+// shell runs it, or lucid cannot tell that a person does (hooks.PersonRuns).
 func personOnly(name string) error {
-	if sh, ok := hooks.AgentShell(clients.Adapters(), os.Getenv); ok {
-		return fmt.Errorf("lucid %s is a person's command, and this runs in a %s agent's shell: ask the user to run it", name, sh.Client)
+	if why := hooks.PersonRuns(clients.Adapters(), os.Getenv, name); why != "" {
+		return errors.New(why)
 	}
 	return nil
 }

@@ -1,0 +1,37 @@
+package proctree
+
+import (
+	"os"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+func self() int { return os.Getpid() }
+
+func parentOf(pid int) int {
+	p, ok := read(pid)
+	if !ok {
+		return 0
+	}
+	return p.PPID
+}
+
+// read finds pid in a snapshot of the system's processes: its parent and
+// its executable's name. Windows lets no user read another process's
+// environment without opening its memory: Env stays nil.
+func read(pid int) (Proc, bool) {
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPPROCESS, 0)
+	if err != nil {
+		return Proc{}, false
+	}
+	defer windows.CloseHandle(snap)
+	var e windows.ProcessEntry32
+	e.Size = uint32(unsafe.Sizeof(e))
+	for err = windows.Process32First(snap, &e); err == nil; err = windows.Process32Next(snap, &e) {
+		if int(e.ProcessID) == pid {
+			return Proc{PID: pid, PPID: int(e.ParentProcessID), Name: windows.UTF16ToString(e.ExeFile[:])}, true
+		}
+	}
+	return Proc{}, false
+}
