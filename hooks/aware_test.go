@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -409,6 +410,28 @@ func TestStateClosedToLinks(t *testing.T) {
 	} {
 		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, cmd)); a.out == nil || a.out.Deny == "" {
 			t.Errorf("%q: %+v; want denied", cmd, a.out)
+		}
+	}
+	// Every store: an agent's record, a lich marker, the log's cursor of
+	// the cited files, a shell watch, the lock.
+	do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/b.go"))
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	stores, _ := filepath.Glob(filepath.Join(repo.CommonDir, "lucid", "*", "*"))
+	marks, _ := filepath.Glob(filepath.Join(repo.GitDir, "lich-edits", "*"))
+	stores = append(append(stores, marks...), repo.LockPath())
+	if len(marks) == 0 || len(stores) < 4 {
+		t.Fatalf("stores to link: %v", stores)
+	}
+	for i, store := range stores {
+		name := fmt.Sprintf("store%d", i)
+		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "ln "+store+" "+name)); a.out == nil || a.out.Deny == "" {
+			t.Errorf("ln %s: %+v; want denied", store, a.out)
+		}
+		if err := os.Link(store, filepath.Join(repo.Top, name)); err != nil {
+			t.Fatal(err)
+		}
+		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, ": > "+name)); a.out == nil || !strings.Contains(a.out.Deny, "a hard link to "+store) {
+			t.Errorf("writing %s, a hard link to %s: %+v; want denied", name, store, a.out)
 		}
 	}
 	if err := os.Link(repo.ClaimsPath(), filepath.Join(repo.Top, "h")); err != nil {
