@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -293,8 +294,17 @@ func TestListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.ln.Close()
-	if s.Exposed() != "" || !strings.HasPrefix(s.URL(), "http://localhost:") {
-		t.Errorf("localhost: exposed %v, URL %s", s.Exposed(), s.URL())
+	// The URL names the address bound, which no other server holds while
+	// this one runs, not localhost, which a browser may take for the other
+	// loopback address.
+	bound := s.ln.Addr().(*net.TCPAddr)
+	if s.Exposed() != "" || !bound.IP.IsLoopback() || s.URL() != "http://"+bound.String()+"/?token="+s.token {
+		t.Errorf("localhost: exposed %v, URL %s, bound to %s", s.Exposed(), s.URL(), bound)
+	}
+	for _, host := range []string{"localhost:" + strconv.Itoa(bound.Port), bound.String()} {
+		if w := s.do(t, request{path: "/api/board", host: host}); w.Code != http.StatusOK {
+			t.Errorf("--addr localhost, Host %s: %d", host, w.Code)
+		}
 	}
 	s2, err := Listen(repo, Options{Addr: "0.0.0.0:0"})
 	if err != nil {
