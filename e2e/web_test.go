@@ -469,47 +469,25 @@ func TestWebEscapes(t *testing.T) {
 	screenshot(t, ctx, "escapes")
 }
 
-// The server refuses a request without the token, one naming another host,
-// and a change from another origin; the page's own request passes.
+// The server refuses a request without the token (in the Authorization
+// header: the printed URL sets no cookie), one naming another host, and a
+// change from another origin; the page's own request passes.
 func TestWebRefusals(t *testing.T) {
 	w := newWebWorld(t)
 	u, err := url.Parse(w.serve())
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := "http://" + u.Host
+	base, token := "http://"+u.Host, u.Query().Get("token")
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	get := func(c *http.Client, path, host string) (int, string) {
-		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+	send := func(method, path, host, body string, header map[string]string) (int, string) {
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
 		if host != "" {
 			req.Host = host
 		}
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
-	if code, body := get(http.DefaultClient, "/api/board", ""); code != http.StatusUnauthorized || !strings.Contains(body, "no token") {
-		t.Errorf("without the token: %d %s", code, body)
-	}
-	if code, body := get(client, u.RequestURI(), ""); code != http.StatusOK || !strings.Contains(body, "app.js") {
-		t.Fatalf("the printed URL: %d %s", code, body)
-	}
-	if code, _ := get(client, "/api/board", ""); code != http.StatusOK {
-		t.Errorf("with the cookie: %d", code)
-	}
-	if code, body := get(client, "/api/board", "rebound.example:"+u.Port()); code != http.StatusForbidden || !strings.Contains(body, "not this server's") {
-		t.Errorf("a foreign Host: %d %s", code, body)
-	}
-	post := func(origin string) (int, string) {
-		req, _ := http.NewRequest(http.MethodPost, base+"/api/record", strings.NewReader(`{"kind":"note","text":"from `+origin+`"}`))
-		req.Header.Set("Content-Type", "application/json")
-		if origin != "" {
-			req.Header.Set("Origin", origin)
+		for k, v := range header {
+			req.Header.Set(k, v)
 		}
 		resp, err := client.Do(req)
 		if err != nil {
@@ -518,6 +496,32 @@ func TestWebRefusals(t *testing.T) {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
+	}
+	bearer := map[string]string{"Authorization": "Bearer " + token}
+	if code, body := send("GET", "/api/board", "", "", nil); code != http.StatusUnauthorized || !strings.Contains(body, "no token") {
+		t.Errorf("without the token: %d %s", code, body)
+	}
+	if code, body := send("GET", u.RequestURI(), "", "", nil); code != http.StatusOK || !strings.Contains(body, "app.js") {
+		t.Fatalf("the printed URL: %d %s", code, body)
+	}
+	if c := jar.Cookies(u); len(c) != 0 {
+		t.Errorf("the printed URL set cookies %v", c)
+	}
+	if code, body := send("GET", "/api/board", "", "", nil); code != http.StatusUnauthorized {
+		t.Errorf("after the printed URL, without the token: %d %s", code, body)
+	}
+	if code, _ := send("GET", "/api/board", "", "", bearer); code != http.StatusOK {
+		t.Errorf("with the token: %d", code)
+	}
+	if code, body := send("GET", "/api/board", "rebound.example:"+u.Port(), "", bearer); code != http.StatusForbidden || !strings.Contains(body, "not this server's") {
+		t.Errorf("a foreign Host: %d %s", code, body)
+	}
+	post := func(origin string) (int, string) {
+		h := map[string]string{"Content-Type": "application/json", "Authorization": "Bearer " + token}
+		if origin != "" {
+			h["Origin"] = origin
+		}
+		return send("POST", "/api/record", "", `{"kind":"note","text":"from `+origin+`"}`, h)
 	}
 	for _, origin := range []string{"http://evil.example", ""} {
 		if code, body := post(origin); code != http.StatusForbidden {

@@ -24,9 +24,11 @@ func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
 	files, _ := fs.Sub(static, "static")
 	page := http.FileServerFS(files)
-	mux.Handle("GET /{$}", page)
-	for _, name := range []string{"app.js", "app.css", "favicon.svg"} {
-		mux.Handle("GET /"+name, page)
+	for path := range pageFiles {
+		if path == "/" {
+			path = "/{$}"
+		}
+		mux.Handle("GET "+path, page)
 	}
 	mux.HandleFunc("GET /api/board", s.getBoard)
 	mux.HandleFunc("GET /api/log", s.getLog)

@@ -18,7 +18,7 @@ import (
 )
 
 // serving is s served on its address until the test ends, and a client
-// that holds its cookie.
+// that sends its token, as the page does.
 func serving(t *testing.T, s *Server) *http.Client {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -36,16 +36,27 @@ func serving(t *testing.T, s *Server) *http.Client {
 		}
 	})
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: 20 * time.Second}
-	resp, err := c.Get(s.URL())
+	resp, err := (&http.Client{Jar: jar, Timeout: 20 * time.Second}).Get(s.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || resp.Request.URL.RawQuery != "" {
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.String() != s.URL() {
 		t.Fatalf("the printed URL: %d at %s", resp.StatusCode, resp.Request.URL)
 	}
-	return c
+	if c := jar.Cookies(resp.Request.URL); len(c) != 0 {
+		t.Fatalf("the printed URL set cookies %v, want none", c)
+	}
+	return &http.Client{Transport: withToken(s.token), Timeout: 20 * time.Second}
+}
+
+// withToken sends each request with the token, as the page's script does.
+type withToken string
+
+func (tok withToken) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(tok))
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 func getJSON(t *testing.T, c *http.Client, s *Server, path string, v any) int {

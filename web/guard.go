@@ -3,10 +3,9 @@ package web
 import (
 	"crypto/subtle"
 	"mime"
-	"net"
 	"net/http"
-	"net/url"
 	"strconv"
+	"strings"
 )
 
 // The headers of every answer: no script but the page's own files, no
@@ -20,16 +19,22 @@ var securityHeaders = map[string]string{
 	"Cache-Control":          "no-store",
 }
 
-// cookieName is the token's cookie. Cookies are shared by every port of a
-// host, so each server's has its own name.
-func (s *Server) cookieName() string {
-	_, port, _ := net.SplitHostPort(s.host)
-	return "lucid_" + port
-}
+// The page's own files, served to any request that names this server's
+// host: they hold no secret (the token is in no file), and a reload asks
+// for them with none. Everything else needs the token.
+var pageFiles = map[string]bool{"/": true, "/app.js": true, "/app.css": true, "/favicon.svg": true}
 
 // guard lets through the requests of the person's page alone: to this
-// server's own host, with the token, and, when they change anything, from
-// the page's own origin as JSON.
+// server's own host, with the token in their Authorization header unless
+// they ask for the page's files, and, when they change anything, from the
+// page's own origin as JSON.
+//
+// No cookie carries the token, and none is read: a browser sends a cookie
+// of 127.0.0.1 to every server of that address, whatever its port, so an
+// agent's dev server the person opened would get it. The page keeps the
+// token where only its origin (scheme, host and port) reads it, and sends
+// it in a header, which a page of another origin cannot make the browser
+// add.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for k, v := range securityHeaders {
@@ -41,22 +46,25 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			refuse(w, http.StatusForbidden, "the request names host "+quoteHost(r.Host)+", not this server's: open the URL lucid web printed")
 			return
 		}
-		if q := r.URL.Query(); q.Has("token") {
-			if !s.tokenIs(q.Get("token")) {
+		if pageFiles[r.URL.Path] {
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				w.Header().Set("Allow", "GET")
+				refuse(w, http.StatusMethodNotAllowed, r.Method+" is not served: the page's files are read with GET")
+				return
+			}
+			// The printed URL: the page's script takes the token from
+			// the address and drops it there. A token of another server
+			// (one that ran on this port before) is said at once.
+			if q := r.URL.Query(); q.Has("token") && !s.tokenIs(q.Get("token")) {
 				refuse(w, http.StatusForbidden, "the token in the address is not this server's: open the URL lucid web printed")
 				return
 			}
-			http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/",
-				HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			// Keep the token out of the address bar and the history.
-			q.Del("token")
-			to := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
-			http.Redirect(w, r, to.String(), http.StatusSeeOther)
+			next.ServeHTTP(w, r)
 			return
 		}
-		c, err := r.Cookie(s.cookieName())
-		if err != nil || !s.tokenIs(c.Value) {
-			refuse(w, http.StatusUnauthorized, "no token: open the URL lucid web printed, which carries it")
+		if why := s.unauthorised(r); why != "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="lucid web"`)
+			refuse(w, http.StatusUnauthorized, why)
 			return
 		}
 		switch r.Method {
@@ -75,6 +83,24 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
+// unauthorised says why r does not carry this server's token as
+// "Authorization: Bearer TOKEN", or "". A cookie, or a token in the query,
+// counts for nothing.
+func (s *Server) unauthorised(r *http.Request) string {
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		return "no token: open the URL lucid web printed, which carries it (the page sends it in the Authorization header)"
+	}
+	scheme, token, _ := strings.Cut(auth, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "the Authorization header is not Bearer TOKEN: the page sends the token of the URL lucid web printed that way"
+	}
+	if !s.tokenIs(strings.TrimSpace(token)) {
+		return "the token is not this server's (was lucid web started again?): open the URL lucid web printed"
+	}
+	return ""
+}
+
 // tokenIs compares in constant time, so that the time of a refusal says
 // nothing of the token.
 func (s *Server) tokenIs(t string) bool {
@@ -82,8 +108,9 @@ func (s *Server) tokenIs(t string) bool {
 }
 
 // crossSite says why a request that changes something is not the page's
-// own, or "". A form of another site can post (with the cookie, where the
-// browser sends it) but not as JSON, and its browser names its origin.
+// own, or "". With the token in a header, no other site's request gets
+// here; this holds besides: a form of another site can post, but not as
+// JSON, and its browser names its origin.
 func (s *Server) crossSite(r *http.Request) string {
 	switch origin := r.Header.Get("Origin"); {
 	case origin == "http://"+r.Host:

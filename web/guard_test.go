@@ -2,11 +2,17 @@ package web
 
 import (
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lucid-dev/lucid/internal/gittest"
 
 	"github.com/lucid-dev/lucid/internal/repotest"
 )
@@ -23,12 +29,13 @@ func newTestServer(t *testing.T, opt Options) *Server {
 	return s
 }
 
-// request is one request to s, as a browser would send it: to s's own
-// host, with the token's cookie unless noCookie; header holds the others.
+// request is one request to s, as the page's script would send it: to s's
+// own host, with the token in the Authorization header unless noToken;
+// header holds the others (an Authorization there replaces the token's).
 type request struct {
 	method, path, body string
 	host               string // "" is the server's
-	noCookie           bool
+	noToken            bool
 	header             map[string]string
 }
 
@@ -42,8 +49,8 @@ func (s *Server) do(t *testing.T, req request) *httptest.ResponseRecorder {
 	if req.host != "" {
 		r.Host = req.host
 	}
-	if !req.noCookie {
-		r.AddCookie(&http.Cookie{Name: s.cookieName(), Value: s.token})
+	if !req.noToken {
+		r.Header.Set("Authorization", "Bearer "+s.token)
 	}
 	for k, v := range req.header {
 		r.Header.Set(k, v)
@@ -76,31 +83,68 @@ func TestToken(t *testing.T) {
 		t.Error("two servers have the same token")
 	}
 
-	refusal(t, s.do(t, request{path: "/", noCookie: true}), http.StatusUnauthorized, "no token")
-	refusal(t, s.do(t, request{path: "/api/board", noCookie: true}), http.StatusUnauthorized, "no token")
-	refusal(t, s.do(t, request{path: "/?token=" + strings.Repeat("0", 64), noCookie: true}), http.StatusForbidden, "not this server's")
-	w := s.do(t, request{method: http.MethodGet, path: "/api/board", noCookie: true,
-		header: map[string]string{"Cookie": s.cookieName() + "=" + s.token[:63] + "x"}})
-	refusal(t, w, http.StatusUnauthorized, "no token")
+	// The printed URL: the page, which takes the token from the address.
+	// No cookie is set: the browser would send it to every port of the
+	// host.
+	w := s.do(t, request{path: "/?token=" + s.token + "&x=1", noToken: true})
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `<script src="app.js"`) {
+		t.Fatalf("the printed URL: %d\n%s", w.Code, w.Body)
+	}
+	if c := w.Header().Values("Set-Cookie"); len(c) != 0 {
+		t.Errorf("the printed URL sets cookies %q, want none", c)
+	}
+	// A reload, with the token in the page's script alone.
+	for _, path := range []string{"/", "/app.js", "/app.css", "/favicon.svg", "/?x=1#plan"} {
+		if w := s.do(t, request{path: path, noToken: true}); w.Code != http.StatusOK || len(w.Header().Values("Set-Cookie")) != 0 {
+			t.Errorf("%s without the token: %d %v, want 200 and no cookie", path, w.Code, w.Header().Values("Set-Cookie"))
+		}
+	}
+	// A token of another server in the address is said at once.
+	refusal(t, s.do(t, request{path: "/?token=" + strings.Repeat("0", 64), noToken: true}), http.StatusForbidden, "the token in the address is not this server's")
+	refusal(t, s.do(t, request{method: http.MethodPost, path: "/", noToken: true}), http.StatusMethodNotAllowed, "POST is not served")
 
-	// The printed URL: the token becomes a cookie, and leaves the address.
-	w = s.do(t, request{path: "/?token=" + s.token + "&x=1", noCookie: true})
-	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/?x=1" {
-		t.Fatalf("the printed URL answers %d to %q, want 303 to /?x=1", w.Code, w.Header().Get("Location"))
+	// Everything else needs the token, in the Authorization header.
+	w = s.do(t, request{path: "/api/board"})
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"agents"`) {
+		t.Fatalf("/api/board with the token: %d\n%s", w.Code, w.Body)
 	}
-	c := w.Result().Cookies()
-	if len(c) != 1 || c[0].Value != s.token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode || c[0].Path != "/" {
-		t.Fatalf("cookie %+v, want the token, HttpOnly, SameSite=Strict, for /", c)
+	if w := s.do(t, request{path: "/api/board", header: map[string]string{"Authorization": "bearer  " + s.token}}); w.Code != http.StatusOK {
+		t.Errorf("/api/board with the scheme in lower case: %d %s", w.Code, w.Body)
 	}
-	// Another server of the same host has a cookie of its own.
-	if s2 := newTestServer(t, Options{}); s2.cookieName() == s.cookieName() {
-		t.Errorf("two servers' cookies are both named %s", s.cookieName())
+	for _, c := range []struct {
+		name   string
+		header map[string]string
+		path   string
+		want   string
+	}{
+		{"no token", nil, "/api/board", "no token: open the URL lucid web printed"},
+		{"no token, to the stream", nil, "/api/events", "no token"},
+		{"no token, to what is not served", nil, "/nothing", "no token"},
+		{"a cookie of the old pages", map[string]string{"Cookie": "lucid_" + s.host[strings.LastIndex(s.host, ":")+1:] + "=" + s.token}, "/api/board", "no token"},
+		{"a cookie of any name", map[string]string{"Cookie": "token=" + s.token}, "/api/board", "no token"},
+		{"the token in the query", nil, "/api/board?token=" + s.token, "no token"},
+		{"the token in the stream's query", nil, "/api/events?token=" + s.token, "no token"},
+		{"another server's token", map[string]string{"Authorization": "Bearer " + s.token[:63] + "x"}, "/api/board", "the token is not this server's"},
+		{"the token cut short", map[string]string{"Authorization": "Bearer " + s.token[:32]}, "/api/board", "the token is not this server's"},
+		{"the token with no scheme", map[string]string{"Authorization": s.token}, "/api/board", "not Bearer TOKEN"},
+		{"the token as Basic", map[string]string{"Authorization": "Basic " + s.token}, "/api/board", "not Bearer TOKEN"},
+		{"an empty Bearer", map[string]string{"Authorization": "Bearer "}, "/api/board", "the token is not this server's"},
+	} {
+		w := s.do(t, request{path: c.path, noToken: true, header: c.header})
+		if w.Header().Get("WWW-Authenticate") != `Bearer realm="lucid web"` {
+			t.Errorf("%s: WWW-Authenticate %q", c.name, w.Header().Get("WWW-Authenticate"))
+		}
+		t.Run(c.name, func(t *testing.T) { refusal(t, w, http.StatusUnauthorized, c.want) })
+	}
+	// The same, for an action: nothing is done.
+	json := map[string]string{"Origin": "http://" + s.host, "Content-Type": "application/json", "Cookie": "lucid_x=" + s.token}
+	refusal(t, s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{"kind":"note","text":"by a cookie"}`, noToken: true, header: json}),
+		http.StatusUnauthorized, "no token")
+	if log, _ := os.ReadFile(s.repo.LogPath()); strings.Contains(string(log), "by a cookie") {
+		t.Errorf("an action with no token was done:\n%s", log)
 	}
 
 	w = s.do(t, request{path: "/"})
-	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `<script src="app.js"`) {
-		t.Fatalf("the page with the cookie: %d\n%s", w.Code, w.Body)
-	}
 	for k, want := range map[string]string{
 		"Content-Security-Policy": "default-src 'self'; script-src 'self'",
 		"X-Content-Type-Options":  "nosniff",
@@ -114,9 +158,41 @@ func TestToken(t *testing.T) {
 	if js := s.do(t, request{path: "/app.js"}); js.Code != http.StatusOK || !strings.Contains(js.Header().Get("Content-Type"), "javascript") {
 		t.Errorf("app.js: %d %s", js.Code, js.Header().Get("Content-Type"))
 	}
+	js := s.do(t, request{path: "/app.js"}).Body.String()
 	// The page's script puts no data in the page as markup.
-	if js := s.do(t, request{path: "/app.js"}).Body.String(); strings.Contains(js, "innerHTML") || strings.Contains(js, "insertAdjacentHTML") {
+	if strings.Contains(js, "innerHTML") || strings.Contains(js, "insertAdjacentHTML") {
 		t.Error("app.js uses innerHTML or insertAdjacentHTML")
+	}
+	// It keeps the token where only its origin reads it: not in a cookie
+	// (every port of the host gets those), not in localStorage.
+	for _, bad := range []string{"document.cookie", "localStorage", "new EventSource"} {
+		if strings.Contains(js, bad) {
+			t.Errorf("app.js uses %s", bad)
+		}
+	}
+}
+
+// The event stream takes the token as every other request does, in the
+// Authorization header; it is refused without it before it starts.
+func TestEventsToken(t *testing.T) {
+	gittest.Setenv(t)
+	s := newTestServer(t, Options{Tick: time.Hour})
+	c := serving(t, s)
+	stream(t, c, s, "").next("hello", "")
+	for _, auth := range []string{"", "Bearer " + strings.Repeat("f", 64)} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+s.host+"/api/events?token="+s.token, nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("Content-Type") == "text/event-stream" || strings.Count(string(b), "\n") != 1 {
+			t.Errorf("the stream with Authorization %q: %d %s %q, want 401 and one line", auth, resp.StatusCode, resp.Header.Get("Content-Type"), b)
+		}
 	}
 }
 
@@ -129,10 +205,11 @@ func TestHost(t *testing.T) {
 		}
 	}
 	// A site whose name was pointed at 127.0.0.1 (DNS rebinding) sends its
-	// own name, with the cookie the browser keeps for it or not.
+	// own name: refused, with the token or without, the page's files too.
 	for _, host := range []string{"evil.example:" + port, "evil.example", "127.0.0.1:1", "localhost", "127.0.0.2:" + port} {
 		refusal(t, s.do(t, request{path: "/api/board", host: host}), http.StatusForbidden, "not this server's")
-		refusal(t, s.do(t, request{path: "/?token=" + s.token, host: host, noCookie: true}), http.StatusForbidden, "not this server's")
+		refusal(t, s.do(t, request{path: "/?token=" + s.token, host: host, noToken: true}), http.StatusForbidden, "not this server's")
+		refusal(t, s.do(t, request{path: "/app.js", host: host, noToken: true}), http.StatusForbidden, "not this server's")
 	}
 }
 
@@ -163,8 +240,8 @@ func TestCrossSite(t *testing.T) {
 		w := s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{"kind":"note","text":"x"}`, header: c.header})
 		refusal(t, w, http.StatusForbidden, c.want)
 	}
-	// Without the cookie the origin does not matter.
-	refusal(t, s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{}`, header: json, noCookie: true}),
+	// Without the token the origin does not matter.
+	refusal(t, s.do(t, request{method: http.MethodPost, path: "/api/record", body: `{}`, header: json, noToken: true}),
 		http.StatusUnauthorized, "no token")
 	refusal(t, s.do(t, request{method: http.MethodPut, path: "/api/plan", body: `{}`, header: json}),
 		http.StatusMethodNotAllowed, "PUT is not served")
@@ -217,8 +294,17 @@ func TestListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.ln.Close()
-	if s.Exposed() != "" || !strings.HasPrefix(s.URL(), "http://localhost:") {
-		t.Errorf("localhost: exposed %v, URL %s", s.Exposed(), s.URL())
+	// The URL names the address bound, which no other server holds while
+	// this one runs, not localhost, which a browser may take for the other
+	// loopback address.
+	bound := s.ln.Addr().(*net.TCPAddr)
+	if s.Exposed() != "" || !bound.IP.IsLoopback() || s.URL() != "http://"+bound.String()+"/?token="+s.token {
+		t.Errorf("localhost: exposed %v, URL %s, bound to %s", s.Exposed(), s.URL(), bound)
+	}
+	for _, host := range []string{"localhost:" + strconv.Itoa(bound.Port), bound.String()} {
+		if w := s.do(t, request{path: "/api/board", host: host}); w.Code != http.StatusOK {
+			t.Errorf("--addr localhost, Host %s: %d", host, w.Code)
+		}
 	}
 	s2, err := Listen(repo, Options{Addr: "0.0.0.0:0"})
 	if err != nil {

@@ -82,6 +82,12 @@ func Listen(repo *gitstore.Repo, opt Options) (*Server, error) {
 		}
 		host = "127.0.0.1"
 	}
+	if host == "localhost" {
+		// The address it is bound to: a browser may take localhost for
+		// the other loopback address (::1 or 127.0.0.1), where another
+		// server may listen on this port and would be sent the token.
+		host = ln.Addr().(*net.TCPAddr).IP.String()
+	}
 	s.host = net.JoinHostPort(host, port)
 	s.hosts[s.host] = true
 	s.hub = newHub(repo, opt.ReadOnly)

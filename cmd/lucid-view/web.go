@@ -27,8 +27,9 @@ retire an entry, send a message to an agent. Each action is recorded as its
 command records it.
 
 The server listens on 127.0.0.1, on a free port unless --addr names one.
-The address it prints carries a random token, which every request needs;
-keep it to yourself. Refused in an agent's shell: the page acts as the
+The address it prints carries a random token, which every read and action
+needs; keep it to yourself. The page keeps it in its tab, not in a cookie,
+so other servers of this machine you open in the browser never get it. Refused in an agent's shell: the page acts as the
 person.
 `
 

@@ -112,8 +112,7 @@ func (b *bench) measurePage(view string, s *scratch, n int) (paints, appends []t
 		err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url))
 		var at float64
 		// The poll may start in a document that is being replaced (the
-		// printed URL redirects to drop its token): then it starts again
-		// in the new one.
+		// blank one): then it starts again in the new one.
 		for try := 0; err == nil; try++ {
 			at, err = chromedp.Run(ctx, chromedp.Poll[float64](
 				`(performance.getEntriesByName('lucid-first-data')[0] || {}).startTime`, chromedp.WithPollingInterval(5*time.Millisecond)))

@@ -22,7 +22,6 @@ const state = {
   notices: [],          // newest first
   noticeIds: new Set(),
   firstData: false,
-  source: null,
 };
 
 // ---- building the page -------------------------------------------------
@@ -89,15 +88,49 @@ function when(t) { const v = ms(t); return v ? new Date(v).toLocaleString() : ''
 
 // ---- talking to the server ---------------------------------------------
 
+// The page's secret is the token of the URL lucid web printed. The page
+// takes it from its address, drops it there (and so from the history), and
+// keeps it in memory and in this tab's sessionStorage, which only this
+// origin (scheme, host and port) reads, so that a reload finds it. It goes
+// to the server in the Authorization header of each request. No cookie
+// holds it: the browser would send a cookie of this host to every server
+// of the host, whatever its port (an agent's dev server the person opens).
+const tokenKey = 'lucid-token';
+const token = takeToken();
+
+function takeToken() {
+  const u = new URL(location.href);
+  const t = u.searchParams.get('token');
+  if (t === null) {
+    try { return sessionStorage.getItem(tokenKey) || ''; } catch { return ''; }
+  }
+  u.searchParams.delete('token');
+  history.replaceState(history.state, '', u.pathname + u.search + u.hash);
+  try { sessionStorage.setItem(tokenKey, t); } catch { /* no storage: this load only */ }
+  return t;
+}
+
+// request fetches path from the server, with the token.
+function request(path, opt) {
+  const headers = Object.assign({}, opt && opt.headers);
+  if (token) headers.Authorization = 'Bearer ' + token;
+  return fetch(path, Object.assign({ cache: 'no-store', credentials: 'omit' }, opt, { headers }));
+}
+
+// failure is the error of a refused request: the server's words.
+async function failure(r) {
+  let data;
+  try { data = await r.json(); } catch { data = {}; }
+  return new Error(data.error || r.status + ' ' + r.statusText);
+}
+
 async function api(path, body) {
   const opt = body === undefined ? {} : {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
   };
-  const r = await fetch(path, opt);
-  let data;
-  try { data = await r.json(); } catch { data = {}; }
-  if (!r.ok) throw new Error(data.error || r.status + ' ' + r.statusText);
-  return data;
+  const r = await request(path, opt);
+  if (!r.ok) throw await failure(r);
+  return r.json();
 }
 
 function label(id) {
@@ -641,24 +674,75 @@ function setBoard(b, first) {
   redraw();
 }
 
-function connect() {
+// connect follows the server's event stream: entries (appended to the
+// log), board, reload (read the log again) and hello. It is read with
+// fetch, not EventSource, which cannot send the token in a header. When it
+// ends it is opened again from the tail the page has read, unless the
+// server refuses the token (it was started again: its page is another).
+async function connect() {
   const q = state.tail ? '?tail=' + encodeURIComponent(JSON.stringify(state.tail)) : '';
-  const es = new EventSource('/api/events' + q);
-  state.source = es;
-  es.addEventListener('hello', () => { $('status').textContent = 'live'; $('status').className = 'status live'; });
-  es.addEventListener('entries', ev => {
-    const d = JSON.parse(ev.data);
-    state.tail = d.tail;
-    live(d.entries);
-  });
-  es.addEventListener('board', ev => setBoard(JSON.parse(ev.data), false));
-  es.addEventListener('reload', () => { loadLog().catch(() => {}); if (state.plan) loadPlan(); });
-  es.onerror = () => {
-    $('status').textContent = 'reconnecting…';
-    $('status').className = 'status';
-    es.close();
-    setTimeout(connect, 2000);
-  };
+  try {
+    const r = await request('/api/events' + q);
+    if (r.status === 401 || r.status === 403) {
+      const e = await failure(r);
+      $('status').textContent = 'stopped';
+      $('status').title = e.message;
+      $('status').className = 'status';
+      toast(e.message);
+      return;
+    }
+    if (!r.ok) throw await failure(r);
+    await readEvents(r.body, streamed);
+  } catch { /* the server stopped, or the network: try again */ }
+  $('status').textContent = 'reconnecting…';
+  $('status').className = 'status';
+  setTimeout(connect, 2000);
+}
+
+function streamed(name, data) {
+  switch (name) {
+    case 'hello':
+      $('status').textContent = 'live';
+      $('status').title = '';
+      $('status').className = 'status live';
+      break;
+    case 'entries': {
+      const d = JSON.parse(data);
+      state.tail = d.tail;
+      live(d.entries);
+      break;
+    }
+    case 'board': setBoard(JSON.parse(data), false); break;
+    case 'reload': loadLog().catch(() => {}); if (state.plan) loadPlan(); break;
+  }
+}
+
+// readEvents reads a stream of Server-Sent Events from body, and calls on
+// with each event's name and data, until the stream ends.
+async function readEvents(body, on) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += value; // lucid's server ends lines with \n alone
+    let end;
+    while ((end = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, end);
+      buf = buf.slice(end + 2);
+      let name = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line === '' || line.startsWith(':')) continue; // a comment: the heartbeat
+        const i = line.indexOf(':');
+        const field = i < 0 ? line : line.slice(0, i);
+        const v = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
+        if (field === 'event') name = v;
+        else if (field === 'data') data.push(v);
+      }
+      if (data.length) on(name, data.join('\n'));
+    }
+  }
 }
 
 async function start() {
