@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/agentstore"
@@ -564,14 +565,53 @@ func RunsUnder(clients []Client, getenv func(string) string) (Shell, bool) {
 	}
 	procs, _ := proctree.Ancestors()
 	for _, p := range procs {
-		if p.Env == nil {
-			continue
+		if p.Env != nil {
+			if sh, ok := AgentShell(clients, p.Getenv); ok {
+				return sh, true
+			}
 		}
-		if sh, ok := AgentShell(clients, p.Getenv); ok {
-			return sh, true
+		// The agent's shell may have replaced itself by the command (bash
+		// runs a line's last command in its own process), with its
+		// environment changed: the client is then the parent.
+		for _, c := range clients {
+			if r, ok := c.(ProcessReader); ok && r.ClientProcess(p.Name, p.Args) {
+				return Shell{Client: titleOf(c)}, true
+			}
 		}
 	}
 	return Shell{}, false
+}
+
+// ProcessReader is implemented by a client that knows its own process
+// among those a command runs under, by its program's name and words.
+type ProcessReader interface {
+	ClientProcess(name string, args []string) bool
+}
+
+// RunsProgram reports whether a process whose program is name, started
+// with args, runs one of programs: as the program itself, or as the
+// script an interpreter (node) runs, named by its path's last part or by
+// a folder of it (the package it comes from).
+func RunsProgram(name string, args []string, programs ...string) bool {
+	for _, p := range programs {
+		if name == p || strings.HasPrefix(name, p+"-") {
+			return true
+		}
+		for _, a := range args[min(len(args), 1):min(len(args), 3)] {
+			if slash := strings.ReplaceAll(a, `\`, "/"); strings.HasSuffix(slash, "/"+p) || strings.Contains(slash, "/"+p+"/") || a == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// titleOf is a client's name as its users know it.
+func titleOf(c Client) string {
+	if t, ok := c.(interface{ Title() string }); ok {
+		return t.Title()
+	}
+	return c.Name()
 }
 
 // PersonRuns says why the running process is not a person's command, or

@@ -58,6 +58,12 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 // claude inside is no forgery).
 func (Client) ShellVars() []string { return nil }
 
+// ClientProcess: Claude Code's own program, claude (its native build), or
+// the cli.js of its package run by node.
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "claude", "claude-code")
+}
+
 // payload is the part of a hook payload lucid reads.
 type payload struct {
 	SessionID, Cwd, PermissionMode, Source   string

@@ -58,6 +58,12 @@ func (Client) OwnHook(func(string) string) (own, known bool) { return false, fal
 // ShellVars are those AgentShell reads: they alone name a Codex agent.
 func (Client) ShellVars() []string { return []string{"CODEX_THREAD_ID", "CODEX_SESSION_ID"} }
 
+// ClientProcess: Codex's native program, codex (codex-x86_64-... where
+// its npm package names it by the platform).
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "codex")
+}
+
 // Events are the Codex events lucid registers; their names are lucid's.
 func (Client) Events() []hooks.Event { return events }
 

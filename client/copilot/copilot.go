@@ -70,6 +70,12 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 // without it they are refused.
 func (Client) ShellVars() []string { return nil }
 
+// ClientProcess: Copilot CLI's copilot, its native copilot-linux-x64 and
+// the like, or its package run by node.
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "copilot")
+}
+
 // Hosts reports whether getenv is Copilot running a hook of another
 // client's entry (client's: Copilot runs those of .claude/settings.json
 // too, without COPILOT_HOOK_DIR, which it sets for its hook files alone),

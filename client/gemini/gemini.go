@@ -51,6 +51,12 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 // without it they are refused.
 func (Client) ShellVars() []string { return nil }
 
+// ClientProcess: node running Gemini CLI's gemini script (or its package,
+// gemini-cli).
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "gemini", "gemini-cli")
+}
+
 // Gemini's own names of the events whose names are not lucid's.
 const (
 	BeforeAgent = "BeforeAgent" // before each prompt: lucid's UserPromptSubmit

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/installers"
 )
 
@@ -233,8 +234,13 @@ func (p place) advice() string {
 // its calls to lucid hook --client kilo.
 type Kilo struct{ Client }
 
-func (Kilo) Name() string                                   { return kiloPlace.id }
-func (Kilo) Title() string                                  { return kiloPlace.title }
+func (Kilo) Name() string  { return kiloPlace.id }
+func (Kilo) Title() string { return kiloPlace.title }
+
+// ClientProcess: Kilo Code CLI's own program, kilo, not opencode's.
+func (Kilo) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "kilo", "kilocode")
+}
 func (Kilo) Hooks() *installers.Client                      { return KiloHooks }
 func (Kilo) Check(repo *gitstore.Repo) []installers.Finding { return kiloPlace.check(repo) }
 func (Kilo) Advice(*gitstore.Repo) string                   { return kiloPlace.advice() }

@@ -89,6 +89,12 @@ func (Client) OwnHook(getenv func(string) string) (own, known bool) {
 // sets one could speak for another agent.
 func (Client) ShellVars() []string { return []string{AgentVar, HookVar} }
 
+// ClientProcess: opencode's own program (a native build), or its package
+// run by node.
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "opencode", "opencode-ai")
+}
+
 // Events are the events the plugin calls lucid with; their names are
 // lucid's. A tool call's timeout is the plugin's own bound.
 func (Client) Events() []hooks.Event { return events }

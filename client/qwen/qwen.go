@@ -62,6 +62,12 @@ func (Client) ShellVars() []string {
 	return []string{"QWEN_CODE", "QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID", "QWEN_CODE_AGENT_ID"}
 }
 
+// ClientProcess: node running Qwen Code's qwen script (or its package,
+// qwen-code).
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "qwen", "qwen-code")
+}
+
 // Events are the Qwen events lucid registers; their names are lucid's.
 func (Client) Events() []hooks.Event { return events }
 

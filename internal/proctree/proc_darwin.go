@@ -47,6 +47,7 @@ func read(pid int) (Proc, bool) {
 		if i < 0 {
 			return p, true
 		}
+		p.Args = append(p.Args, string(rest[:i]))
 		rest = rest[i+1:]
 	}
 	for len(rest) > 0 {

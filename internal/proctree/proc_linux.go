@@ -39,6 +39,9 @@ func read(pid int) (Proc, bool) {
 		return Proc{}, false
 	}
 	p := Proc{PID: pid, PPID: ppid, Name: string(stat[open+1 : close])}
+	if args, err := os.ReadFile(dir + "/cmdline"); err == nil {
+		p.Args = strings.Split(strings.TrimRight(string(args), "\x00"), "\x00")
+	}
 	if env, err := os.ReadFile(dir + "/environ"); err == nil {
 		for _, kv := range bytes.Split(env, []byte{0}) {
 			if len(kv) > 0 {

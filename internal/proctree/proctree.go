@@ -10,6 +10,9 @@ package proctree
 type Proc struct {
 	PID, PPID int
 	Name      string // the name of its program, as the system keeps it
+	// Args are the words it was started with, its program first; nil
+	// where the system does not say.
+	Args []string
 	// Env is the environment it was started with; nil where the system
 	// does not say (another user's process, Windows).
 	Env []string

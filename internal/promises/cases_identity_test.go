@@ -27,7 +27,7 @@ func init() {
 		if a.command != "" {
 			command = a.command
 		}
-		w.sh(w.repo, command, claudeShell(other)...)
+		w.clientShell(w.repo, "claude", command, claudeShell(other)...)
 		return true
 	}
 	// unsignedOrOwn is the defect of entries not signed by the other
@@ -124,6 +124,25 @@ func init() {
 				return "an agent uninstalled lucid's hooks"
 			}
 			return ""
+		}},
+		// Wrappers the stamp does not know, an emptied environment, a
+		// renamed copy, exec -c: the agent's shell above still tells.
+		forge("flock with env -i", `flock /tmp/lucid-promise.lock env -i PATH="$PATH" HOME="$HOME" lucid release --owner `+owner),
+		forge("taskset", `taskset -c 0 env -i PATH="$PATH" HOME="$HOME" lucid release --owner `+owner),
+		forge("script -qec", `script -qec "env -i PATH=$PATH HOME=$HOME lucid release --owner `+owner+`" /dev/null`),
+		forge("a git alias", `git -c alias.x='!env -i PATH=$PATH HOME=$HOME lucid release --owner `+owner+`' x`),
+		forge("setsid -w", `setsid -w env -i PATH="$PATH" HOME="$HOME" lucid release --owner `+owner),
+		forge("make -f - from a heredoc", "make -f - <<'EOF'\nx:\n\tenv -i PATH=$$PATH HOME=$$HOME lucid release --owner "+owner+"\nEOF"),
+		forge("a renamed copy without the shell's marks", `cp "$(command -v lucid)" lv && env -u AI_AGENT -u CLAUDECODE ./lv release --owner `+owner),
+		forge("exec -c in a subshell", `(exec -c lucid release --owner `+owner+`)`),
+		forge("a script that empties its environment", `printf 'env -i PATH="$PATH" HOME="$HOME" lucid release --owner `+owner+`\n' > e.sh; bash e.sh`),
+		state("a link into lucid's state the line makes", "ln -sfn .git/lucid x && : > x/claims"),
+		state("a hard link of the claims", "ln .git/lucid/claims h"),
+		promise{name: "a write through a hard link made before", try: func(w *world) string {
+			if err := os.Link(w.path(".git/lucid/claims"), w.path("h2")); err != nil {
+				return "could not make the link: " + err.Error()
+			}
+			return first(denied(w.bash(w.repo, ": > h2"), ": > h2 (h2 a hard link to the claims)"), w.intact())
 		}},
 		promise{name: "the agent's own lucid commands are signed and run", try: func(w *world) string {
 			agentRun(w, `lucid fact "OWN fact" && lucid claim 'lib/**' --for mine`)

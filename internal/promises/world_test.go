@@ -136,6 +136,32 @@ func (w *world) environ(extra ...string) []string {
 	return append(env, extra...)
 }
 
+// clientShell runs command as a client runs its agent's: the client's
+// process (a program named client, whose own environment has no mark of
+// an agent's shell), and under it the agent's shell with marks in its
+// environment, running the line. As bash does, the shell may run the
+// line's last command in its own process: then the client is what is
+// left above it.
+func (w *world) clientShell(dir, client, command string, marks ...string) (string, error) {
+	prog := filepath.Join(w.parent, "clients", client)
+	if _, err := os.Lstat(prog); err != nil {
+		w.mkdir(filepath.Dir(prog))
+		bash, err := exec.LookPath("bash")
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if err := os.Symlink(bash, prog); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(prog, "-c", `env "$@" bash -c "$LUCID_PROMISE_LINE"; true`, client)
+	cmd.Args = append(cmd.Args, marks...)
+	cmd.Dir = dir
+	cmd.Env = w.environ("LUCID_PROMISE_LINE=" + command)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // claudeShell is the environment of Claude Code's Bash tool in the other
 // agent's session, as Claude Code 2.1.332 sets it.
 func claudeShell(session string) []string {
