@@ -143,7 +143,7 @@ func TestLoad(t *testing.T) {
 	if bb := find(t, b.Agents, "agent b", func(a Agent) bool { return a.ID == "sess-b" }); bb.Denied != nil || len(b.Claims) != 0 {
 		t.Errorf("after the release: b %+v, claims %+v", bb.Denied, b.Claims)
 	}
-	page, _ := Log(repo, LogQuery{N: 1})
+	page, _ := Log(t.Context(), repo, LogQuery{N: 1})
 	if e := page.Entries[0]; e.Kind != logformat.KindRelease || e.Agent != agentstore.AgentHuman || e.Owner != "sess-a" || e.Text != "b needs it" {
 		t.Errorf("the release as logged: %+v", e)
 	}
@@ -167,7 +167,7 @@ func TestLogPages(t *testing.T) {
 	var got []string
 	before := ""
 	for pages := 0; ; pages++ {
-		p, err := Log(repo, LogQuery{N: 3, Before: before})
+		p, err := Log(t.Context(), repo, LogQuery{N: 3, Before: before})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,15 +186,15 @@ func TestLogPages(t *testing.T) {
 	if !slices.Equal(got, ids) {
 		t.Errorf("paged: %v, want %v", got, ids)
 	}
-	if p, _ := Log(repo, LogQuery{Words: "number c"}); len(p.Entries) == 0 || p.Entries[0].ID != ids[2] {
+	if p, _ := Log(t.Context(), repo, LogQuery{Words: "number c"}); len(p.Entries) == 0 || p.Entries[0].ID != ids[2] {
 		t.Errorf("searching for 'number c': %+v", p.Entries)
 	}
-	if _, err := Log(repo, LogQuery{Kind: "gossip"}); err == nil || !strings.Contains(err.Error(), "fact") {
+	if _, err := Log(t.Context(), repo, LogQuery{Kind: "gossip"}); err == nil || !strings.Contains(err.Error(), "fact") {
 		t.Errorf("an unknown kind: %v", err)
 	}
 	// A page asks for paths in the work tree only, and names entries by id.
 	for _, q := range []LogQuery{{Path: "../../etc"}, {Path: "/etc/passwd"}, {Path: "src/../../x"}, {Before: "x"}, {Before: "../log"}} {
-		if _, err := Log(repo, q); err == nil {
+		if _, err := Log(t.Context(), repo, q); err == nil {
 			t.Errorf("Log(%+v) answered", q)
 		}
 	}

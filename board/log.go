@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/logquery"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/search"
 )
 
 // Page sizes of Log.
@@ -26,8 +28,10 @@ type ErrQuery struct{ Msg string }
 
 func (e *ErrQuery) Error() string { return e.Msg }
 
-// Log reads one page of the log.
-func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
+// Log reads one page of the log. A search by words stops, with ctx's
+// error, soon after ctx ends (the page that asked went away); one of more
+// than search.MaxWords words is an *ErrQuery.
+func Log(ctx context.Context, repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
 	n := q.N
 	if n <= 0 {
 		n = DefaultPage
@@ -52,6 +56,9 @@ func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
 	page := &LogPage{Entries: []Entry{}}
 	var listed []logstore.Listed
 	if words := strings.Fields(q.Words); len(words) > 0 {
+		if err := search.CheckWords(words); err != nil {
+			return nil, &ErrQuery{err.Error()}
+		}
 		opt := logstore.SearchOptions{Words: words, N: n, All: q.All, Cites: cites, CitesHint: citesHint}
 		if q.Kind != "" {
 			opt.Kinds = []string{q.Kind}
@@ -59,7 +66,7 @@ func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
 		if agent != "" {
 			opt.Agent, opt.AgentHint = logquery.Agent(labels, agent)
 		}
-		found, err := logstore.Search(repo, opt)
+		found, err := logstore.Search(ctx, repo, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -128,7 +128,7 @@ func TestFiltersUnderParallelReaders(t *testing.T) {
 			if len(opt.Words) == 0 && len(opt.Kinds) == 0 && opt.Since.IsZero() && opt.Agent == nil && opt.Cites == nil {
 				opt.All = true
 			}
-			found, err := logstore.Search(repo, opt)
+			found, err := logstore.Search(t.Context(), repo, opt)
 			if err != nil {
 				t.Fatalf("%s, %s: %v", fl.name, form.name, err)
 			}

@@ -12,6 +12,7 @@ package search
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"slices"
 	"unicode"
@@ -28,6 +29,28 @@ const (
 	b            = 0.75
 	typicalWords = 20
 )
+
+// MaxWords is the most words a query takes. Each word is looked for in
+// every line of the log, and matched against every word of each line that
+// may hold one: a query of thousands of words would read a large log for
+// minutes. A person's search says what it wants in a few.
+const MaxWords = 32
+
+// TooManyWords is the error of a query of more than MaxWords words.
+type TooManyWords struct{ N int }
+
+func (e *TooManyWords) Error() string {
+	return fmt.Sprintf("a search takes at most %d words, and this one has %d: keep the few that say most", MaxWords, e.N)
+}
+
+// CheckWords returns a *TooManyWords when words, split as NewQuery splits
+// them, are more than MaxWords different words.
+func CheckWords(words []string) error {
+	if n := len(NewQuery(words).terms); n > MaxWords {
+		return &TooManyWords{N: n}
+	}
+	return nil
+}
 
 // Query is the words searched for, each lowered, and their weights.
 type Query struct {
