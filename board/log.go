@@ -127,10 +127,14 @@ func shown(repo *gitstore.Repo, labels *present.Labeler, listed []logstore.Liste
 	return out
 }
 
-// Since returns the entries appended after t, oldest first, and the new
-// tail. After a rewrite of the log (a checkout, a merge) it returns
-// rewritten true and no entries: the reader starts again from Log.
-func Since(repo *gitstore.Repo, t Tail) (entries []Entry, next Tail, rewritten bool, err error) {
+// Since returns the entries appended after t, at most max of them,
+// oldest first, and the new tail. After a rewrite of the log (a checkout,
+// a merge), or when more than max were appended, it returns reload true
+// and no entries: the reader starts again from Log. It reads the log from
+// its end, back to t and no further than max lines, so that a reader far
+// behind (a tail of an empty log, and a million entries since) costs
+// what max entries cost.
+func Since(repo *gitstore.Repo, t Tail, max int) (entries []Entry, next Tail, reload bool, err error) {
 	path := repo.LogPath()
 	now, err := logstore.StatLog(path)
 	if err != nil {
@@ -143,12 +147,13 @@ func Since(repo *gitstore.Repo, t Tail) (entries []Entry, next Tail, rewritten b
 		next, err := logstore.EndCursor(path)
 		return nil, next, true, err
 	}
-	var listed []logstore.Listed
-	next, _, err = logstore.ScanFrom(path, t.Size, func(e logformat.Entry) {
-		listed = append(listed, logstore.Listed{Entry: e})
-	})
-	if err != nil {
-		return nil, t, false, err
+	appended, next, more, err := logstore.TailSince(path, t.Size, max)
+	if err != nil || more {
+		return nil, next, more, err
+	}
+	listed := make([]logstore.Listed, len(appended))
+	for i, e := range appended {
+		listed[i] = logstore.Listed{Entry: e}
 	}
 	return shown(repo, present.NewLabeler(repo), listed), next, false, nil
 }

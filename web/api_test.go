@@ -10,12 +10,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lucid-dev/lucid/board"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/search"
 )
 
@@ -306,5 +308,36 @@ func TestSearchBounds(t *testing.T) {
 	s.getLog(rec, httptest.NewRequestWithContext(ctx, http.MethodGet, "/api/log?q=cache", nil))
 	if rec.Body.Len() != 0 {
 		t.Errorf("a search whose page went away was answered: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// A page that read the log while it was empty, and reconnects its event
+// stream after 100,000 entries came (a merge, a long sleep), is told to
+// read the log again; the server reads no more of the log than one event
+// carries to know it (it read every entry into memory: 320 MB at 200,000).
+func TestEventsCatchUpFromAnEmptyLog(t *testing.T) {
+	s, c, tail := openPage(t)
+	if tail.Size != 0 {
+		t.Fatalf("the tail of an empty log: %+v", tail)
+	}
+	var b []byte
+	at := time.Now().Add(-time.Hour)
+	for i := range 100000 {
+		line, _ := logformat.EncodeEntry(logformat.NewEntry(at.Add(time.Duration(i)*time.Millisecond), "human", logformat.KindNote, fmt.Sprintf("note %d, merged while the page slept", i)))
+		b = append(b, line...)
+	}
+	if err := os.WriteFile(s.repo.LogPath(), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = nil
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ev := stream(t, c, s, tailQuery(tail))
+	ev.next("reload", "")
+	ev.next("hello", "")
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("the catch-up from an empty log's tail allocated %d MB", got>>20)
 	}
 }
