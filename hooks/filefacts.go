@@ -291,11 +291,11 @@ func (c *call) formatFacts(u unshown) (string, []string, error) {
 			given = append(given, e.ID)
 			body.WriteString(s)
 		}
-		if full || k < len(f.cites) {
-			full = full || k < len(f.cites)
-			for _, rest := range f.cites[k:] {
-				newest, left = max(newest, rest.ID), left+1
-			}
+		if k < len(f.cites) {
+			full = true // no more is read from the log: the rest is counted
+		}
+		for _, rest := range f.cites[k:] {
+			newest, left = max(newest, rest.ID), left+1
 		}
 		if left > 0 {
 			given = append(given, givenMark+newest+" "+f.rel)
