@@ -34,7 +34,7 @@ const (
 // every line of the log, and matched against every word of each line that
 // may hold one: a query of thousands of words would read a large log for
 // minutes. A person's search says what it wants in a few.
-const MaxWords = 32
+const MaxWords = 16
 
 // TooManyWords is the error of a query of more than MaxWords words.
 type TooManyWords struct{ N int }
@@ -60,6 +60,9 @@ type Query struct {
 	// the term has none (then every line may hold it).
 	hints [][]byte
 	idf   []float64
+	// byFirst[c] are the indexes of the terms that begin with byte c: a
+	// word of a text is compared only with those.
+	byFirst [256][]int
 }
 
 // NewQuery splits words as texts are split (letters and digits; the rest
@@ -75,6 +78,7 @@ func NewQuery(words []string) *Query {
 			}
 			seen[string(tok)] = true
 			t := bytes.Clone(tok)
+			q.byFirst[t[0]] = append(q.byFirst[t[0]], len(q.terms))
 			q.terms = append(q.terms, t)
 			q.hints = append(q.hints, asciiHint(t))
 			q.idf = append(q.idf, 1)
@@ -238,8 +242,8 @@ func (d *Doc) AddJSON(raw []byte) { split(raw, true, d.word) }
 
 func (d *Doc) word(tok []byte) {
 	d.words++
-	for i, t := range d.q.terms {
-		if bytes.HasPrefix(tok, t) {
+	for _, i := range d.q.byFirst[tok[0]] {
+		if bytes.HasPrefix(tok, d.q.terms[i]) {
 			d.tf[i]++
 		}
 	}
