@@ -1,8 +1,10 @@
 package board
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -143,7 +145,7 @@ func TestLoad(t *testing.T) {
 	if bb := find(t, b.Agents, "agent b", func(a Agent) bool { return a.ID == "sess-b" }); bb.Denied != nil || len(b.Claims) != 0 {
 		t.Errorf("after the release: b %+v, claims %+v", bb.Denied, b.Claims)
 	}
-	page, _ := Log(repo, LogQuery{N: 1})
+	page, _ := Log(t.Context(), repo, LogQuery{N: 1})
 	if e := page.Entries[0]; e.Kind != logformat.KindRelease || e.Agent != agentstore.AgentHuman || e.Owner != "sess-a" || e.Text != "b needs it" {
 		t.Errorf("the release as logged: %+v", e)
 	}
@@ -167,7 +169,7 @@ func TestLogPages(t *testing.T) {
 	var got []string
 	before := ""
 	for pages := 0; ; pages++ {
-		p, err := Log(repo, LogQuery{N: 3, Before: before})
+		p, err := Log(t.Context(), repo, LogQuery{N: 3, Before: before})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,31 +188,31 @@ func TestLogPages(t *testing.T) {
 	if !slices.Equal(got, ids) {
 		t.Errorf("paged: %v, want %v", got, ids)
 	}
-	if p, _ := Log(repo, LogQuery{Words: "number c"}); len(p.Entries) == 0 || p.Entries[0].ID != ids[2] {
+	if p, _ := Log(t.Context(), repo, LogQuery{Words: "number c"}); len(p.Entries) == 0 || p.Entries[0].ID != ids[2] {
 		t.Errorf("searching for 'number c': %+v", p.Entries)
 	}
-	if _, err := Log(repo, LogQuery{Kind: "gossip"}); err == nil || !strings.Contains(err.Error(), "fact") {
+	if _, err := Log(t.Context(), repo, LogQuery{Kind: "gossip"}); err == nil || !strings.Contains(err.Error(), "fact") {
 		t.Errorf("an unknown kind: %v", err)
 	}
 	// A page asks for paths in the work tree only, and names entries by id.
 	for _, q := range []LogQuery{{Path: "../../etc"}, {Path: "/etc/passwd"}, {Path: "src/../../x"}, {Before: "x"}, {Before: "../log"}} {
-		if _, err := Log(repo, q); err == nil {
+		if _, err := Log(t.Context(), repo, q); err == nil {
 			t.Errorf("Log(%+v) answered", q)
 		}
 	}
 
 	e, _ := Record(repo, "decision", "use <b>tokens</b>")
-	news, next, rewritten, err := Since(repo, tail)
+	news, next, rewritten, err := Since(repo, tail, 10)
 	if err != nil || rewritten || len(news) != 1 || news[0].ID != e.ID || news[0].Label == "" {
 		t.Fatalf("Since = %+v, %v, %v", news, rewritten, err)
 	}
-	if news, _, _, _ := Since(repo, next); len(news) != 0 {
+	if news, _, _, _ := Since(repo, next, 10); len(news) != 0 {
 		t.Errorf("nothing appended since, yet %+v", news)
 	}
 	// A rewrite of the log (a checkout) starts the reader again.
 	b, _ := os.ReadFile(repo.LogPath())
 	gitstore.WriteFileAtomic(repo.LogPath(), b[:len(b)/2], 0o644)
-	if _, _, rewritten, _ := Since(repo, next); !rewritten {
+	if _, _, rewritten, _ := Since(repo, next, 10); !rewritten {
 		t.Error("a log cut in half was not seen as rewritten")
 	}
 }
@@ -362,5 +364,67 @@ func TestLinkedWorkTree(t *testing.T) {
 		if got := len(f.Claims) > 0; got != want {
 			t.Errorf("in the tree of %s, src/a.go claimed: %v, want %v", top, got, want)
 		}
+	}
+}
+
+// writeEntries appends n notes to the log at once, as a merge would.
+func writeEntries(t *testing.T, repo *gitstore.Repo, n int, text string) {
+	t.Helper()
+	f, err := os.OpenFile(repo.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b []byte
+	at := time.Now().Add(-time.Hour)
+	for i := range n {
+		line, err := logformat.EncodeEntry(logformat.NewEntry(at.Add(time.Duration(i)*time.Millisecond), "human", logformat.KindNote, fmt.Sprintf("%s %d", text, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, line...)
+	}
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Since reads what was appended from the log's end, no further back than
+// its max: a reader whose tail is of an empty log, with 100,000 entries
+// appended since, is told to reload without the entries being read (the
+// page's catch-up read them all into memory, 320 MB at 200,000); up to
+// max, it gets them, oldest first, and an unfinished last line waits.
+func TestSinceReadsFromTheTail(t *testing.T) {
+	repo := newRepo(t)
+	empty, err := End(repo)
+	if err != nil || empty.Size != 0 {
+		t.Fatalf("the tail of an empty log: %+v, %v", empty, err)
+	}
+	writeEntries(t, repo, 100000, "appended while the page slept")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	news, next, reload, err := Since(repo, empty, 500)
+	runtime.ReadMemStats(&after)
+	if err != nil || !reload || len(news) != 0 || next.Size == 0 {
+		t.Fatalf("Since an empty log's tail = %d entries, %+v, reload %v, %v; want a reload", len(news), next, reload, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Errorf("Since an empty log's tail allocated %d MB: it read more than 500 entries", got>>20)
+	}
+
+	writeEntries(t, repo, 500, "a page's worth")
+	f, _ := os.OpenFile(repo.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"id":"01M`) // unfinished
+	f.Close()
+	news, next2, reload, err := Since(repo, next, 500)
+	if err != nil || reload || len(news) != 500 || news[0].Text != "a page's worth 0" || news[499].Text != "a page's worth 499" {
+		t.Fatalf("Since after 500 = %d entries, reload %v, %v", len(news), reload, err)
+	}
+	if fi, _ := os.Stat(repo.LogPath()); next2.Size != fi.Size()-int64(len(`{"id":"01M`)) {
+		t.Errorf("the tail %d is not before the unfinished line (log of %d)", next2.Size, fi.Size())
+	}
+	if _, _, reload, _ := Since(repo, next, 499); !reload {
+		t.Error("500 appended, at most 499 wanted: no reload")
 	}
 }

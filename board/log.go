@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/logquery"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/search"
 )
 
 // Page sizes of Log.
@@ -26,8 +28,10 @@ type ErrQuery struct{ Msg string }
 
 func (e *ErrQuery) Error() string { return e.Msg }
 
-// Log reads one page of the log.
-func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
+// Log reads one page of the log. A search by words stops, with ctx's
+// error, soon after ctx ends (the page that asked went away); one of more
+// than search.MaxWords words is an *ErrQuery.
+func Log(ctx context.Context, repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
 	n := q.N
 	if n <= 0 {
 		n = DefaultPage
@@ -52,6 +56,9 @@ func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
 	page := &LogPage{Entries: []Entry{}}
 	var listed []logstore.Listed
 	if words := strings.Fields(q.Words); len(words) > 0 {
+		if err := search.CheckWords(words); err != nil {
+			return nil, &ErrQuery{err.Error()}
+		}
 		opt := logstore.SearchOptions{Words: words, N: n, All: q.All, Cites: cites, CitesHint: citesHint}
 		if q.Kind != "" {
 			opt.Kinds = []string{q.Kind}
@@ -59,7 +66,7 @@ func Log(repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
 		if agent != "" {
 			opt.Agent, opt.AgentHint = logquery.Agent(labels, agent)
 		}
-		found, err := logstore.Search(repo, opt)
+		found, err := logstore.Search(ctx, repo, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -120,10 +127,14 @@ func shown(repo *gitstore.Repo, labels *present.Labeler, listed []logstore.Liste
 	return out
 }
 
-// Since returns the entries appended after t, oldest first, and the new
-// tail. After a rewrite of the log (a checkout, a merge) it returns
-// rewritten true and no entries: the reader starts again from Log.
-func Since(repo *gitstore.Repo, t Tail) (entries []Entry, next Tail, rewritten bool, err error) {
+// Since returns the entries appended after t, at most max of them,
+// oldest first, and the new tail. After a rewrite of the log (a checkout,
+// a merge), or when more than max were appended, it returns reload true
+// and no entries: the reader starts again from Log. It reads the log from
+// its end, back to t and no further than max lines, so that a reader far
+// behind (a tail of an empty log, and a million entries since) costs
+// what max entries cost.
+func Since(repo *gitstore.Repo, t Tail, max int) (entries []Entry, next Tail, reload bool, err error) {
 	path := repo.LogPath()
 	now, err := logstore.StatLog(path)
 	if err != nil {
@@ -136,12 +147,13 @@ func Since(repo *gitstore.Repo, t Tail) (entries []Entry, next Tail, rewritten b
 		next, err := logstore.EndCursor(path)
 		return nil, next, true, err
 	}
-	var listed []logstore.Listed
-	next, _, err = logstore.ScanFrom(path, t.Size, func(e logformat.Entry) {
-		listed = append(listed, logstore.Listed{Entry: e})
-	})
-	if err != nil {
-		return nil, t, false, err
+	appended, next, more, err := logstore.TailSince(path, t.Size, max)
+	if err != nil || more {
+		return nil, next, more, err
+	}
+	listed := make([]logstore.Listed, len(appended))
+	for i, e := range appended {
+		listed[i] = logstore.Listed{Entry: e}
 	}
 	return shown(repo, present.NewLabeler(repo), listed), next, false, nil
 }

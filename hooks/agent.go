@@ -1,14 +1,12 @@
 package hooks
 
 import (
-	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/merge"
-	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/talk"
 )
 
@@ -131,21 +129,30 @@ func (c *call) start() (*Output, error) {
 
 // giveDigest returns the digest for the agent of rec; rec, with its cursor
 // at the log's end and its compaction forgotten, is saved with the answer.
+//
+// Everything it says is within the digest's budget (LUCID_BUDGET, at
+// most MaxBudget): the questions the agent has not answered, and the line
+// that says the merge driver was set up, are counted in it.
 func (c *call) giveDigest(rec agentstore.Record) (string, error) {
-	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now})
-	if err != nil {
-		return "", err
+	budget := BudgetFromEnv()
+	// A fresh clone has the committed .gitattributes but not the driver,
+	// which lives in the git config: set it up once, and say so.
+	healed, err := merge.InstallConfig(c.repo)
+	healed = healed && err == nil
+	if healed {
+		budget -= len(healedLine)
 	}
 	// The questions still waiting for this agent's answer were in the
 	// conversation a compaction dropped: say them again.
+	var qs []logformat.Entry
 	if started, err := time.Parse(logformat.TimeFormat, rec.Started); err == nil {
-		if qs, err := talk.Unanswered(c.repo, c.agent, started); err == nil && len(qs) > 0 {
-			d.Text += unansweredSection(qs, present.NewLabeler(c.repo))
-		}
+		qs, _ = talk.Unanswered(c.repo, c.agent, started)
 	}
-	// A fresh clone has the committed .gitattributes but not the driver,
-	// which lives in the git config: set it up once, and say so.
-	if healed, err := merge.InstallConfig(c.repo); err == nil && healed {
+	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now, Budget: budget, Questions: qs})
+	if err != nil {
+		return "", err
+	}
+	if healed {
 		d.Text = healedLine + d.Text
 	}
 	// The digest covers everything before now, so everything before now
@@ -243,15 +250,4 @@ func (c *call) userPrompt() (*Output, error) {
 		text = joinLines(planFirst, text)
 	}
 	return c.context(text), nil
-}
-
-// unansweredSection is the digest's list of the questions the agent has
-// not answered yet.
-func unansweredSection(qs []logformat.Entry, labels *present.Labeler) string {
-	var b strings.Builder
-	b.WriteString("\n## Questions for you, not answered yet\n")
-	for _, q := range qs {
-		b.WriteString(strings.TrimPrefix(formatMessage(q, labels.Label(q.Agent)), "lucid: "))
-	}
-	return b.String()
 }

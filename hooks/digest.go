@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -32,6 +33,10 @@ type DigestOptions struct {
 	Budget int       // bytes; 0 means BudgetFromEnv
 	Claims []string  // one line for each active claim
 	Now    time.Time // zero means time.Now
+	// Questions are the questions the agent has not answered yet, oldest
+	// first (talk.Unanswered): after a compaction its digest says them
+	// again, within the budget.
+	Questions []logformat.Entry
 }
 
 // Digest is what an agent is told when it starts: the plan, digest.md, the
@@ -45,6 +50,10 @@ type Digest struct {
 	Entries []DigestEntry `json:"entries"`
 	// More is true when older live entries did not fit.
 	More bool `json:"more"`
+	// Questions are the unanswered questions the digest lists, and
+	// MoreQuestions how many did not fit (lucid inbox lists them).
+	Questions     []logformat.Entry `json:"questions,omitempty"`
+	MoreQuestions int               `json:"more_questions,omitempty"`
 	// SinceDream is the id of the last dream entry when digest.md covers
 	// what came before it, and only newer entries are listed.
 	SinceDream string `json:"since_dream,omitempty"`
@@ -67,10 +76,19 @@ const digestHowTo = `## Using lucid
 - .lucid/plan.md is the user's plan: a change to it overrides your original brief. Never edit .lucid/log.jsonl.
 `
 
+// The share of the budget the unanswered questions may take, all of them
+// and each one's text: a long question is cut (lucid inbox shows it
+// whole), and the questions that do not fit are counted.
+const (
+	questionsShare = 25 // percent
+	questionShare  = 10 // percent, of one question's text
+)
+
 // BuildDigest composes the digest of the work tree. It reads the log from
 // its end and stops when the budget is full, so its cost does not grow with
 // the length of the log. Text has every control character escaped
-// (internal/escape), before the budget is counted.
+// (internal/escape), before the budget is counted, and is never longer
+// than the budget, the questions of opt included.
 func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	budget := opt.Budget
 	if budget <= 0 {
@@ -122,14 +140,15 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	} else {
 		head.WriteString("Leases are off: only claims stop a write; you are told when another agent changed the file you are about to write.\n")
 	}
+	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo)
+	asked := d.questions(opt.Questions, budget, labels)
 	logHead := "\n## Log, newest first\n"
 	const moreLine = "(older entries: `lucid log`)\n"
 	tail := "\n" + digestHowTo
 
-	room := budget - head.Len() - len(logHead) - len(moreLine) - len(tail)
+	room := budget - head.Len() - len(asked) - len(logHead) - len(moreLine) - len(tail)
 	var body strings.Builder
 	stopAtDream := d.Summary != ""
-	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo)
 	supersededBy := map[string]bool{}
 	d.Invalid, err = logstore.ScanBackward(repo.LogPath(), func(e logformat.Entry) bool {
 		if e.Kind == logformat.KindDream && stopAtDream {
@@ -160,6 +179,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 
 	var text strings.Builder
 	text.WriteString(head.String())
+	text.WriteString(asked)
 	text.WriteString(logHead)
 	if len(d.Entries) == 0 && !d.More {
 		text.WriteString("(nothing recorded yet)\n")
@@ -171,6 +191,34 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	text.WriteString(tail)
 	d.Text = clip(text.String(), budget, "")
 	return d, nil
+}
+
+// questions is the digest's section of the questions qs, oldest first,
+// within questionsShare of the budget, each one's text within
+// questionShare; "" when there are none. It notes in d those it lists and
+// how many more there are.
+func (d *Digest) questions(qs []logformat.Entry, budget int, labels *present.Labeler) string {
+	if len(qs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## Questions for you, not answered yet\n")
+	room := budget * questionsShare / 100
+	for i, q := range qs {
+		shown := q
+		shown.Text = clip(q.Text, budget*questionShare/100, "`lucid inbox` shows it whole")
+		s := strings.TrimPrefix(formatMessage(shown, labels.Label(q.Agent)), "lucid: ")
+		n := len(qs) - i
+		more := fmt.Sprintf("%d more %s: `lucid inbox --unanswered`\n", n, Plural(n, "question", "questions"))
+		if b.Len()+len(s)+len(more) > room {
+			b.WriteString(more)
+			d.MoreQuestions = n
+			break
+		}
+		b.WriteString(s)
+		d.Questions = append(d.Questions, q)
+	}
+	return b.String()
 }
 
 func readOptional(path string, limit int64) (string, error) {

@@ -344,3 +344,122 @@ func TestFileFactsOfAShellWrite(t *testing.T) {
 		t.Errorf("a command writing src/auth.go was told %q, want the entry once", got)
 	}
 }
+
+// One call is told at most factsBudget of all the files it writes, every
+// header and count included: a command writing 300 cited files (each
+// cited by two entries from before the agent's start) is told the newest
+// of the first files, and the rest is counted, naming the files as far as
+// room allows (it was told 38,532 characters). What was counted is not
+// told again.
+func TestFileFactsBudgetPerCall(t *testing.T) {
+	var files []string
+	for i := range 300 {
+		files = append(files, fmt.Sprintf("pkg/f%03d.go", i))
+	}
+	for _, call := range []func(top string) Input{
+		func(top string) Input { return shell(lead, "", top, "sed -i s/a/b/ "+strings.Join(files, " ")) },
+		func(top string) Input { return edit(lead, "", top, files...) },
+	} {
+		repo := newRepo(t)
+		for _, rel := range files {
+			gittest.WriteFile(t, repo.Top, rel, "package pkg\n")
+		}
+		for round := range 2 {
+			for _, rel := range files {
+				citing(t, repo, other, logformat.KindFact, fmt.Sprintf("fact %d about %s: it is generated, do not edit it by hand", round, rel), rel)
+			}
+		}
+		pad(t, repo)
+		c := wholeClient{}
+		do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+		in := call(repo.Top)
+		got := do(t, c, "PreToolUse", in).context()
+		if len(got) > factsBudget {
+			t.Errorf("%s: told %d bytes, over the call's budget of %d:\n%s", in.ToolName, len(got), factsBudget, got)
+		}
+		for _, want := range []string{"what the log knows of pkg/f000.go", "fact 1 about pkg/f000.go", "lucid: 594 more entries the log knows of 297 of the files you are about to change, not shown to you before: `lucid log --path FILE` for each: pkg/f003.go, pkg/f004.go, "} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: told %q, want %q in it", in.ToolName, got, want)
+			}
+		}
+		if got := do(t, c, "PreToolUse", in).context(); got != "" {
+			t.Errorf("%s again: told %q", in.ToolName, got)
+		}
+	}
+}
+
+// A file that many entries cite which the agent was shown (in its delta)
+// costs a call no more than maxFileWalk of its citations, and does not keep
+// the call from the other files: an old entry on the next file is given.
+func TestFileFactsManyShownDoNotStarveOthers(t *testing.T) {
+	repo := newRepo(t)
+	gittest.WriteFile(t, repo.Top, "src/busy.go", "package src\n")
+	gittest.WriteFile(t, repo.Top, "src/quiet.go", "package src\n")
+	old := citing(t, repo, other, logformat.KindFact, "quiet.go is generated", "src/quiet.go")
+	pad(t, repo)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	for i := range maxFileWalk + 100 {
+		citing(t, repo, other, logformat.KindNote, fmt.Sprintf("busy note %d", i), "src/busy.go")
+	}
+	do(t, c, "PreToolUse", Input{SessionID: lead, Cwd: repo.Top, ToolName: "Read"}) // the delta shows them
+	got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/busy.go", "src/quiet.go")).context()
+	if !strings.Contains(got, old.ID) || strings.Contains(got, "busy note") || strings.Contains(got, "busy.go") {
+		t.Errorf("the edit was told %q: want the old entry on quiet.go, nothing of busy.go", got)
+	}
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/busy.go", "src/quiet.go")).context(); got != "" {
+		t.Errorf("the next edit was told %q", got)
+	}
+}
+
+// What an Edit costs does not grow with how many entries cite its file:
+// with 10,000 of them, given once (the newest that fit, the rest
+// counted), the next edit reads the file's citations from the newest and
+// stops where that count began, as many allocations as for a file that 10
+// entries cite (it parsed all 10,000, 2.3 times an edit of an uncited
+// file). The first is within the budget too.
+func TestFileFactsFlatInCitations(t *testing.T) {
+	repo := newRepo(t)
+	gittest.WriteFile(t, repo.Top, "src/many.go", "package src\n")
+	gittest.WriteFile(t, repo.Top, "src/few.go", "package src\n")
+	f, err := os.OpenFile(repo.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, few := mustCite(t, repo, "src/many.go"), mustCite(t, repo, "src/few.go")
+	at := time.Now().Add(-time.Hour)
+	for i := range 10010 {
+		e := logformat.NewEntry(at.Add(time.Duration(i)*time.Millisecond), other, logformat.KindFact, fmt.Sprintf("fact %d about the file", i))
+		e.Evidence = []logformat.Evidence{many}
+		if i >= 10000 {
+			e.Evidence = []logformat.Evidence{few}
+		}
+		line, _ := logformat.EncodeEntry(e)
+		f.Write(line)
+	}
+	f.Close()
+	pad(t, repo)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	for _, rel := range []string{"src/many.go", "src/few.go"} {
+		got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, rel)).context()
+		if len(got) > factsBudget || !strings.Contains(got, "what the log knows of "+rel) {
+			t.Fatalf("the first edit of %s was told %d bytes: %q", rel, len(got), got)
+		}
+	}
+	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/many.go")).context(); got != "" {
+		t.Fatalf("the second edit was told %q", got)
+	}
+	rec, _, _ := agentstore.Load(repo, lead)
+	allocs := func(rel string) float64 {
+		return testing.AllocsPerRun(20, func() {
+			cl := &call{in: edit(lead, "", repo.Top, rel), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
+			if got, err := cl.fileFacts([]string{rel}); got != "" || err != nil {
+				t.Fatalf("told %q, %v", got, err)
+			}
+		})
+	}
+	if m, f := allocs("src/many.go"), allocs("src/few.go"); m > f+20 {
+		t.Errorf("an edit of a file 10,000 entries cite made %.0f allocations, one of a file 10 cite %.0f", m, f)
+	}
+}

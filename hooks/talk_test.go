@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/internal/gittest"
 	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/merge"
 	"github.com/lucid-dev/lucid/talk"
 )
 
@@ -158,5 +160,56 @@ func TestMessagesPastTheBudget(t *testing.T) {
 	}
 	if !strings.Contains(got, "the API listens on 8080") {
 		t.Errorf("the news did not follow the messages:\n%s", got)
+	}
+}
+
+// The digest after a compaction says the questions the agent has not
+// answered inside its budget (LUCID_BUDGET, at most MaxBudget), the line
+// that says a fresh clone's merge driver was set up too: a question of
+// 120,000 characters is cut, saying that lucid inbox shows it whole, and
+// the questions past the digest's share for them are counted, with the
+// command that lists them. (One such question made a digest of 121 KB.)
+func TestDigestBudgetHoldsWithQuestions(t *testing.T) {
+	repo := newRepo(t)
+	if _, err := merge.Install(repo, false); err != nil {
+		t.Fatal(err)
+	}
+	c := wholeClient{}
+	in := Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
+	do(t, c, "SubagentStart", in)
+	long, err := talk.Send(repo, other, []string{sub}, "may I take src/api? "+strings.Repeat("here is why, at length. ", 5000), true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last logformat.Entry
+	for i := range 60 {
+		if last, err = talk.Send(repo, other, []string{sub}, fmt.Sprintf("question %d: which port does service %d use?", i, i), true, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 300 {
+		record(t, repo, other, logformat.KindFact, fmt.Sprintf("fact %d of the log, which fills the digest's room for entries", i))
+	}
+	do(t, c, "PreToolUse", in)
+	for _, budget := range []string{"", "3000", "9500", "20000"} {
+		t.Setenv("LUCID_BUDGET", budget)
+		want := BudgetFromEnv()
+		do(t, c, "PreCompact", in)
+		// A fresh clone's config lacks the merge driver: the digest sets
+		// it up and says so, within the budget too.
+		gittest.Run(t, repo.Top, "config", "--unset", "merge.lucid.driver")
+		got := do(t, c, "PreToolUse", in).context()
+		if len(got) > want {
+			t.Errorf("LUCID_BUDGET=%q: the digest is %d bytes, over %d", budget, len(got), want)
+		}
+		for _, part := range []string{healedLine, "## Questions for you, not answered yet\na question for you from lead·0b2182 (" + long.ID + "): may I take src/api?",
+			"(cut: `lucid inbox` shows it whole)", " more questions: `lucid inbox --unanswered`\n", "## Log, newest first\n- [fact] fact 299 of the log", "## Using lucid"} {
+			if !strings.Contains(got, part) {
+				t.Errorf("LUCID_BUDGET=%q: the digest lacks %q:\n%s", budget, part, got)
+			}
+		}
+		if strings.Contains(got, last.ID) {
+			t.Errorf("LUCID_BUDGET=%q: the newest question is listed, not counted: the oldest come first", budget)
+		}
 	}
 }

@@ -3,12 +3,14 @@
 // them, named by id or by label, and by the paths they cite, named as
 // lucid claim names them. Each filter comes with a hint, a string that
 // every line it accepts holds, so that a reader of a large log decodes
-// only the lines that may match.
+// only the lines that may match. Every filter is safe for concurrent use:
+// logstore.Search calls it from the readers of each part of the log at once.
 package logquery
 
 import (
 	"errors"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/lucid-dev/lucid/claims"
@@ -19,17 +21,22 @@ import (
 // Agent accepts the writers that a names: an agent's id (a session id
 // also its subagents, as lucid log has it) or its label. hint is ""
 // for a label.
+//
+// Like every filter here, match is safe for concurrent use: logstore.Search
+// calls it from the readers of each part of the log at once. A label's
+// answer for each writer is kept, shared by those readers (a writer's
+// label costs a read of its record, once).
 func Agent(labels *present.Labeler, a string) (match func(string) bool, hint string) {
 	if !strings.Contains(a, "·") {
 		return func(agent string) bool { return agent == a || strings.HasPrefix(agent, a+"/") }, InLine(a)
 	}
-	seen := map[string]bool{}
+	var seen sync.Map // writer -> bool
 	return func(agent string) bool {
-		ok, known := seen[agent]
-		if !known {
-			ok = labels.Label(agent) == a
-			seen[agent] = ok
+		if ok, known := seen.Load(agent); known {
+			return ok.(bool)
 		}
+		ok := labels.Label(agent) == a
+		seen.Store(agent, ok)
 		return ok
 	}, ""
 }

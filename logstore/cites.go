@@ -25,8 +25,9 @@ import (
 // work tree's own) keeps an index beside lucid's other state:
 //
 //   - one small file per cited file, named by a hash of its path, listing
-//     the id and place in the log of each live entry that cites it: a hook
-//     reads only the files of the paths it is about to write;
+//     the id and place in the log of each live entry that cites it, in the
+//     log's order: a hook reads only the files of the paths it is about to
+//     write, from their end, as far as it has room to tell (CitingNewest);
 //   - the index whole, a line for each citation ("+ ID OFFSET LENGTH
 //     PATH") and for each id superseded or retired ("- ID"), later lines
 //     overriding earlier ones: read only when a supersede or a retirement
@@ -38,8 +39,8 @@ import (
 // cursor are read from the cursor on (a merge by lucid's driver appends
 // too); a rewritten log (a checkout, a rebase) is read whole again.
 // UpdateCites does that under the repository's lock. An append costs what
-// it adds: its citations are appended to the index (one write of whole
-// lines) and to the files of the paths they cite; only a supersede reads
+// it adds: its citations are appended to the index and to the files of the
+// paths they cite (one write of whole lines each); only a supersede reads
 // the index whole, and writes it anew without what ended. Every other file
 // is replaced whole (a temp file and a rename), the cursor last, so that a
 // reader without the lock that sees the cursor as fresh sees the files it
@@ -82,28 +83,48 @@ func CitesFresh(r *gitstore.Repo) bool {
 	return err == nil && now.SameFile(cur)
 }
 
-// Citing returns the live entries the index holds as citing rel (a path
-// relative to the work tree's top, with slashes), in the log's order. The
-// index is as fresh as the last UpdateCites: see CitesFresh.
-func Citing(r *gitstore.Repo, rel string) ([]Citation, error) {
-	b, err := gitstore.ReadFileIfExists(citeFile(r, rel), maxCiting)
-	if err != nil || len(b) == 0 {
-		return nil, err
+// CitingNewest calls fn with each live entry the index holds as citing rel
+// (a path relative to the work tree's top, with slashes), the last in the
+// log's order first, until fn returns false. It reads rel's file from its
+// end, a block at a time: a caller that stops early pays for what it read,
+// not for how many entries cite rel. A citation may come twice (an update
+// cut short and done again, a line twice in the log): the caller keeps it
+// once. The index is as fresh as the last UpdateCites: see CitesFresh.
+func CitingNewest(r *gitstore.Repo, rel string, fn func(Citation) bool) error {
+	f, fi, err := gitstore.OpenFile(citeFile(r, rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	var out []Citation
-	for line := range strings.Lines(string(b)) {
-		f := strings.Fields(line)
-		if len(f) != 3 {
-			continue
-		}
-		off, err1 := strconv.ParseInt(f[1], 10, 64)
-		n, err2 := strconv.Atoi(f[2])
-		if err1 != nil || err2 != nil || off < 0 || n <= 0 {
-			continue
-		}
-		out = append(out, Citation{ID: f[0], Off: off, Len: n})
+	if err != nil {
+		return err
 	}
-	return out, nil
+	defer f.Close()
+	// torn: what follows the last newline is an append cut short.
+	back := newBackReader(f, 0, fi.Size(), true)
+	for {
+		line, ok, err := back.next()
+		if err != nil || !ok {
+			return err
+		}
+		if c, ok := parseCitation(line); ok && !fn(c) {
+			return nil
+		}
+	}
+}
+
+// parseCitation reads a line of a file of the index: "ID OFFSET LENGTH".
+func parseCitation(line []byte) (Citation, bool) {
+	id, rest, ok1 := bytes.Cut(line, []byte{' '})
+	off, n, ok2 := bytes.Cut(rest, []byte{' '})
+	if !ok1 || !ok2 || len(id) == 0 {
+		return Citation{}, false
+	}
+	o, err1 := strconv.ParseInt(string(off), 10, 64)
+	l, err2 := strconv.Atoi(string(n))
+	if err1 != nil || err2 != nil || o < 0 || l <= 0 {
+		return Citation{}, false
+	}
+	return Citation{ID: string(id), Off: o, Len: l}, true
 }
 
 // ReadCited reads the entries at cites from the log, in the order given.
@@ -295,20 +316,47 @@ func appendCites(r *gitstore.Repo, refs []citeRef) error {
 		return err
 	}
 	for _, p := range order {
-		have, err := Citing(r, p)
-		if err != nil {
-			return err
-		}
-		for _, c := range byPath[p] {
-			if !slices.ContainsFunc(have, func(h Citation) bool { return h.ID == c.ID }) {
-				have = append(have, c)
-			}
-		}
-		if err := writeCiting(r, p, have); err != nil {
+		if err := appendCiting(r, p, byPath[p]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// appendCiting appends cites to the file of the entries citing rel, in one
+// write, but those it holds already: a line twice in the log, or an update
+// cut short before its cursor was written and done again, which appended
+// these same citations last (so only as many lines from the file's end as
+// there are cites are read). What it costs does not grow with how many
+// entries cite rel.
+func appendCiting(r *gitstore.Repo, rel string, cites []Citation) error {
+	have := map[string]bool{}
+	err := CitingNewest(r, rel, func(c Citation) bool {
+		have[c.ID] = true
+		return len(have) < len(cites)
+	})
+	if err != nil {
+		return err
+	}
+	var b []byte
+	for _, c := range cites {
+		if !have[c.ID] {
+			have[c.ID] = true
+			b = fmt.Appendf(b, "%s %d %d\n", c.ID, c.Off, c.Len)
+		}
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(citeFile(r, rel), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // rewriteCites writes the index anew: the live citations of old (nil when

@@ -1,8 +1,11 @@
 package logstore
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,10 +49,19 @@ func citingIDs(t *testing.T, r *gitstore.Repo, rel string) []string {
 	if !CitesFresh(r) {
 		t.Fatal("the index is not fresh after its update")
 	}
-	cites, err := Citing(r, rel)
+	var cites []Citation
+	seen := map[string]bool{}
+	err := CitingNewest(r, rel, func(c Citation) bool {
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			cites = append(cites, c)
+		}
+		return true
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	slices.Reverse(cites)
 	es, err := ReadCited(r, cites)
 	if err != nil {
 		t.Fatal(err)
@@ -173,5 +185,54 @@ func TestCitesReadAhead(t *testing.T) {
 	}
 	if got := citingIDs(t, r, "src/a.go"); !slices.Equal(got, []string{c.ID}) {
 		t.Errorf("src/a.go after the rewrite: %v, want %v", got, []string{c.ID})
+	}
+}
+
+// A file's citations come newest first, read from its end, as far as the
+// caller asks; an update cut short before its cursor was written and done
+// again, or a line twice in the log, appends no citation twice; an append
+// cut short (no newline) is not read.
+func TestCitingNewest(t *testing.T) {
+	r := citesRepo(t)
+	var want []string
+	for i := range 3000 {
+		e := cited(logformat.KindFact, fmt.Sprintf("fact %d", i), "src/a.go")
+		appendAll(t, r, e)
+		want = append(want, e.ID)
+	}
+	citingIDs(t, r, "src/a.go")
+	cursor := filepath.Join(r.CitesDir(), cursorFile)
+	before, err := os.ReadFile(cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := cited(logformat.KindFact, "last", "src/a.go")
+	appendAll(t, r, last)
+	line, _ := logformat.EncodeEntry(last)
+	f, _ := os.OpenFile(r.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
+	f.Write(line) // the same line again: a union merge
+	f.Close()
+	want = append(want, last.ID)
+	if err := UpdateCites(r, nil); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cursor, before, 0o644) // the update's cursor was not written
+	if got := citingIDs(t, r, "src/a.go"); !slices.Equal(got, want) {
+		t.Fatalf("src/a.go after an update done twice: %d ids, want %d", len(got), len(want))
+	}
+	raw, _ := os.ReadFile(citeFile(r, "src/a.go"))
+	if n := strings.Count(string(raw), last.ID); n != 1 {
+		t.Errorf("the last citation is in the file %d times", n)
+	}
+	f, _ = os.OpenFile(citeFile(r, "src/a.go"), os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(want[0] + " 0 1") // an append cut short
+	f.Close()
+	var got []string
+	CitingNewest(r, "src/a.go", func(c Citation) bool {
+		got = append(got, c.ID)
+		return len(got) < 5
+	})
+	if !slices.Equal(got, []string{want[3000], want[2999], want[2998], want[2997], want[2996]}) {
+		t.Errorf("the newest five: %v", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/logformat"
@@ -135,7 +136,12 @@ func EndCursor(path string) (LogCursor, error) {
 		return LogCursor{}, err
 	}
 	defer f.Close()
-	// Step back over an unfinished last line.
+	return endCursor(f, cur)
+}
+
+// endCursor is cur, f's cursor as opened, moved back over an unfinished
+// last line, with its tail.
+func endCursor(f *os.File, cur LogCursor) (LogCursor, error) {
 	end := cur.Size
 	for end > 0 {
 		start := max(end-4096, 0)
@@ -150,8 +156,49 @@ func EndCursor(path string) (LogCursor, error) {
 		end = start
 	}
 	cur.Size = end
+	var err error
 	cur.Tail, err = tailHash(f, end)
 	return cur, err
+}
+
+// TailSince returns the valid entries of the log after byte off (a
+// cursor's Size), oldest first, and the cursor at the end of the last
+// whole line. It reads the log from that end back to off, and at most max
+// lines: when more than max were appended, it stops there and returns
+// more true and no entries, so that a reader far behind (a page that read
+// an empty log, then slept while 200,000 entries came) costs what max
+// entries cost, not what the log holds.
+func TailSince(path string, off int64, max int) (entries []logformat.Entry, cur LogCursor, more bool, err error) {
+	f, cur, err := openLogCursor(path)
+	if f == nil {
+		return nil, LogCursor{}, false, err
+	}
+	defer f.Close()
+	if cur, err = endCursor(f, cur); err != nil {
+		return nil, LogCursor{}, false, err
+	}
+	back := newBackReader(f, min(off, cur.Size), cur.Size, false)
+	lines := 0
+	for {
+		line, ok, err := back.next()
+		if err != nil {
+			return nil, LogCursor{}, false, err
+		}
+		if !ok {
+			break
+		}
+		if line = trimLine(line); len(line) == 0 {
+			continue
+		}
+		if lines++; lines > max {
+			return nil, cur, true, nil
+		}
+		if e, err := logformat.DecodeEntry(line); err == nil {
+			entries = append(entries, e)
+		}
+	}
+	slices.Reverse(entries)
+	return entries, cur, false, nil
 }
 
 // LogCursor identifies a state of the log file: its size, inode and

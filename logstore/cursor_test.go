@@ -164,3 +164,44 @@ func TestScanFromOffsets(t *testing.T) {
 		t.Errorf("scanned %v, %d invalid, %v", got, invalid, err)
 	}
 }
+
+// TailSince gives what was appended after a cursor, oldest first, as
+// ScanFrom does, reading back from the log's end: invalid and blank lines
+// left out (counted towards its bound, as lines read), an unfinished last
+// line left for later, lines longer than its blocks whole; past max lines
+// it stops and says so.
+func TestTailSince(t *testing.T) {
+	r := repotest.Lucid(t)
+	path := r.LogPath()
+	if got, cur, more, err := TailSince(path, 0, 10); err != nil || more || len(got) != 0 || cur.Size != 0 {
+		t.Fatalf("an empty log: %v, %+v, %v, %v", got, cur, more, err)
+	}
+	start, _ := EndCursor(path)
+	ids := appendNotes(t, path, "one", strings.Repeat("long ", 40000), "three")
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString("not json\r\n\n")
+	f.Close()
+	ids = append(ids, appendNotes(t, path, "four")...)
+	f, _ = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"id":"01M9`)
+	f.Close()
+	want, end, _ := func() ([]string, LogCursor, error) {
+		var out []string
+		cur, _, err := ScanFrom(path, start.Size, func(e logformat.Entry) { out = append(out, e.ID) })
+		return out, cur, err
+	}()
+	got, cur, more, err := TailSince(path, start.Size, 5)
+	var gotIDs []string
+	for _, e := range got {
+		gotIDs = append(gotIDs, e.ID)
+	}
+	if err != nil || more || !slices.Equal(gotIDs, ids) || !slices.Equal(gotIDs, want) || cur != end {
+		t.Fatalf("TailSince = %v, %+v, %v, %v; want %v, %+v", gotIDs, cur, more, err, ids, end)
+	}
+	if got, cur2, more, err := TailSince(path, start.Size, 4); err != nil || !more || got != nil || cur2 != end {
+		t.Errorf("five lines, at most four: %v, %+v, %v, %v", got, cur2, more, err)
+	}
+	if got, _, more, _ := TailSince(path, cur.Size, 1); more || len(got) != 0 {
+		t.Errorf("nothing appended since: %v, %v", got, more)
+	}
+}

@@ -2,7 +2,9 @@ package logstore
 
 import (
 	"bytes"
+	"cmp"
 	"container/heap"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -52,7 +54,14 @@ type Found struct {
 // second parses only the lines that can pass (logformat.ReadBody, which
 // reads the words of a line without decoding it) and keeps the best in a
 // heap; those few are decoded at the end.
-func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
+//
+// It takes at most search.MaxWords words (a *search.TooManyWords
+// otherwise), and stops, returning ctx's error, soon after ctx ends: the
+// page's server stops a search whose page went away.
+func Search(ctx context.Context, r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
+	if err := search.CheckWords(opt.Words); err != nil {
+		return nil, err
+	}
 	f, err := openLog(r.LogPath())
 	if f == nil {
 		return nil, err
@@ -68,7 +77,7 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 		}
 	}
 	df := make([]int, len(q.Terms()))
-	lines, mentions, parts, err := firstPass(f, q, note, df)
+	lines, mentions, parts, err := firstPass(ctx, f, q, note, df)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +116,14 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 		var h logformat.Head
 		var body logformat.Body
 		i := p.line - 1
+		var stopped error
 		_, err := readLines(io.NewSectionReader(f, p.start, p.end-p.start), p.start, func(line []byte) bool {
 			i++
+			if i%checkEvery == 0 {
+				if stopped = ctx.Err(); stopped != nil {
+					return false
+				}
+			}
 			line = trimLine(line)
 			if len(line) == 0 {
 				return true
@@ -173,7 +188,7 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 			best.offer(score, h.At, h.ID, line)
 			return true
 		})
-		return err
+		return cmp.Or(err, stopped)
 	}
 	// The parts are read at once, each keeping its best N; the best N of
 	// those are the answer.
@@ -222,7 +237,7 @@ func Search(r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
 // and how many lines hold each (df). It returns the number of lines,
 // counted as forwardLines does. A long log is read in parts at once, as
 // CountLog reads it.
-func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, parts []logPart, err error) {
+func firstPass(ctx context.Context, f *os.File, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, parts []logPart, err error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, nil, nil, err
@@ -246,7 +261,7 @@ func firstPass(f *os.File, q *search.Query, note func(by, target idKey), df []in
 			defer wg.Done()
 			p := &read[i]
 			p.df = make([]int, len(df))
-			p.lines, p.mentions, p.err = readBlocks(io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i]), q,
+			p.lines, p.mentions, p.err = readBlocks(ctx, io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i]), q,
 				func(by, target idKey) {
 					mu.Lock()
 					note(by, target)
@@ -287,14 +302,18 @@ type logPart struct {
 	line       int
 }
 
-// readBlocks is firstPass on one part of the log.
-func readBlocks(r io.Reader, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, err error) {
+// readBlocks is firstPass on one part of the log; it stops with ctx's
+// error when ctx ends.
+func readBlocks(ctx context.Context, r io.Reader, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, err error) {
 	buf := make([]byte, searchBlock)
 	var lowered []byte
 	var starts []int
 	var freq *[256]int
 	have := 0 // the start of a line, left from the last block
 	for {
+		if err := ctx.Err(); err != nil {
+			return 0, nil, err
+		}
 		n, err := io.ReadFull(r, buf[have:])
 		have += n
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
@@ -350,6 +369,10 @@ func readBlocks(r io.Reader, q *search.Query, note func(by, target idKey), df []
 // searchBlock is the size of the blocks firstPass reads (a variable for
 // the tests).
 var searchBlock = 256 << 10
+
+// checkEvery is how many lines the second pass reads between two looks
+// at whether its context ended.
+const checkEvery = 1024
 
 // The shape of a line as lucid writes it: the id, then the time.
 const (

@@ -1,13 +1,16 @@
 package logstore
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -186,7 +189,7 @@ func TestSearchAgrees(t *testing.T) {
 			if words == nil && opt.Kinds == nil && opt.Since.IsZero() && opt.Agent == nil && opt.Cites == nil {
 				opt.All = true // a listing of everything, newest first
 			}
-			got, err := Search(repo, opt)
+			got, err := Search(t.Context(), repo, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +224,7 @@ func TestSearchRanks(t *testing.T) {
 	add(logformat.KindNote, "the build is slow because the linker runs twice over every package here") // 3: long
 	add(logformat.KindFact, "the build is slow")                                                       // 4: as 0, newer
 	add(logformat.KindFact, "nothing to see")                                                          // 5
-	found, err := Search(r, SearchOptions{Words: []string{"build", "redis"}, N: 10})
+	found, err := Search(t.Context(), r, SearchOptions{Words: []string{"build", "redis"}, N: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,12 +236,12 @@ func TestSearchRanks(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("ranked %v, want %v", got, want)
 	}
-	found, _ = Search(r, SearchOptions{Words: []string{"build", "redis"}, N: 2})
+	found, _ = Search(t.Context(), r, SearchOptions{Words: []string{"build", "redis"}, N: 2})
 	if len(found) != 2 || found[0].ID != ids[1] || found[1].ID != ids[2] {
 		t.Fatalf("-n 2 kept %v", found)
 	}
 	// No words: newest first.
-	found, _ = Search(r, SearchOptions{Kinds: []string{logformat.KindFact}, N: 2})
+	found, _ = Search(t.Context(), r, SearchOptions{Kinds: []string{logformat.KindFact}, N: 2})
 	if len(found) != 2 || found[0].ID != ids[5] || found[1].ID != ids[4] || found[0].Score != 0 {
 		t.Fatalf("newest facts: %v", found)
 	}
@@ -259,15 +262,15 @@ func TestSearchKindOfReplacement(t *testing.T) {
 	retire := logformat.NewEntry(time.Now(), "human", logformat.KindSupersede, "no cache note after all")
 	retire.Supersedes, retire.Retired = note.ID, true
 	Append(r.LogPath(), retire)
-	found, _ := Search(r, SearchOptions{Words: []string{"cache"}, Kinds: []string{logformat.KindFact}, N: 5})
+	found, _ := Search(t.Context(), r, SearchOptions{Words: []string{"cache"}, Kinds: []string{logformat.KindFact}, N: 5})
 	if len(found) != 1 || found[0].ID != fix.ID {
 		t.Fatalf("facts about the cache: %v", found)
 	}
-	found, _ = Search(r, SearchOptions{Words: []string{"cache"}, N: 5})
+	found, _ = Search(t.Context(), r, SearchOptions{Words: []string{"cache"}, N: 5})
 	if len(found) != 1 || found[0].ID != fix.ID {
 		t.Fatalf("live entries about the cache: %v", found)
 	}
-	found, _ = Search(r, SearchOptions{Words: []string{"cache"}, N: 5, All: true})
+	found, _ = Search(t.Context(), r, SearchOptions{Words: []string{"cache"}, N: 5, All: true})
 	if len(found) != 4 {
 		t.Fatalf("every entry about the cache: %v", found)
 	}
@@ -281,8 +284,64 @@ func TestSearchKindOfReplacement(t *testing.T) {
 func TestSearchOfAMissingLog(t *testing.T) {
 	r := repotest.Lucid(t)
 	os.Remove(r.LogPath())
-	found, err := Search(r, SearchOptions{Words: []string{"x"}, N: 5})
+	found, err := Search(t.Context(), r, SearchOptions{Words: []string{"x"}, N: 5})
 	if err != nil || len(found) != 0 {
 		t.Fatalf("Search of a missing log = %v, %v", found, err)
+	}
+}
+
+// TestSearchBounds: a search of more words than search.MaxWords is
+// refused before the log is read (ten thousand words did not finish); one
+// whose context ended reads nothing, and one whose context ends while it
+// reads stops within a few lines of each part, returning the context's
+// error: the page's server stops a search whose page went away.
+func TestSearchBounds(t *testing.T) {
+	defer func(split int64) { countSplitSize = split }(countSplitSize)
+	countSplitSize = 0 // in parts, at once
+	r := repotest.Lucid(t)
+	f, err := os.Create(r.LogPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	const n = 20 * checkEvery
+	for i := range n {
+		line, _ := logformat.EncodeEntry(logformat.NewEntry(at.Add(time.Duration(i)*time.Second), fmt.Sprintf("agent%d", i%5), logformat.KindFact, fmt.Sprintf("the cache holds entry %d", i)))
+		f.Write(line)
+	}
+	f.Close()
+
+	many := make([]string, 10000)
+	for i := range many {
+		many[i] = fmt.Sprintf("word%d", i)
+	}
+	var tooMany *search.TooManyWords
+	if _, err := Search(t.Context(), r, SearchOptions{Words: many, N: 5}); !errors.As(err, &tooMany) || tooMany.N != len(many) {
+		t.Fatalf("10,000 words: %v, want a *search.TooManyWords of 10000", err)
+	}
+	if _, err := Search(t.Context(), r, SearchOptions{Words: many[:search.MaxWords], N: 5}); err != nil {
+		t.Fatalf("%d words: %v", search.MaxWords, err)
+	}
+
+	ended, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := Search(ended, r, SearchOptions{Words: []string{"cache"}, N: 5}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("an ended context: %v, want context.Canceled", err)
+	}
+	for _, words := range [][]string{{"cache"}, nil} {
+		ctx, cancel := context.WithCancel(t.Context())
+		var calls atomic.Int64
+		_, err := Search(ctx, r, SearchOptions{Words: words, N: 5, Agent: func(string) bool {
+			calls.Add(1)
+			cancel() // the page goes away while its search reads
+			return true
+		}})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("words %q, the context ended while reading: %v, want context.Canceled", words, err)
+		}
+		if c := calls.Load(); c > 4*checkEvery {
+			t.Errorf("words %q: %d lines of %d read after the context ended", words, c, n)
+		}
+		cancel()
 	}
 }

@@ -2,6 +2,7 @@ package present
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
@@ -109,9 +110,11 @@ func looksLikeSession(s string) bool {
 }
 
 // Labeler gives agents' labels, reading each agent's type and client from
-// its record once.
+// its record once. It is safe for concurrent use: lucid search reads the
+// log in parts at once, and its agent filter asks for labels from each.
 type Labeler struct {
 	repo  *gitstore.Repo
+	mu    sync.Mutex
 	known map[string]agentstore.Record
 }
 
@@ -126,11 +129,13 @@ func (l *Labeler) Label(agent string) string {
 	if _, mate := Teammate(agent); mate {
 		return Label(agent, "")
 	}
+	l.mu.Lock()
 	rec, ok := l.known[agent]
 	if !ok {
 		rec, _, _ = agentstore.Load(l.repo, agent)
 		l.known[agent] = rec
 	}
+	l.mu.Unlock()
 	if !strings.Contains(agent, "/") && !looksLikeSession(agent) && rec.Client == "" {
 		// A person's name, or a session id of no known shape whose
 		// client never started it here.

@@ -12,6 +12,7 @@ package search
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"slices"
 	"unicode"
@@ -29,6 +30,28 @@ const (
 	typicalWords = 20
 )
 
+// MaxWords is the most words a query takes. Each word is looked for in
+// every line of the log, and matched against every word of each line that
+// may hold one: a query of thousands of words would read a large log for
+// minutes. A person's search says what it wants in a few.
+const MaxWords = 16
+
+// TooManyWords is the error of a query of more than MaxWords words.
+type TooManyWords struct{ N int }
+
+func (e *TooManyWords) Error() string {
+	return fmt.Sprintf("a search takes at most %d words, and this one has %d: keep the few that say most", MaxWords, e.N)
+}
+
+// CheckWords returns a *TooManyWords when words, split as NewQuery splits
+// them, are more than MaxWords different words.
+func CheckWords(words []string) error {
+	if n := len(NewQuery(words).terms); n > MaxWords {
+		return &TooManyWords{N: n}
+	}
+	return nil
+}
+
 // Query is the words searched for, each lowered, and their weights.
 type Query struct {
 	terms [][]byte
@@ -37,6 +60,9 @@ type Query struct {
 	// the term has none (then every line may hold it).
 	hints [][]byte
 	idf   []float64
+	// byFirst[c] are the indexes of the terms that begin with byte c: a
+	// word of a text is compared only with those.
+	byFirst [256][]int
 }
 
 // NewQuery splits words as texts are split (letters and digits; the rest
@@ -52,6 +78,7 @@ func NewQuery(words []string) *Query {
 			}
 			seen[string(tok)] = true
 			t := bytes.Clone(tok)
+			q.byFirst[t[0]] = append(q.byFirst[t[0]], len(q.terms))
 			q.terms = append(q.terms, t)
 			q.hints = append(q.hints, asciiHint(t))
 			q.idf = append(q.idf, 1)
@@ -215,8 +242,8 @@ func (d *Doc) AddJSON(raw []byte) { split(raw, true, d.word) }
 
 func (d *Doc) word(tok []byte) {
 	d.words++
-	for i, t := range d.q.terms {
-		if bytes.HasPrefix(tok, t) {
+	for _, i := range d.q.byFirst[tok[0]] {
+		if bytes.HasPrefix(tok, d.q.terms[i]) {
 			d.tf[i]++
 		}
 	}

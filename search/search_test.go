@@ -3,6 +3,8 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -142,5 +144,39 @@ func TestScore(t *testing.T) {
 		t.Errorf("no match scores %v", score("nothing here"))
 	case score("builds") != score("build"):
 		t.Errorf("a word that begins with the query's scores otherwise")
+	}
+}
+
+// A query takes at most MaxWords words, counted as they are searched for:
+// split (a punctuation joins two), lowered, each once.
+func TestCheckWords(t *testing.T) {
+	numbered := func(n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, fmt.Sprintf("w%d", i))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		words []string
+		want  int // the count refused; 0 when taken
+	}{
+		{numbered(MaxWords), 0},
+		{append(numbered(MaxWords), "W1", "w1", "(w2)"), 0},
+		{numbered(MaxWords + 1), MaxWords + 1},
+		{[]string{strings.Join(numbered(MaxWords+1), "-")}, MaxWords + 1},
+		{numbered(10000), 10000},
+		{nil, 0},
+	} {
+		err := CheckWords(c.words)
+		var many *TooManyWords
+		switch {
+		case c.want == 0 && err != nil:
+			t.Errorf("%d words: %v", len(c.words), err)
+		case c.want > 0 && (!errors.As(err, &many) || many.N != c.want):
+			t.Errorf("%d words: %v, want %d refused", len(c.words), err, c.want)
+		case c.want > 0 && strings.Contains(err.Error(), "\n"):
+			t.Errorf("the error is not one line: %q", err)
+		}
 	}
 }

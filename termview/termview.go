@@ -70,7 +70,7 @@ func read(repo *gitstore.Repo, n int) (*board.Board, *board.LogPage, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	page, err := board.Log(repo, board.LogQuery{N: n})
+	page, err := board.Log(context.Background(), repo, board.LogQuery{N: n})
 	if err != nil {
 		return nil, nil, err
 	}

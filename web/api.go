@@ -113,7 +113,12 @@ func (s *Server) getLog(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Tail = &tail
 	}
-	page, err := board.Log(s.repo, lq)
+	// The request's context ends when the page goes away (a new search
+	// typed over it, the tab closed): the search stops with it.
+	page, err := board.Log(r.Context(), s.repo, lq)
+	if r.Context().Err() != nil {
+		return // nobody to answer
+	}
 	if err != nil {
 		fail(w, err, http.StatusInternalServerError)
 		return
@@ -263,8 +268,9 @@ func readJSON(r *http.Request, v any) error {
 func fail(w http.ResponseWriter, err error, status int) {
 	var bad badRequest
 	var busy *gitstore.LockBusyError
+	var query *board.ErrQuery
 	switch {
-	case errors.As(err, &bad):
+	case errors.As(err, &bad), errors.As(err, &query):
 		refuse(w, http.StatusBadRequest, err.Error())
 	case errors.Is(err, board.ErrPlanChanged):
 		refuse(w, http.StatusConflict, err.Error())

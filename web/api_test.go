@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lucid-dev/lucid/board"
 	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/search"
 )
 
 // serving is s served on its address until the test ends, and a client
@@ -171,16 +175,10 @@ func TestAPI(t *testing.T) {
 // without asking; a page that comes back with its tail is sent what it
 // missed.
 func TestEvents(t *testing.T) {
-	gittest.Setenv(t)
-	s := newTestServer(t, Options{Tick: time.Hour})
-	c := serving(t, s)
-	var page logPage
-	getJSON(t, c, s, "/api/log", &page)
-	tail, _ := json.Marshal(page.Tail)
-
+	s, c, tail := openPage(t)
 	var e map[string]any
 	postJSON(t, c, s, "/api/record", `{"kind":"note","text":"missed"}`, &e)
-	first := stream(t, c, s, "?tail="+url.QueryEscape(string(tail)))
+	first := stream(t, c, s, tailQuery(tail))
 	second := stream(t, c, s, "") // a page that read nothing yet
 	first.next("entries", `"missed"`)
 	first.next("hello", "")
@@ -191,6 +189,27 @@ func TestEvents(t *testing.T) {
 		st.next("entries", `"appended while open"`)
 		st.next("board", `"agents"`)
 	}
+}
+
+// openPage is a server with no tick, served, and a page of it that read
+// the log's first page: its client, and the tail that page gave.
+func openPage(t *testing.T) (*Server, *http.Client, board.Tail) {
+	t.Helper()
+	gittest.Setenv(t)
+	s := newTestServer(t, Options{Tick: time.Hour})
+	c := serving(t, s)
+	var page logPage
+	getJSON(t, c, s, "/api/log", &page)
+	if page.Tail == nil {
+		t.Fatal("the log's first page has no tail")
+	}
+	return s, c, *page.Tail
+}
+
+// tailQuery is the query of an event stream that follows from tail.
+func tailQuery(tail board.Tail) string {
+	b, _ := json.Marshal(tail)
+	return "?tail=" + url.QueryEscape(string(b))
 }
 
 // events is an open event stream's events, name and data.
@@ -252,18 +271,84 @@ func (ev *events) next(want, text string) {
 // A page back after more was appended than one event carries is told to
 // read the log again, not sent it all.
 func TestEventsReload(t *testing.T) {
-	gittest.Setenv(t)
-	s := newTestServer(t, Options{Tick: time.Hour})
-	c := serving(t, s)
-	var page logPage
-	getJSON(t, c, s, "/api/log", &page)
-	tail, _ := json.Marshal(page.Tail)
+	s, c, tail := openPage(t)
 	for i := range maxPushed + 1 {
 		if _, err := board.Record(s.repo, "note", fmt.Sprintf("note %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ev := stream(t, c, s, "?tail="+url.QueryEscape(string(tail)))
+	ev := stream(t, c, s, tailQuery(tail))
 	ev.next("reload", "")
 	ev.next("hello", "")
+}
+
+// A search of the log takes at most search.MaxWords words: ten thousand
+// are refused at once, in one line, not read against every line of the
+// log for minutes. A search whose page went away (its request's context
+// ended) stops: nothing is answered, and the log is not read.
+func TestSearchBounds(t *testing.T) {
+	gittest.Setenv(t)
+	s := newTestServer(t, Options{Tick: time.Hour})
+	for i := range 50 {
+		if _, err := board.Record(s.repo, "note", fmt.Sprintf("the cache holds note %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := serving(t, s)
+	words := make([]string, 10000)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%d", i)
+	}
+	var e map[string]string
+	began := time.Now()
+	code := getJSON(t, c, s, "/api/log?q="+url.QueryEscape(strings.Join(words, " ")), &e)
+	if code != http.StatusBadRequest || e["error"] != (&search.TooManyWords{N: 10000}).Error() {
+		t.Errorf("a search of 10,000 words: %d %v, want 400 and that it takes at most %d", code, e, search.MaxWords)
+	}
+	if d := time.Since(began); d > 5*time.Second {
+		t.Errorf("refusing 10,000 words took %v", d)
+	}
+	var found logPage
+	if code := getJSON(t, c, s, "/api/log?q=cache&n=5", &found); code != http.StatusOK || len(found.Entries) != 5 {
+		t.Fatalf("a search of one word: %d %+v", code, found)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // the page went away
+	rec := httptest.NewRecorder()
+	s.getLog(rec, httptest.NewRequestWithContext(ctx, http.MethodGet, "/api/log?q=cache", nil))
+	if rec.Body.Len() != 0 {
+		t.Errorf("a search whose page went away was answered: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// A page that read the log while it was empty, and reconnects its event
+// stream after 100,000 entries came (a merge, a long sleep), is told to
+// read the log again; the server reads no more of the log than one event
+// carries to know it (it read every entry into memory: 320 MB at 200,000).
+func TestEventsCatchUpFromAnEmptyLog(t *testing.T) {
+	s, c, tail := openPage(t)
+	if tail.Size != 0 {
+		t.Fatalf("the tail of an empty log: %+v", tail)
+	}
+	var b []byte
+	at := time.Now().Add(-time.Hour)
+	for i := range 100000 {
+		line, _ := logformat.EncodeEntry(logformat.NewEntry(at.Add(time.Duration(i)*time.Millisecond), "human", logformat.KindNote, fmt.Sprintf("note %d, merged while the page slept", i)))
+		b = append(b, line...)
+	}
+	if err := os.WriteFile(s.repo.LogPath(), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = nil
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ev := stream(t, c, s, tailQuery(tail))
+	ev.next("reload", "")
+	ev.next("hello", "")
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("the catch-up from an empty log's tail allocated %d MB", got>>20)
+	}
 }

@@ -34,8 +34,10 @@ type hub struct {
 }
 
 // maxPushed is the most entries one event carries: more at once (a merge,
-// a page back after a long sleep) and the page is told to read the log's
-// first page again instead, so that neither holds them all.
+// a page back after a long sleep, a page that read an empty log) and the
+// page is told to read the log's first page again instead, so that neither
+// holds them all. The server reads no more than that many from the log's
+// end to know it (board.Since).
 const maxPushed = 500
 
 // subBuffer is how many changes a page may fall behind before its stream
@@ -77,10 +79,10 @@ func (h *hub) changed() {
 		return
 	}
 	var evs []event
-	entries, next, rewritten, err := board.Since(h.repo, h.tail)
+	entries, next, reload, err := board.Since(h.repo, h.tail, maxPushed)
 	switch {
 	case err != nil:
-	case rewritten || len(entries) > maxPushed:
+	case reload:
 		h.tail = next
 		evs = append(evs, event{name: "reload", data: []byte("{}")})
 	default:
@@ -120,9 +122,9 @@ func (h *hub) subscribe(from *board.Tail) ([]event, chan []event) {
 		// Read under the lock: the hub's tail is at most where this read
 		// ends, so that the page misses nothing (it may get an entry twice,
 		// and drops it by id).
-		entries, next, rewritten, err := board.Since(h.repo, *from)
+		entries, next, reload, err := board.Since(h.repo, *from, maxPushed)
 		switch {
-		case err != nil || rewritten || len(entries) > maxPushed:
+		case err != nil || reload:
 			missed = append(missed, event{name: "reload", data: []byte("{}")})
 		case len(entries) > 0:
 			missed = append(missed, encode("entries", appended{Entries: entries, Tail: next}))

@@ -3,7 +3,11 @@ package copilot
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -212,5 +216,84 @@ func TestEvents(t *testing.T) {
 	}
 	if lucidEvent("permissionRequest") != "" {
 		t.Error("an event lucid does not register maps to one of lucid's")
+	}
+}
+
+// Copilot CLI 1.0.102 sends toolArgs as an object; GitHub's hooks
+// reference shows it as a JSON string that holds the object. Every
+// recorded payload with toolArgs (this repository's, and the fuller set in
+// ../shared/fixtures, where it is at hand) decodes the same in both forms:
+// the same tool, paths and command, and the object as the tool's input,
+// from which a signed command's modifiedArgs is made. A string that holds
+// no object (apply_patch's patch, a word) is read as before.
+func TestToolArgsAsString(t *testing.T) {
+	_, here, _, _ := runtime.Caller(0)
+	dirs := []string{filepath.Join(filepath.Dir(here), "..", "..", "testdata", "payloads", version)}
+	shared := filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "fixtures", version)
+	if _, err := os.Stat(shared); err == nil {
+		dirs = append(dirs, shared)
+	} else {
+		t.Logf("%s is not at hand: the recorded payloads of testdata alone", shared)
+	}
+	tools := map[string]bool{}
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, file := range files {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]json.RawMessage
+			if json.Unmarshal(raw, &doc) != nil || len(doc["toolArgs"]) == 0 || doc["toolArgs"][0] != '{' {
+				continue // no tool, or apply_patch's patch
+			}
+			text, _ := json.Marshal(string(doc["toolArgs"]))
+			doc["toolArgs"] = text
+			asString, _ := json.Marshal(doc)
+			event, _, _ := strings.Cut(filepath.Base(file), "-")
+			want, err1 := Client{}.Decode(event, raw)
+			got, err2 := Client{}.Decode(event, asString)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: %v, %v", file, err1, err2)
+			}
+			var wantArgs, gotArgs bytes.Buffer
+			json.Compact(&wantArgs, want.ToolInput)
+			json.Compact(&gotArgs, got.ToolInput)
+			want.ToolInput, got.ToolInput = nil, nil
+			if !reflect.DeepEqual(got, want) || wantArgs.String() != gotArgs.String() {
+				t.Errorf("%s with toolArgs as a string:\n got %+v %s\nwant %+v %s", file, got, gotArgs.String(), want, wantArgs.String())
+			}
+			if want.Tool != hooks.ToolOther {
+				tools[want.ToolName] = true
+			}
+		}
+	}
+	for _, tool := range []string{Bash, Create, Edit} {
+		if !tools[tool] {
+			t.Errorf("no recorded payload of %s was read in both forms", tool)
+		}
+	}
+	for _, tc := range []struct {
+		payload string
+		tool    hooks.Tool
+		paths   []string
+		command string
+	}{
+		{`{"sessionId":"s","cwd":"/r","toolName":"create","toolArgs":"{\"path\":\"src/a.go\",\"file_text\":\"x\"}"}`, hooks.ToolEdit, []string{"/r/src/a.go"}, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"edit","toolArgs":" {\"path\":\"/r/b.go\"} "}`, hooks.ToolEdit, []string{"/r/b.go"}, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\"}"}`, hooks.ToolShell, nil, "rm -rf dist"},
+		{`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"rm -rf dist"}`, hooks.ToolShell, nil, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":"}`, hooks.ToolEdit, nil, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: c.go\n+x\n*** End Patch\n"}`, hooks.ToolEdit, []string{"/r/c.go"}, ""},
+	} {
+		in, err := Client{}.Decode("preToolUse", []byte(tc.payload))
+		if err != nil || in.Tool != tc.tool || !slices.Equal(in.Paths, tc.paths) || in.Command != tc.command {
+			t.Errorf("%s: %v %q %q, %v", tc.payload, in.Tool, in.Paths, in.Command, err)
+		}
+	}
+	// A signed command's arguments: the object the string held.
+	in, _ := Client{}.Decode("preToolUse", []byte(`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"lucid note x\",\"description\":\"d\"}"}`))
+	if b, _, _ := (Client{}).Encode(in, &hooks.Output{Command: "LUCID_AGENT=s lucid note x"}); string(b) != `{"modifiedArgs":{"command":"LUCID_AGENT=s lucid note x","description":"d"}}`+"\n" {
+		t.Errorf("a signed command given as a string: %s", b)
 	}
 }

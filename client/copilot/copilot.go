@@ -176,8 +176,27 @@ type payload struct {
 	SessionID, Cwd, Source     string
 	AgentID, AgentType, Parent string
 	ToolName                   string
-	ToolArgs                   []byte // raw JSON: an object, or apply_patch's patch as a string
-	StopHookActive             bool
+	// ToolArgs is raw JSON: an object, apply_patch's patch as a string, or
+	// an object written as a JSON string (see objectArgs).
+	ToolArgs       []byte
+	StopHookActive bool
+}
+
+// objectArgs is a tool's arguments as the object they are. Copilot CLI
+// 1.0.102 sends toolArgs as an object; GitHub's hooks reference shows it as
+// a JSON string that holds the object ("{\"command\":\"...\"}"), a form a
+// later version may send: then the string's content is the object. Any
+// other value (a string that holds no object, apply_patch's patch) is
+// given as it is.
+func objectArgs(raw []byte) []byte {
+	text, err := jsonread.String(raw)
+	if err != nil || text == "" {
+		return raw
+	}
+	if obj := []byte(text); jsonread.Object(obj, func(string, []byte) error { return nil }) == nil {
+		return obj
+	}
+	return raw
 }
 
 // decode reads b as encoding/json would read it into the payload's
@@ -210,6 +229,9 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	source := p.Source
 	if source == "new" {
 		source = "startup"
+	}
+	if p.ToolName != ApplyPatch {
+		p.ToolArgs = objectArgs(p.ToolArgs) // a signed command's modifiedArgs is the object too
 	}
 	in := hooks.Input{
 		Event: lucidEvent(event), SessionID: session, AgentID: p.AgentID, AgentType: p.AgentType,

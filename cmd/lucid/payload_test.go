@@ -28,7 +28,9 @@ var payloadDir, _ = filepath.Abs(filepath.Join("..", "..", "testdata", "payloads
 // another client: codex-0.169.0/Stop.json) to DEST with /home/dev/repo moved
 // to $REPO (default $WORK/repo) and each dotted KEY set to VALUE (JSON when
 // it parses as JSON, else a string; @REPO in it stands for the repository).
-// "KEY=" with nothing after deletes KEY.
+// "KEY=" with nothing after deletes KEY; "KEY=@json" replaces KEY's value,
+// as the sets before it left it, with its JSON text as a string (Copilot's
+// toolArgs as GitHub's hooks reference shows it: "{\"path\":...}").
 func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: payload NAME DEST [KEY=VALUE]...")
@@ -51,12 +53,32 @@ func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
 		if !ok {
 			ts.Fatalf("payload: %q is not KEY=VALUE", kv)
 		}
+		if val == "@json" {
+			text, err := json.Marshal(getPath(doc, strings.Split(key, ".")))
+			ts.Check(err)
+			val, _ := json.Marshal(string(text))
+			setPath(doc, strings.Split(key, "."), string(val))
+			continue
+		}
 		val = strings.ReplaceAll(val, "@REPO", repo)
 		setPath(doc, strings.Split(key, "."), val)
 	}
 	out, err := json.MarshalIndent(doc, "", " ")
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out, 0o644))
+}
+
+// getPath is the value at the dotted keys of doc, nil when none.
+func getPath(doc map[string]any, keys []string) any {
+	var v any = doc
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
 }
 
 func setPath(doc map[string]any, keys []string, val string) {

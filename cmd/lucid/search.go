@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -66,6 +67,9 @@ left out unless --all. Give words, a filter, or both.`)
 		}
 	}
 	words := f.Args()
+	if err := search.CheckWords(words); err != nil {
+		return usageErr("%s", err)
+	}
 	if search.NewQuery(words).Empty() && len(*kinds) == 0 && *agentFilter == "" && *pathFilter == "" && since.IsZero() {
 		return usageErr("say what to look for: lucid search WORDS..., or a filter (--kind, --agent, --path, --since)")
 	}
@@ -83,7 +87,7 @@ left out unless --all. Give words, a filter, or both.`)
 			return err
 		}
 	}
-	found, err := logstore.Search(repo, opt)
+	found, err := logstore.Search(context.Background(), repo, opt)
 	if err != nil {
 		return err
 	}

@@ -45,6 +45,9 @@
 //	      -sizes from 100k up, with its peak memory (see search.go).
 //	web   lucid web's page in headless Chromium: its first paint of data,
 //	      an append shown, and the server's peak memory (see web.go).
+//	catchup lucid web's event stream reconnected from an empty log's tail
+//	      at 200k entries: the time to its reload and the server's peak
+//	      memory before and after (see catchup.go).
 //
 // Run it with `make bench`, which builds bin/lucid first, or
 //
@@ -95,6 +98,7 @@ var sections = []section{
 	{"whole", "lucid dream, doctor and supersede, which read the whole log, on the largest log", wholeSection},
 	{"search", "lucid search, ranked and filtered, on logs of 100k and 1M entries, with its peak memory", searchSection},
 	{"web", "lucid web in headless Chromium: first paint, an append shown, the server's memory, as the log grows", webSection},
+	{"catchup", "lucid web's event stream reconnected from an empty log's tail at 200k entries: its reload, the server's memory", catchupSection},
 }
 
 // bench is what every section runs with.

@@ -32,12 +32,9 @@ import (
 // within 500 ms; the server's peak memory flat in the log's size (at the
 // largest log within 1.5x of the smallest).
 func webSection(b *bench) error {
-	view := filepath.Join(filepath.Dir(b.lucid), "lucid-view")
 	const paintGoal, appendGoal, memGoal = "page first paint at 1M under 300 ms", "append shown on the page at 1M within 500 ms", "lucid web peak memory, largest log / smallest, within 1.5x"
-	why := ""
-	if _, err := os.Stat(view); err != nil {
-		why = "no lucid-view beside " + b.lucid + " (make build makes both)"
-	} else if _, err := browser.Path(); err != nil {
+	view, why := b.viewBinary()
+	if _, err := browser.Path(); why == "" && err != nil {
 		why = err.Error()
 	}
 	if why != "" {
@@ -85,22 +82,11 @@ func webSection(b *bench) error {
 // and returns the first paints of a few fresh loads, the delays of a few
 // appends, and the server's peak memory.
 func (b *bench) measurePage(view string, s *scratch, n int) (paints, appends []time.Duration, peak int64, err error) {
-	srv := exec.Command(view, "web")
-	srv.Dir, srv.Env = s.dir, b.env
-	out, err := srv.StdoutPipe()
+	url, srv, err := b.startView(view, s)
 	if err != nil {
-		return nil, nil, 0, err
-	}
-	srv.Stderr = io.Discard
-	if err := srv.Start(); err != nil {
 		return nil, nil, 0, err
 	}
 	defer func() { srv.Process.Kill(); srv.Wait() }()
-	url, err := serverURL(out)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("lucid web printed no address: %w", err)
-	}
-	go io.Copy(io.Discard, out)
 	tab, stop, err := browser.Start(context.Background(), filepath.Join(s.dir, ".chromium"))
 	if err != nil {
 		return nil, nil, 0, err
@@ -144,6 +130,40 @@ func (b *bench) measurePage(view string, s *scratch, n int) (paints, appends []t
 		appends = append(appends, time.UnixMilli(int64(seen)).Sub(start))
 	}
 	return paints, appends, processPeak(srv.Process.Pid), nil
+}
+
+// viewBinary is lucid-view, the binary lucid web runs, found beside the
+// lucid binary; why says why not when it is not there.
+func (b *bench) viewBinary() (view, why string) {
+	view = filepath.Join(filepath.Dir(b.lucid), "lucid-view")
+	if _, err := os.Stat(view); err != nil {
+		return "", "no lucid-view beside " + b.lucid + " (make build makes both)"
+	}
+	return view, ""
+}
+
+// startView starts `lucid-view web` on the scratch repository and returns
+// the address it printed (with its token) and the running server, which
+// the caller kills.
+func (b *bench) startView(view string, s *scratch) (string, *exec.Cmd, error) {
+	srv := exec.Command(view, "web")
+	srv.Dir, srv.Env = s.dir, b.env
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	srv.Stderr = io.Discard
+	if err := srv.Start(); err != nil {
+		return "", nil, err
+	}
+	url, err := serverURL(out)
+	if err != nil {
+		srv.Process.Kill()
+		srv.Wait()
+		return "", nil, fmt.Errorf("lucid web printed no address: %w", err)
+	}
+	go io.Copy(io.Discard, out)
+	return url, srv, nil
 }
 
 // serverURL reads the server's output until the line with its address.
