@@ -360,7 +360,19 @@ func (c *call) heldHere(t target, set *claims.ClaimSet) (claims.Hit, bool) {
 // its change came on top of theirs.
 func (c *call) awareNote(news []fileNews, when moment) string {
 	var lines []string
-	for _, fn := range news {
+	size := 0
+	for i, fn := range news {
+		if size > awareBudget {
+			// A command that writes many files others changed: the
+			// rest is counted, and the views list them.
+			var rest []string
+			for _, more := range news[i:] {
+				rest = append(rest, escape.Line(more.rel))
+			}
+			lines = append(lines, fmt.Sprintf("lucid: %d more %s you are writing %s changed by other agents lately: %s (lucid watch --once shows who).",
+				len(rest), Plural(len(rest), "file", "files"), Plural(len(rest), "was", "were"), clip(strings.Join(rest, ", "), awareBudget/4, "")))
+			break
+		}
 		var agents []editor
 		var lichs []lichstore.Edit
 		for _, e := range fn.editors {
@@ -381,9 +393,14 @@ func (c *call) awareNote(news []fileNews, when moment) string {
 		if len(agents) > 0 {
 			lines = append(lines, c.agentsNote(fn, agents, when))
 		}
+		size = len(strings.Join(lines, "\n"))
 	}
 	return strings.Join(lines, "\n")
 }
+
+// awareBudget bounds what one call is told of others' changes, in bytes
+// (as the file facts are): past it, the rest of the files are counted.
+const awareBudget = 1600
 
 // agentsNote is the note about lucid agents that changed one file.
 func (c *call) agentsNote(fn fileNews, eds []editor, when moment) string {

@@ -454,3 +454,21 @@ func TestStateClosedToLinks(t *testing.T) {
 		t.Errorf("links among ordinary files: %s", a.out.Deny)
 	}
 }
+
+// One command writing many files others just changed is told of them
+// within one budget, the rest counted: every injected byte is the user's.
+func TestAwareBudgetPerCall(t *testing.T) {
+	repo := newRepo(t)
+	leasesOff(t, repo)
+	c := wholeClient{}
+	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
+	var paths []string
+	for i := range 300 {
+		paths = append(paths, filepath.Join(repo.Top, "gen", fmt.Sprintf("f%03d.go", i)))
+	}
+	do(t, c, "PreToolUse", edit(other, "", repo.Top, paths...))
+	got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, paths...)).context()
+	if len(got) > 2*awareBudget || !strings.Contains(got, "more files you are writing were changed by other agents lately") {
+		t.Errorf("told %d bytes of 300 files others changed:\n%s", len(got), got)
+	}
+}
