@@ -144,7 +144,7 @@ func TestCodexDeniedOnClaudeClaim(t *testing.T) {
 	}
 	for i, want := range []string{"src/auth.go is claimed by lead·", "src/auth.go is claimed by lead·", "src/m.md is claimed by lead·"} {
 		out := lastOutput(reqs[i+1].Responses)
-		if !strings.Contains(out, "Command blocked by PreToolUse hook: lucid: "+want) || !strings.Contains(out, `for "rework auth"`) ||
+		if !strings.Contains(out, "Command blocked by PreToolUse hook: lucid: "+want) || !strings.Contains(out, `for «rework auth»`) ||
 			!strings.Contains(out, `--for-claim 'src/**' "why you need it"`) {
 			t.Errorf("request %d: the deny reason did not reach the model; the call's output:\n%s", i+2, out)
 		}

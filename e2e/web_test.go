@@ -411,7 +411,7 @@ func TestWebPage(t *testing.T) {
 	}
 	delta := w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webA, map[string]any{
 		"tool_input": map[string]any{"command": "echo next", "description": "next"}})
-	if !strings.Contains(delta, "a person released your claim on src/**") || !strings.Contains(delta, why) {
+	if !strings.Contains(delta, "a person released your claim on 'src/**'") || !strings.Contains(delta, why) {
 		t.Errorf("A's next delta does not say a person released its claim, and why:\n%s", delta)
 	}
 	view(t, ctx, "log")

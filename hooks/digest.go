@@ -70,7 +70,10 @@ const digestHowTo = `## Using lucid
 // BuildDigest composes the digest of the work tree. It reads the log from
 // its end and stops when the budget is full, so its cost does not grow with
 // the length of the log. Text has every control character escaped
-// (internal/escape), before the budget is counted.
+// (internal/escape), before the budget is counted, and what authors wrote
+// fenced: the plan and digest.md line by line (escape.Block), an entry's
+// text and a claim's task inline (escape.Words); no line of theirs starts
+// as the digest's own lines do.
 func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	budget := opt.Budget
 	if budget <= 0 {
@@ -104,11 +107,11 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	if d.Plan == "" {
 		head.WriteString("(no plan written yet)\n")
 	} else {
-		head.WriteString(clip(escape.Text(d.Plan), budget*45/100, "read .lucid/plan.md for the rest") + "\n")
+		head.WriteString(clip(escape.Block(d.Plan, ""), budget*45/100, "read .lucid/plan.md for the rest") + "\n")
 	}
 	if d.Summary != "" {
 		head.WriteString("\n## Consolidated digest (.lucid/digest.md)\n")
-		head.WriteString(clip(escape.Text(d.Summary), budget*25/100, "read .lucid/digest.md for the rest") + "\n")
+		head.WriteString(clip(escape.Block(d.Summary, ""), budget*25/100, "read .lucid/digest.md for the rest") + "\n")
 	}
 	head.WriteString("\n## Active claims\n")
 	if len(d.Claims) == 0 {
