@@ -218,7 +218,7 @@ func TestCodexFactsMeetClaude(t *testing.T) {
 	if !signed {
 		t.Fatalf("the Codex agent's fact is not in the log")
 	}
-	if log := e.run("lucid", "log"); !strings.Contains(log, codexFact+" (codex·") {
+	if log := e.run("lucid", "log"); !strings.Contains(log, "«"+codexFact+"» (codex·") {
 		t.Errorf("lucid log does not label the fact codex·…:\n%s", log)
 	}
 	// The Claude lead: the fact came with its tool call after Codex wrote it.

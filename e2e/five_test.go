@@ -256,7 +256,7 @@ func TestSixClients(t *testing.T) {
 		}
 	}
 	log := e.run("lucid", "log")
-	for _, want := range []string{claudeFact + " (lead·", codexFact + " (codex·", geminiFact + " (gemini·", copilotFact + " (copilot·", qwenFact + " (qwen·", opencodeFact + " (opencode·"} {
+	for _, want := range []string{claudeFact + "» (lead·", codexFact + "» (codex·", geminiFact + "» (gemini·", copilotFact + "» (copilot·", qwenFact + "» (qwen·", opencodeFact + "» (opencode·"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("lucid log lacks %q:\n%s", want, log)
 		}
