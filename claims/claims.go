@@ -412,7 +412,7 @@ func (s *ClaimSet) Describe(c claimstore.Claim, labels *present.Labeler) string 
 		return fmt.Sprintf("%s (a lease on %s, taken by its write %s and held until its turn ends)", s.who(c, labels),
 			escape.Line(strings.Join(c.Globs, ", ")), present.Ago(c.Created, s.now))
 	}
-	return fmt.Sprintf("%s for %s (%s, claimed %s)", s.who(c, labels), escape.Quote(c.Task),
+	return fmt.Sprintf("%s for %s (%s, claimed %s)", s.who(c, labels), escape.Words(c.Task),
 		escape.Line(strings.Join(c.Globs, ", ")), present.Ago(c.Created, s.now))
 }
 
@@ -802,7 +802,7 @@ func updateWithin(repo *gitstore.Repo, wait time.Duration, change func([]claimst
 // with the work tree named when it is not top, and the machine when it is
 // another.
 func (s *ClaimSet) ClaimLine(c claimstore.Claim, labels *present.Labeler, top string) string {
-	what := "for " + escape.Quote(c.Task)
+	what := "for " + escape.Words(c.Task)
 	if c.Lease {
 		what = "editing it (a lease, until its turn ends)"
 	}

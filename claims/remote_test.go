@@ -63,10 +63,10 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 		}
 	}
 	d := set.Describe(set.Remote[0], present.NewLabeler(repo))
-	if d != `human on laptop (012345) for "auth" (src/**, claimed under a minute ago)` {
+	if d != `human on laptop (012345) for «auth» (src/**, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
-	if line := set.ClaimLine(set.Remote[0], present.NewLabeler(repo), repo.Top); line != `src/**: human on laptop (012345) for "auth" (under a minute ago)` {
+	if line := set.ClaimLine(set.Remote[0], present.NewLabeler(repo), repo.Top); line != `src/**: human on laptop (012345) for «auth» (under a minute ago)` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 	active := set.ActiveClaims()

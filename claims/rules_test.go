@@ -74,7 +74,7 @@ func TestAcquireRefusesAnOverlap(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("an overlapping claim: %v", err)
 	}
-	want := `src/api/*.go overlaps src/** (both can match src/api/.go), claimed by agent·a2adb9 for "refactor auth" (src/**, claimed under a minute ago): wait until it is released, ask for it with ` + "`lucid ask " + sub + ` --for-claim 'src/**' "why you need it"` + "`, or work on other files"
+	want := `src/api/*.go overlaps src/** (both can match src/api/.go), claimed by agent·a2adb9 for «refactor auth» (src/**, claimed under a minute ago): wait until it is released, ask for it with ` + "`lucid ask " + sub + ` --for-claim 'src/**' "why you need it"` + "`, or work on other files"
 	if ce.Glob != "src/api/*.go" || ce.Theirs != "src/**" || ce.Owner != sub || err.Error() != want {
 		t.Errorf("conflict %+v\n got %s\nwant %s", ce, err, want)
 	}
@@ -92,7 +92,7 @@ func TestAcquireRefusesAnOverlap(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = acquire(repo, bob, now, "x", "design/logo.svg")
-	if err == nil || !strings.HasSuffix(err.Error(), "claimed by human for \"design\" (design/**, claimed under a minute ago): ask the person who claimed it, or work on other files") {
+	if err == nil || !strings.HasSuffix(err.Error(), "claimed by human for «design» (design/**, claimed under a minute ago): ask the person who claimed it, or work on other files") {
 		t.Errorf("over a person's claim: %v", err)
 	}
 }
@@ -143,7 +143,7 @@ func TestAcquireInAnotherWorktree(t *testing.T) {
 	if len(hits) != 2 || !hits[0].Here || hits[0].Claim.Owner != alice || hits[1].Here {
 		t.Errorf("hits here first, then elsewhere: %+v", hits)
 	}
-	if line := set.ClaimLine(hits[1].Claim, present.NewLabeler(repo), repo.Top); line != `src/a.go: lead·0b2182 for "t" (under a minute ago) in the work tree /elsewhere/wt` {
+	if line := set.ClaimLine(hits[1].Claim, present.NewLabeler(repo), repo.Top); line != `src/a.go: lead·0b2182 for «t» (under a minute ago) in the work tree /elsewhere/wt` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 }
@@ -203,7 +203,7 @@ func TestSetAnswers(t *testing.T) {
 			t.Errorf("rm -rf %s: %d hits, want %d", tc.rel, len(hits), tc.want)
 		}
 	}
-	if d := set.Describe(set.Claims[0], present.NewLabeler(repo)); d != `teammate alpha·29065e for "tests" (src/**/*_test.go, claimed under a minute ago)` {
+	if d := set.Describe(set.Claims[0], present.NewLabeler(repo)); d != `teammate alpha·29065e for «tests» (src/**/*_test.go, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
 	if f := set.Freshness(); f != "at an unknown time" {

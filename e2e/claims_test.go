@@ -114,7 +114,7 @@ func TestClaimGuardsLead(t *testing.T) {
 		during[0].Task != task || !during[0].ThisWorktree {
 		t.Fatalf("claims while the worker works = %+v; want src/** for %q by %q\ncalls:\n%s", during, task, session+"/"+agent, e.callsText())
 	}
-	claimed := "is claimed by " + during[0].Label + ` for "` + task + `"`
+	claimed := "is claimed by " + during[0].Label + " for «" + task + "»"
 
 	// The lead's Write and its redirection are denied, and the model reads
 	// why as the tool's error.

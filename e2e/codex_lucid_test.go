@@ -144,7 +144,7 @@ func TestCodexDeniedOnClaudeClaim(t *testing.T) {
 	}
 	for i, want := range []string{"src/auth.go is claimed by lead·", "src/auth.go is claimed by lead·", "src/m.md is claimed by lead·"} {
 		out := lastOutput(reqs[i+1].Responses)
-		if !strings.Contains(out, "Command blocked by PreToolUse hook: lucid: "+want) || !strings.Contains(out, `for "rework auth"`) ||
+		if !strings.Contains(out, "Command blocked by PreToolUse hook: lucid: "+want) || !strings.Contains(out, `for «rework auth»`) ||
 			!strings.Contains(out, `--for-claim 'src/**' "why you need it"`) {
 			t.Errorf("request %d: the deny reason did not reach the model; the call's output:\n%s", i+2, out)
 		}
@@ -218,7 +218,7 @@ func TestCodexFactsMeetClaude(t *testing.T) {
 	if !signed {
 		t.Fatalf("the Codex agent's fact is not in the log")
 	}
-	if log := e.run("lucid", "log"); !strings.Contains(log, codexFact+" (codex·") {
+	if log := e.run("lucid", "log"); !strings.Contains(log, "«"+codexFact+"» (codex·") {
 		t.Errorf("lucid log does not label the fact codex·…:\n%s", log)
 	}
 	// The Claude lead: the fact came with its tool call after Codex wrote it.

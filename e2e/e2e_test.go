@@ -406,7 +406,7 @@ func TestLichSessionsMeet(t *testing.T) {
 		t.Fatalf("session two was told of session one's edit %d times, want once, before its Edit: %+v\n%s\ncalls:\n%s",
 			len(notes), notes, srv.Dump(), e.callsText())
 	}
-	for _, want := range []string{"src/auth.go was changed since your last write of it by lead·", `(Claude Code, the lich session "alpha")`, "lucid ask ", "lich send"} {
+	for _, want := range []string{"src/auth.go was changed since your last write of it by lead·", "(Claude Code, the lich session «alpha»)", "lucid ask ", "lich send"} {
 		if !strings.Contains(notes[0].Text, want) {
 			t.Errorf("the lich note lacks %q:\n%s", want, notes[0].Text)
 		}

@@ -242,10 +242,10 @@ func TestSixClients(t *testing.T) {
 	if m, ok := copilotReqs[1].Chat.LastToolResult(); !ok || !strings.Contains(m.Text(), "Denied by preToolUse hook: "+deny) {
 		t.Errorf("Copilot's edit of src/auth.go was not denied with lucid's reason: %q", m.Text())
 	}
-	if m, ok := qwenReqs[1].Chat.LastToolResult(); !ok || !strings.HasPrefix(m.Text(), deny) || !strings.Contains(m.Text(), `for "rework auth"`) {
+	if m, ok := qwenReqs[1].Chat.LastToolResult(); !ok || !strings.HasPrefix(m.Text(), deny) || !strings.Contains(m.Text(), `for «rework auth»`) {
 		t.Errorf("Qwen's write of src/auth.go was not denied with lucid's reason: %q", m.Text())
 	}
-	if m, ok := opencodeReqs[1].Chat.LastToolResult(); !ok || !strings.Contains(m.Text(), deny) || !strings.Contains(m.Text(), `for "rework auth"`) {
+	if m, ok := opencodeReqs[1].Chat.LastToolResult(); !ok || !strings.Contains(m.Text(), deny) || !strings.Contains(m.Text(), `for «rework auth»`) {
 		t.Errorf("opencode's write of src/auth.go was not denied with lucid's reason: %q", m.Text())
 	}
 
@@ -256,7 +256,7 @@ func TestSixClients(t *testing.T) {
 		}
 	}
 	log := e.run("lucid", "log")
-	for _, want := range []string{claudeFact + " (lead·", codexFact + " (codex·", geminiFact + " (gemini·", copilotFact + " (copilot·", qwenFact + " (qwen·", opencodeFact + " (opencode·"} {
+	for _, want := range []string{claudeFact + "» (lead·", codexFact + "» (codex·", geminiFact + "» (gemini·", copilotFact + "» (copilot·", qwenFact + "» (qwen·", opencodeFact + "» (opencode·"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("lucid log lacks %q:\n%s", want, log)
 		}

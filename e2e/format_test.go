@@ -62,7 +62,7 @@ func TestFormatterOverClaimedFolder(t *testing.T) {
 	if len(l) < 6 {
 		t.Fatalf("the lead sent %d requests, want 6 or more\n%s", len(l), srv.Dump())
 	}
-	why := "is claimed by " + claimed[0].Label + ` for "rework auth"`
+	why := "is claimed by " + claimed[0].Label + ` for «rework auth»`
 	for i, cmd := range []string{"go fmt ./...", "make fmt", "gofmt -w ."} {
 		denied(t, l[i+2], "Bash", why)
 		if t.Failed() {

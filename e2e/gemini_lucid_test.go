@@ -83,7 +83,7 @@ func TestGeminiGuardNewsAndGate(t *testing.T) {
 	}
 	for i := 1; i <= 3; i++ {
 		reason, ok := reqs[i].Generate.LastResponse().Blocked()
-		if !ok || !strings.Contains(reason, `lucid: src/auth.go is claimed by human for "rework auth"`) {
+		if !ok || !strings.Contains(reason, `lucid: src/auth.go is claimed by human for «rework auth»`) {
 			t.Errorf("request %d: the tool was not denied with lucid's reason: %q", i+1, reqs[i].Generate.LastResponse().Output())
 		}
 	}

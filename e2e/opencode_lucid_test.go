@@ -60,7 +60,7 @@ func TestOpencodeDigestAndDeny(t *testing.T) {
 	}
 	for _, i := range []int{1, 2, 3} {
 		res, ok := reqs[i].Chat.LastToolResult()
-		if reason := res.Text(); !ok || !strings.Contains(reason, "lucid: src/auth.go is claimed by") || !strings.Contains(reason, `for "rework auth"`) {
+		if reason := res.Text(); !ok || !strings.Contains(reason, "lucid: src/auth.go is claimed by") || !strings.Contains(reason, `for «rework auth»`) {
 			t.Errorf("lead request %d: the tool was not denied with lucid's reason: %q", i+1, reason)
 		}
 	}

@@ -127,7 +127,7 @@ func TestQwenDeniedOnClaudeClaim(t *testing.T) {
 	for _, i := range []int{1, 3, 4, 5} {
 		res, ok := reqs[i].Chat.LastToolResult()
 		reason := res.Text()
-		if !ok || !strings.HasPrefix(reason, "lucid: src/auth.go is claimed by lead·") || !strings.Contains(reason, `for "rework auth"`) ||
+		if !ok || !strings.HasPrefix(reason, "lucid: src/auth.go is claimed by lead·") || !strings.Contains(reason, `for «rework auth»`) ||
 			strings.Contains(reason, "\n") {
 			t.Errorf("request %d: the tool was not denied with lucid's reason alone: %q", i+1, reason)
 		}

@@ -57,7 +57,7 @@ func TestPersonReleasesClaim(t *testing.T) {
 	said := func(r *api.Request) int {
 		n := 0
 		for _, c := range api.HookContexts(r.Messages.Messages) {
-			n += strings.Count(c.Text, "a person released your claim on src/**")
+			n += strings.Count(c.Text, "a person released your claim on 'src/**'")
 			if strings.Contains(c.Text, "a person released your claim") && !strings.Contains(c.Text, why) {
 				t.Errorf("the lead was told of the release without why: %q", c.Text)
 			}
@@ -165,7 +165,7 @@ func TestSubagentAsksForClaim(t *testing.T) {
 	var told int
 	for _, c := range api.HookContexts(l[3].Messages.Messages) {
 		if strings.Contains(c.Text, because) {
-			told += strings.Count(c.Text, "asks you for your claim on src/**")
+			told += strings.Count(c.Text, "asks you for your claim on 'src/**'")
 		}
 	}
 	if want := "lucid release 'src/**' --to " + session + "/" + agent; told != 1 || handed != want {
@@ -188,7 +188,7 @@ func TestSubagentAsksForClaim(t *testing.T) {
 	}
 	var news int
 	for _, c := range api.HookContexts(w[len(w)-1].Messages.Messages) {
-		news += strings.Count(c.Text, "handed you its claim on src/**")
+		news += strings.Count(c.Text, "handed you its claim on 'src/**'")
 	}
 	if news != 1 {
 		t.Errorf("the worker was told of the hand-over %d times, want once\n%s", news, srv.Dump())

@@ -86,9 +86,10 @@ func TestCodexHearsClaude(t *testing.T) {
 	}
 }
 
-// messageID is the id of the message whose text is said, in a delta.
+// messageID is the id of the message whose text is said, in a delta
+// (where it is fenced: «said»).
 func messageID(delta, said string) string {
-	i := strings.Index(delta, "): "+said)
+	i := strings.Index(delta, "): «"+said)
 	if i < 26 {
 		return "NO-MESSAGE-ID"
 	}

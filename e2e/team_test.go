@@ -224,8 +224,8 @@ func TestTeamClaimDeniesTeammate(t *testing.T) {
 
 	who := "teammate " + labelOf(e.agentOf("alpha"))
 	wantAllowed(t, step(t, srv, "alpha", 3), "Write")
-	wantDenied(t, step(t, srv, "beta", 1), "Write", "src/a.go is claimed by "+who+` for "rewrite src"`, `--for-claim 'src/**' "why you need it"`)
-	wantDenied(t, step(t, srv, "beta", 2), "Bash", "src/a.go is claimed by "+who+` for "rewrite src"`)
+	wantDenied(t, step(t, srv, "beta", 1), "Write", "src/a.go is claimed by "+who+` for «rewrite src»`, `--for-claim 'src/**' "why you need it"`)
+	wantDenied(t, step(t, srv, "beta", 2), "Bash", "src/a.go is claimed by "+who+` for «rewrite src»`)
 	wantAllowed(t, step(t, srv, "beta", 3), "Write")
 	if got := e.read("src/a.go"); got != "package src // alpha\n" {
 		t.Errorf("src/a.go = %q, want alpha's", got)

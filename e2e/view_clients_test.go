@@ -71,7 +71,7 @@ func TestWatchSeesTwoClientsAtWork(t *testing.T) {
 	if codex == "" || !strings.Contains(codex, "denied by lead·") || !strings.Contains(codex, "on src/auth.go (src/**)") {
 		t.Errorf("lucid watch does not show the Codex agent working, denied on the lead's claim:\n%s", frame)
 	}
-	if !strings.Contains(frame, `holds src/** for "rework auth"`) || !strings.Contains(frame, "[denied] codex·") {
+	if !strings.Contains(frame, `holds src/** for «rework auth»`) || !strings.Contains(frame, "[denied] codex·") {
 		t.Errorf("lucid watch misses the claim or the notice of the denial:\n%s", frame)
 	}
 	if tab == nil {
@@ -94,7 +94,7 @@ func TestWatchSeesTwoClientsAtWork(t *testing.T) {
 		!strings.Contains(agents, "src/auth.go by lead·") {
 		t.Errorf("the page's agents do not show both clients' agents, and the Codex agent stopped by the lead's claim:\n%s", agents)
 	}
-	if !strings.Contains(tree, "auth.go") || !strings.Contains(tree, `for “rework auth”`) {
+	if !strings.Contains(tree, "auth.go") || !strings.Contains(tree, `for «rework auth»`) {
 		t.Errorf("the page's tree does not show the lead's claim over src/auth.go:\n%s", tree)
 	}
 }

@@ -365,7 +365,7 @@ func TestWebPage(t *testing.T) {
 	appended := time.Now()
 	waitPage(t, ctx, "the fact appended by another process, without a reload", `document.getElementById("entries").innerText.includes(`+js(fact)+`)`)
 	t.Logf("an append showed on the page %v after lucid fact returned", time.Since(appended).Round(time.Millisecond))
-	if first := eval[string](t, ctx, `document.querySelector("#entries .entry .text").textContent`); first != fact {
+	if first := eval[string](t, ctx, `document.querySelector("#entries .entry .text").textContent`); first != "«"+fact+"»" {
 		t.Errorf("the newest entry on the page is %q, want the appended fact first", first)
 	}
 	if n := eval[int](t, ctx, `Object.keys(window.lucidSeen).length`); n < 2 {
@@ -411,7 +411,7 @@ func TestWebPage(t *testing.T) {
 	}
 	delta := w.hook("PreToolUse", "PreToolUse-Bash-lead.json", webA, map[string]any{
 		"tool_input": map[string]any{"command": "echo next", "description": "next"}})
-	if !strings.Contains(delta, "a person released your claim on src/**") || !strings.Contains(delta, why) {
+	if !strings.Contains(delta, "a person released your claim on 'src/**'") || !strings.Contains(delta, why) {
 		t.Errorf("A's next delta does not say a person released its claim, and why:\n%s", delta)
 	}
 	view(t, ctx, "log")
@@ -587,18 +587,18 @@ func TestWebHand(t *testing.T) {
 	do(t, ctx, chromedp.SetValue(chromedp.CSS(`#view-log select[name=record-kind]`), "decision"),
 		chromedp.SendKeys(chromedp.CSS(`#view-log input[name=record-text]`), "Keep bcrypt"),
 		chromedp.Click(chromedp.CSS(`#view-log form:has(input[name=record-text]) button[type=submit]`)))
-	waitPage(t, ctx, "the decision", `document.querySelector("#entries .entry.decision .text")?.textContent === "Keep bcrypt"`)
+	waitPage(t, ctx, "the decision", `document.querySelector("#entries .entry.decision .text")?.textContent === "«Keep bcrypt»"`)
 	press(t, ctx, `#entries .entry.decision button.act`) // Supersede
 	do(t, ctx,
 		chromedp.SendKeys(chromedp.CSS(`#entries .entry.decision input[name=text]`), "Keep bcrypt, cost 12"),
 		chromedp.Click(chromedp.CSS(`#entries .entry.decision button[type=submit]`)))
 	waitPage(t, ctx, "the replacement, and the old one gone",
-		`[...document.querySelectorAll("#entries .text")].map(e => e.textContent).join("|") === "Keep bcrypt, cost 12"`)
+		`[...document.querySelectorAll("#entries .text")].map(e => e.textContent).join("|") === "«Keep bcrypt, cost 12»"`)
 	if log := w.run("log", "--json"); !strings.Contains(log, `"kind": "supersede"`) || !strings.Contains(log, "Keep bcrypt, cost 12") {
 		t.Errorf("the log after superseding from the page:\n%s", log)
 	}
 	press(t, ctx, `#view-log input[name=all]`)
-	waitPage(t, ctx, "the superseded entry, shown", `[...document.querySelectorAll("#entries .entry.superseded .text")].some(e => e.textContent === "Keep bcrypt")`)
+	waitPage(t, ctx, "the superseded entry, shown", `[...document.querySelectorAll("#entries .entry.superseded .text")].some(e => e.textContent === "«Keep bcrypt»")`)
 
 	view(t, ctx, "agents")
 	waitPage(t, ctx, "B", `document.querySelector('#view-agents tr[data-agent="`+webB+`"]')`)

@@ -423,7 +423,7 @@ func (c *call) agentsNote(fn fileNews, eds []editor, when moment) string {
 			}
 			name := escape.Line(e.rec.Lich)
 			if label := lichLabels[e.rec.Lich]; label != "" {
-				name = `"` + escape.Line(label) + `"`
+				name = escape.Words(label) // as the person named it
 			}
 			client += ", the lich session " + name
 			lich = true
@@ -435,7 +435,7 @@ func (c *call) agentsNote(fn fileNews, eds []editor, when moment) string {
 		case e.held.Lease:
 			s += ", editing it under a lease"
 		default:
-			s += fmt.Sprintf(", holding a claim on it (%s) for %s", escape.Line(strings.Join(e.held.Globs, ", ")), escape.Quote(e.held.Task))
+			s += fmt.Sprintf(", holding a claim on it (%s) for %s", escape.Line(strings.Join(e.held.Globs, ", ")), escape.Words(e.held.Task))
 		}
 		who = append(who, s)
 	}

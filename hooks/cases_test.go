@@ -41,7 +41,7 @@ func TestRewrittenLogBringsAnEntryOnce(t *testing.T) {
 	gittest.CommitAll(t, top, "M0")
 	gittest.Run(t, top, "checkout", "-q", "side")
 	a := do(t, c, "PreToolUse", read)
-	if !strings.Contains(a.context(), "lucid: 1 new log entry") || !strings.Contains(a.context(), "] S0 on side") {
+	if !strings.Contains(a.context(), "lucid: 1 new log entry") || !strings.Contains(a.context(), "] «S0 on side") {
 		t.Errorf("after the checkout of side: %q, want S0 alone", a.context())
 	}
 	gittest.Run(t, top, "checkout", "-q", "-")
@@ -79,7 +79,7 @@ func TestGitCommandsAndUnreadableCommands(t *testing.T) {
 	claim(t, repo, other, top, "refactor auth", "src/**")
 	gittest.WriteFile(t, top, "src/a.go", "package src // work in progress\n")
 	a := do(t, c, "PreToolUse", shell(lead, "", top, "git stash"))
-	if a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git stash` would change src/a.go, which is claimed by lead·0b2182 for \"refactor auth\"") {
+	if a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git stash` would change src/a.go, which is claimed by lead·0b2182 for «refactor auth»") {
 		t.Errorf("git stash over a claimed change: %+v", a.out)
 	}
 	a = do(t, c, "PreToolUse", shell(lead, "", top, "git pull"))
@@ -292,7 +292,7 @@ func TestDigest(t *testing.T) {
 	if d.Plan != "# Plan\n\nShip the login page." || d.Summary != "" || len(d.Entries) != 3 || d.More {
 		t.Errorf("without digest.md: plan %q, summary %q, %d entries, more %v", d.Plan, d.Summary, len(d.Entries), d.More)
 	}
-	for _, want := range []string{"## Active claims\nnone\n", "- [replaces " + old.ID + "] the new fact", "  evidence: src/a.go:3"} {
+	for _, want := range []string{"## Active claims\nnone\n", "- [replaces " + old.ID + "] «the new fact»", "  evidence: src/a.go:3"} {
 		if !strings.Contains(d.Text, want) {
 			t.Errorf("the digest lacks %q:\n%s", want, d.Text)
 		}
@@ -307,7 +307,7 @@ func TestDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d.Summary != "Everything up to the dream." || d.SinceDream == "" || strings.Contains(d.Text, "before the dream") ||
-		!strings.Contains(d.Text, "## Consolidated digest (.lucid/digest.md)\nEverything up to the dream.\n") || !strings.Contains(d.Text, "- src/**: someone") {
+		!strings.Contains(d.Text, "## Consolidated digest (.lucid/digest.md)\n│ Everything up to the dream.\n") || !strings.Contains(d.Text, "- src/**: someone") {
 		t.Errorf("with digest.md:\n%s", d.Text)
 	}
 

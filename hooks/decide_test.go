@@ -136,7 +136,7 @@ func TestClaimedPathIsDenied(t *testing.T) {
 	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: top})
 	claim(t, repo, sub, top, "refactor auth", "src/**")
 
-	want := "lucid: src/a.go is claimed by general-purpose·a2adb9 for \"refactor auth\" (src/**, claimed under a minute ago). " +
+	want := "lucid: src/a.go is claimed by general-purpose·a2adb9 for «refactor auth» (src/**, claimed under a minute ago). " +
 		"Do not edit it: wait until it is released, ask for it with `lucid ask " + sub + " --for-claim 'src/**' \"why you need it\"`, or work on other files. " +
 		"`lucid claims` lists every claim."
 	a := do(t, c, "PreToolUse", edit(lead, "", top, filepath.Join(top, "src/a.go")))
@@ -217,12 +217,12 @@ func TestDenialSaysHowToAgree(t *testing.T) {
 	for _, tc := range []struct {
 		client, agentID, path, want string
 	}{
-		{"claude", "", "test/a_test.go", `claimed by teammate alpha·29065e for "tests" (test/**, claimed under a minute ago). Do not edit it: wait until it is released (a teammate's claims end when it goes idle), ask for it with ` + "`lucid ask " + lead + "/" + mateID + ` --for-claim 'test/**' "why you need it"` + "`"},
-		{"claude", "", "docs/a.md", `claimed by human for "docs" (docs/**, claimed under a minute ago). Do not edit it: ask the user, or work on other files.`},
+		{"claude", "", "test/a_test.go", `claimed by teammate alpha·29065e for «tests» (test/**, claimed under a minute ago). Do not edit it: wait until it is released (a teammate's claims end when it goes idle), ask for it with ` + "`lucid ask " + lead + "/" + mateID + ` --for-claim 'test/**' "why you need it"` + "`"},
+		{"claude", "", "docs/a.md", `claimed by human for «docs» (docs/**, claimed under a minute ago). Do not edit it: ask the user, or work on other files.`},
 		{"codex", "", "api/a.go", "Do not edit it: wait until it is released, ask for it with `lucid ask " + other + " --for-claim 'api/**' \"why you need it\"`, or work on other files."},
-		{"claude", subID, "api/a.go", `claimed by lead·0b2182 for "api"`},
+		{"claude", subID, "api/a.go", `claimed by lead·0b2182 for «api»`},
 		{"claude", subID, "api/a.go", "`lucid ask " + other + " --for-claim 'api/**' \"why you need it\"`"},
-		{"claude", "", "far/a.go", `claimed by lead·0b2182 on laptop (1a2b3c) for "far" (far/**, claimed under a minute ago). Do not edit it: wait until it expires, ask that agent (through the user), or work on other files.`},
+		{"claude", "", "far/a.go", `claimed by lead·0b2182 on laptop (1a2b3c) for «far» (far/**, claimed under a minute ago). Do not edit it: wait until it expires, ask that agent (through the user), or work on other files.`},
 	} {
 		a := do(t, wholeClient{name: tc.client}, "PreToolUse", edit(lead, tc.agentID, top, tc.path))
 		if a.out == nil || !strings.Contains(a.out.Deny, tc.want) {
@@ -244,7 +244,7 @@ func TestClaimInAnotherWorktreeWarns(t *testing.T) {
 	if a.out == nil || a.out.Deny != "" {
 		t.Fatalf("an edit in another work tree: %+v, want a warning and no denial", a.out)
 	}
-	want := "lucid: src/a.go is claimed in the work tree " + repo.Top + " by agent·a2adb9 for \"refactor auth\" (src/**, claimed under a minute ago). Your edit here goes ahead, but a merge conflict may follow when the branches meet."
+	want := "lucid: src/a.go is claimed in the work tree " + repo.Top + " by agent·a2adb9 for «refactor auth» (src/**, claimed under a minute ago). Your edit here goes ahead, but a merge conflict may follow when the branches meet."
 	if !strings.Contains(a.out.Context, want) {
 		t.Errorf("context %q\nwant %q", a.out.Context, want)
 	}
@@ -259,7 +259,7 @@ func TestViolationAfterTheCommand(t *testing.T) {
 	in := shell(lead, "", top, "make")
 	in.Changed = []string{filepath.Join(top, "src/a.go"), filepath.Join(top, "README.md")}
 	a := do(t, wholeClient{}, "PostToolUse", in)
-	want := "lucid: your command changed src/a.go, claimed by agent·a2adb9 for \"refactor auth\" (src/**, claimed under a minute ago). Revert that change, or agree with the owner before you keep it. (Recorded in the log as a violation.)\n"
+	want := "lucid: your command changed src/a.go, claimed by agent·a2adb9 for «refactor auth» (src/**, claimed under a minute ago). Revert that change, or agree with the owner before you keep it. (Recorded in the log as a violation.)\n"
 	if a.context() != want {
 		t.Errorf("context %q\nwant %q", a.context(), want)
 	}
@@ -339,7 +339,7 @@ func TestNewsReachesTheNextCallOnce(t *testing.T) {
 	record(t, repo, other, logformat.KindFact, "the login form posts to /api/v2")
 	record(t, repo, lead, logformat.KindNote, "my own note")
 	a := do(t, c, "PreToolUse", read)
-	want := "lucid: 1 new log entry from other agents since you last looked (oldest first):\n- [fact] the login form posts to /api/v2 (lead·0b2182, under a minute ago, "
+	want := "lucid: 1 new log entry from other agents since you last looked (oldest first):\n- [fact] «the login form posts to /api/v2» (lead·0b2182, under a minute ago, "
 	if !strings.HasPrefix(a.context(), want) || strings.Contains(a.context(), "my own note") {
 		t.Fatalf("PreToolUse context %q\nwant it to start %q, without the agent's own note", a.context(), want)
 	}
@@ -415,7 +415,7 @@ func TestPlanChanges(t *testing.T) {
 	do(t, c, "SessionStart", Input{SessionID: other, Cwd: top})
 	gittest.WriteFile(t, top, ".lucid/plan.md", "# Plan\nShip the login page first.\n")
 	a := do(t, c, "UserPromptSubmit", Input{SessionID: lead, Cwd: top})
-	for _, want := range []string{"[plan] plan.md changed: +", "(user, ", planOverrides, "```diff", "+Ship the login page first."} {
+	for _, want := range []string{"[plan] «plan.md changed: +", "(user, ", planOverrides, "  │ +Ship the login page first.\n"} {
 		if !strings.Contains(a.context(), want) {
 			t.Errorf("the user's plan change: %q lacks %q", a.context(), want)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/logstore"
 	"github.com/lucid-dev/lucid/present"
@@ -212,16 +213,20 @@ func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 }
 
 // formatMessage is one addressed entry as its recipient reads it in its
-// delta: who said it, what, and the command that answers it.
+// delta: who said it, what, and the command that answers it. What the
+// sender wrote is fenced (escape.Words): one line, its line breaks shown,
+// so that no line of it passes for lucid's.
 func formatMessage(e logformat.Entry, from string) string {
-	text := escape.Text(e.Text)
-	globs := escape.Line(strings.Join(e.Claim, " "))
+	text := escape.Words(e.Text)
+	// The globs as shell words: those of a request are the asker's, as it
+	// typed them, and a space in one cannot make words of lucid's.
+	globs := escape.Line(shellword.Join(e.Claim))
 	switch {
 	case e.Kind == logformat.KindHandoff:
 		return fmt.Sprintf("lucid: %s handed you its claim on %s (%s): it is yours now.\n", from, globs, e.ID)
 	case e.Kind == logformat.KindRelease:
 		why := ""
-		if text != "" {
+		if strings.TrimSpace(e.Text) != "" {
 			why = ": " + text
 		}
 		return fmt.Sprintf("lucid: a person released your claim on %s (%s)%s. You no longer hold it: claim again (lucid claim) before you edit those files.\n", globs, e.ID, why)
@@ -244,8 +249,8 @@ func (c *call) formatNews(entries []logformat.Entry, budget int, checker *logsto
 		s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
 		if e.Kind == logformat.KindPlan {
 			s += "  " + planOverrides + "\n"
-			if e.Diff != "" {
-				s += "  ```diff\n" + indent(clip(escape.Text(e.Diff), budget/2, "see .lucid/plan.md"), "  ") + "\n  ```\n"
+			if d := planDiffBody(e.Diff); d != "" {
+				s += clip(escape.Block(d, "  "), budget/2, "see .lucid/plan.md") + "\n"
 			}
 		}
 		more := fmt.Sprintf("%d more: `lucid log`\n", len(entries)-i)
@@ -258,8 +263,18 @@ func (c *call) formatNews(entries []logformat.Entry, budget int, checker *logsto
 	return header + body.String()
 }
 
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix)
+// planDiffBody is a plan change's diff without its file header (the file
+// is always the plan): its hunks, whose lines are the plan's, as its
+// writer wrote them.
+func planDiffBody(diff string) string {
+	if rest, ok := strings.CutPrefix(diff, "--- "); ok {
+		if _, after, ok := strings.Cut(rest, "\n+++ "); ok {
+			if _, body, ok := strings.Cut(after, "\n"); ok {
+				return body
+			}
+		}
+	}
+	return diff
 }
 
 // Plural picks the word for n things.

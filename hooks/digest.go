@@ -87,8 +87,11 @@ const (
 // BuildDigest composes the digest of the work tree. It reads the log from
 // its end and stops when the budget is full, so its cost does not grow with
 // the length of the log. Text has every control character escaped
-// (internal/escape), before the budget is counted, and is never longer
-// than the budget, the questions of opt included.
+// (internal/escape), before the budget is counted, and what authors wrote
+// fenced: the plan and digest.md line by line (escape.Block), an entry's
+// text and a claim's task inline (escape.Words); no line of theirs starts
+// as the digest's own lines do. It is never longer than the budget, the
+// questions of opt included.
 func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	budget := opt.Budget
 	if budget <= 0 {
@@ -122,11 +125,11 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	if d.Plan == "" {
 		head.WriteString("(no plan written yet)\n")
 	} else {
-		head.WriteString(clip(escape.Text(d.Plan), budget*45/100, "read .lucid/plan.md for the rest") + "\n")
+		head.WriteString(clip(escape.Block(d.Plan, ""), budget*45/100, "read .lucid/plan.md for the rest") + "\n")
 	}
 	if d.Summary != "" {
 		head.WriteString("\n## Consolidated digest (.lucid/digest.md)\n")
-		head.WriteString(clip(escape.Text(d.Summary), budget*25/100, "read .lucid/digest.md for the rest") + "\n")
+		head.WriteString(clip(escape.Block(d.Summary, ""), budget*25/100, "read .lucid/digest.md for the rest") + "\n")
 	}
 	head.WriteString("\n## Active claims\n")
 	if len(d.Claims) == 0 {
@@ -206,8 +209,17 @@ func (d *Digest) questions(qs []logformat.Entry, budget int, labels *present.Lab
 	room := budget * questionsShare / 100
 	for i, q := range qs {
 		shown := q
-		shown.Text = clip(q.Text, budget*questionShare/100, "`lucid inbox` shows it whole")
+		limit := budget * questionShare / 100
+		cut := len(q.Text) > limit
+		if cut {
+			shown.Text = strings.ToValidUTF8(q.Text[:limit], "") + "…"
+		}
 		s := strings.TrimPrefix(formatMessage(shown, labels.Label(q.Agent)), "lucid: ")
+		if cut {
+			// Said after the fence: lucid's words, not the asker's. The
+			// text's own guillemets are escaped, so the first » closes it.
+			s = strings.Replace(s, "»", "» (cut: `lucid inbox` shows it whole)", 1)
+		}
 		n := len(qs) - i
 		more := fmt.Sprintf("%d more %s: `lucid inbox --unanswered`\n", n, Plural(n, "question", "questions"))
 		if b.Len()+len(s)+len(more) > room {

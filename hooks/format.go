@@ -17,9 +17,11 @@ const maxEntryText = 1200
 
 // FormatEntry writes one entry as agents and people read it:
 //
-//   - [fact] the text (lead·1bd236, 5 min ago, 01JEX…)
+//   - [fact] «the text» (lead·1bd236, 5 min ago, 01JEX…)
 //     evidence: src/auth.go:42 ⚠stale: src/auth.go changed (line 42 is now at 57)
 //
+// The text is its writer's words, fenced (escape.Words): on one line, its
+// line breaks shown, so that none of it passes for a line of lucid's.
 // stale holds the entry's stale marks (from a logstore.Checker), label the
 // writer's label (from an present.Labeler).
 func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now time.Time) string {
@@ -43,10 +45,15 @@ func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now ti
 		}
 	}
 	text := e.Text
+	cut := ""
 	if len(text) > maxEntryText {
-		text = text[:maxEntryText] + "… (`lucid log` has it all)"
+		n := maxEntryText
+		for n > 0 && !utf8Start(text[n]) {
+			n--
+		}
+		text, cut = text[:n], "… (`lucid log` has it all)"
 	}
-	text = strings.ReplaceAll(escape.Text(text), "\n", "\n  ")
+	text = escape.Words(text) + cut
 	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(label), present.Ago(e.Time(), now), e.ID)
 	marks := map[int]string{}
 	for _, s := range stale {

@@ -29,7 +29,7 @@ func TestMessagesReachTheirRecipientOnce(t *testing.T) {
 	}
 	record(t, repo, sub, logformat.KindFact, "the API listens on 8080")
 	a := do(t, c, "PreToolUse", read(other))
-	want := "lucid: a question for you from agent·a2adb9 (" + m.ID + "): which port does the API use?\n  Answer with: lucid reply " + m.ID + " \"…\"\n" +
+	want := "lucid: a question for you from agent·a2adb9 (" + m.ID + "): «which port does the API use?»\n  Answer with: lucid reply " + m.ID + " \"…\"\n" +
 		"lucid: 1 new log entry from other agents"
 	if !strings.HasPrefix(a.context(), want) {
 		t.Errorf("the recipient's delta:\n%s\nwant it to start:\n%s", a.context(), want)
@@ -67,7 +67,7 @@ func TestUnansweredQuestionAfterCompaction(t *testing.T) {
 	q, _ := talk.Send(repo, other, []string{sub}, "may I take src/api?", true, nil)
 	do(t, c, "PreToolUse", in)
 	do(t, c, "PreCompact", in)
-	if a := do(t, c, "PreToolUse", in); !strings.Contains(a.context(), "## Questions for you, not answered yet\na question for you from lead·0b2182 ("+q.ID+"): may I take src/api?") {
+	if a := do(t, c, "PreToolUse", in); !strings.Contains(a.context(), "## Questions for you, not answered yet\na question for you from lead·0b2182 ("+q.ID+"): «may I take src/api?»") {
 		t.Errorf("the digest after the compaction:\n%s", a.context())
 	}
 	if _, _, err := talk.Reply(repo, sub, q.ID, "yes"); err != nil {
@@ -95,17 +95,17 @@ func TestClaimMessages(t *testing.T) {
 	labels := func(string) string { return "lead·0b2182" }
 	req := logformat.Entry{ID: "01M92GVSR3VW2Q2VCR4YSWK9J8", Agent: other, Kind: logformat.KindMessage, Text: "I need it", To: []string{lead}, Ask: true, Claim: []string{"src/**"}}
 	got := formatMessage(req, labels(other))
-	for _, want := range []string{"lead·0b2182 asks you for your claim on src/**", "lucid release 'src/**' --to " + other, "lucid reply 01M92GVSR3VW2Q2VCR4YSWK9J8 \"why not\""} {
+	for _, want := range []string{"lead·0b2182 asks you for your claim on 'src/**'", "lucid release 'src/**' --to " + other, "lucid reply 01M92GVSR3VW2Q2VCR4YSWK9J8 \"why not\""} {
 		if !strings.Contains(got, want) {
 			t.Errorf("request %q lacks %q", got, want)
 		}
 	}
 	hand := logformat.Entry{ID: "01M92GVSR3VW2Q2VCR4YSWK9J9", Agent: lead, Kind: logformat.KindHandoff, To: []string{other}, Claim: []string{"src/**"}, Owner: lead}
-	if got := formatMessage(hand, "lead·30df32"); !strings.Contains(got, "lead·30df32 handed you its claim on src/**") {
+	if got := formatMessage(hand, "lead·30df32"); !strings.Contains(got, "lead·30df32 handed you its claim on 'src/**'") {
 		t.Errorf("hand-over: %q", got)
 	}
 	rel := logformat.Entry{ID: "01M92GVSR3VW2Q2VCR4YSWK9JA", Agent: agentstore.AgentHuman, Kind: logformat.KindRelease, Text: "stuck for an hour", To: []string{lead}, Claim: []string{"src/**"}, Owner: lead}
-	if got := formatMessage(rel, "human"); !strings.Contains(got, "a person released your claim on src/**") || !strings.Contains(got, "stuck for an hour") {
+	if got := formatMessage(rel, "human"); !strings.Contains(got, "a person released your claim on 'src/**'") || !strings.Contains(got, "stuck for an hour") {
 		t.Errorf("release: %q", got)
 	}
 }
@@ -202,8 +202,8 @@ func TestDigestBudgetHoldsWithQuestions(t *testing.T) {
 		if len(got) > want {
 			t.Errorf("LUCID_BUDGET=%q: the digest is %d bytes, over %d", budget, len(got), want)
 		}
-		for _, part := range []string{healedLine, "## Questions for you, not answered yet\na question for you from lead·0b2182 (" + long.ID + "): may I take src/api?",
-			"(cut: `lucid inbox` shows it whole)", " more questions: `lucid inbox --unanswered`\n", "## Log, newest first\n- [fact] fact 299 of the log", "## Using lucid"} {
+		for _, part := range []string{healedLine, "## Questions for you, not answered yet\na question for you from lead·0b2182 (" + long.ID + "): «may I take src/api?",
+			"…» (cut: `lucid inbox` shows it whole)", " more questions: `lucid inbox --unanswered`\n", "## Log, newest first\n- [fact] «fact 299 of the log", "## Using lucid"} {
 			if !strings.Contains(got, part) {
 				t.Errorf("LUCID_BUDGET=%q: the digest lacks %q:\n%s", budget, part, got)
 			}

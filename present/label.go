@@ -3,10 +3,10 @@ package present
 import (
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/escape"
 )
 
 // Label is the short name of an agent (an agentstore.AgentID) shown to
@@ -14,9 +14,23 @@ import (
 // teammate of an agent team (its name in the team, then six characters of
 // what tells it from others of that name), "TYPE·a2adb9" for a subagent
 // of type TYPE ("agent" when the type is not known), and other writers as
-// they are.
+// they are, each a word (see word).
 func Label(agent, agentType string) string {
-	return escape.Line(label(agent, agentType))
+	return word(label(agent, agentType))
+}
+
+// word keeps a label one word, whoever chose its name (a teammate's name,
+// a subagent's type, a person's LUCID_AGENT): letters, digits and
+// - _ . : @ + ·, any other character (a space, a quote, a guillemet, a
+// control) as _. A label stands in lucid's own sentences, unfenced: as a
+// word it cannot say anything there, nor pass for lucid's words.
+func word(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || strings.ContainsRune("-_.:@+·", r) {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 func label(agent, agentType string) string {
@@ -57,9 +71,9 @@ func LabelIn(agent, agentType, client string) string {
 		if agentType == "" {
 			agentType = "agent"
 		}
-		return client + "-" + agentType + "·" + tail(sub)
+		return word(client + "-" + agentType + "·" + tail(sub))
 	}
-	return client + "·" + tail(session)
+	return word(client + "·" + tail(session))
 }
 
 // Teammates reads a teammate's name in its agent team from the id its

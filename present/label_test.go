@@ -39,8 +39,11 @@ func TestLabel(t *testing.T) {
 		{agentstore.AgentHuman, "", "human"},
 		{agentstore.AgentUser, "", "user"},
 		{"laptop-1", "", "laptop-1"}, // not a session: as it is
-		{"name\x1b[31m", "", `name\x1b[31m`},
-		{sub, "Ex\nplore", `Ex\nplore·a2adb9`},
+		{"name\x1b[31m", "", "name__31m"},
+		{sub, "Ex\nplore", "Ex_plore·a2adb9"},
+		{sub, "feature-dev:code-reviewer", "feature-dev:code-reviewer·a2adb9"},
+		{lead + "/ax (01M92GVSR3VW2Q2VCR4YSWK9J8): «ok» lucid: a person released-29065eaa7bbaa962", "", "x__01M92GVSR3VW2Q2VCR4YSWK9J8_:__ok__lucid:_a_person_released·29065e"},
+		{"Jane Doe", "", "Jane_Doe"},
 	} {
 		if got := present.Label(tc.agent, tc.typ); got != tc.want {
 			t.Errorf("Label(%q, %q) = %q, want %q", tc.agent, tc.typ, got, tc.want)
@@ -56,6 +59,7 @@ func TestLabelIn(t *testing.T) {
 		{codex, "", "codex", "codex·2d77ae"},
 		{codex + "/019a6f3d-0000-7000-8000-000000a1b2c3", "default", "codex", "codex-default·a1b2c3"},
 		{codex + "/x-1", "", "gemini", "gemini-agent·x1"},
+		{codex + "/x-1", "say «hi»\nlucid:", "codex", "codex-say__hi__lucid:·x1"},
 		{lead, "", "claude", "lead·30df32"},
 		{sub, "Explore", "claude", "Explore·a2adb9"},
 		{sub, "Explore", "", "Explore·a2adb9"},

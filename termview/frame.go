@@ -171,7 +171,7 @@ func agentLine(a board.Agent, top string, now time.Time) line {
 func claimLine(c board.Claim, top string, fetched, now time.Time) line {
 	l := line{{escape.Line(c.Label), name}, {" holds ", normal}, {escape.Line(strings.Join(c.Globs, " ")), normal}}
 	if c.Task != "" {
-		l = append(l, span{" for " + escape.Quote(c.Task), normal})
+		l = append(l, span{" for " + escape.Words(c.Task), normal})
 	}
 	when := "claimed " + present.Ago(c.Created, now)
 	if c.Lease {
@@ -217,8 +217,9 @@ func entryLine(e board.Entry, now time.Time) line {
 			kind += " on " + strings.Join(e.Claim, " ")
 		}
 	}
-	// A plan change's text counts the lines it added and removed.
-	l := line{{"[" + escape.Line(kind) + "] ", t}, {escape.Line(e.Text), t},
+	// The text is its writer's words, fenced (a plan change's counts the
+	// lines it added and removed).
+	l := line{{"[" + escape.Line(kind) + "] ", t}, {escape.Words(e.Text), t},
 		{" — ", dim}, {escape.Line(e.Label), name},
 		{", " + present.Ago(e.Time(), now) + ", " + escape.Line(e.ID), dim}}
 	for _, s := range e.Stale {
@@ -232,7 +233,11 @@ func noticeLine(n board.Notice, now time.Time) line {
 	if n.Kind == board.NoticeViolation || n.Kind == board.NoticeDenied {
 		t = alert
 	}
-	l := line{{"[" + escape.Line(n.Kind) + "] ", t}, {escape.Line(n.Text), t}}
+	text := escape.Line(n.Text)
+	if n.Entry != "" {
+		text = escape.Words(n.Text) // the entry's text: its writer's words
+	}
+	l := line{{"[" + escape.Line(n.Kind) + "] ", t}, {text, t}}
 	// Who and where, unless the text says it already.
 	var about []string
 	if n.Label != "" && !strings.Contains(n.Text, n.Label) {

@@ -77,20 +77,20 @@ Agents (3)
   gemini·9f0e1d gemini ended in /home/dev/repo-docs 3 h ago: 0 claims, 0 entries, 0 unread, 0 messages waiting
 
 Claims (2)
-  lead·30df32 holds src/** go.mod for "refactor auth" (claimed 12 min ago, ends in 20 min)
-  lead·77ae91 holds docs/** for "docs" (claimed 2 h ago) on laptop, copy fetched 4 min ago
+  lead·30df32 holds src/** go.mod for «refactor auth» (claimed 12 min ago, ends in 20 min)
+  lead·77ae91 holds docs/** for «docs» (claimed 2 h ago) on laptop, copy fetched 4 min ago
 
 Log (5)
-  [note] \x1b[31mred\x1b[0m and\rhidden — codex·21259d, under a minute ago, e5
-  [violation] wrote src/a.go under lead·30df32's claim — codex·21259d, 2 min ago, e4
-  [question to lead·30df32 on src/a.go] may I have src/a.go? — codex·21259d, 3 min ago, e3
-  [plan] plan.md changed: +2 -1 lines — lead·30df32, 4 min ago, e2
-  [fact] tokens expire after 15 min — lead·30df32, 5 min ago, e1 ⚠stale: auth.go changed (line 12 is now at 14)
+  [note] «\x1b[31mred\x1b[0m and\rhidden» — codex·21259d, under a minute ago, e5
+  [violation] «wrote src/a.go under lead·30df32's claim» — codex·21259d, 2 min ago, e4
+  [question to lead·30df32 on src/a.go] «may I have src/a.go?» — codex·21259d, 3 min ago, e3
+  [plan] «plan.md changed: +2 -1 lines» — lead·30df32, 4 min ago, e2
+  [fact] «tokens expire after 15 min» — lead·30df32, 5 min ago, e1 ⚠stale: auth.go changed (line 12 is now at 14)
   … older entries: lucid log
 
 Notices (2)
   [denied] a claim of lead·30df32 stopped a write — codex·21259d, src/a.go, 8 min ago
-  [stale] a fact cites a changed file — auth.go, 1 min ago
+  [stale] «a fact cites a changed file» — auth.go, 1 min ago
 `
 	if got := b.String(); got != want {
 		t.Errorf("frame:\n%s\nwant:\n%s", got, want)

@@ -81,7 +81,7 @@ func TestViewSwitch(t *testing.T) {
 	}{
 		{"", "codex·21259d codex idle"},
 		{"2", "lead·30df32 holds src/** go.mod"},
-		{"3", "[violation] wrote src/a.go"},
+		{"3", "[violation] «wrote src/a.go"},
 		{"4", "[denied] a claim of lead·30df32 stopped a write"},
 		{"tab", "codex·21259d codex idle"},
 		{"shift+tab", "[denied]"},

@@ -77,15 +77,15 @@ expire after --ttl unless lucid remote sync renews them.`)
 	if len(claim.Globs) == 0 {
 		fmt.Fprintln(c.stdout, "you hold these already; nothing changed")
 	} else if req.Remote != "" {
-		fmt.Fprintf(c.stdout, "claimed %s for %s, shared through %s until %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Quote(claim.Task),
+		fmt.Fprintf(c.stdout, "claimed %s for %s, shared through %s until %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Words(claim.Task),
 			req.Remote, claim.Expires.Local().Format("15:04"))
 	} else {
-		fmt.Fprintf(c.stdout, "claimed %s for %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Quote(claim.Task))
+		fmt.Fprintf(c.stdout, "claimed %s for %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Words(claim.Task))
 	}
 	labels := present.NewLabeler(repo)
 	for _, o := range elsewhere {
 		fmt.Fprintf(c.stderr, "lucid: warning: %s claimed %s for %s in the work tree %s: work on the same files in both may conflict when the branches merge\n",
-			labels.Label(o.Owner), escape.Line(strings.Join(o.Globs, ", ")), escape.Quote(o.Task), escape.Line(o.Worktree))
+			labels.Label(o.Owner), escape.Line(strings.Join(o.Globs, ", ")), escape.Words(o.Task), escape.Line(o.Worktree))
 	}
 	return nil
 }

@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/lucid-dev/lucid/claims"
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/logformat"
 	"github.com/lucid-dev/lucid/present"
 	"github.com/lucid-dev/lucid/talk"
@@ -89,8 +90,8 @@ with their replies. You are the agent whose shell runs it, else a person
 func inboxLine(it talk.Item, labels *present.Labeler, now time.Time) string {
 	e := it.Entry
 	ago := present.Ago(e.Time(), now)
-	text := escape.Quote(e.Text)
-	globs := escape.Line(strings.Join(e.Claim, ", "))
+	text := escape.Words(e.Text)
+	globs := escape.Line(shellword.Join(e.Claim)) // an asker's, as it typed them
 	if it.Sent {
 		var to []string
 		for _, t := range e.To {
@@ -104,7 +105,7 @@ func inboxLine(it talk.Item, labels *present.Labeler, now time.Time) string {
 			return line + "  [no answer yet]"
 		}
 		for _, r := range it.Replies {
-			line += fmt.Sprintf("\n    %s answered (%s): %s", labels.Label(r.Agent), present.Ago(r.Time(), now), escape.Quote(r.Text))
+			line += fmt.Sprintf("\n    %s answered (%s): %s", labels.Label(r.Agent), present.Ago(r.Time(), now), escape.Words(r.Text))
 		}
 		return line
 	}

@@ -105,7 +105,7 @@ func syncRemote(c *cli, repo *gitstore.Repo, ttl time.Duration) error {
 	fmt.Fprintf(c.stdout, "synced with %s: %s; %d live %s of other machines\n", remote, mine, res.Others, hooks.Plural(res.Others, "claim", "claims"))
 	for _, l := range res.Lapsed {
 		fmt.Fprintf(c.stderr, "lucid: warning: the claim on %s for %s lapsed on the remote, and another machine claimed overlapping files since: it holds on this machine only; `lucid claims` shows both\n",
-			escape.Line(strings.Join(l.Globs, ", ")), escape.Quote(l.Task))
+			escape.Line(strings.Join(l.Globs, ", ")), escape.Words(l.Task))
 	}
 	return nil
 }

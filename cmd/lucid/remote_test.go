@@ -129,7 +129,7 @@ func TestRemoteClaimRace(t *testing.T) {
 		t.Fatalf("nobody won; first refusal: %s", claimers[0].stderr.String())
 	}
 	for _, c := range claimers {
-		if c.err != nil && (!strings.Contains(c.stderr.String(), "overlaps") || !strings.Contains(c.stderr.String(), `"race `)) {
+		if c.err != nil && (!strings.Contains(c.stderr.String(), "overlaps") || !strings.Contains(c.stderr.String(), "«race ")) {
 			t.Errorf("%s on clone %d lost without naming the winning claim: %v: %s", c.agent, c.clone, c.err, c.stderr.String())
 		}
 	}

@@ -5,7 +5,8 @@
 // escapes (\x1b, \r, \u202e), so text read from the log, a claim or a
 // payload cannot set a terminal's title, clear the screen, or hide words
 // behind a carriage return. Everything printable, in any script, is left as
-// it is.
+// it is. What an author wrote is fenced besides (Words, Block: said.go), so
+// that it cannot pass for lucid's own words.
 package escape
 
 import (
@@ -17,7 +18,9 @@ import (
 )
 
 // Line escapes s for a one-line place (a name, a task, a glob, a path):
-// newlines and tabs are escaped too.
+// newlines and tabs are escaped too, and so are the guillemets (\u00ab,
+// \u00bb), which fence an author's words (Words): a name or a path in
+// lucid's sentence cannot open or close a fence.
 func Line(s string) string { return escape(s, false) }
 
 // Text escapes s for a place where lines belong (an entry's text, a diff, the
@@ -51,6 +54,8 @@ func bad(r rune, n int, multiline bool, rest string) bool {
 		return !multiline
 	case r == '\r':
 		return !multiline || !strings.HasPrefix(rest, "\n")
+	case r == '«', r == '»':
+		return !multiline
 	}
 	return r < 0x20 || (r >= 0x7f && r < 0xa0) || hidden(r)
 }
@@ -60,12 +65,6 @@ func bad(r rune, n int, multiline bool, rest string) bool {
 func hidden(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) ||
 		(r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029
-}
-
-// Quote is Line in double quotes, with the quote escaped: a task or a name
-// inside a sentence.
-func Quote(s string) string {
-	return `"` + strings.ReplaceAll(Line(s), `"`, `\"`) + `"`
 }
 
 // JSON rewrites the characters that encoding/json leaves raw and Line would
@@ -103,6 +102,8 @@ func escape(s string, multiline bool) string {
 		case r == utf8.RuneError && n == 1:
 			b.WriteString(`\x`)
 			b.WriteString(hex2(s[i]))
+		case r == '«', r == '»':
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			q := strconv.QuoteRune(r) // '\x1b', '\r', '\u0085'
 			b.WriteString(q[1 : len(q)-1])

@@ -39,6 +39,17 @@ function clean(s) {
   });
 }
 
+// words fences what an agent or a person wrote (an entry's text, a
+// message, a claim's task, a why) as lucid fences it for agents (Go's
+// escape.Words): on one line between « and », its line breaks, tabs and
+// control characters shown as escapes (\n, \x1b), the guillemets within
+// as \u00ab and \u00bb, so that nothing in it passes for the page's own
+// words or ends the fence early.
+const shown = { '\n': '\\n', '\t': '\\t', '«': '\\u00ab', '»': '\\u00bb' };
+function words(s) {
+  return '«' + clean(String(s ?? '').replace(/\r\n/g, '\n')).replace(/[\n\t«»]/g, c => shown[c]) + '»';
+}
+
 // h makes an element: props are set as properties, never as markup;
 // children are elements or strings, which become text.
 function h(tag, props, ...children) {
@@ -287,7 +298,7 @@ function tops() {
 // took it and holds it until its turn ends.
 function claimWhat(c) {
   if (c.lease) return h('span', { class: 'lease' }, ' lease: editing it, until its turn ends');
-  return c.task ? h('span', { class: 'muted' }, ' for “', c.task, '”') : null;
+  return c.task ? h('span', { class: 'muted' }, ' for ', words(c.task)) : null;
 }
 
 function claimLine(c) {
@@ -371,7 +382,7 @@ function fileLine(name, f) {
   const edits = f.edits || [];
   return h('div', { class: 'file' + (claims.length ? ' claimed' : ''), dataset: { path: f.path } }, name,
     claims.map(c => h('span', { class: 'on' + (c.lease ? ' lease' : '') }, h('span', { class: 'who' }, c.label || c.owner),
-      c.lease ? ' editing it (lease)' : c.task ? ' for “' + c.task + '”' : '', ' · ', ago(c.created), ' · ', until(c.ends),
+      c.lease ? ' editing it (lease)' : c.task ? ' for ' + words(c.task) : '', ' · ', ago(c.created), ' · ', until(c.ends),
       c.machine ? ' · on ' + c.machine : '')),
     edits.length ? h('span', { class: 'on' }, 'edited by ', edits.slice(0, 3).map(e => e.label || e.agent).join(', '),
       ' ', ago(edits[0].at)) : null);
@@ -464,7 +475,7 @@ function entryView(e) {
       e.to_labels ? h('span', null, '→ ', e.to_labels.join(', ')) : null,
       e.claim && e.claim.length ? h('span', null, 'claim ', e.claim.join(', ')) : null,
       h('span', { title: when(e.at) }, ago(e.at)), h('span', { class: 'small' }, e.id)),
-    e.text ? h('div', { class: 'text' }, e.text) : null,
+    e.text ? h('div', { class: 'text' }, words(e.text)) : null,
     e.supersedes ? h('div', { class: 'small muted' }, (e.retired ? 'retires ' : 'replaces ') + e.supersedes) : null,
     e.superseded_by ? h('div', { class: 'small muted' }, 'superseded by ' + e.superseded_by) : null,
     (e.evidence || []).length ? h('div', { class: 'evidence' }, e.evidence.map(v => v.path + (v.line ? ':' + v.line : '')).join('  ')) : null,
@@ -586,7 +597,7 @@ function renderPlan() {
   const history = (p.history || []).map(e => h('div', { class: 'entry plan' },
     h('div', { class: 'head' }, h('span', { class: 'kind' }, 'plan'), h('span', null, e.label || label(e.agent)),
       h('span', { title: when(e.at) }, ago(e.at))),
-    e.text ? h('div', { class: 'text' }, e.text) : null, e.diff ? diffView(e.diff) : null));
+    e.text ? h('div', { class: 'text' }, words(e.text)) : null, e.diff ? diffView(e.diff) : null));
   fill(el, h('h2', null, 'Plan'), edit, editor, p.text.trim() ? planText(p.text) : h('p', { class: 'empty' }, 'The plan is empty.'),
     h('h3', null, 'Changes'), history.length ? history : h('p', { class: 'empty' }, 'No change recorded.'));
 }
@@ -619,12 +630,12 @@ function staleLater() {
 }
 
 // noticeText is a notice in one sentence: the denied and unreported ones
-// say it themselves, the others are an entry's text.
+// say it themselves, the others name whose entry, then its text, fenced.
 function noticeText(n) {
   const who = n.label || n.agent || 'an agent';
   switch (n.kind) {
-    case 'stale': return who + '’s entry went stale (' + n.path + ' changed): ' + n.text;
-    case 'violation': return 'a write a claim should have stopped, by ' + who + ': ' + n.text;
+    case 'stale': return who + '’s entry went stale (' + n.path + ' changed): ' + words(n.text);
+    case 'violation': return 'a write a claim should have stopped, by ' + who + ': ' + words(n.text);
     default: return n.text;
   }
 }
