@@ -3,20 +3,9 @@ package proctree
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
-
-func self() int { return os.Getpid() }
-
-func parentOf(pid int) int {
-	p, ok := read(pid)
-	if !ok {
-		return 0
-	}
-	return p.PPID
-}
 
 // read asks the kernel for pid's parent and name (kern.proc.pid) and its
 // arguments and environment (kern.procargs2: argc, the executable's

@@ -7,17 +7,7 @@ import (
 	"strings"
 )
 
-func self() int { return os.Getpid() }
-
 // parentOf is pid's parent, 0 where it cannot be read.
-func parentOf(pid int) int {
-	p, ok := read(pid)
-	if !ok {
-		return 0
-	}
-	return p.PPID
-}
-
 // read reads /proc/PID/stat and /proc/PID/environ.
 func read(pid int) (Proc, bool) {
 	dir := "/proc/" + strconv.Itoa(pid)

@@ -1,21 +1,10 @@
 package proctree
 
 import (
-	"os"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
-
-func self() int { return os.Getpid() }
-
-func parentOf(pid int) int {
-	p, ok := read(pid)
-	if !ok {
-		return 0
-	}
-	return p.PPID
-}
 
 // read finds pid in a snapshot of the system's processes: its parent and
 // its executable's name. Windows lets no user read another process's

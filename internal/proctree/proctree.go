@@ -6,6 +6,8 @@
 // agent's by them.
 package proctree
 
+import "os"
+
 // Proc is one process.
 type Proc struct {
 	PID, PPID int
@@ -53,6 +55,17 @@ func Ancestors() (procs []Proc, ok bool) {
 		pid = p.PPID
 	}
 	return procs, true
+}
+
+func self() int { return os.Getpid() }
+
+// parentOf is pid's parent, 0 where it cannot be read.
+func parentOf(pid int) int {
+	p, ok := read(pid)
+	if !ok {
+		return 0
+	}
+	return p.PPID
 }
 
 // Orphan reports whether the running process has lost the parent that
