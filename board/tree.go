@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/lichstore"
@@ -74,7 +75,7 @@ func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
 			return tree, nil // the work tree went away; its files were listed
 		}
 	}
-	markers, _ := lichstore.Markers(wt, maxMarkers)
+	markers := lichstore.Recent(wt, time.Time{}, maxMarkers)
 	labels := present.NewLabeler(repo)
 	for _, m := range markers {
 		rel := m.Path

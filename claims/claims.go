@@ -242,17 +242,7 @@ func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 // Owns reports whether an active claim of agent in the work tree top
 // matches rel.
 func (s *ClaimSet) Owns(agent, top, rel string) bool {
-	for _, c := range s.Claims {
-		if c.Owner != agent || c.Worktree != top || !s.Active(c) {
-			continue
-		}
-		if _, ok := matching(c.Globs, func(g string) bool {
-			return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
-		}); ok {
-			return true
-		}
-	}
-	return false
+	return s.Covering(agent, top, rel) != nil
 }
 
 // Covering returns the active claim or lease of agent in the work tree top

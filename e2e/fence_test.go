@@ -5,14 +5,12 @@ package e2e
 // and a real Codex agent as the sender's words.
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/lucid-dev/lucid/internal/escape"
 	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
 )
 
 // fakeLines are the lines of lucid's that a message fakes, each with a mark
@@ -87,63 +85,12 @@ func fencedIn(t *testing.T, who string, texts []string, from, msg string) int {
 // one line that starts with lucid's own sentence naming the sender, and
 // no line of either starts as lucid's fakes do.
 func TestFakeLucidReachesClaudeAndCodex(t *testing.T) {
-	e := newCodexLucid(t, true)
 	said, answer := fakeMessage("claude: the auth tests moved"), fakeMessage("codex: noted")
-	var srv *rs.Server
-	started := make(chan string, 1) // the Codex agent's session, once it works
-	var codexSession string         // read by the Claude lead's steps after started
-	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
-		api.Call("Bash", map[string]any{"command": "echo starting", "description": "start"}),
-		func(*api.MessagesRequest) api.Reply {
-			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": fmt.Sprintf("lucid tell %s %s", codexSession, ansiC(said)), "description": "tell"}}}}
-		},
-		func(*api.MessagesRequest) api.Reply {
-			waitFor(func() bool { return e.logHas("codex: noted") })
-			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": "echo listening", "description": "listen"}}}}
-		},
-		api.Say("Claude done."),
-	}}
-	csrv := api.New(claudeLead)
-	defer csrv.Close()
-	lead := &rs.Script{Name: "lead", Marker: "[[codex-lead]]", Steps: []rs.Step{
-		func(*rs.ResponsesRequest) rs.Reply {
-			select {
-			case started <- srv.Conversation("lead")[0].Thread:
-			default:
-			}
-			return rs.Reply{Calls: []rs.Call{rs.Exec("echo working")}}
-		},
-		func(*rs.ResponsesRequest) rs.Reply {
-			waitFor(func() bool { return e.logHas("claude: the auth tests moved") })
-			return rs.Reply{Calls: []rs.Call{rs.Exec("echo next")}}
-		},
-		func(r *rs.ResponsesRequest) rs.Reply {
-			id := messageID(strings.Join(r.Developer(), "\n"), "claude: the auth tests moved")
-			return rs.Reply{Calls: []rs.Call{rs.Exec(fmt.Sprintf("lucid reply %s %s", id, ansiC(answer)))}}
-		},
-		rs.Calls(rs.Exec("echo again")),
-		rs.Say("Codex done."),
-	}}
-	srv = rs.New(lead)
-	defer srv.Close()
-	e.config(srv, "")
-	claudeErr := make(chan error, 1)
-	go func() {
-		codexSession = <-started
-		_, err := e.claudeRun(csrv, "[[claude-lead]] Tell the Codex agent.")
-		claudeErr <- err
-	}()
-	e.codexExec(srv, "[[codex-lead]] Work on login.")
-	if err := <-claudeErr; err != nil {
-		t.Fatal(err)
-	}
+	csrv, srv := claudeTellsCodex(t, said, "claude: the auth tests moved", answer, "codex: noted")
 
 	// What the Codex model read: lucid's developer messages, all its
 	// requests.
 	reqs := srv.Conversation("lead")
-	if len(reqs) != 5 {
-		t.Fatalf("want 5 Codex requests, got %d\n%s", len(reqs), srv.Dump())
-	}
 	var codexRead []string
 	for _, r := range reqs {
 		codexRead = append(codexRead, r.Responses.Developer()...)

@@ -478,15 +478,13 @@ func askAbout(e editor, rel string) string {
 // clientTitle is the client as its users know it, from its name in an
 // agent's record.
 func (c *call) clientTitle(name string) string {
-	for _, cl := range c.clients {
-		if cl.Name() == name {
-			if t, ok := cl.(interface{ Title() string }); ok {
-				return t.Title()
-			}
-		}
-	}
 	if name == "" {
 		return "an unknown client"
+	}
+	for _, cl := range c.clients {
+		if cl.Name() == name {
+			return titleOf(cl)
+		}
 	}
 	return escape.Line(name)
 }

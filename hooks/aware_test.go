@@ -261,6 +261,31 @@ func TestLeasesEndWithTask(t *testing.T) {
 	}
 }
 
+// Leases turned off (by LUCID_LEASES here, which outweighs the settings)
+// stop no one, even those taken before; a claim still does.
+func TestLeasesOffHoldNothing(t *testing.T) {
+	repo := newRepo(t)
+	c := wholeClient{}
+	if _, err := settings.SetLeases(repo, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{lead, other} {
+		do(t, c, "SessionStart", Input{SessionID: s, Cwd: repo.Top})
+	}
+	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/a.go"))
+	claim(t, repo, lead, repo.Top, "b", "src/b.go")
+	if got := activeGlobs(t, repo); !strings.Contains(got, "src/a.go") {
+		t.Fatalf("the lead's write took no lease: the claims are %q", got)
+	}
+	t.Setenv("LUCID_LEASES", "off")
+	if a := do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/a.go")); a.out != nil && a.out.Deny != "" {
+		t.Errorf("with leases off, the lead's earlier lease denied another session: %s", a.out.Deny)
+	}
+	if a := do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/b.go")); a.out == nil || a.out.Deny == "" {
+		t.Errorf("with leases off, the lead's claim let another session through: %+v", a.out)
+	}
+}
+
 // An agent may not turn leases off (or on) by editing the settings: they
 // are the person's.
 func TestSettingsArePersons(t *testing.T) {

@@ -311,36 +311,8 @@ func lichAge(file string, fi os.FileInfo) time.Time {
 	return fi.ModTime()
 }
 
-// Markers reads every marker of the work tree r, newest first, skipping
-// those that cannot be read; at most max of them.
-func Markers(r *gitstore.Repo, max int) ([]*Marker, error) {
-	dir := filepath.Join(r.GitDir, gitstore.LichEditsDir)
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []*Marker
-	for _, e := range ents {
-		if len(out) == max {
-			break
-		}
-		b, err := readIfExists(filepath.Join(dir, e.Name()))
-		if b == nil || err != nil {
-			continue
-		}
-		if m, err := parseLichMarker(b); err == nil {
-			out = append(out, m)
-		}
-	}
-	slices.SortFunc(out, func(a, b *Marker) int { return cmp.Compare(b.At, a.At) })
-	return out, nil
-}
-
-// Recent reads the markers of the work tree r written since since, newest
-// first, at most max of them. It reads a marker only when its file's time
+// Recent reads the markers of the work tree r written since since (any
+// time when since is zero), newest first, at most max of them. It reads a marker only when its file's time
 // says it is recent, so that a folder of old markers costs a stat each.
 func Recent(r *gitstore.Repo, since time.Time, max int) []*Marker {
 	dir := filepath.Join(r.GitDir, gitstore.LichEditsDir)
