@@ -31,19 +31,19 @@ install:
 # promise suite runs once, through scripts/promises, which prints its table.
 test:
 	$(GO) vet ./...
-	$(GO) vet -tags $(TAGS) ./gitstore ./logformat ./logstore ./cmd/lucid
+	$(GO) vet -tags $(TAGS) ./gitstore ./internal/log/logformat ./internal/log/logstore ./cmd/lucid
 	GOOS=darwin $(GO) vet ./...
 	GOOS=windows $(GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
-	$(GO) test -race $$($(GO) list ./... | grep -v /internal/promises)
+	$(GO) test -race $$($(GO) list ./... | grep -v /e2e/promises)
 	GO=$(GO) ./scripts/promises
 
 # Each package's statements covered by its own tests. cmd/lucid's tests run
 # lucid as processes (its scripts), so its figure is what those processes
 # ran: a build with coverage counters (gittest.CoverDirEnv).
 cover:
-	$(GO) test -cover $$($(GO) list ./... | grep -v '/e2e$$\|/internal/promises$$\|/cmd/lucid$$')
+	$(GO) test -cover $$($(GO) list ./... | grep -v '/e2e$$\|/e2e/promises$$\|/cmd/lucid$$')
 	rm -rf bin/cover && mkdir -p bin/cover
 	LUCID_COVERDIR=$(CURDIR)/bin/cover $(GO) test -count=1 ./cmd/lucid
 	$(GO) tool covdata percent -i bin/cover -pkg github.com/lucid-dev/lucid/cmd/lucid
@@ -52,7 +52,7 @@ cover:
 # installed as for make e2e, or else a bun or node on PATH.
 bench: build
 	@opencode=$$(./scripts/install-opencode) || opencode=; \
-	  LUCID_BENCH_OPENCODE=$$opencode $(GO) run ./internal/bench -lucid $(BIN)
+	  LUCID_BENCH_OPENCODE=$$opencode $(GO) run ./cmd/lucid-bench -lucid $(BIN)
 
 demo: build
 	./scripts/demo $(BIN)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // An agent of another session, known only by the claim it holds.

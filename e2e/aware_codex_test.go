@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // codexTold counts text in the developer messages Codex added to each

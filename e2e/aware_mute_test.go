@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // muteClient is what the scenario needs of a client that shows nothing

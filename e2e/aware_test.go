@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	"github.com/lucid-dev/lucid/lichstore"
+	"github.com/lucid-dev/lucid/internal/lich/lichstore"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // The words of the two notes that every client's agent reads.

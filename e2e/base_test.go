@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/scripted"
+	"github.com/lucid-dev/lucid/internal/testkit/scripted"
 )
 
 // unavailable is what `make e2e` sets a client's variable to when the

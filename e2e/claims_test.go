@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // A subagent claims src/** through Bash. While it works, the lead's Write

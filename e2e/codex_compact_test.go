@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // TestCodexAutoSummary: a response that reports more input tokens than

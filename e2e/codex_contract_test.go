@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/client/applypatch"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	"github.com/lucid-dev/lucid/internal/client/applypatch"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // TestCodexHookContract runs the real Codex binary through one session (a

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 const (

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // newCodexLucid makes a repository with lucid set up for Claude Code (lucid

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/client/applypatch"
+	"github.com/lucid-dev/lucid/internal/client/applypatch"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 

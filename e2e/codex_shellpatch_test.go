@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/client/applypatch"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	"github.com/lucid-dev/lucid/internal/client/applypatch"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // TestCodexShellApplyPatch: an exec_command whose shell text is

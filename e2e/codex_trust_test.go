@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/client/codex"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/installers"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	"github.com/lucid-dev/lucid/internal/client/codex"
+	"github.com/lucid-dev/lucid/internal/installers"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // codexListedHook is an entry of `codex app-server`'s hooks/list.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // streamSession is `claude -p --input-format stream-json`: a session that

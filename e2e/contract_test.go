@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // What Claude Code 2.1.332 does with the hooks of an agent team, which

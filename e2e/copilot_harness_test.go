@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // The Copilot scenarios run the real GitHub Copilot CLI binary named by

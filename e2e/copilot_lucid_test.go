@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // A new Copilot session's first request carries the digest once, with

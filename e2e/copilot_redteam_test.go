@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // A cd into a claimed folder in one bash call does not carry into the

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/internal/escape"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // fakeLines are the lines of lucid's that a message fakes, each with a mark

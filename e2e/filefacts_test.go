@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	gem "github.com/lucid-dev/lucid/internal/testkit/scripted/generatecontent"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // A fact about src/auth.go, older than the session and past what its

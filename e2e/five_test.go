@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
-	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
+	gem "github.com/lucid-dev/lucid/internal/testkit/scripted/generatecontent"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // A Claude Code lead, and a Codex, a Gemini, a GitHub Copilot, a Qwen

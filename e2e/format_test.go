@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // A Claude Code subagent claims src/**; meanwhile its lead runs the

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
+	gem "github.com/lucid-dev/lucid/internal/testkit/scripted/generatecontent"
 )
 
 // TestGeminiHookContract runs the real Gemini CLI with a recording hook

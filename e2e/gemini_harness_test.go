@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
+	gem "github.com/lucid-dev/lucid/internal/testkit/scripted/generatecontent"
 )
 
 // The Gemini scenarios run the real Gemini CLI binary named by

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	gem "github.com/lucid-dev/lucid/internal/scripted/generatecontent"
+	gem "github.com/lucid-dev/lucid/internal/testkit/scripted/generatecontent"
 )
 
 // withGemini sets Gemini CLI up in e's repository (lucid already set up

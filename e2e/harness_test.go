@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/gittest"
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // The suite runs the real Claude Code binary named by LUCID_E2E_CLAUDE

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // recPlugin is a plugin that appends each hook's name, input and output

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // The opencode and Kilo Code scenarios run the real binaries named by

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // newOpencodeLucid is a repository with opencode and lucid's plugin set

@@ -15,7 +15,7 @@ import (
 
 	"github.com/creack/pty"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // Agent teams run only in interactive claude (under -p a named Agent call

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // The Qwen Code scenarios run the real Qwen Code binary named by

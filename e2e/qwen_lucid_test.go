@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // qwenSession is the Qwen session that ran the hooks, as lucid's calls

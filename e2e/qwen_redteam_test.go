@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	cc "github.com/lucid-dev/lucid/internal/scripted/chatcompletions"
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
 )
 
 // In --approval-mode auto-edit Qwen Code approves its edit tools itself:

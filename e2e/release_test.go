@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // A person ends a Claude Code lead's claim with lucid release --owner

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // A Claude Code lead tells a Codex agent something with lucid tell, by

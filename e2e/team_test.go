@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	api "github.com/lucid-dev/lucid/internal/scripted/messages"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // The team scenarios run an agent team as a user does: interactive claude

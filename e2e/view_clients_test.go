@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	browserpkg "github.com/lucid-dev/lucid/internal/browser"
-	rs "github.com/lucid-dev/lucid/internal/scripted/responses"
+	browserpkg "github.com/lucid-dev/lucid/internal/testkit/browser"
+	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
 // A person watching sees the agents of two clients while they work at the

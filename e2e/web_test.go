@@ -28,8 +28,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	browserpkg "github.com/lucid-dev/lucid/internal/browser"
-	"github.com/lucid-dev/lucid/internal/gittest"
+	browserpkg "github.com/lucid-dev/lucid/internal/testkit/browser"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // The sessions of two Claude Code agents.

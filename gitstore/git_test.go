@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // RunGit gives git's output; a failure is a *GitError with git's exit code

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // leftovers lists the temp files a write left in dir.

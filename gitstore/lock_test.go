@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // holdLockEnv makes the test binary, started again by holdLock, a process

@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/repotest"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 )
 
 // fullDisk makes every write put half its bytes down and then fail as a

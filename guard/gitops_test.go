@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // gitRepo is a repository a case runs in: root/repo, its bare remote

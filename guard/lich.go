@@ -10,9 +10,9 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/lichstore"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/internal/lich/lichstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // LichWindow is how long another session's edit stays news: long enough to

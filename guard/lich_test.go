@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
-	"github.com/lucid-dev/lucid/lichstore"
+	"github.com/lucid-dev/lucid/internal/lich/lichstore"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // t0 is the time of the first edit in these tests.

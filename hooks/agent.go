@@ -3,11 +3,11 @@ package hooks
 import (
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/talk"
 	"github.com/lucid-dev/lucid/merge"
-	"github.com/lucid-dev/lucid/talk"
 )
 
 // record returns the caller's record, making a new one at its first look:

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
-	"github.com/lucid-dev/lucid/lichstore"
-	"github.com/lucid-dev/lucid/settings"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/lich/lichstore"
+	"github.com/lucid-dev/lucid/internal/settings"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // Edit awareness and leases, through Run as a client calls it.

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/internal/gittest"
-	"github.com/lucid-dev/lucid/lichstore"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/lich/lichstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // More of the hooks' decisions through Run: logs rewritten by git, git's

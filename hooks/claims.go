@@ -9,18 +9,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/claims/overlap"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/settings"
 	"github.com/lucid-dev/lucid/internal/shellword"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/overlap"
-	"github.com/lucid-dev/lucid/present"
-	"github.com/lucid-dev/lucid/settings"
 )
 
 // target is a path a tool call writes, placed in a work tree whose

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // fakeClaims is a claims.Store of claims no file holds.

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/present"
-	"github.com/lucid-dev/lucid/settings"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/settings"
 )
 
 // The digest's budget, in bytes of text: LUCID_BUDGET, default 8000, never

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/settings"
 	"github.com/lucid-dev/lucid/merge"
-	"github.com/lucid-dev/lucid/settings"
 )
 
 // Finding is the result of one check of Doctor (the merge driver's checks

@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/shellword"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/present"
 )
 
 // What the log knows of a file reaches the agent about to write it.

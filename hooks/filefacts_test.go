@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // What the log knows of a file reaches the agent about to edit it, once.

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // maxEntryText bounds one entry's text in the digest and the delta, so that

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/proctree"
-	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/settings"
+	"github.com/lucid-dev/lucid/internal/settings"
 )
 
 // MaxPayload is the largest hook payload read whole; a larger one (a

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/lucid-dev/lucid/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/clients"
 )
 
 // TestMain labels agents as the command line does, by the registry of

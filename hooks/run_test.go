@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // wholeClient is a client whose payload is lucid's Input as JSON and whose

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 )
 
 // What a shell command changed, for clients that do not say (Codex CLI,

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // reportReason is what an agent that edited files but recorded nothing is

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
-	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/talk"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 	"github.com/lucid-dev/lucid/merge"
-	"github.com/lucid-dev/lucid/talk"
 )
 
 // A message reaches its recipient once, set apart from the news, with

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/guard"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
 )
 
 // preToolUse runs before a tool: it announces an edit of the plan, gives

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // Finding is the result of one check of Check, for `lucid doctor`.

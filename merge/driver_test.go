@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // runDriver writes the three sides into a temp folder, runs Driver as git

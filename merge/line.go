@@ -1,6 +1,6 @@
 package merge
 
-import "github.com/lucid-dev/lucid/logformat"
+import "github.com/lucid-dev/lucid/internal/log/logformat"
 
 // A line of the log is an entry when logformat.DecodeEntry accepts it, and
 // nowhere else: the driver and every reader agree on which lines count.

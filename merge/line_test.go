@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // lineEntry says of each line what DecodeEntry says: through the fast

@@ -9,7 +9,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/lucid-dev/lucid/termview"
+	"github.com/lucid-dev/lucid/internal/view/termview"
 )
 
 func init() { register(command{name: "watch", run: runWatch}) }

@@ -12,7 +12,7 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/lucid-dev/lucid/web"
+	"github.com/lucid-dev/lucid/internal/view/web"
 )
 
 func init() { register(command{name: "web", run: runWeb}) }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // lucid-view web is a person's command: an agent that runs it directly,

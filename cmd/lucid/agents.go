@@ -5,11 +5,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lucid-dev/lucid/address"
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/internal/agents/address"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 func init() {

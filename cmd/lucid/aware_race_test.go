@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // TestAwareAtOnce runs eight agents of one session as real processes that

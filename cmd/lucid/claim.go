@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/claims"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/present"
-	"github.com/lucid-dev/lucid/remoteclaims"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 func init() {

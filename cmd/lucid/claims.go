@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/claimstore"
-	"github.com/lucid-dev/lucid/present"
-	"github.com/lucid-dev/lucid/settings"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/settings"
 )
 
 func init() {

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/claimstore"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/internal/gittest"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // nasty holds what a hostile entry, name or file name can carry: a title

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/present"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 func init() {

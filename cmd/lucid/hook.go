@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/clients"
 )
 
 func init() {

@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/claimstore"
-	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/installers"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/settings"
 	"github.com/lucid-dev/lucid/merge"
-	"github.com/lucid-dev/lucid/settings"
 )
 
 func init() {

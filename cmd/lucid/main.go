@@ -16,7 +16,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 

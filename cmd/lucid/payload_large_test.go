@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/agentstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 )
 
 // bigWrite is a PreToolUse payload of a Write whose content makes it

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/agentstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/logstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
 )
 
 var recordSummaries = map[string]string{

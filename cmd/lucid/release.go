@@ -7,16 +7,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/address"
-	"github.com/lucid-dev/lucid/agentstore"
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/agents/address"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
 	"github.com/lucid-dev/lucid/internal/escape"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/present"
-	"github.com/lucid-dev/lucid/remoteclaims"
-	"github.com/lucid-dev/lucid/talk"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/talk"
 )
 
 func init() {

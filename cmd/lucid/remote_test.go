@@ -10,9 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lucid-dev/lucid/claimstore"
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/gittest"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
 // newRemoteClones makes a bare repository on disk, the remote, and n

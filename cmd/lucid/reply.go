@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/talk"
+	"github.com/lucid-dev/lucid/internal/talk"
 )
 
 func init() {

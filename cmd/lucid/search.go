@@ -11,10 +11,10 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/logquery"
-	"github.com/lucid-dev/lucid/logstore"
-	"github.com/lucid-dev/lucid/present"
-	"github.com/lucid-dev/lucid/search"
+	"github.com/lucid-dev/lucid/internal/log/logquery"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/log/search"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 func init() {

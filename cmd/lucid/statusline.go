@@ -7,11 +7,11 @@ import (
 	"os"
 	"time"
 
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/client/clients"
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client/clients"
 )
 
 func init() {

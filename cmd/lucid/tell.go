@@ -5,11 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/address"
-	"github.com/lucid-dev/lucid/claims"
-	"github.com/lucid-dev/lucid/logformat"
-	"github.com/lucid-dev/lucid/present"
-	"github.com/lucid-dev/lucid/talk"
+	"github.com/lucid-dev/lucid/internal/agents/address"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/talk"
 )
 
 func init() {

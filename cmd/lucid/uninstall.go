@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/lucid-dev/lucid/client/clients"
-	"github.com/lucid-dev/lucid/installers"
+	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/merge"
 )
 

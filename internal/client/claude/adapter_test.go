@@ -1,0 +1,216 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
+
+	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/answer"
+)
+
+// The adapter against the payloads Claude Code 2.1.332 sent (recorded,
+// paths moved to /home/dev/repo), and lucid's answers in the shapes Claude
+// Code honours.
+
+const version = "claude-code-2.1.332"
+
+// recorded is a recorded payload of the client's version.
+func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
+
+// decode decodes a recorded payload of its event (the name's first word).
+func decode(t *testing.T, name string) hooks.Input {
+	t.Helper()
+	return clienttest.Decode(t, Client{}, version, "", name)
+}
+
+// noUserSettings keeps the user's Claude Code settings out of a test.
+func noUserSettings(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CLAUDE_CODE_BASH_EDIT_DIFF", "")
+}
+
+// What lucid reads of each kind of payload: who calls, what its tool
+// writes or runs, and what the call changed.
+func TestDecodeRecorded(t *testing.T) {
+	noUserSettings(t)
+	const repo = "/home/dev/repo"
+	for _, tc := range []struct {
+		file string
+		want hooks.Input // the fields compared; ToolInput is left out
+	}{
+		{"SessionStart-lead.json", hooks.Input{Event: "SessionStart", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo, Source: "startup"}},
+		{"SessionStart-compact-teammate.json", hooks.Input{Event: "SessionStart", SessionID: "ec360ae2-0342-45da-810f-72acc96b5586",
+			AgentID: "aalpha-a940cfca617398a0", AgentType: "alpha", Cwd: repo, Source: "compact"}},
+		{"SubagentStart-teammate.json", hooks.Input{Event: "SubagentStart", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
+			AgentID: "abeta-0b849a257b503a38", AgentType: "beta", Cwd: repo}},
+		{"PreToolUse-Edit-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Edit", Tool: hooks.ToolEdit, Paths: []string{repo + "/a.txt"}}},
+		{"PreToolUse-Write-subagent.json", hooks.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
+			AgentID: "a2adb9a7d441d9c57", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions",
+			ToolName: "Write", Tool: hooks.ToolEdit, Paths: []string{repo + "/c.txt"}}},
+		{"PreToolUse-NotebookEdit-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "NotebookEdit", Tool: hooks.ToolEdit, Paths: []string{repo + "/nb.ipynb"}}},
+		{"PreToolUse-Bash-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: hooks.ToolShell, Command: "sleep 1; echo changed-by-other > /home/dev/repo/a.txt"}},
+		{"PreToolUse-Agent-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Agent", Tool: hooks.ToolAgent}},
+		{"PreToolUse-Read-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Read"}},
+		{"PostToolUse-Write-lead.json", hooks.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Write", Tool: hooks.ToolEdit, Paths: []string{repo + "/newdir/sub/x.txt"}, Changed: []string{repo + "/newdir/sub/x.txt"}}},
+		// The command's own record of what it changed.
+		{"PostToolUse-Bash-lead.json", hooks.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: hooks.ToolShell,
+			Command: "export LUCID_AGENT=x1; sleep 1; echo changed-by-other > /home/dev/repo/a.txt", Changed: []string{repo + "/a.txt"}}},
+		// A record shared with another command's: the file the command
+		// names is its own, the other is unsure.
+		{"PostToolUse-Bash-shared-subagent.json", hooks.Input{Event: "PostToolUse", SessionID: "fe694699-9a78-417c-a2bf-5e7c0b5d308f",
+			AgentID: "a8d2f99cab08460fe", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: hooks.ToolShell,
+			Command: "sleep 2; echo f > /home/dev/repo/b.txt", Changed: []string{repo + "/b.txt"}, Unsure: []string{repo + "/a.txt"}}},
+		{"SubagentStop-subagent.json", hooks.Input{Event: "SubagentStop", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
+			AgentID: "a2adb9a7d441d9c57", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions"}},
+		{"TaskCompleted-teammate.json", hooks.Input{Event: "TaskCompleted", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
+			AgentID: "aalpha-29065eaa7bbaa962", AgentType: "alpha", TeammateName: "alpha", Cwd: repo}},
+	} {
+		got := decode(t, tc.file)
+		got.ToolInput = nil
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
+		}
+	}
+}
+
+// A payload that is not a JSON object is refused; tool input lucid does
+// not expect reads as empty.
+func TestDecodeOddPayloads(t *testing.T) {
+	for _, b := range []string{"", "[1]", "{not json", `"s"`} {
+		if _, err := (Client{}).Decode("PreToolUse", []byte(b)); err == nil || !strings.HasPrefix(err.Error(), "payload is not a JSON object") {
+			t.Errorf("%q: %v", b, err)
+		}
+	}
+	in, err := Client{}.Decode("PreToolUse", []byte(`{"session_id":"s","tool_name":"Write","tool_input":[1]}`))
+	if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 0 {
+		t.Errorf("a Write whose input is no object: %+v, %v", in, err)
+	}
+}
+
+// When the lead closes a teammate's task, the payload names nobody: the
+// task list Claude Code keeps names its owner.
+func TestTaskCompletedByTheLead(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CLAUDE_CONFIG_DIR", dir)
+	if in := decode(t, "TaskCompleted-lead.json"); in.TeammateName != "" {
+		t.Errorf("without the task list: teammate %q", in.TeammateName)
+	}
+	tasks := filepath.Join(dir, "tasks", "session-29b1f7f5")
+	os.MkdirAll(tasks, 0o755)
+	os.WriteFile(filepath.Join(tasks, "2.json"), []byte(`{"id":"2","subject":"task b","owner":"beta","status":"in_progress"}`), 0o644)
+	if in := decode(t, "TaskCompleted-lead.json"); in.TeammateName != "beta" || in.AgentID != "" {
+		t.Errorf("the lead closing beta's task: %+v", in)
+	}
+}
+
+// Claude Code takes lucid's answer in the shape package answer encodes.
+func TestEncodeIsAnswers(t *testing.T) {
+	bash := decode(t, "PreToolUse-Bash-lead.json")
+	out := hooks.Output{Deny: "lucid: a.txt is claimed"}
+	b, _, _ := Client{}.Encode(bash, &out)
+	want, _, _ := answer.Encode(bash, &out)
+	if string(b) != string(want) || len(b) == 0 {
+		t.Errorf("%q, want %q", b, want)
+	}
+}
+
+// Claude Code's Bash tool and its hooks, by the environment it gives them
+// (2.1.332): AI_AGENT ends in _agent in the shell, in _harness in a hook;
+// an older client marks its shell by CLAUDECODE=1 alone.
+func TestShellAndHookEnvironments(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	c := Client{}
+	if c.Name() != "claude" || !slices.Equal(hooks.EventNames(c.Events()), hooks.Events) {
+		t.Errorf("Name %q, Events %v", c.Name(), hooks.EventNames(c.Events()))
+	}
+	shell := env("AI_AGENT", "claude-code_2.1.332_agent", "CLAUDECODE", "1", "CLAUDE_CODE_SESSION_ID", "s1")
+	if sh, ok := c.AgentShell(shell); !ok || sh != (hooks.Shell{Client: "Claude Code", Session: "s1"}) {
+		t.Errorf("the Bash tool's shell: %+v %v", sh, ok)
+	}
+	if own, known := c.OwnHook(shell); own || !known {
+		t.Errorf("the Bash tool's shell taken for a hook: %v %v", own, known)
+	}
+	hook := env("AI_AGENT", "claude-code_2.1.332_harness", "CLAUDECODE", "1", "CLAUDE_PROJECT_DIR", "/home/dev/repo")
+	if _, ok := c.AgentShell(hook); ok {
+		t.Error("a hook taken for the Bash tool's shell")
+	}
+	if own, known := c.OwnHook(hook); !own || !known {
+		t.Errorf("a hook not known as one: %v %v", own, known)
+	}
+	if _, ok := c.AgentShell(env("CLAUDECODE", "1")); !ok {
+		t.Error("an older client's shell (CLAUDECODE=1 alone) not known")
+	}
+	if _, ok := c.AgentShell(env("CLAUDECODE", "1", "CLAUDE_PROJECT_DIR", "/r")); ok {
+		t.Error("an older client's hook taken for its shell")
+	}
+	if _, ok := c.AgentShell(env()); ok {
+		t.Error("a person's terminal taken for an agent's shell")
+	}
+}
+
+// lucid doctor's lines on Claude Code: the record of shell changes, and
+// sessions started outside the folder of the project's settings.
+func TestFindings(t *testing.T) {
+	noUserSettings(t)
+	if f := DiffFinding(); !f.OK || !strings.HasPrefix(f.Detail, "on only in bypassPermissions and auto modes") || !strings.Contains(f.Detail, `add "bashEditDiffEnabled": true to `+UserSettings()) {
+		t.Errorf("the record off: %+v", f)
+	}
+	t.Setenv("CLAUDE_CODE_BASH_EDIT_DIFF", "true")
+	if f := DiffFinding(); !f.OK || !strings.HasPrefix(f.Detail, "on in every permission mode") {
+		t.Errorf("the record on: %+v", f)
+	}
+	if f := SessionsFinding(true); !f.OK || !strings.Contains(f.Detail, UserSettings()) {
+		t.Errorf("set up for the user: %+v", f)
+	}
+	if f := SessionsFinding(false); !f.OK || !strings.HasSuffix(f.Detail, "run `lucid init --user` to guard every session on this machine") {
+		t.Errorf("not set up for the user: %+v", f)
+	}
+}
+
+// A hook of the user's settings stands aside where the folder the session
+// started in (CLAUDE_PROJECT_DIR) registers lucid's project hook for the
+// event; doctor's checks of Claude Code itself are two.
+func TestUserHookStandsAside(t *testing.T) {
+	noUserSettings(t)
+	dir := t.TempDir()
+	t.Setenv("CLAUDE_PROJECT_DIR", dir)
+	if (Client{}).UserHookStandsAside("PreToolUse") {
+		t.Error("stands aside where no project hook is registered")
+	}
+	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"lucid hook PreToolUse"}]}]}}`), 0o644)
+	if !(Client{}).UserHookStandsAside("PreToolUse") {
+		t.Error("runs beside the project's own hook")
+	}
+	if fs := (Client{}).CheckClient(); len(fs) != 2 {
+		t.Errorf("doctor: %+v", fs)
+	}
+	// A payload without cwd names the project's folder.
+	in, err := Client{}.Decode("SessionStart", []byte(`{"session_id":"s"}`))
+	if err != nil || in.ProjectDir != dir {
+		t.Errorf("ProjectDir %q, %v", in.ProjectDir, err)
+	}
+}

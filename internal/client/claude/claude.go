@@ -1,0 +1,257 @@
+// Package claude holds all lucid knows of Claude Code (2.1.332): its
+// hooks' payloads decoded into lucid's hooks.Input and lucid's answer
+// encoded as it honours it (the payloads in
+// testdata/payloads/claude-code-2.1.332); the events lucid registers;
+// its settings, status line, /lucid:dream command and user hooks as lucid
+// init writes them; its agents' shells; its agent teams' teammates, told
+// by their ids; and doctor's checks of it.
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/answer"
+	"github.com/lucid-dev/lucid/internal/jsonread"
+)
+
+// Client is Claude Code. Its event names are lucid's own.
+type Client struct{}
+
+func (Client) Name() string { return "claude" }
+
+// Events are the events lucid registers in Claude Code.
+func (Client) Events() []hooks.Event { return events }
+
+// AgentShell tells the Bash tool's commands by AI_AGENT, which Claude Code
+// 2.1.332 sets to claude-code_<version>_agent there and to ..._harness for
+// its hooks; and, for a client without it, by CLAUDECODE=1 without
+// CLAUDE_PROJECT_DIR, which only hooks get. The shell names the session
+// (CLAUDE_CODE_SESSION_ID) but not which of its agents runs it: a
+// subagent's shell names its lead's session. (All seen with the real
+// client.)
+func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
+	ai := getenv("AI_AGENT")
+	shell := strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_agent") ||
+		ai == "" && getenv("CLAUDECODE") == "1" && getenv("CLAUDE_PROJECT_DIR") == ""
+	if !shell {
+		return hooks.Shell{}, false
+	}
+	return hooks.Shell{Client: "Claude Code", Session: getenv("CLAUDE_CODE_SESSION_ID")}, true
+}
+
+// OwnHook: Claude Code gives its hooks AI_AGENT=claude-code_<version>_harness.
+func (Client) OwnHook(getenv func(string) string) (own, known bool) {
+	ai := getenv("AI_AGENT")
+	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness"), true
+}
+
+// ShellVars: none. The shell names no agent; lucid commands carry the
+// stamp (LUCID_AGENT), which no variable of the shell overrides, and
+// without it they are refused (a line that unsets CLAUDECODE to run
+// claude inside is no forgery).
+func (Client) ShellVars() []string { return nil }
+
+// ClientProcess: Claude Code's own program, claude (its native build), or
+// the cli.js of its package run by node.
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "claude", "claude-code")
+}
+
+// payload is the part of a hook payload lucid reads.
+type payload struct {
+	SessionID, Cwd, PermissionMode, Source   string
+	AgentID, AgentType, TeammateName, TaskID string
+	ToolName                                 string
+	ToolInput, ToolResponse                  []byte // raw JSON
+	StopHookActive                           bool
+}
+
+// decode reads b as encoding/json would read it into the payload's
+// fields, without its cost at the start of every hook (internal/jsonread).
+func (p *payload) decode(b []byte) error {
+	return jsonread.Fields(b, map[string]any{
+		"session_id": &p.SessionID, "cwd": &p.Cwd, "permission_mode": &p.PermissionMode,
+		"agent_id": &p.AgentID, "agent_type": &p.AgentType, "teammate_name": &p.TeammateName,
+		"task_id": &p.TaskID, "source": &p.Source, "tool_name": &p.ToolName,
+		"tool_input": &p.ToolInput, "tool_response": &p.ToolResponse, "stop_hook_active": &p.StopHookActive,
+	})
+}
+
+// toolInput is the part of a tool's input lucid reads: file_path (Edit,
+// Write, MultiEdit), notebook_path (NotebookEdit), command (Bash). Input
+// that is not an object, or a member that is not a string, reads as empty.
+type toolInput struct {
+	FilePath, NotebookPath, Command string
+}
+
+func (ti *toolInput) decode(b []byte) {
+	jsonread.Fields(b, map[string]any{"file_path": &ti.FilePath, "notebook_path": &ti.NotebookPath, "command": &ti.Command})
+}
+
+// bashResponse is the part of a Bash tool_response lucid reads: Claude
+// Code's own record of the files the command changed.
+//
+// Shared marks a diff that Claude Code took while other commands ran too
+// (two agents' Bash calls that overlap in time): it then lists the files
+// of all of them, with nothing saying which was whose.
+type bashResponse struct {
+	ChangedFiles []string
+	Shared       bool
+	// Recorded is false when the response carries no diff (permission
+	// modes other than bypassPermissions and auto, unless the user turned
+	// it on), or one Claude Code skipped (a plain git whole-tree command):
+	// then it says nothing of what the command changed.
+	Recorded bool
+}
+
+// decode reads tool_response.bashEditDiff; what is not there reads as
+// empty.
+func (br *bashResponse) decode(b []byte) {
+	jsonread.Fields(b, map[string]any{"bashEditDiff": func(diff []byte) error {
+		skipped := false
+		err := jsonread.Fields(diff, map[string]any{"changedFiles": &br.ChangedFiles, "shared": &br.Shared, "skipped": &skipped})
+		br.Recorded = err == nil && !skipped
+		return err
+	}})
+}
+
+// Decode reads the payload. Tool input that is not what lucid expects
+// reads as empty.
+func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+	var p payload
+	if err := p.decode(b); err != nil {
+		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	in := hooks.Input{
+		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
+		TeammateName: p.TeammateName, Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source,
+		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
+	}
+	if p.Cwd == "" {
+		// Claude Code gives its hooks the folder the session started in.
+		in.ProjectDir = os.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if event == hooks.TaskCompleted && p.AgentID == "" && p.TeammateName == "" && p.TaskID != "" {
+		// The lead closed the task: the payload names nobody, but the
+		// task list Claude Code keeps on disk names its owner.
+		in.TeammateName = taskOwner(p.SessionID, p.TaskID)
+	}
+	if p.ToolName == "" {
+		return in, nil
+	}
+	var ti toolInput
+	ti.decode(p.ToolInput)
+	// Claude Code's tools, as lucid reads them: the edit tools write the
+	// one file their input names; Agent (Task in older clients) runs a
+	// subagent.
+	switch p.ToolName {
+	case "Edit", "Write", "NotebookEdit", "MultiEdit":
+		in.Tool = hooks.ToolEdit
+		if path := ti.path(); path != "" {
+			in.Paths = []string{path}
+		}
+	case "Bash":
+		in.Tool, in.Command = hooks.ToolShell, ti.Command
+		if event == hooks.PreToolUse {
+			// lucid watches the claimed files itself where no record of
+			// what the command changed will come.
+			in.Unrecorded = !diffComes(p.PermissionMode, ti.Command)
+		}
+	case "Agent", "Task":
+		in.Tool = hooks.ToolAgent
+	}
+	if event != hooks.PostToolUse {
+		return in, nil
+	}
+	switch in.Tool {
+	case hooks.ToolEdit:
+		in.Changed = in.Paths
+	case hooks.ToolShell:
+		var br bashResponse
+		br.decode(p.ToolResponse)
+		if !br.Recorded {
+			in.Unrecorded = true // hooks.Run reads what the command names
+			return in, nil
+		}
+		in.Changed = br.ChangedFiles
+		if br.Shared {
+			// Another command's diff may hold this one's files and this
+			// one's none of them (two teammates' commands at once: one
+			// got both files, the other an empty diff): what the command
+			// names as written counts as its own, whichever diff has it.
+			writes := guard.ShellWrites(in.Command, in.Cwd)
+			_, in.Unsure = splitNamed(in.Changed, writes)
+			in.Changed = nil
+			for _, w := range writes {
+				in.Changed = append(in.Changed, w.Path)
+			}
+		}
+	}
+	return in, nil
+}
+
+func (ti toolInput) path() string {
+	if ti.FilePath != "" {
+		return ti.FilePath
+	}
+	return ti.NotebookPath
+}
+
+// splitNamed splits a shared diff's changed files into those the command
+// names as written (a path, or a file under a folder it writes whole) and
+// the rest.
+func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []string) {
+	for _, p := range changed {
+		p = filepath.Clean(p)
+		ok := false
+		for _, w := range writes {
+			wp := filepath.Clean(w.Path)
+			if p == wp || strings.HasPrefix(p, wp+string(filepath.Separator)) {
+				ok = true
+				break
+			}
+		}
+		if ok {
+			named = append(named, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return named, rest
+}
+
+// taskOwner is the owner (a teammate's name) of task id, as Claude Code
+// keeps it in its task list: $CLAUDE_CONFIG_DIR (default ~/.claude)
+// /tasks/session-<first 8 of the session id>/<id>.json, the team's file of
+// the task. "" when it cannot be read.
+func taskOwner(session, id string) string {
+	dir := ConfigDir()
+	if dir == "" || len(session) < 8 || strings.ContainsAny(id, "/\\") || id == ".." {
+		return ""
+	}
+	f, err := os.Open(filepath.Join(dir, "tasks", "session-"+session[:8], id+".json"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var task struct {
+		Owner string `json:"owner"`
+	}
+	if json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&task) != nil {
+		return ""
+	}
+	return task.Owner
+}
+
+// Encode writes lucid's answer in the form Claude Code honours (package
+// answer).
+func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	return answer.Encode(in, out)
+}

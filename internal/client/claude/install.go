@@ -1,0 +1,337 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/installers"
+)
+
+// The files of Claude Code's that the installer changes, relative to the
+// work tree's top.
+const (
+	SettingsName      = ".claude/settings.json"       // shared with the team
+	LocalSettingsName = ".claude/settings.local.json" // personal (--local)
+	DreamCommandName  = ".claude/commands/lucid/dream.md"
+)
+
+// writeTools are the tools whose calls the handlers look at: edits (the
+// claim check, the plan, the count of edits) and Bash (the LUCID_AGENT
+// stamp, shell writes). The delta rides on these too: an agent hears the
+// news before it changes anything, and a Read or a Grep costs no hook.
+// PostToolUse also takes Agent (Task in older clients), so that a lead
+// hears what a subagent recorded as soon as the subagent hands back.
+const writeTools = "Edit|Write|NotebookEdit|MultiEdit|Bash"
+
+// events are the events lucid registers in Claude Code, one a line.
+var events = []hooks.Event{
+	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
+	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
+	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
+	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: writeTools + "|Agent|Task", Timeout: 10 * time.Second},
+	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
+	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
+	{Name: hooks.TaskCompleted, Lucid: hooks.TaskCompleted, Timeout: 10 * time.Second},
+	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
+	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
+}
+
+// Hooks is Claude Code's settings, which take hooks in seconds.
+var Hooks = &installers.Client{
+	ID:            "claude",
+	Name:          "Claude Code",
+	Settings:      SettingsName,
+	LocalSettings: LocalSettingsName,
+	Events:        events,
+	TimeoutUnit:   time.Second,
+	Command:       HookCommand,
+	Default:       true,
+}
+
+// HookCommand is the command registered for event. Where lucid is not on
+// PATH (a teammate's clone, a machine without it) it does nothing and
+// exits 0, so that the session goes on without a hook error on every call.
+func HookCommand(event string) string {
+	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook " + event
+}
+
+// StatusLineCommand is the status line lucid registers; like HookCommand,
+// it does nothing where lucid is not on PATH.
+const StatusLineCommand = "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid statusline"
+
+// install registers lucid's hook for every event in Claude Code's settings
+// and writes the /lucid:dream command. It keeps every key and hook of the
+// user's as they are, and changes no byte when everything is in place. A
+// settings file that is not valid JSON is refused, with its line.
+func install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+	c := Hooks
+	name, other := c.Settings, c.LocalSettings
+	if opt.Local {
+		name, other = other, name
+	}
+	var changes []installers.Change
+	if s, err := c.Read(repo, other); err != nil {
+		return nil, err
+	} else if s.HasLucid() {
+		// Registered in both files, every hook would run twice.
+		changes = append(changes, installers.Change{Path: other, What: "already has lucid's hooks; " + name + " left alone (`lucid uninstall` first, to move them)"})
+	} else {
+		s, err := c.Read(repo, name)
+		if err != nil {
+			return nil, err
+		}
+		what := s.RegisterWhat()
+		if opt.StatusLine {
+			sl, err := registerStatusLine(s, opt.Force)
+			if err != nil {
+				return nil, err
+			}
+			what = installers.JoinWhat(what, sl)
+		}
+		if what != "" {
+			if err := s.Write(); err != nil {
+				return nil, err
+			}
+			changes = append(changes, installers.Change{Path: name, What: what})
+		}
+	}
+	created, err := writeDreamCommand(repo)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		changes = append(changes, installers.Change{Path: DreamCommandName, What: "created (the /lucid:dream command)"})
+	}
+	return changes, nil
+}
+
+// uninstall removes what install added: lucid's hooks from both settings
+// files (a file left empty goes too), and the /lucid:dream command unless
+// the user changed it. .lucid/ stays.
+func uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+	var changes []installers.Change
+	for _, name := range Hooks.Files() {
+		s, err := Hooks.Read(repo, name)
+		if err != nil {
+			return nil, err
+		}
+		hooksGone, statusGone := s.Unregister(), unregisterStatusLine(s)
+		what := ""
+		if hooksGone {
+			what = "lucid's hooks removed"
+		}
+		if statusGone {
+			what = installers.JoinWhat(what, "lucid's status line removed")
+		}
+		ch, err := s.Save(repo, what)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, ch...)
+	}
+	path := repo.Abs(DreamCommandName)
+	switch b, err := gitstore.ReadFile(path, gitstore.MaxSettings); {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, err
+	case string(b) != DreamCommand:
+		changes = append(changes, installers.Change{Path: DreamCommandName, What: "kept: you changed it"})
+	default:
+		if err := os.Remove(path); err != nil {
+			return nil, err
+		}
+		installers.RemoveEmptyDirs(repo, filepath.Dir(path))
+		changes = append(changes, installers.Change{Path: DreamCommandName, What: "removed"})
+	}
+	return changes, nil
+}
+
+// statusLine is lucid's statusLine setting.
+func statusLine() json.RawMessage {
+	b, _ := installers.MarshalNoEscape(struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}{"command", StatusLineCommand})
+	return b
+}
+
+// isLucidStatusLine reports whether a statusLine setting runs lucid's.
+func isLucidStatusLine(raw json.RawMessage) bool {
+	var sl struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(raw, &sl) != nil {
+		return false
+	}
+	cmd := strings.TrimSpace(sl.Command)
+	f := strings.Fields(cmd)
+	return cmd == StatusLineCommand || len(f) == 2 && filepath.Base(f[0]) == "lucid" && f[1] == "statusline"
+}
+
+// registerStatusLine sets lucid's status line. One the user has is
+// theirs: it is replaced only with force.
+func registerStatusLine(s *installers.Settings, force bool) (string, error) {
+	old, ok := s.Member("statusLine")
+	switch {
+	case ok && installers.SameJSON(old, statusLine()):
+		return "", nil
+	case ok && !isLucidStatusLine(old) && !force:
+		return "", fmt.Errorf("%s already has a statusLine of yours (%s): keep it, or run lucid init --statusline --force to replace it", s.Name(), installers.CompactJSON(old))
+	}
+	s.SetMember("statusLine", statusLine())
+	if ok && !isLucidStatusLine(old) {
+		return "status line replaced (it was " + installers.CompactJSON(old) + ")", nil
+	}
+	return "lucid's status line registered", nil
+}
+
+// unregisterStatusLine removes lucid's status line; it reports whether it
+// did.
+func unregisterStatusLine(s *installers.Settings) bool {
+	if old, ok := s.Member("statusLine"); ok && isLucidStatusLine(old) {
+		s.RemoveMember("statusLine")
+		return true
+	}
+	return false
+}
+
+// DreamCommand is .claude/commands/lucid/dream.md, the /lucid:dream
+// command.
+const DreamCommand = `---
+description: Consolidate lucid's shared log into .lucid/digest.md
+---
+Consolidate what the agents in this repository have recorded in lucid's log, so that every agent starts from a short, true digest.
+
+1. Run ` + "`lucid dream`" + ` through Bash. It prints every live entry grouped by kind, with its evidence and ⚠stale marks.
+2. Re-check each ⚠stale entry against the code: open the cited file and read what is there now.
+   - Still true: ` + "`lucid supersede ID \"TEXT\" -e FILE:LINE`" + ` with fresh evidence.
+   - No longer true: ` + "`lucid supersede ID --retire --why \"REASON\"`" + `.
+   Do the same for entries that repeat, contradict a newer one, or no longer matter.
+3. Write .lucid/digest.md: the decisions in force and why, the facts an agent needs (with FILE:LINE), the dead ends not to try again, and open questions. Plain Markdown, under 2,000 words; leave out what the plan already says.
+4. Run ` + "`lucid dream --done`" + `. From then on an agent's digest gives digest.md plus only the entries newer than this point.
+
+$ARGUMENTS
+`
+
+// writeDreamCommand writes the /lucid:dream command where it is missing.
+// A file the user changed is theirs and stays as it is.
+func writeDreamCommand(repo *gitstore.Repo) (bool, error) {
+	path := repo.Abs(DreamCommandName)
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, err
+	}
+	return true, gitstore.WriteFileAtomic(path, []byte(DreamCommand), 0o644)
+}
+
+// Claude Code reads a project's .claude/settings.json only from the folder
+// a session starts in (seen with 2.1.332: a session started in a subfolder
+// of the repository, in a repository nested in it, or above it runs none of
+// the repository's hooks). Hooks in the user's settings run in every
+// session, wherever it starts: `lucid init --user` registers lucid's there,
+// and they stand aside where the session's own folder registers lucid's
+// project hooks, so that no hook runs twice.
+
+// UserHookCommand is the command registered in the user's settings.
+func UserHookCommand(event string) string {
+	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --user " + event
+}
+
+// claudeUser is Claude Code's user settings as a client of the installer.
+var userHooks = &installers.Client{
+	ID:          "claude",
+	Name:        "Claude Code",
+	Events:      events,
+	TimeoutUnit: time.Second,
+	Command:     UserHookCommand,
+}
+
+// ConfigDir is Claude Code's folder of the user's: $CLAUDE_CONFIG_DIR,
+// else ~/.claude; "" when neither can be told.
+func ConfigDir() string {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// UserSettings is the user's settings file of Claude Code:
+// $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
+func UserSettings() string {
+	dir := ConfigDir()
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "settings.json")
+}
+
+// ProjectHooks reports whether a session started in dir runs lucid's
+// project hooks for event: its .claude/settings.json or
+// settings.local.json registers them. lucid's user hooks then stand aside.
+// It reads the two files whole, without decoding them: it runs in every
+// hook call of a user hook.
+func ProjectHooks(dir, event string) bool {
+	want := []byte("lucid hook " + event + `"`)
+	for _, name := range []string{SettingsName, LocalSettingsName} {
+		b, err := gitstore.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), gitstore.MaxSettings)
+		if err == nil && bytes.Contains(b, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// Title is Claude Code as its users know it.
+func (Client) Title() string { return "Claude Code" }
+
+// Hooks is Claude Code's settings, as the installer edits them.
+func (Client) Hooks() *installers.Client { return Hooks }
+
+// Install registers lucid's hooks and writes the /lucid:dream command.
+func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+	return install(repo, opt)
+}
+
+// Uninstall removes what Install added.
+func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) { return uninstall(repo) }
+
+// Check checks that every event is registered, in one settings file, and
+// that the /lucid:dream command is there.
+func (Client) Check(repo *gitstore.Repo) []installers.Finding {
+	hooks := Hooks.CheckHooks(repo, "hooks", "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)")
+	dream := installers.Finding{Check: "/lucid:dream"}
+	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
+		dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
+	} else {
+		dream.OK, dream.Detail = true, DreamCommandName
+	}
+	return []installers.Finding{hooks, dream}
+}
+
+// DoctorFiles are Claude Code's files that lucid reads: its settings and
+// the /lucid:dream command.
+func (Client) DoctorFiles() []string {
+	return []string{SettingsName, LocalSettingsName, DreamCommandName}
+}
+
+// Advice: lucid init has nothing to add for Claude Code.
+func (Client) Advice(*gitstore.Repo) string { return "" }
+
+// User is lucid's hooks in Claude Code's user settings: they stand aside
+// themselves (lucid hook --user) where the project registers its own.
+func (Client) User() (*installers.Client, string, string) { return userHooks, UserSettings(), "" }

@@ -1,0 +1,108 @@
+package codex
+
+import (
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/installers"
+)
+
+// events are the events lucid registers in Codex CLI: those its
+// adapter handles (client/codex). A tool event's matcher is a regular
+// expression over tool_name: the shell tool is "Bash",
+// apply_patch "apply_patch", and the lead's wait for a subagent
+// "multi_agent_v1wait_agent" (as Codex CLI 0.169.0 named it in the
+// recorded payloads of testdata/payloads/codex-0.169.0), which
+// PostToolUse takes so that the lead hears what its subagent recorded.
+var events = []hooks.Event{
+	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
+	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
+	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: "Bash|apply_patch", Timeout: 10 * time.Second},
+	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: "Bash|apply_patch|.*wait_agent", Timeout: 10 * time.Second},
+	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
+	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
+	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
+	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // Codex's own default is 1 s
+}
+
+// Hooks is Codex CLI (0.169.0): hooks in .codex/hooks.json, timeouts in
+// seconds. Codex runs a hook only when it is trusted (trust.go).
+var Hooks = &installers.Client{
+	ID:          "codex",
+	Name:        "Codex CLI",
+	Settings:    HooksName,
+	Events:      events,
+	TimeoutUnit: time.Second,
+	Command:     installers.ClientCommand("codex"),
+}
+
+// HooksName is Codex's project hooks file.
+const HooksName = ".codex/hooks.json"
+
+// Title is Codex CLI as its users know it.
+func (Client) Title() string { return "Codex CLI" }
+
+// Hooks is Codex's settings, as the installer edits them.
+func (Client) Hooks() *installers.Client { return Hooks }
+
+// Install registers lucid's hooks in .codex/hooks.json and, with
+// opt.Trust, trusts them in $CODEX_HOME/config.toml.
+func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+	ch, err := Hooks.InstallHooks(repo)
+	if err != nil || !opt.Trust {
+		return ch, err
+	}
+	trusted, err := TrustCodex(repo)
+	if err != nil {
+		return nil, err
+	}
+	return append(ch, trusted...), nil
+}
+
+// Uninstall removes lucid's hooks and the trust lucid wrote for them.
+func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+	changes, err := Hooks.UninstallHooks(repo)
+	if err != nil {
+		return changes, err
+	}
+	ch, err := UntrustCodex(repo)
+	return append(changes, ch...), err
+}
+
+// Check checks lucid's hooks and what Codex needs before it runs them:
+// its trust in the project and in each hook, and lucid on its shells'
+// PATH.
+func (Client) Check(repo *gitstore.Repo) []installers.Finding {
+	return []installers.Finding{
+		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
+		checkCodexProject(repo), checkCodexTrust(repo), checkShellPath(Hooks),
+	}
+}
+
+// Advice is what lucid init says about trust in Codex, or "" when Codex
+// trusts the project and every one of lucid's hooks.
+func (Client) Advice(repo *gitstore.Repo) string {
+	project, hooks := checkCodexProject(repo), checkCodexTrust(repo)
+	if project.OK && hooks.OK {
+		return ""
+	}
+	cfg := ConfigPath()
+	return "Codex CLI runs a project's hooks only when it trusts the project and each hook, and skips an untrusted or changed hook without a word. " +
+		"Trust the project when codex first asks in " + repo.Top + " (or add [projects." + tomlString(repo.Top) + "] trust_level = \"trusted\" to " + cfg + "), " +
+		"then trust lucid's hooks in codex's /hooks view, or run `lucid init --client codex --trust-codex`, which trusts lucid's own hooks, and nothing else, in " + cfg + ". " +
+		"`lucid doctor` checks both."
+}
+
+// CheckClient: doctor's checks of the client are all in Check.
+func (Client) CheckClient() []installers.Finding { return nil }
+
+// DoctorFiles: lucid reads no file of the client's beside its hooks.
+func (Client) DoctorFiles() []string { return nil }
+
+// User: Codex CLI runs a hook registered both for the user and the
+// project twice, and one for the user only once trusted.
+func (Client) User() (*installers.Client, string, string) {
+	return nil, "", "Codex CLI runs a hook registered both for the user and the project twice, and one for the user only once trusted; lucid sets Codex up per repository (lucid init --client codex)"
+}

@@ -1,0 +1,349 @@
+package copilot
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/installers"
+)
+
+// Copilot CLI 1.0.102 loads a repository's hooks only in a trusted folder:
+// one in trustedFolders of $COPILOT_HOME/config.json (a folder trusts its
+// subfolders), or with --trust-folder, or with COPILOT_ALLOW_ALL=true
+// (which approves every tool too). The file starts with // comment lines
+// that the CLI writes, before one JSON object.
+
+// Home is Copilot's folder: $COPILOT_HOME, or ~/.copilot.
+func Home() string {
+	if h := os.Getenv("COPILOT_HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return filepath.Join(h, ".copilot")
+}
+
+// ConfigPath is Copilot's config.json.
+func ConfigPath() string { return filepath.Join(Home(), "config.json") }
+
+// record is what lucid init did outside lucid's hook file, for uninstall
+// to undo exactly: the folders it created for the file, and the trust it
+// wrote. It is the work tree's own, in its git dir.
+type record struct {
+	Dirs  []string `json:"dirs,omitempty"`
+	Trust *trusted `json:"trust,omitempty"`
+}
+
+// trusted is a folder lucid added to trustedFolders in Config, with the
+// member itself where lucid added that too, or the file where it wrote it.
+type trusted struct {
+	Config, Folder string
+	Member, File   bool `json:",omitempty"`
+}
+
+func recordPath(repo *gitstore.Repo) string {
+	return filepath.Join(repo.GitDir, "lucid", "copilot-install.json")
+}
+
+func readRecord(repo *gitstore.Repo) (record, error) {
+	return installers.ReadRecord[record](recordPath(repo))
+}
+
+// updateRecord changes the record; an empty one goes.
+func updateRecord(repo *gitstore.Repo, change func(*record)) error {
+	return installers.UpdateRecord(recordPath(repo), change, func(r record) bool { return len(r.Dirs) == 0 && r.Trust == nil })
+}
+
+// config is config.json: its leading comment lines, then the object.
+type config struct {
+	path    string
+	head    []byte // the // lines and blank lines before the object
+	body    []byte
+	existed bool
+}
+
+func readConfig(path string) (*config, error) {
+	c := &config{path: path}
+	b, err := installers.ReadHomeFile(&c.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.existed = true
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line = b[:i+1]
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) > 0 && !bytes.HasPrefix(t, []byte("//")) {
+			break
+		}
+		c.head, b = append(c.head, line...), b[len(line):]
+	}
+	c.body = b
+	if len(bytes.TrimSpace(b)) > 0 {
+		if _, err := c.folders(); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// span is where a JSON value lies in the body.
+type span struct{ start, end int }
+
+// folders is where trustedFolders lies: the object's opening brace, the
+// member (key to value) and its array's elements and their values; member
+// is zero where the key is missing.
+type folders struct {
+	open   int
+	member span
+	array  span
+	elems  []span
+	values []string
+}
+
+func (c *config) folders() (folders, error) {
+	var f folders
+	bad := func(why string) (folders, error) {
+		return folders{}, fmt.Errorf("%s: %s: fix it, then run lucid again", c.path, why)
+	}
+	b := c.body
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return bad("not a JSON object")
+	}
+	f.open = int(dec.InputOffset()) - 1
+	for dec.More() {
+		keyStart := skip(b, int(dec.InputOffset()), " \t\r\n,")
+		t, err := dec.Token()
+		if err != nil {
+			return bad("not valid JSON")
+		}
+		if t != "trustedFolders" {
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return bad("not valid JSON")
+			}
+			continue
+		}
+		f.member.start = keyStart
+		start := skip(b, int(dec.InputOffset()), " \t\r\n:")
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return bad("trustedFolders is not a list")
+		}
+		f.array.start = start
+		for dec.More() {
+			s := skip(b, int(dec.InputOffset()), " \t\r\n,")
+			var v string
+			if err := dec.Decode(&v); err != nil {
+				return bad("trustedFolders is not a list of folders")
+			}
+			f.elems = append(f.elems, span{s, int(dec.InputOffset())})
+			f.values = append(f.values, v)
+		}
+		if _, err := dec.Token(); err != nil {
+			return bad("not valid JSON")
+		}
+		f.array.end = int(dec.InputOffset())
+		f.member.end = f.array.end
+	}
+	if _, err := dec.Token(); err != nil {
+		return bad("not valid JSON")
+	}
+	return f, nil
+}
+
+func skip(b []byte, i int, chars string) int {
+	for i < len(b) && strings.IndexByte(chars, b[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+func (c *config) write() error {
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return err
+	}
+	perm := os.FileMode(0o600)
+	if fi, err := os.Stat(c.path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	return gitstore.WriteFileAtomic(c.path, append(append([]byte{}, c.head...), c.body...), perm)
+}
+
+// trusts reports whether folders trust dir: it or a folder above it is
+// among them.
+func trusts(values []string, dir string) bool {
+	for _, v := range values {
+		if v != "" && (v == dir || isSubpath(filepath.Clean(v), dir)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSubpath(parent, child string) bool {
+	rel, err := filepath.Rel(parent, child)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+// Trust adds the work tree's top to trustedFolders in Copilot's
+// config.json, keeping every byte of the user's, unless Copilot trusts it
+// already; lucid's record says what it added, for Untrust.
+func Trust(repo *gitstore.Repo) ([]installers.Change, error) {
+	c, err := readConfig(ConfigPath())
+	if err != nil {
+		return nil, err
+	}
+	t := &trusted{Config: c.path, Folder: repo.Top}
+	q, _ := installers.MarshalNoEscape(repo.Top)
+	if len(bytes.TrimSpace(c.body)) == 0 {
+		c.body = []byte("{\n  \"trustedFolders\": [\n    " + string(q) + "\n  ]\n}\n")
+		t.File = !c.existed && len(c.head) == 0
+		t.Member = true
+	} else {
+		f, _ := c.folders()
+		if trusts(f.values, repo.Top) {
+			return nil, nil
+		}
+		b := c.body
+		switch {
+		case f.member.end == 0:
+			ins := "\n  \"trustedFolders\": [" + string(q) + "]"
+			if bytes.TrimSpace(b[f.open+1:])[0] != '}' {
+				ins += ","
+			} else {
+				ins += "\n"
+			}
+			c.body = splice(b, f.open+1, f.open+1, ins)
+			t.Member = true
+		case len(f.elems) == 0:
+			c.body = splice(b, f.array.start, f.array.end, "["+string(q)+"]")
+		default:
+			last := f.elems[len(f.elems)-1]
+			gap := string(b[f.array.start+1 : f.elems[0].start])
+			c.body = splice(b, last.end, last.end, ","+gap+string(q))
+		}
+	}
+	if err := c.write(); err != nil {
+		return nil, err
+	}
+	if err := updateRecord(repo, func(r *record) { r.Trust = t }); err != nil {
+		return nil, err
+	}
+	return []installers.Change{{Path: c.path, What: "GitHub Copilot CLI trusts " + repo.Top}}, nil
+}
+
+func splice(b []byte, start, end int, with string) []byte {
+	out := append([]byte{}, b[:start]...)
+	out = append(out, with...)
+	return append(out, b[end:]...)
+}
+
+// Untrust removes the trust that Trust added, and nothing else: the
+// folder from trustedFolders, the member where Trust added it and it holds
+// nothing else, the file where Trust wrote it and it holds nothing else.
+func Untrust(repo *gitstore.Repo) ([]installers.Change, error) {
+	rec, err := readRecord(repo)
+	if err != nil || rec.Trust == nil {
+		return nil, err
+	}
+	t := rec.Trust
+	done := func(ch []installers.Change) ([]installers.Change, error) {
+		return ch, updateRecord(repo, func(r *record) { r.Trust = nil })
+	}
+	c, err := readConfig(t.Config)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(c.body)) == 0 {
+		return done(nil)
+	}
+	f, _ := c.folders()
+	i := -1
+	for j, v := range f.values {
+		if v == t.Folder {
+			i = j
+		}
+	}
+	if i < 0 {
+		return done(nil)
+	}
+	b := c.body
+	switch {
+	case len(f.elems) == 1 && t.Member:
+		c.body = removeMember(b, f)
+	case len(f.elems) == 1:
+		c.body = splice(b, f.array.start+1, f.array.end-1, "")
+	case i < len(f.elems)-1:
+		c.body = splice(b, f.elems[i].start, f.elems[i+1].start, "")
+	default:
+		c.body = splice(b, f.elems[i-1].end, f.elems[i].end, "")
+	}
+	what := "GitHub Copilot CLI's trust in " + t.Folder + " removed"
+	if t.File && len(c.head) == 0 && installers.SameJSON(c.body, []byte("{}")) {
+		if err := os.Remove(c.path); err != nil {
+			return nil, err
+		}
+		return done([]installers.Change{{Path: c.path, What: "removed (it held only the trust lucid wrote)"}})
+	}
+	if err := c.write(); err != nil {
+		return nil, err
+	}
+	return done([]installers.Change{{Path: c.path, What: what}})
+}
+
+// removeMember removes trustedFolders with the separator that Trust
+// inserted with it: from the opening brace or the comma before it up to
+// the comma after it, or to its end where it is the last member.
+func removeMember(b []byte, f folders) []byte {
+	before := f.member.start
+	for before > 0 && strings.IndexByte(" \t\r\n", b[before-1]) >= 0 {
+		before--
+	}
+	after := skip(b, f.member.end, " \t\r\n")
+	if after < len(b) && b[after] == ',' {
+		return splice(b, before, after+1, "")
+	}
+	if b[before-1] == ',' {
+		return splice(b, before-1, f.member.end, "")
+	}
+	return splice(b, before, after, "") // the only member: "{" to "}"
+}
+
+// checkTrust checks that Copilot will load lucid's hooks here: the work
+// tree is trusted by config.json, or COPILOT_ALLOW_ALL=true trusts every
+// folder.
+func checkTrust(repo *gitstore.Repo) installers.Finding {
+	f := installers.Finding{Check: "copilot folder trust"}
+	if os.Getenv("COPILOT_ALLOW_ALL") == "true" {
+		f.OK, f.Detail = true, "COPILOT_ALLOW_ALL=true trusts every folder (and approves every tool)"
+		return f
+	}
+	c, err := readConfig(ConfigPath())
+	if err != nil {
+		f.Detail, f.Fix = err.Error(), "fix the file, then run `lucid doctor` again"
+		return f
+	}
+	var values []string
+	if len(bytes.TrimSpace(c.body)) > 0 {
+		fs, _ := c.folders()
+		values = fs.values
+	}
+	if trusts(values, repo.Top) {
+		f.OK, f.Detail = true, c.path+" trusts "+repo.Top
+		return f
+	}
+	f.Detail = "GitHub Copilot CLI skips lucid's hooks without a word here: " + c.path + " does not trust " + repo.Top
+	f.Fix = "run `lucid init --client copilot --trust-copilot` (or start copilot with --trust-folder, or with COPILOT_ALLOW_ALL=true, which also approves every tool)"
+	return f
+}

@@ -1,0 +1,175 @@
+package gemini
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
+
+	"github.com/lucid-dev/lucid/hooks"
+)
+
+// The adapter against the payloads Gemini CLI 0.61.0 sent (recorded,
+// paths moved to /home/dev/repo), and lucid's answers in the shapes Gemini
+// honours.
+
+const version = "gemini-0.61.0"
+
+// recorded is a recorded payload of the client's version.
+func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
+
+// decode decodes a recorded payload of its event (the name's first word after an optional "relative-").
+func decode(t *testing.T, name string) hooks.Input {
+	t.Helper()
+	return clienttest.Decode(t, Client{}, version, "relative-", name)
+}
+
+// What lucid reads of each kind of payload: Gemini's events under lucid's
+// names, its write tools' paths (relative ones resolved against cwd, as
+// the client resolves them), its shell's command and folder. Every call
+// is a lead's, says nothing of what a command changed, and its news waits
+// for AfterTool, since BeforeTool shows the model nothing.
+func TestDecodeRecorded(t *testing.T) {
+	const repo = "/home/dev/repo"
+	base := hooks.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true}
+	relative := base
+	relative.SessionID = "e4158d37-1277-4f8d-b0f1-fb3a4111539c"
+	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {
+		f(&in)
+		return in
+	}
+	for _, tc := range []struct {
+		file string
+		want hooks.Input
+	}{
+		{"SessionStart.json", with(base, func(in *hooks.Input) { in.Event, in.Source = "SessionStart", "startup" })},
+		{"BeforeTool-write_file.json", with(base, func(in *hooks.Input) {
+			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}
+		})},
+		{"BeforeTool-replace.json", with(base, func(in *hooks.Input) {
+			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "replace", hooks.ToolEdit, []string{repo + "/notes.txt"}
+		})},
+		{"BeforeTool-run_shell_command.json", with(base, func(in *hooks.Input) {
+			in.Event, in.Mute, in.ToolName, in.Tool = "PreToolUse", true, "run_shell_command", hooks.ToolShell
+			in.Command = "env | sort > /home/dev/work/env.txt; echo SHELL-OK"
+		})},
+		{"AfterTool-write_file.json", with(base, func(in *hooks.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths, in.WarnAfter = "PostToolUse", "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}, true
+		})},
+		{"relative-BeforeTool-write_file.json", with(relative, func(in *hooks.Input) {
+			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "write_file", hooks.ToolEdit, []string{repo + "/src/rel.go"}
+		})},
+		// The shell runs in dir_path, relative to cwd.
+		{"relative-BeforeTool-run_shell_command.json", with(relative, func(in *hooks.Input) {
+			in.Event, in.Mute, in.ToolName, in.Tool, in.Command, in.Cwd = "PreToolUse", true, "run_shell_command", hooks.ToolShell, "pwd > here.txt", repo+"/src"
+		})},
+		// AfterAgent's retry is the stop gate's second stop.
+		{"AfterAgent-retry.json", with(base, func(in *hooks.Input) {
+			in.SessionID, in.Event, in.StopHookActive = "c4087a98-8b34-4d40-a01f-84c826262e8c", "Stop", true
+		})},
+		// PreCompress is not registered: it fires before every model call.
+		{"PreCompress.json", with(base, func(in *hooks.Input) { in.Event = "" })},
+	} {
+		got := decode(t, tc.file)
+		got.ToolInput = nil
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
+		}
+	}
+	if _, err := (Client{}).Decode("BeforeTool", []byte("{")); err == nil || !strings.HasPrefix(err.Error(), "payload is not a JSON object") {
+		t.Errorf("a payload that is no object: %v", err)
+	}
+}
+
+// lucid's answers in the forms Gemini honours: a deny, and a block at the
+// end of a turn (one more turn), both as "decision":"deny"; context in
+// hookSpecificOutput under Gemini's event name, never at BeforeTool, where
+// the model would not see it; a signed command as the tool's whole input,
+// since Gemini replaces the input rather than merging it.
+func TestEncode(t *testing.T) {
+	before := decode(t, "BeforeTool-run_shell_command.json")
+	after := decode(t, "AfterTool-write_file.json")
+	for _, tc := range []struct {
+		name string
+		in   hooks.Input
+		out  hooks.Output
+		want string
+	}{
+		{"deny", before, hooks.Output{Deny: "lucid: a.txt is claimed"}, `{"decision":"deny","reason":"lucid: a.txt is claimed"}`},
+		{"block at AfterAgent", decode(t, "AfterAgent.json"), hooks.Output{Block: "Before you stop: record"}, `{"decision":"deny","reason":"Before you stop: record"}`},
+		{"context at SessionStart", decode(t, "SessionStart.json"), hooks.Output{Context: "# lucid: digest"},
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
+		{"context at AfterTool", after, hooks.Output{Context: "news"},
+			`{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"news"}}`},
+		{"context at BeforeAgent", decode(t, "BeforeAgent.json"), hooks.Output{Context: "news"},
+			`{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"news"}}`},
+		{"context at BeforeTool", before, hooks.Output{Context: "news"}, ""},
+		{"signed command", before, hooks.Output{Context: "news", Command: "LUCID_AGENT=g lucid note x", Permission: "ask"},
+			`{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"LUCID_AGENT=g lucid note x","description":"dump env"}}}`},
+	} {
+		b, line, code := Client{}.Encode(tc.in, &tc.out)
+		want := tc.want
+		if want != "" {
+			want += "\n"
+		}
+		if string(b) != want || line != "" || code != 0 {
+			t.Errorf("%s: %q, %q, exit %d\nwant %q", tc.name, b, line, code, want)
+		}
+	}
+}
+
+// Gemini's shell is marked by GEMINI_CLI=1 and names no session; its
+// hooks by GEMINI_PROJECT_DIR (the recorded environment of a hook).
+func TestShellAndHookEnvironments(t *testing.T) {
+	var hookEnv map[string]string
+	if err := json.Unmarshal(recorded(t, "env-hook.json"), &hookEnv); err != nil {
+		t.Fatal(err)
+	}
+	hook := func(k string) string { return hookEnv[k] }
+	shell := func(k string) string {
+		return map[string]string{"GEMINI_CLI": "1", "GEMINI_CLI_NO_RELAUNCH": "true"}[k]
+	}
+	c := Client{}
+	if sh, ok := c.AgentShell(shell); !ok || sh != (hooks.Shell{Client: "Gemini CLI"}) {
+		t.Errorf("run_shell_command's shell: %+v %v", sh, ok)
+	}
+	if own, known := c.OwnHook(shell); own || !known {
+		t.Errorf("the shell taken for a hook: %v %v", own, known)
+	}
+	if _, ok := c.AgentShell(hook); ok {
+		t.Error("a hook taken for the shell")
+	}
+	if own, known := c.OwnHook(hook); !own || !known {
+		t.Errorf("a hook not known as one: %v %v", own, known)
+	}
+	// gemini run from its own shell: its hooks inherit GEMINI_CLI=1.
+	both := func(k string) string {
+		if k == "GEMINI_CLI" {
+			return "1"
+		}
+		return hookEnv[k]
+	}
+	if _, ok := c.AgentShell(both); ok {
+		t.Error("a hook of a gemini run from a Gemini shell taken for the shell")
+	}
+}
+
+// The events lucid registers in Gemini, and the lucid events they are.
+func TestEvents(t *testing.T) {
+	c := Client{}
+	want := []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"}
+	if c.Name() != "gemini" || !slices.Equal(hooks.EventNames(c.Events()), want) {
+		t.Errorf("Name %q, Events %v", c.Name(), hooks.EventNames(c.Events()))
+	}
+	for _, e := range hooks.EventNames(c.Events()) {
+		if l := lucidEvent(e); !slices.Contains(hooks.Events, l) || geminiEvent(l) != e {
+			t.Errorf("%s maps to %q and back to %q", e, l, geminiEvent(l))
+		}
+	}
+	if geminiEvent("TaskCompleted") != "TaskCompleted" {
+		t.Error("an event Gemini lacks is not kept as it is")
+	}
+}

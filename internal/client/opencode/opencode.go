@@ -1,0 +1,235 @@
+// Package opencode holds all lucid knows of opencode (1.18.33) and its
+// fork Kilo Code (7.7.9), which have no shell hooks: lucid's plugin
+// (plugin.js, embedded here) that lucid init writes into the project, the
+// payloads that plugin hands to `lucid hook --client opencode EVENT`
+// decoded into lucid's hooks.Input, lucid's answer encoded as the plugin
+// acts on it, doctor's checks, and the agents' shells.
+//
+// The plugin runs inside opencode; lucid's decisions stay here. It calls
+// lucid with one JSON object on stdin:
+//
+//	{"sessionID": "ses_…",   the session whose hook fired
+//	 "parentID": "ses_…",    its parent, for a subagent's child session
+//	 "cwd": "/…",            the project's directory
+//	 "tool": "bash",         PreToolUse and PostToolUse: the tool,
+//	 "callID": "call_…",     the call
+//	 "args": {…},            and its arguments as the model sent them
+//	 "stopHookActive": true, Stop: the stop gate kept it going once already
+//	 "textEnd": true}        Stop: the model's text is complete, the turn
+//	                         may go on (tool calls may follow it)
+//
+// with EVENT one of lucid's own event names (SessionStart,
+// UserPromptSubmit, PreToolUse, PostToolUse, Stop, PreCompact,
+// SessionEnd), and reads one JSON
+// object back: {"deny": reason} (the plugin throws it in
+// tool.execute.before, which stops the tool; the model reads the reason),
+// {"context": text} (pushed into the system prompt, or appended to the
+// tool's result after it ran), {"block": text} (one more turn, its
+// prompt). No answer, or any trouble, lets the call go on.
+//
+// The stop gate asks at the end of the model's text (textEnd), the one
+// moment opencode run still takes one more turn: at session.idle the
+// run has ended. So the gate runs there and ends no claim; the Stop at
+// idle ends them. The digest and the news live in the system prompt,
+// which opencode rebuilds for every request and never saves: after a
+// compaction (PreCompact) the plugin asks again, and lucid gives the
+// digest in place of what the summary dropped.
+//
+// A subagent runs in a child session: it is the lead's session with the
+// child's id as the agent. The plugin sets LUCID_OPENCODE_AGENT for every
+// bash command it runs (shell.env), so the lucid commands of an agent's
+// shell are signed from the shell alone; the plugin's own lucid hook calls
+// carry LUCID_OPENCODE_HOOK=1 instead. opencode says nothing of what a
+// shell command wrote but in the step's patch, after the fact, and that
+// is a diff of the whole work tree, which holds every other agent's
+// writes of that moment too: it would charge this agent with them. So
+// lucid's own watch of the claimed files tells what a command wrote.
+package opencode
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client/applypatch"
+	"github.com/lucid-dev/lucid/internal/jsonread"
+)
+
+// Client is opencode.
+type Client struct{}
+
+func (Client) Name() string { return "opencode" }
+
+// The variables the plugin sets: for the commands of an agent's bash tool,
+// the agent's id; for its own lucid hook calls, a mark.
+const (
+	AgentVar = "LUCID_OPENCODE_AGENT"
+	HookVar  = "LUCID_OPENCODE_HOOK"
+)
+
+// AgentShell tells an agent's bash command by the agent's id, which the
+// plugin gives it (shell.env) and gives its own hook calls not.
+func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
+	a := getenv(AgentVar)
+	if a == "" || getenv(HookVar) != "" {
+		return hooks.Shell{}, false
+	}
+	return hooks.Shell{Client: "opencode", Agent: a}, true
+}
+
+// OwnHook: the plugin marks its hook calls.
+func (Client) OwnHook(getenv func(string) string) (own, known bool) {
+	return getenv(HookVar) == "1", true
+}
+
+// ShellVars are the variables that name an opencode agent: a line that
+// sets one could speak for another agent.
+func (Client) ShellVars() []string { return []string{AgentVar, HookVar} }
+
+// ClientProcess: opencode's own program (a native build), or its package
+// run by node.
+func (Client) ClientProcess(name string, args []string) bool {
+	return hooks.RunsProgram(name, args, "opencode", "opencode-ai")
+}
+
+// Events are the events the plugin calls lucid with; their names are
+// lucid's. A tool call's timeout is the plugin's own bound.
+func (Client) Events() []hooks.Event { return events }
+
+var events = []hooks.Event{
+	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
+	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 5 * time.Second},
+	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Timeout: 5 * time.Second},
+	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Timeout: 5 * time.Second},
+	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 5 * time.Second},
+	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 5 * time.Second},
+	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 5 * time.Second},
+}
+
+// opencode 1.18.33's tools that write work-tree files, and its subagent
+// tool. apply_patch stands in for write and edit with GPT models. Kilo
+// Code 7.7.9 adds background_process, which starts (or monitors) a shell
+// command that goes on after the call returns.
+const (
+	Bash              = "bash"
+	Write             = "write"
+	Edit              = "edit"
+	ApplyPatch        = "apply_patch"
+	Task              = "task"
+	BackgroundProcess = "background_process"
+)
+
+// WriteTools are the tools whose calls the plugin hands to lucid before
+// they run.
+var WriteTools = []string{Bash, Write, Edit, ApplyPatch, BackgroundProcess}
+
+// payload is what the plugin sends.
+type payload struct {
+	SessionID, ParentID, Cwd, Tool string
+	Args                           []byte
+	StopHookActive, TextEnd        bool
+}
+
+func (p *payload) decode(b []byte) error {
+	return jsonread.Fields(b, map[string]any{
+		"sessionID": &p.SessionID, "parentID": &p.ParentID, "cwd": &p.Cwd,
+		"tool": &p.Tool, "args": &p.Args, "stopHookActive": &p.StopHookActive, "textEnd": &p.TextEnd,
+	})
+}
+
+// args is the part of a tool's arguments that says what it writes.
+type args struct{ Command, Workdir, FilePath, PatchText string }
+
+// Decode reads the plugin's payload. A child session is a subagent of
+// its parent's: its Stop is a SubagentStop. The news goes into the
+// system prompt before each model call (UserPromptSubmit, never the
+// user's own prompt but after a tool's result) and after a tool ran
+// (PostToolUse), never at PreToolUse, whose context nobody reads.
+func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+	var p payload
+	if err := p.decode(b); err != nil {
+		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+	}
+	in := hooks.Input{
+		Event: event, SessionID: p.SessionID, Cwd: p.Cwd, Source: "startup", StopHookActive: p.StopHookActive,
+		ToolName: p.Tool, ToolInput: p.Args,
+		Mute: event == hooks.PreToolUse, NewsAfter: true, NoPrompt: event == hooks.UserPromptSubmit,
+		GateLead: p.ParentID == "", Unrecorded: true, NoRestart: true, WarnAfter: event == hooks.PostToolUse,
+		KeepClaims: p.TextEnd,
+	}
+	if p.ParentID != "" {
+		in.SessionID, in.AgentID, in.AgentType = p.ParentID, p.SessionID, "subagent"
+		switch event {
+		case hooks.SessionStart:
+			in.Event = hooks.SubagentStart
+		case hooks.Stop:
+			in.Event = hooks.SubagentStop
+		}
+	}
+	var a args
+	jsonread.Fields(p.Args, map[string]any{ // a field not a string reads as ""
+		"command": &a.Command, "workdir": &a.Workdir, "filePath": &a.FilePath, "patchText": &a.PatchText,
+	})
+	switch p.Tool {
+	case Bash, BackgroundProcess: // background_process's stop, list, logs... name no command: nothing to guard
+		in.Tool, in.Command = hooks.ToolShell, a.Command
+		if a.Workdir != "" {
+			in.Cwd = resolveIn(p.Cwd, a.Workdir)
+		}
+	case Write, Edit:
+		in.Tool = hooks.ToolEdit
+		if a.FilePath != "" {
+			in.Paths = []string{resolveIn(p.Cwd, a.FilePath)}
+		}
+	case ApplyPatch:
+		in.Tool = hooks.ToolEdit
+		patch, _ := applypatch.Parse(a.PatchText) // a malformed patch still names its files
+		in.Paths = patch.Paths(p.Cwd)
+	case Task:
+		in.Tool = hooks.ToolAgent
+	}
+	return in, nil
+}
+
+// Agent is the id lucid knows the agent of session (with its parent,
+// for a child session) by: what the plugin's shell.env would sign with.
+func Agent(session, parent string) string {
+	if parent == "" {
+		return session
+	}
+	return agentstore.AgentID(parent, session)
+}
+
+func resolveIn(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// output is the plugin's answer.
+type output struct {
+	Deny    string `json:"deny,omitempty"`
+	Context string `json:"context,omitempty"`
+	Block   string `json:"block,omitempty"`
+}
+
+// Encode writes lucid's answer as the plugin reads it, exit 0 always. A
+// replaced command is left out: the shell signs lucid's commands.
+func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+	o := output{Deny: out.Deny, Context: out.Context, Block: out.Block}
+	if in.Mute {
+		o.Context = ""
+	}
+	if o == (output{}) {
+		return nil, "", 0
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err.Error(), 0
+	}
+	return append(b, '\n'), "", 0
+}

@@ -1,0 +1,139 @@
+package installers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lucid-dev/lucid/internal/testkit/installertest"
+)
+
+// A client's hooks go into its shared settings beside the user's, are
+// registered, set up and checked there, and come out again leaving the
+// user's bytes; a file that held only lucid's goes, with the folders it
+// leaves empty.
+func TestInstallCheckUninstall(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	c := testClient
+	if _, found := c.Detected(repo); found || c.SetUp(repo) {
+		t.Error("detected or set up in an empty repository")
+	}
+	if f := c.CheckHooks(repo, "hooks", "none", "fix"); f.OK || f.Detail != "none" || f.Fix != "fix" {
+		t.Errorf("nothing installed: %+v", f)
+	}
+	user := "{\n  \"model\": \"x\"\n}\n"
+	installertest.WriteSettings(t, repo, c.Settings, user)
+	if dir, found := c.Detected(repo); !found || dir != filepath.Dir(c.Settings) {
+		t.Errorf("the settings' folder is not detected: %q", dir)
+	}
+	ch, err := c.InstallHooks(repo)
+	if err != nil || len(ch) != 1 || !strings.Contains(ch[0].What, "lucid's hooks registered for 10 events") {
+		t.Fatalf("install: %+v %v", ch, err)
+	}
+	if name, events, err := c.Registered(repo); name != c.Settings || len(events) != len(c.Events) || err != nil {
+		t.Errorf("registered: %q %v %v", name, events, err)
+	}
+	if f := c.CheckHooks(repo, "hooks", "none", "fix"); !f.OK || !c.SetUp(repo) {
+		t.Errorf("installed: %+v", f)
+	}
+	text := installertest.ReadFile(t, repo, c.Settings)
+	i := strings.Index(text, "hook Stop\"")
+	j := i + strings.Index(text[i:], `"timeout": 10`)
+	installertest.WriteSettings(t, repo, c.Settings, text[:j]+`"timeout": 99`+text[j+len(`"timeout": 10`):])
+	if f := c.CheckHooks(repo, "hooks", "none", "fix"); f.OK || !strings.Contains(f.Detail, "lacks lucid's hooks for Stop") || f.Fix != "run `lucid init` to register them again" {
+		t.Errorf("a changed Stop hook: %+v\n%s", f, installertest.ReadFile(t, repo, c.Settings))
+	}
+	entries, path, err := c.Entries(repo, c.Settings)
+	if err != nil || path != repo.Abs(c.Settings) || len(entries) != len(c.Events) {
+		t.Fatalf("entries: %d %q %v", len(entries), path, err)
+	}
+	for _, e := range entries {
+		if e.Exact != (e.Event != "Stop") || !strings.Contains(string(e.Raw), "lucid hook "+e.Event) {
+			t.Errorf("entry %+v", e)
+		}
+	}
+	if ch, err := c.UninstallHooks(repo); err != nil || len(ch) != 1 || installertest.ReadFile(t, repo, c.Settings) != user {
+		t.Errorf("uninstall: %+v %v\n%s", ch, err, installertest.ReadFile(t, repo, c.Settings))
+	}
+	installertest.WriteSettings(t, repo, c.Settings, "{}")
+	c.InstallHooks(repo)
+	if ch, err := c.UninstallHooks(repo); err != nil || len(ch) != 1 || !strings.Contains(ch[0].What, "removed") {
+		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+	if _, err := os.Stat(repo.Abs(filepath.Dir(c.Settings))); !os.IsNotExist(err) {
+		t.Errorf("the folder lucid emptied stays (%v)", err)
+	}
+	installertest.WriteSettings(t, repo, c.Settings, "{\n  \"a\": 1,\n  oops\n}")
+	if _, err := c.InstallHooks(repo); err == nil || !strings.Contains(err.Error(), c.Settings+":3: not valid JSON") {
+		t.Errorf("bad JSON: %v", err)
+	}
+	if !c.SetUp(repo) {
+		t.Error("a file lucid cannot read is not left for doctor to name")
+	}
+}
+
+// A settings file's other members: read, set in the file's layout, and
+// removed; the file written whole.
+func TestSettingsMembers(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	installertest.WriteSettings(t, repo, testClient.Settings, "{\n  \"a\": {\"b\": 1}\n}\n")
+	s, err := testClient.Read(repo, testClient.Settings)
+	if err != nil || s.Name() != testClient.Settings {
+		t.Fatal(err)
+	}
+	if v, ok := s.Member("a"); !ok || CompactJSON(v) != `{"b":1}` {
+		t.Errorf("member a: %s %v", v, ok)
+	}
+	s.SetMember("c", []byte(`"x && y"`))
+	s.RemoveMember("a")
+	if err := s.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if got := installertest.ReadFile(t, repo, testClient.Settings); got != "{\n  \"c\": \"x && y\"\n}\n" {
+		t.Errorf("%q", got)
+	}
+	if _, ok := s.Member("a"); ok {
+		t.Error("a removed member is there")
+	}
+	if CompactJSON([]byte("not json")) != "not json" || JoinWhat("a", "") != "a" || JoinWhat("", "b") != "b" || JoinWhat("a", "b") != "a; b" {
+		t.Error("CompactJSON or JoinWhat")
+	}
+	if ClientCommand("x")("E") != "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client x E" {
+		t.Error(ClientCommand("x")("E"))
+	}
+}
+
+// The user's settings: installed once, set up, removed; a file of the
+// user's home is read through the user's link.
+func TestUserSettings(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "settings.json")
+	os.MkdirAll(filepath.Dir(real), 0o755)
+	os.WriteFile(real, []byte(`{"theme": "dark"}`), 0o644)
+	path := filepath.Join(dir, "settings.json")
+	if err := os.Symlink(real, path); err != nil {
+		t.Skip(err)
+	}
+	p := path
+	if b, err := ReadHomeFile(&p); err != nil || p != real || string(b) != `{"theme": "dark"}` {
+		t.Errorf("ReadHomeFile: %q %q %v", b, p, err)
+	}
+	path = filepath.Join(dir, "user.json")
+	os.WriteFile(path, []byte(`{"theme": "dark"}`), 0o644)
+	if UserSetUp(testClient, path) {
+		t.Error("set up before install")
+	}
+	if ch, err := InstallUser(testClient, path); err != nil || len(ch) != 1 || !UserSetUp(testClient, path) {
+		t.Errorf("install: %+v %v", ch, err)
+	}
+	if ch, err := UninstallUser(testClient, path); err != nil || len(ch) != 1 {
+		t.Errorf("uninstall: %+v %v", ch, err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != `{"theme": "dark"}` {
+		t.Errorf("after uninstall: %s", b)
+	}
+	if _, err := UninstallUser(testClient, filepath.Join(dir, "missing.json")); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,166 @@
+package board
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/agents/address"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/talk"
+)
+
+// person is who the board's actions are recorded as: a person, as at
+// lucid's command line.
+const person = agentstore.AgentHuman
+
+// ErrAction is an action that cannot be done as asked; the message says
+// why and what to do.
+type ErrAction struct{ Msg string }
+
+func (e *ErrAction) Error() string { return e.Msg }
+
+func refuse(format string, args ...any) error { return &ErrAction{fmt.Sprintf(format, args...)} }
+
+// Release ends owner's claims on globs (all of them when none), as
+// lucid release --owner does, tells owner through the log, and returns
+// the globs released. A claim made on another machine is released only
+// there.
+func Release(repo *gitstore.Repo, owner string, globs []string, why string) ([]string, error) {
+	if owner == "" || owner == person || owner == logformat.ToAll {
+		return nil, refuse("name the agent whose claims to end")
+	}
+	set, err := claims.LoadClaims(repo, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	here, there := set.Held(owner, globs)
+	for _, g := range globs {
+		if !slices.ContainsFunc(here, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }) {
+			if slices.ContainsFunc(there, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }) {
+				return nil, refuse("the claim on %s was made on another machine: it can be released only there", g)
+			}
+			return nil, refuse("%s holds no claim on %s here", owner, g)
+		}
+	}
+	if len(here) == 0 {
+		return nil, refuse("%s holds no claims here", owner)
+	}
+	released, shared, err := talk.EndClaims(repo, person, owner, globs, why)
+	if err != nil {
+		return released, err
+	}
+	if len(released) == 0 {
+		return nil, refuse("%s holds no claims here", owner)
+	}
+	if remote := remoteclaims.Remote(repo); shared && remote != "" {
+		// As lucid release does: the remote's copy otherwise stays until
+		// it expires; a failure here leaves it so, and is not the
+		// release's.
+		claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()})
+	}
+	return released, nil
+}
+
+// WritePlan replaces the plan with text and records the change, unless the
+// plan's hash is no longer base (ErrPlanChanged).
+func WritePlan(repo *gitstore.Repo, text, base string) (logformat.Entry, error) {
+	if len(text) > gitstore.MaxPlan {
+		return logformat.Entry{}, refuse("the plan is at most %d bytes", gitstore.MaxPlan)
+	}
+	lock, err := repo.Lock()
+	if err != nil {
+		return logformat.Entry{}, err
+	}
+	defer lock.Unlock()
+	seen, now, recorded, err := logstore.PlanVersions(repo)
+	if err != nil {
+		return logformat.Entry{}, err
+	}
+	if logstore.HashHex(now) != base {
+		return logformat.Entry{}, ErrPlanChanged
+	}
+	if bytes.Equal(now, []byte(text)) {
+		return logformat.Entry{}, refuse("the plan is unchanged")
+	}
+	at := time.Now()
+	if recorded && !bytes.Equal(seen, now) {
+		// A change no hook has recorded yet is not the person's: it is
+		// recorded first, as the change a hook would have found.
+		writer := agentstore.AgentUser
+		if p, ok := logstore.PendingPlanEdit(repo); ok && at.Sub(p.At) < 2*time.Minute {
+			writer = p.Agent
+		}
+		if _, err := logstore.AppendPlanChange(repo, writer, seen, now, at); err != nil {
+			return logformat.Entry{}, err
+		}
+	}
+	if err := gitstore.WriteFileAtomic(repo.PlanPath(), []byte(text), 0o644); err != nil {
+		return logformat.Entry{}, err
+	}
+	return logstore.AppendPlanChange(repo, person, now, []byte(text), at)
+}
+
+// Record appends a note, fact, decision or dead-end, as lucid note does.
+func Record(repo *gitstore.Repo, kind, text string) (logformat.Entry, error) {
+	if !slices.Contains(logstore.RecordKinds, kind) {
+		return logformat.Entry{}, refuse("record one of %s, not %q", strings.Join(logstore.RecordKinds, ", "), kind)
+	}
+	if strings.TrimSpace(text) == "" {
+		return logformat.Entry{}, refuse("say what to record")
+	}
+	return logstore.Record(repo, person, kind, text, repo.Top, nil)
+}
+
+// Supersede replaces the entry id with text, or retires it for the reason
+// text, as lucid supersede does.
+func Supersede(repo *gitstore.Repo, id, text string, retire bool) (logformat.Entry, error) {
+	if !logformat.ValidID(id) {
+		return logformat.Entry{}, refuse("name the entry by its id")
+	}
+	if strings.TrimSpace(text) == "" {
+		if retire {
+			return logformat.Entry{}, refuse("say why the entry no longer holds")
+		}
+		return logformat.Entry{}, refuse("say what holds instead")
+	}
+	e, err := logstore.Supersede(repo, person, id, text, retire, repo.Top, nil)
+	if err != nil {
+		// An unknown id, an entry already replaced: lucid supersede's
+		// errors say what to do.
+		return e, &ErrAction{err.Error()}
+	}
+	return e, nil
+}
+
+// Send sends text to the agent to names (an id, a label, a teammate's name,
+// lead or all), a question when ask, as lucid tell and lucid ask do.
+func Send(repo *gitstore.Repo, to, text string, ask bool) (logformat.Entry, error) {
+	if strings.TrimSpace(text) == "" {
+		return logformat.Entry{}, refuse("say what to send")
+	}
+	book, err := address.Open(repo, time.Now(), claims.ClaimTTL())
+	if err != nil {
+		return logformat.Entry{}, err
+	}
+	r, err := book.Resolve(person, to)
+	if err != nil {
+		return logformat.Entry{}, &ErrAction{err.Error()}
+	}
+	if !r.Ended.IsZero() {
+		return logformat.Entry{}, refuse("%s has ended and will read nothing more: tell another agent", r.Label)
+	}
+	e, err := talk.Send(repo, person, []string{r.ID}, text, ask, nil)
+	if err != nil {
+		return e, &ErrAction{err.Error()}
+	}
+	return e, nil
+}
