@@ -1,6 +1,7 @@
 # lucid's build. `make test` and `make e2e` are what CI runs (.ci/run);
 # `make demo` shows lucid at work in a scratch repository; `make bench`
-# prints what lucid costs the agents (hook, claim, merge and remote timings).
+# prints what lucid costs the agents (hook, claim, merge and remote timings);
+# `make docs` writes docs/commands.md from the commands' --help.
 GO      ?= go
 BIN     := bin/lucid
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
@@ -15,7 +16,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # the standard library's crypto, which lucid uses only for git object ids.
 TAGS    := purego
 
-.PHONY: build install test cover bench demo e2e clean
+.PHONY: build install test cover bench demo docs e2e clean
 
 # CGO_ENABLED=0: a static binary skips the dynamic loader (mvdan.cc/sh
 # imports os/user, which would link libc), about 1 ms off every hook call.
@@ -56,6 +57,11 @@ bench: build
 
 demo: build
 	./scripts/demo $(BIN)
+
+# The command reference is the commands' own --help; make test fails
+# (TestCommandsDoc) while docs/commands.md is not what they print.
+docs:
+	$(GO) test -count=1 -run '^TestCommandsDoc$$' ./cmd/lucid -update
 
 # The real-client suite (e2e/): Claude Code, Codex CLI, Gemini CLI, GitHub
 # Copilot CLI, Qwen Code, opencode and Kilo Code CLI themselves against

@@ -16,9 +16,13 @@ func init() { register(command{name: "watch", run: runWatch}) }
 
 const watchUsage = `usage: lucid watch [--once]
 
-Shows the agents of this repository, their claims, the newest entries of
-the log and the notices (violations, denied writes, stale facts, agents that
-ended with unreported edits), redrawn as they change.
+Shows the agents of this repository (working, idle or ended, their claims,
+entries, unread news, waiting messages, and the claim that last denied
+one), the claims, the newest entries of the log (stale ones marked,
+violations and plan changes in colour) and the notices (violations, denied
+writes, stale facts, agents that ended with unreported edits), redrawn as
+they change. A person's command: an agent's shell is refused. lucid runs
+it through lucid-view, installed beside lucid (make install puts both).
 
 Keys: 1-4, tab and shift+tab switch views; j/k or the arrows scroll; q quits.
 

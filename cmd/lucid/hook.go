@@ -62,7 +62,8 @@ func runHook(c *cli, args []string) error {
 Handles one hook call of a coding client: reads the payload on stdin and
 prints at most one answer. `+"`lucid init`"+` registers it for each event
 (`+def.Title()+`'s: `+strings.Join(hooks.EventNames(def.Events()), ", ")+`).
-It never fails the agent's work: trouble is one line on stderr and exit 0.`)
+It never fails the agent's work: trouble is one line on stderr and exit 0.
+A hook is the client's to run: one run in an agent's shell is refused.`)
 	name := f.String("client", def.Name(), "the client that calls: "+strings.Join(clients.Names(), ", "))
 	user := f.Bool("user", false, "a hook of "+def.Title()+"'s user settings (lucid init --user): it stands aside where the project registers lucid's own")
 	if err := f.parse(c, args); err != nil {

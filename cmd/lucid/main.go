@@ -128,5 +128,5 @@ func printUsage(w io.Writer) {
 	for _, c := range shown {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun `lucid COMMAND --help` for a command's flags.\n")
+	fmt.Fprint(w, "\nRun `lucid COMMAND --help` for a command's flags. An error is one line on\nstderr, starting \"lucid:\", with exit 1 (exit 2 for a misused command\nline); a command that fails writes nothing.\n")
 }

@@ -27,8 +27,10 @@ func runRecord(c *cli, kind string, args []string) error {
 	f := newFlags(kind, fmt.Sprintf(`lucid %s TEXT [-e PATH[:LINE]]...
 
 Appends a %s to .lucid/log.jsonl and prints its id. Each -e cites a file (and
-a line) that shows it; lucid keeps the file's hash and marks the entry stale
-when the file changes. The writer is $LUCID_AGENT, else "human".`, kind, kind))
+a line) inside the work tree that shows it; lucid keeps its path from the
+top and its BLAKE3 hash, and marks the entry stale when the file changes. A
+path outside the work tree, a missing file, a folder or a line past the end
+is refused. The writer is $LUCID_AGENT, else "human".`, kind, kind))
 	evidence := f.StringArrayP("evidence", "e", nil, "cite `PATH[:LINE]` (repeatable)")
 	asJSON := f.Bool("json", false, "print the entry as JSON")
 	if err := f.parse(c, args); err != nil {

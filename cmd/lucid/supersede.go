@@ -17,7 +17,9 @@ func runSupersede(c *cli, args []string) error {
 
 Replaces the entry ID with a new one that says TEXT, or retires it. The log
 is never edited: this appends an entry that names the one it supersedes, and
-from then on only the new one is shown (the old one with lucid log --all).`)
+from then on only the new one is shown (the old one with lucid log --all).
+An unknown ID is refused, and so is one already superseded (the error
+names its replacement).`)
 	retire := f.Bool("retire", false, "retire the entry instead of replacing it")
 	why := f.String("why", "", "why the entry no longer holds (with --retire)")
 	evidence := f.StringArrayP("evidence", "e", nil, "cite `PATH[:LINE]` for the new text (repeatable)")

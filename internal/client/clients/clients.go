@@ -199,8 +199,9 @@ Sets lucid up in this repository: .lucid/plan.md (the shared plan) and
 /lucid:dream command in .claude/commands/lucid/dream.md; and the log's merge
 driver: the line ` + "`" + `.lucid/log.jsonl merge=lucid` + "`" + ` in .gitattributes (commit it)
 and merge.lucid.driver in the repository's git config. Run it again at any
-time: it changes nothing that is in place. lucid uninstall takes all of it
-away again but .lucid/.
+time: it changes nothing that is in place, and refuses a settings file
+that is not JSON, naming its line. lucid uninstall takes all of it away
+again but .lucid/.
 
 --statusline also makes lucid statusline Claude Code's status line: the
 other agent (or lich session) that just edited your file, or lucid's
@@ -238,7 +239,8 @@ them. --user registers lucid's hooks in your user settings (Claude Code's
 ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json; with
 --client gemini, ~/.gemini/settings.json), so every session on this machine
 is guarded wherever it starts; where a session's folder registers lucid's
-own, only one of the two runs. It needs no repository.
+own, only one of the two runs. It needs no repository, and is a person's
+command: an agent's shell is refused.
 
 Qwen Code (--client qwen; plain init too where .qwen/ is there) takes
 lucid's hooks in .qwen/settings.json, and reads them only in sessions
