@@ -78,7 +78,7 @@ func init() {
 		}},
 	)
 
-	// Waits: a hook waits for a held lock no longer than README says.
+	// Waits: a hook waits for a held lock no longer than docs/hooks.md says.
 	waits := func(event, budget string) promise {
 		return promise{name: event + " waits at most " + budget, try: func(w *world) string {
 			repo, err := gitstore.Find(w.repo)
