@@ -941,8 +941,8 @@ func (q *gitQuery) gitFile(name string) string {
 
 // underLucid reports whether path is .lucid/ or under it.
 func (q *gitQuery) underLucid(path string) bool {
-	lucid := filepath.Join(q.repo.Top, gitstore.LucidDirName)
-	return path == lucid || strings.HasPrefix(path, lucid+"/")
+	_, ok := gitstore.Inside(filepath.Join(q.repo.Top, gitstore.LucidDirName), path)
+	return ok
 }
 
 // underLucidOf is the paths that are .lucid/ or under it.
@@ -1004,8 +1004,8 @@ func (q *gitQuery) lose(files []string, why string, safe func() string) {
 	}
 	names := make([]string, 0, len(files))
 	for _, f := range files {
-		rel, err := filepath.Rel(q.repo.Top, f)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		rel, ok := gitstore.Inside(q.repo.Top, f)
+		if !ok {
 			rel = f
 		}
 		if statKind(f) == kindDir {

@@ -184,16 +184,14 @@ func (c *config) write() error {
 // among them.
 func trusts(values []string, dir string) bool {
 	for _, v := range values {
-		if v != "" && (v == dir || isSubpath(filepath.Clean(v), dir)) {
+		if v == "" {
+			continue
+		}
+		if _, ok := gitstore.Inside(filepath.Clean(v), dir); ok || v == dir {
 			return true
 		}
 	}
 	return false
-}
-
-func isSubpath(parent, child string) bool {
-	rel, err := filepath.Rel(parent, child)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 // Trust adds the work tree's top to trustedFolders in Copilot's

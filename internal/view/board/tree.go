@@ -80,8 +80,8 @@ func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
 	for _, m := range markers {
 		rel := m.Path
 		if filepath.IsAbs(rel) {
-			r, err := filepath.Rel(top, rel)
-			if err != nil || strings.HasPrefix(r, "..") {
+			r, ok := gitstore.Inside(top, rel)
+			if !ok {
 				continue
 			}
 			rel = filepath.ToSlash(r)
