@@ -185,20 +185,6 @@ func (r *Repo) Rel(path string) (string, error) {
 	return rel, nil
 }
 
-// Inside reports whether path is dir or below it, as the system's paths
-// go (on Windows another volume is outside, and case does not count), and
-// rel, path relative to dir with the system's separators, when it is. It
-// reads the two as they are written: a link is not resolved, and an
-// absolute path is never inside a relative dir, nor the reverse. A name
-// that begins with two dots ("..b") is inside.
-func Inside(dir, path string) (rel string, ok bool) {
-	rel, err := filepath.Rel(dir, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
-}
-
 // resolveExisting resolves symbolic links in the longest existing prefix of
 // abs and keeps the rest as it is.
 func resolveExisting(abs string) string {

@@ -830,7 +830,7 @@ func pickWorktree(list []byte, path, arg string) (string, bool) {
 		wt, ok := strings.CutPrefix(field, "worktree ")
 		switch {
 		case !ok:
-		case sameFile(wt, path):
+		case gitstore.SameFile(wt, path):
 			return wt, true
 		case !filepath.IsAbs(arg) && strings.HasSuffix(wt, "/"+strings.Trim(arg, "/")):
 			ends = append(ends, wt)
@@ -840,16 +840,6 @@ func pickWorktree(list []byte, path, arg string) (string, bool) {
 		return "", false
 	}
 	return ends[0], true
-}
-
-// sameFile reports whether a and b name the same folder.
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // unknown records why git cannot tell what the command changes (the

@@ -1,6 +1,8 @@
 package gitstore
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -54,6 +56,34 @@ func TestInside(t *testing.T) {
 		rel, ok := Inside(tc.dir, tc.path)
 		if rel != tc.rel || ok != tc.ok {
 			t.Errorf("Inside(%q, %q) = %q, %v; want %q, %v", tc.dir, tc.path, rel, ok, tc.rel, tc.ok)
+		}
+	}
+}
+
+// SameFile knows a file by another spelling of its path, and through a
+// link, and tells two files apart.
+func TestSameFile(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.WriteFile(a, nil, 0o644)
+	os.WriteFile(b, nil, 0o644)
+	link := filepath.Join(dir, "l")
+	if err := os.Symlink(a, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{a, a, true},
+		{a, dir + "/./a", true},
+		{a, link, true},
+		{a, b, false},
+		{a, filepath.Join(dir, "missing"), false},
+		{filepath.Join(dir, "missing"), filepath.Join(dir, "missing"), true},
+	} {
+		if got := SameFile(tc.a, tc.b); got != tc.want {
+			t.Errorf("SameFile(%q, %q) = %v", tc.a, tc.b, got)
 		}
 	}
 }
