@@ -17,9 +17,7 @@ import (
 // shell line with a whole-tree git command, a log that git rewrote); the
 // common hook call runs none. A command that fails returns a *GitError.
 func RunGit(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = GitEnv()
+	cmd := GitCommand(ctx, dir, args...)
 	// ssh, which git may start, can outlive git and hold the pipes open.
 	cmd.WaitDelay = time.Second
 	if stdin != nil {
@@ -36,6 +34,16 @@ func RunGit(ctx context.Context, dir string, stdin []byte, args ...string) ([]by
 		return stdout.Bytes(), &GitError{Args: args, Code: ee.ExitCode(), Reason: gitReason(stderr.Bytes(), err)}
 	}
 	return stdout.Bytes(), nil
+}
+
+// GitCommand is git with args to run in dir, in GitEnv, for the caller
+// that talks with it as it runs (git cat-file --batch); RunGit is the
+// rest's.
+func GitCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = GitEnv()
+	return cmd
 }
 
 // GitError is a git command that failed, with its first line of

@@ -177,7 +177,10 @@ func StateDir(path string) (string, bool) {
 // either.
 func (r *Repo) HoldsState(dir string) bool {
 	for _, d := range []string{r.Top, r.GitDir, r.CommonDir} {
-		if d != "" && within(dir, d) {
+		if d == "" {
+			continue
+		}
+		if _, ok := Inside(dir, d); ok {
 			return true
 		}
 	}

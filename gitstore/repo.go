@@ -174,8 +174,8 @@ func (r *Repo) Rel(path string) (string, error) {
 		return "", err
 	}
 	abs = resolveExisting(abs)
-	rel, err := filepath.Rel(r.Top, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := Inside(r.Top, abs)
+	if !ok {
 		return "", fmt.Errorf("%s is outside the work tree %s", path, r.Top)
 	}
 	rel = filepath.ToSlash(rel)

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Every file lucid reads goes through OpenFile or ReadFile, and every file
@@ -335,17 +334,11 @@ func insideRepoOf(link, target string) bool {
 		}
 	}
 	for _, root := range roots {
-		if within(resolveExisting(root), target) {
+		if _, ok := Inside(resolveExisting(root), target); ok {
 			return true
 		}
 	}
 	return false
-}
-
-// within reports whether path is root or below it.
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func KindText(m fs.FileMode) string {

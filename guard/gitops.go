@@ -830,7 +830,7 @@ func pickWorktree(list []byte, path, arg string) (string, bool) {
 		wt, ok := strings.CutPrefix(field, "worktree ")
 		switch {
 		case !ok:
-		case sameFile(wt, path):
+		case gitstore.SameFile(wt, path):
 			return wt, true
 		case !filepath.IsAbs(arg) && strings.HasSuffix(wt, "/"+strings.Trim(arg, "/")):
 			ends = append(ends, wt)
@@ -840,16 +840,6 @@ func pickWorktree(list []byte, path, arg string) (string, bool) {
 		return "", false
 	}
 	return ends[0], true
-}
-
-// sameFile reports whether a and b name the same folder.
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // unknown records why git cannot tell what the command changes (the
@@ -941,8 +931,8 @@ func (q *gitQuery) gitFile(name string) string {
 
 // underLucid reports whether path is .lucid/ or under it.
 func (q *gitQuery) underLucid(path string) bool {
-	lucid := filepath.Join(q.repo.Top, gitstore.LucidDirName)
-	return path == lucid || strings.HasPrefix(path, lucid+"/")
+	_, ok := gitstore.Inside(filepath.Join(q.repo.Top, gitstore.LucidDirName), path)
+	return ok
 }
 
 // underLucidOf is the paths that are .lucid/ or under it.
@@ -1004,8 +994,8 @@ func (q *gitQuery) lose(files []string, why string, safe func() string) {
 	}
 	names := make([]string, 0, len(files))
 	for _, f := range files {
-		rel, err := filepath.Rel(q.repo.Top, f)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		rel, ok := gitstore.Inside(q.repo.Top, f)
+		if !ok {
 			rel = f
 		}
 		if statKind(f) == kindDir {

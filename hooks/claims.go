@@ -103,7 +103,12 @@ func (c *call) repoOf(path string) *gitstore.Repo {
 		return r
 	}
 	var r *gitstore.Repo
-	if home := c.repo; home != nil && strings.HasPrefix(dir+string(filepath.Separator), home.Top+string(filepath.Separator)) && !nestedGit(dir, home.Top) {
+	home := c.repo
+	inHome := false
+	if home != nil {
+		_, inHome = gitstore.Inside(home.Top, dir)
+	}
+	if inHome && !nestedGit(dir, home.Top) {
 		r = home
 	} else if found, err := gitstore.Find(path); err == nil {
 		r = found

@@ -65,7 +65,7 @@ func checkBinary(version string) Finding {
 	}
 	path, _ = filepath.Abs(path)
 	self, err := os.Executable()
-	if err == nil && sameFile(path, self) {
+	if err == nil && gitstore.SameFile(path, self) {
 		f.OK, f.Detail = true, path+", this binary"
 		return f
 	}
@@ -81,12 +81,6 @@ func checkBinary(version string) Finding {
 	f.Detail = fmt.Sprintf("the hooks run %s (%s), not this binary (%s)", path, theirs, version)
 	f.Fix = "install this version there (make install), or put this binary's folder first on PATH"
 	return f
-}
-
-func sameFile(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 func errText(err error) string {

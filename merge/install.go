@@ -210,7 +210,7 @@ func sectionHasKeys(path string) bool {
 // displayPath returns path relative to the work tree's top when it is
 // inside it, else as it is.
 func displayPath(repo *gitstore.Repo, path string) string {
-	if rel, err := filepath.Rel(repo.Top, path); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, ok := gitstore.Inside(repo.Top, path); ok {
 		return filepath.ToSlash(rel)
 	}
 	return path

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -100,15 +99,13 @@ lucid remote sync.
 
 // syncReleased takes a release of a shared claim to the remote.
 func syncReleased(c *cli, repo *gitstore.Repo, shared bool) {
-	remote := remoteclaims.Remote(repo)
-	if !shared || remote == "" {
-		return
-	}
-	if _, err := claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()}); err != nil {
-		var re *remoteclaims.RemoteError
-		if errors.As(err, &re) {
-			err = re
-		}
+	noteUnsynced(c, claims.SyncReleased(repo, shared))
+}
+
+// noteUnsynced says that the remote keeps its copy of a claim released
+// here, when err says why.
+func noteUnsynced(c *cli, err error) {
+	if err != nil {
 		fmt.Fprintf(c.stderr, "lucid: released here, but %v: the remote's copy of the claim stays until it expires or the next `lucid remote sync`\n", err)
 	}
 }
@@ -192,10 +189,6 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 		return err
 	}
 	now := time.Now()
-	set, err := claims.LoadClaims(repo, now)
-	if err != nil {
-		return err
-	}
 	book, err := address.Open(repo, now, claims.ClaimTTL())
 	if err != nil {
 		return err
@@ -203,51 +196,48 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 	owner := strings.TrimSpace(name)
 	if r, err := book.Resolve(me, owner); err == nil {
 		owner = r.ID
+	} else if set, lerr := claims.LoadClaims(repo, now); lerr != nil {
+		return lerr
 	} else if here, there := set.Held(owner, nil); len(here)+len(there) == 0 {
 		// An owner with no record (a script's LUCID_AGENT) is named by
 		// its id, as lucid claims --json shows it.
 		return usageErr("%v", err)
 	}
-	if owner == logformat.ToAll || owner == agentstore.AgentHuman {
-		return usageErr("--owner names the agent whose claims to end, not %s; a person's own claims: lucid release GLOB...", owner)
-	}
 	label := book.Label(owner)
-	here, there := set.Held(owner, globs)
-	for _, g := range globs {
-		if slices.ContainsFunc(here, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }) {
-			continue
-		}
-		if i := slices.IndexFunc(there, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }); i >= 0 {
-			return fmt.Errorf("%s's claim on %s was made on another machine (%s): it can be released only there, and expires %s unless renewed",
-				label, escape.Line(g), escape.Line(remoteclaims.MachineLabel(there[i].Machine)), present.In(there[i].Expires, now))
-		}
-		return fmt.Errorf("%s holds no claim on %s here: `lucid claims` lists the claims", label, escape.Line(g))
-	}
-	if len(here) == 0 {
-		fmt.Fprintf(c.stdout, "%s holds no claims here; nothing changed\n", label)
-		noteElsewhere(c, label, there, now)
-		return nil
-	}
-	released, shared, err := talk.EndClaims(repo, me, owner, globs, why)
-	if err != nil {
+	end, err := talk.EndClaims(repo, me, owner, globs, why)
+	var notHeld *talk.NotHeldError
+	switch {
+	case errors.Is(err, talk.ErrNotAgent):
+		return usageErr("--owner names the agent whose claims to end, not %s; a person's own claims: lucid release GLOB...", owner)
+	case errors.As(err, &notHeld) && notHeld.Elsewhere != nil:
+		return errors.New(elsewhere(label, notHeld.Glob, *notHeld.Elsewhere, now))
+	case errors.As(err, &notHeld):
+		return fmt.Errorf("%s holds no claim on %s here: `lucid claims` lists the claims", label, escape.Line(notHeld.Glob))
+	case err != nil:
 		return err
 	}
-	if len(released) == 0 {
+	if len(end.Released) == 0 {
 		fmt.Fprintf(c.stdout, "%s holds no claims here; nothing changed\n", label)
-		return nil
+	} else {
+		fmt.Fprintf(c.stdout, "released %s's claims on %s; it is told with its next tool call\n", label, escape.Line(strings.Join(end.Released, ", ")))
 	}
-	fmt.Fprintf(c.stdout, "released %s's claims on %s; it is told with its next tool call\n", label, escape.Line(strings.Join(released, ", ")))
 	if len(globs) == 0 {
-		noteElsewhere(c, label, there, now)
+		noteElsewhere(c, label, end.Elsewhere, now)
 	}
-	syncReleased(c, repo, shared)
+	noteUnsynced(c, end.Unsynced)
 	return nil
 }
 
 // noteElsewhere says that owner's claims on other machines stay.
 func noteElsewhere(c *cli, label string, there []claimstore.Claim, now time.Time) {
 	for _, o := range there {
-		fmt.Fprintf(c.stderr, "lucid: %s's claim on %s was made on another machine (%s): it can be released only there, and expires %s unless renewed\n",
-			label, escape.Line(strings.Join(o.Globs, ", ")), escape.Line(remoteclaims.MachineLabel(o.Machine)), present.In(o.Expires, now))
+		fmt.Fprintf(c.stderr, "lucid: %s\n", elsewhere(label, strings.Join(o.Globs, ", "), o, now))
 	}
+}
+
+// elsewhere says that label's claim o on globs was made on another
+// machine, which alone can release it.
+func elsewhere(label, globs string, o claimstore.Claim, now time.Time) string {
+	return fmt.Sprintf("%s's claim on %s was made on another machine (%s): it can be released only there, and expires %s unless renewed",
+		label, escape.Line(globs), escape.Line(remoteclaims.MachineLabel(o.Machine)), present.In(o.Expires, now))
 }

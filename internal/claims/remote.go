@@ -164,6 +164,24 @@ type SyncOptions struct {
 	TTL   time.Duration
 }
 
+// SyncReleased takes a release to the remote, when one is set and shared
+// says a released claim was shared through it. Its error says why the
+// remote's copy stays, until it expires or the next sync.
+func SyncReleased(repo *gitstore.Repo, shared bool) error {
+	remote := remoteclaims.Remote(repo)
+	if !shared || remote == "" {
+		return nil
+	}
+	_, err := Sync(repo, remote, SyncOptions{Now: time.Now()})
+	var re *remoteclaims.RemoteError
+	if errors.As(err, &re) {
+		// The remote's own words: the wrapping's advice is for a sync
+		// that was asked for, and the caller says what a release left.
+		return re
+	}
+	return err
+}
+
 // Sync brings the remote's copy of this machine's claims in line with its
 // store, under the lock: claims released here (or whose owners stopped,
 // which the hooks record without touching the network) are removed from

@@ -80,13 +80,16 @@ func (c *Client) Detected(repo *gitstore.Repo) (string, bool) {
 // for a file of its own, which uninstall removes again once empty.
 func NewDirs(repo *gitstore.Repo, dir string) ([]string, error) {
 	var made []string
-	for dir != repo.Top && strings.HasPrefix(dir, repo.Top) {
+	for {
+		rel, ok := gitstore.Inside(repo.Top, dir)
+		if !ok || rel == "." {
+			break
+		}
 		if _, err := os.Lstat(dir); err == nil {
 			break
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		rel, _ := filepath.Rel(repo.Top, dir)
 		made = append(made, filepath.ToSlash(rel))
 		dir = filepath.Dir(dir)
 	}

@@ -561,8 +561,8 @@ func (c *Client) Entries(repo *gitstore.Repo, name string) ([]Entry, string, err
 // while they are empty (.claude/commands/lucid, then .claude/commands,
 // then .claude).
 func RemoveEmptyDirs(repo *gitstore.Repo, dir string) {
-	for dir != repo.Top && strings.HasPrefix(dir, repo.Top) {
-		if os.Remove(dir) != nil {
+	for {
+		if rel, ok := gitstore.Inside(repo.Top, dir); !ok || rel == "." || os.Remove(dir) != nil {
 			return
 		}
 		dir = filepath.Dir(dir)

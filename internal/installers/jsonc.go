@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
 )
@@ -79,10 +78,4 @@ func RealPath(p string) string {
 		return r
 	}
 	return filepath.Clean(p)
-}
-
-// Within reports whether child is parent or inside it.
-func Within(parent, child string) bool {
-	rel, err := filepath.Rel(parent, child)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

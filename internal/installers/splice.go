@@ -3,6 +3,7 @@ package installers
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -309,4 +310,53 @@ func checkObject(b []byte) error {
 		return fmt.Errorf("not a JSON object")
 	}
 	return nil
+}
+
+// ListMember returns the elements of the list member key of the JSON
+// object doc, each as the file has it, and whether doc has that member.
+// doc must be valid JSON (json.Valid); the error says that it is no
+// object, or that the member is no list.
+func ListMember(doc []byte, key string) (elems [][]byte, found bool, err error) {
+	r := root(doc)
+	if !r.isObject {
+		return nil, false, errors.New("not a JSON object")
+	}
+	m, ok := member(doc, r, key)
+	if !ok {
+		return nil, false, nil
+	}
+	if !m.isArr {
+		return nil, true, fmt.Errorf("%s is not a list", key)
+	}
+	for _, c := range children(doc, m) {
+		elems = append(elems, doc[c.start:c.end])
+	}
+	return elems, true, nil
+}
+
+// AppendElement returns the JSON object doc with value (compact JSON) as
+// the last element of its list member key, or as the one element of a new
+// last member key where there is none (see ListMember). What it adds is
+// laid out as the file is, and RemoveElement takes away exactly that.
+func AppendElement(doc []byte, key string, value []byte) []byte {
+	r := root(doc)
+	if m, ok := member(doc, r, key); ok {
+		return insertChild(doc, m, "", value)
+	}
+	return insertChild(doc, r, key, []byte("["+string(value)+"]"))
+}
+
+// RemoveElement returns the JSON object doc without element i of its list
+// member key, and without the member itself where that was its one
+// element and dropMember.
+func RemoveElement(doc []byte, key string, i int, dropMember bool) []byte {
+	r := root(doc)
+	m, ok := member(doc, r, key)
+	if !ok {
+		return doc
+	}
+	if dropMember && len(children(doc, m)) == 1 {
+		return removeMember(doc, r, key)
+	}
+	return removeChild(doc, m, i)
 }

@@ -129,6 +129,41 @@ func TestInsertFollowsTheLayout(t *testing.T) {
 	}
 }
 
+// An element appended to a list member, the member added where it is
+// missing, is read back as the list's last, laid out as the file is, and
+// removing it gives the file back byte for byte.
+func TestListMemberRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, added string
+		drop             bool
+	}{
+		{"a list in an indented file", "{\n  \"a\": 1,\n  \"l\": [\n    \"x\"\n  ]\n}\n", "{\n  \"a\": 1,\n  \"l\": [\n    \"x\",\n    \"new\"\n  ]\n}\n", false},
+		{"one line", `{"a":1,"l":["x","y"],"b":2}`, `{"a":1,"l":["x","y","new"],"b":2}`, false},
+		{"an empty list", "{\"l\": []}\n", "{\"l\": [\"new\"]}\n", false},
+		{"no member", "{\n  \"a\": \"x\"\n}\n", "{\n  \"a\": \"x\",\n  \"l\": [\n    \"new\"\n  ]\n}\n", true},
+		{"an empty object", "{}", `{"l": ["new"]}`, true},
+	} {
+		added := AppendElement([]byte(tc.doc), "l", []byte(`"new"`))
+		if string(added) != tc.added {
+			t.Errorf("%s: added\n got %q\nwant %q", tc.name, added, tc.added)
+		}
+		elems, found, err := ListMember(added, "l")
+		if err != nil || !found || string(elems[len(elems)-1]) != `"new"` {
+			t.Errorf("%s: read back %q %v %v", tc.name, elems, found, err)
+			continue
+		}
+		if back := RemoveElement(added, "l", len(elems)-1, tc.drop); string(back) != tc.doc {
+			t.Errorf("%s: removed\n got %q\nwant %q", tc.name, back, tc.doc)
+		}
+	}
+	if _, found, err := ListMember([]byte(`{"l":{}}`), "l"); !found || err == nil || err.Error() != "l is not a list" {
+		t.Errorf("an object taken for a list: %v %v", found, err)
+	}
+	if _, _, err := ListMember([]byte(`["l"]`), "l"); err == nil || err.Error() != "not a JSON object" {
+		t.Errorf("a list taken for an object: %v", err)
+	}
+}
+
 // testClient is a client whose settings take hooks as Claude Code's do:
 // one for every event lucid handles, the tool events with a matcher.
 var testClient = &Client{

@@ -1,13 +1,16 @@
 package talk
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/claims/overlap"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -59,23 +62,82 @@ func Release(repo *gitstore.Repo, by, owner string, globs []string, why string) 
 // NoReason is what a release says when the person gave no reason.
 const NoReason = "a person released it without saying why"
 
+// Ended is what a person's override ended.
+type Ended struct {
+	// Released is the globs released, none when the agent held no claim
+	// here.
+	Released []string
+	// Elsewhere is the agent's claims made on other machines, which only
+	// those machines can release.
+	Elsewhere []claimstore.Claim
+	// Unsynced is why the remote still holds a copy of a claim released
+	// here (it stays until it expires or the next lucid remote sync), nil
+	// when none does.
+	Unsynced error
+}
+
+// ErrNotAgent is an override that names a person or all agents, who hold
+// no agent's claims.
+var ErrNotAgent = errors.New("name the agent whose claims to end")
+
+// NotHeldError is a glob named in a person's override that its agent holds
+// no claim on here; Elsewhere is its claim on it made on another machine,
+// nil when there is none.
+type NotHeldError struct {
+	Owner, Glob string
+	Elsewhere   *claimstore.Claim
+}
+
+func (e *NotHeldError) Error() string {
+	if e.Elsewhere != nil {
+		return fmt.Sprintf("the claim on %s was made on another machine: it can be released only there", e.Glob)
+	}
+	return fmt.Sprintf("%s holds no claim on %s here", e.Owner, e.Glob)
+}
+
 // EndClaims is a person's override, as lucid release --owner and lucid
-// web do it: it ends owner's claims here on globs (all of them when none)
-// and tells owner why through the log, recorded as by's. It returns the
-// globs released (none when owner held none here) and whether one of
-// them was shared through a git remote, whose copy the caller brings up
-// to date.
-func EndClaims(repo *gitstore.Repo, by, owner string, globs []string, why string) (released []string, shared bool, err error) {
-	released, shared, err = claims.Release(repo, owner, globs)
+// web do it: it ends owner's claims here on globs (all of them when none),
+// tells owner why through the log, recorded as by's, and takes the release
+// of a claim shared through a git remote to the remote. A glob that owner
+// holds no claim on here is refused (*NotHeldError) and nothing is ended.
+func EndClaims(repo *gitstore.Repo, by, owner string, globs []string, why string) (Ended, error) {
+	if owner == "" || owner == agentstore.AgentHuman || owner == logformat.ToAll {
+		return Ended{}, ErrNotAgent
+	}
+	set, err := claims.LoadClaims(repo, time.Now())
+	if err != nil {
+		return Ended{}, err
+	}
+	here, there := set.Held(owner, globs)
+	end := Ended{Elsewhere: there}
+	holds := func(g string) func(claimstore.Claim) bool {
+		return func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }
+	}
+	for _, g := range globs {
+		if slices.ContainsFunc(here, holds(g)) {
+			continue
+		}
+		refused := &NotHeldError{Owner: owner, Glob: g}
+		if i := slices.IndexFunc(there, holds(g)); i >= 0 {
+			refused.Elsewhere = &there[i]
+		}
+		return end, refused
+	}
+	if len(here) == 0 {
+		return end, nil
+	}
+	released, shared, err := claims.Release(repo, owner, globs)
+	end.Released = released
 	if err != nil || len(released) == 0 {
-		return released, shared, err
+		return end, err
 	}
 	if strings.TrimSpace(why) == "" {
 		why = NoReason
 	}
 	if _, err := Release(repo, by, owner, released, why); err != nil {
-		return released, shared, fmt.Errorf("released the claims on %s, but the log could not tell the agent (%v): tell it with lucid tell %s",
+		return end, fmt.Errorf("released the claims on %s, but the log could not tell the agent (%v): tell it with lucid tell %s",
 			strings.Join(released, ", "), err, owner)
 	}
-	return released, shared, nil
+	end.Unsynced = claims.SyncReleased(repo, shared)
+	return end, nil
 }

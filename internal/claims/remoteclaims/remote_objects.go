@@ -4,19 +4,21 @@ import (
 	"bufio"
 	"bytes"
 	"compress/zlib"
+	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
 	"hash"
 	"io"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // Objects are hashed here but stored by git: the blobs, tree and commit of
@@ -120,12 +122,8 @@ func (w *objectWriter) flush() error {
 	h := w.newHash()
 	h.Write(pack.Bytes())
 	pack.Write(h.Sum(nil))
-	cmd := exec.Command("git", "unpack-objects", "-q")
-	cmd.Dir = w.top
-	cmd.Env = gitstore.GitEnv()
-	cmd.Stdin = &pack
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git unpack-objects: %v: %s", err, bytes.TrimSpace(out))
+	if _, err := gitstore.RunGit(context.Background(), w.top, pack.Bytes(), "unpack-objects", "-q"); err != nil {
+		return err
 	}
 	w.pack.Reset()
 	w.count = 0
@@ -188,9 +186,7 @@ type objectReader struct {
 }
 
 func openObjects(r *gitstore.Repo) (*objectReader, error) {
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = r.Top
-	cmd.Env = gitstore.GitEnv()
+	cmd := gitstore.GitCommand(context.Background(), r.Top, "cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/answer"
@@ -212,8 +213,7 @@ func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []stri
 		p = filepath.Clean(p)
 		ok := false
 		for _, w := range writes {
-			wp := filepath.Clean(w.Path)
-			if p == wp || strings.HasPrefix(p, wp+string(filepath.Separator)) {
+			if _, in := gitstore.Inside(filepath.Clean(w.Path), p); in {
 				ok = true
 				break
 			}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
@@ -97,77 +96,36 @@ func readConfig(path string) (*config, error) {
 	return c, nil
 }
 
-// span is where a JSON value lies in the body.
-type span struct{ start, end int }
-
-// folders is where trustedFolders lies: the object's opening brace, the
-// member (key to value) and its array's elements and their values; member
-// is zero where the key is missing.
+// folders is trustedFolders: its values, and whether the object has the
+// member at all.
 type folders struct {
-	open   int
-	member span
-	array  span
-	elems  []span
 	values []string
+	member bool
 }
 
 func (c *config) folders() (folders, error) {
-	var f folders
 	bad := func(why string) (folders, error) {
 		return folders{}, fmt.Errorf("%s: %s: fix it, then run lucid again", c.path, why)
 	}
-	b := c.body
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return bad("not a JSON object")
-	}
-	f.open = int(dec.InputOffset()) - 1
-	for dec.More() {
-		keyStart := skip(b, int(dec.InputOffset()), " \t\r\n,")
-		t, err := dec.Token()
-		if err != nil {
-			return bad("not valid JSON")
-		}
-		if t != "trustedFolders" {
-			var v json.RawMessage
-			if err := dec.Decode(&v); err != nil {
-				return bad("not valid JSON")
-			}
-			continue
-		}
-		f.member.start = keyStart
-		start := skip(b, int(dec.InputOffset()), " \t\r\n:")
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return bad("trustedFolders is not a list")
-		}
-		f.array.start = start
-		for dec.More() {
-			s := skip(b, int(dec.InputOffset()), " \t\r\n,")
-			var v string
-			if err := dec.Decode(&v); err != nil {
-				return bad("trustedFolders is not a list of folders")
-			}
-			f.elems = append(f.elems, span{s, int(dec.InputOffset())})
-			f.values = append(f.values, v)
-		}
-		if _, err := dec.Token(); err != nil {
-			return bad("not valid JSON")
-		}
-		f.array.end = int(dec.InputOffset())
-		f.member.end = f.array.end
-	}
-	if _, err := dec.Token(); err != nil {
+	if !json.Valid(c.body) {
 		return bad("not valid JSON")
+	}
+	elems, member, err := installers.ListMember(c.body, trustedFolders)
+	if err != nil {
+		return bad(err.Error())
+	}
+	f := folders{member: member}
+	for _, e := range elems {
+		var v string
+		if err := json.Unmarshal(e, &v); err != nil {
+			return bad("trustedFolders is not a list of folders")
+		}
+		f.values = append(f.values, v)
 	}
 	return f, nil
 }
 
-func skip(b []byte, i int, chars string) int {
-	for i < len(b) && strings.IndexByte(chars, b[i]) >= 0 {
-		i++
-	}
-	return i
-}
+const trustedFolders = "trustedFolders"
 
 func (c *config) write() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
@@ -184,16 +142,14 @@ func (c *config) write() error {
 // among them.
 func trusts(values []string, dir string) bool {
 	for _, v := range values {
-		if v != "" && (v == dir || isSubpath(filepath.Clean(v), dir)) {
+		if v == "" {
+			continue
+		}
+		if _, ok := gitstore.Inside(filepath.Clean(v), dir); ok || v == dir {
 			return true
 		}
 	}
 	return false
-}
-
-func isSubpath(parent, child string) bool {
-	rel, err := filepath.Rel(parent, child)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 // Trust adds the work tree's top to trustedFolders in Copilot's
@@ -215,24 +171,8 @@ func Trust(repo *gitstore.Repo) ([]installers.Change, error) {
 		if trusts(f.values, repo.Top) {
 			return nil, nil
 		}
-		b := c.body
-		switch {
-		case f.member.end == 0:
-			ins := "\n  \"trustedFolders\": [" + string(q) + "]"
-			if bytes.TrimSpace(b[f.open+1:])[0] != '}' {
-				ins += ","
-			} else {
-				ins += "\n"
-			}
-			c.body = splice(b, f.open+1, f.open+1, ins)
-			t.Member = true
-		case len(f.elems) == 0:
-			c.body = splice(b, f.array.start, f.array.end, "["+string(q)+"]")
-		default:
-			last := f.elems[len(f.elems)-1]
-			gap := string(b[f.array.start+1 : f.elems[0].start])
-			c.body = splice(b, last.end, last.end, ","+gap+string(q))
-		}
+		c.body = installers.AppendElement(c.body, trustedFolders, q)
+		t.Member = !f.member
 	}
 	if err := c.write(); err != nil {
 		return nil, err
@@ -241,12 +181,6 @@ func Trust(repo *gitstore.Repo) ([]installers.Change, error) {
 		return nil, err
 	}
 	return []installers.Change{{Path: c.path, What: "GitHub Copilot CLI trusts " + repo.Top}}, nil
-}
-
-func splice(b []byte, start, end int, with string) []byte {
-	out := append([]byte{}, b[:start]...)
-	out = append(out, with...)
-	return append(out, b[end:]...)
 }
 
 // Untrust removes the trust that Trust added, and nothing else: the
@@ -278,17 +212,7 @@ func Untrust(repo *gitstore.Repo) ([]installers.Change, error) {
 	if i < 0 {
 		return done(nil)
 	}
-	b := c.body
-	switch {
-	case len(f.elems) == 1 && t.Member:
-		c.body = removeMember(b, f)
-	case len(f.elems) == 1:
-		c.body = splice(b, f.array.start+1, f.array.end-1, "")
-	case i < len(f.elems)-1:
-		c.body = splice(b, f.elems[i].start, f.elems[i+1].start, "")
-	default:
-		c.body = splice(b, f.elems[i-1].end, f.elems[i].end, "")
-	}
+	c.body = installers.RemoveElement(c.body, trustedFolders, i, t.Member)
 	what := "GitHub Copilot CLI's trust in " + t.Folder + " removed"
 	if t.File && len(c.head) == 0 && installers.SameJSON(c.body, []byte("{}")) {
 		if err := os.Remove(c.path); err != nil {
@@ -300,24 +224,6 @@ func Untrust(repo *gitstore.Repo) ([]installers.Change, error) {
 		return nil, err
 	}
 	return done([]installers.Change{{Path: c.path, What: what}})
-}
-
-// removeMember removes trustedFolders with the separator that Trust
-// inserted with it: from the opening brace or the comma before it up to
-// the comma after it, or to its end where it is the last member.
-func removeMember(b []byte, f folders) []byte {
-	before := f.member.start
-	for before > 0 && strings.IndexByte(" \t\r\n", b[before-1]) >= 0 {
-		before--
-	}
-	after := skip(b, f.member.end, " \t\r\n")
-	if after < len(b) && b[after] == ',' {
-		return splice(b, before, after+1, "")
-	}
-	if b[before-1] == ',' {
-		return splice(b, before-1, f.member.end, "")
-	}
-	return splice(b, before, after, "") // the only member: "{" to "}"
 }
 
 // checkTrust checks that Copilot will load lucid's hooks here: the work

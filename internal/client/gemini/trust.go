@@ -85,7 +85,7 @@ func checkGeminiTrust(repo *gitstore.Repo) installers.Finding {
 		if l == "TRUST_PARENT" {
 			eff = filepath.Dir(path)
 		}
-		if installers.Within(installers.RealPath(eff), here) && len(path) > len(best) {
+		if _, ok := gitstore.Inside(installers.RealPath(eff), here); ok && len(path) > len(best) {
 			best, level = path, l
 		}
 	}

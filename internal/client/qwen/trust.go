@@ -128,7 +128,7 @@ func checkQwenTrust(repo *gitstore.Repo) installers.Finding {
 			continue
 		}
 		eff = installers.RealPath(eff)
-		if !installers.Within(eff, here) {
+		if _, ok := gitstore.Inside(eff, here); !ok {
 			continue
 		}
 		if len(eff) > depth || len(eff) == depth && l == "DO_NOT_TRUST" {

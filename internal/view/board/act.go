@@ -2,6 +2,7 @@ package board
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,8 +12,6 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/address"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
-	"github.com/lucid-dev/lucid/internal/claims/claimstore"
-	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/talk"
@@ -33,41 +32,20 @@ func refuse(format string, args ...any) error { return &ErrAction{fmt.Sprintf(fo
 // Release ends owner's claims on globs (all of them when none), as
 // lucid release --owner does, tells owner through the log, and returns
 // the globs released. A claim made on another machine is released only
-// there.
+// there. A remote that cannot be reached keeps its copy of a claim
+// released until it expires: that is not the release's failure.
 func Release(repo *gitstore.Repo, owner string, globs []string, why string) ([]string, error) {
-	if owner == "" || owner == person || owner == logformat.ToAll {
-		return nil, refuse("name the agent whose claims to end")
-	}
-	set, err := claims.LoadClaims(repo, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	here, there := set.Held(owner, globs)
-	for _, g := range globs {
-		if !slices.ContainsFunc(here, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }) {
-			if slices.ContainsFunc(there, func(c claimstore.Claim) bool { return slices.Contains(c.Globs, g) }) {
-				return nil, refuse("the claim on %s was made on another machine: it can be released only there", g)
-			}
-			return nil, refuse("%s holds no claim on %s here", owner, g)
-		}
-	}
-	if len(here) == 0 {
+	end, err := talk.EndClaims(repo, person, owner, globs, why)
+	var notHeld *talk.NotHeldError
+	switch {
+	case errors.Is(err, talk.ErrNotAgent) || errors.As(err, &notHeld):
+		return nil, &ErrAction{err.Error()}
+	case err != nil:
+		return end.Released, err
+	case len(end.Released) == 0:
 		return nil, refuse("%s holds no claims here", owner)
 	}
-	released, shared, err := talk.EndClaims(repo, person, owner, globs, why)
-	if err != nil {
-		return released, err
-	}
-	if len(released) == 0 {
-		return nil, refuse("%s holds no claims here", owner)
-	}
-	if remote := remoteclaims.Remote(repo); shared && remote != "" {
-		// As lucid release does: the remote's copy otherwise stays until
-		// it expires; a failure here leaves it so, and is not the
-		// release's.
-		claims.Sync(repo, remote, claims.SyncOptions{Now: time.Now()})
-	}
-	return released, nil
+	return end.Released, nil
 }
 
 // WritePlan replaces the plan with text and records the change, unless the

@@ -329,6 +329,30 @@ func TestTree(t *testing.T) {
 	}
 }
 
+// The tree lists the files of the work tree asked for, whatever the
+// environment the page was started in says of another repository: a
+// GIT_DIR left over in a shell does not show that repository's files.
+func TestTreeIgnoresGitEnvironment(t *testing.T) {
+	repo := newRepo(t)
+	gittest.WriteFile(t, repo.Top, "here.go", "x\n")
+	other := gittest.Init(t)
+	gittest.WriteFile(t, other, "elsewhere.go", "x\n")
+	gittest.CommitAll(t, other, "other")
+	b, _ := Load(repo, time.Now())
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	tree, err := LoadTree(repo, b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range tree.Files {
+		paths = append(paths, f.Path)
+	}
+	if !slices.Contains(paths, "here.go") || slices.Contains(paths, "elsewhere.go") {
+		t.Errorf("the tree of %s with GIT_DIR=%s/.git: %v", repo.Top, other, paths)
+	}
+}
+
 // A claim made in a linked work tree is laid over that tree's files, not
 // the main one's, and the board opened in either shows both trees' agents.
 func TestLinkedWorkTree(t *testing.T) {

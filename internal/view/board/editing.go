@@ -3,7 +3,6 @@ package board
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -37,8 +36,8 @@ func editing(repo *gitstore.Repo, b *Board, book *address.Book, now time.Time) [
 	for _, m := range lichstore.Recent(repo, since, maxEditing*4) {
 		rel := m.Path
 		if filepath.IsAbs(rel) {
-			r, err := filepath.Rel(repo.Top, rel)
-			if err != nil || strings.HasPrefix(r, "..") {
+			r, ok := gitstore.Inside(repo.Top, rel)
+			if !ok {
 				continue
 			}
 			rel = filepath.ToSlash(r)

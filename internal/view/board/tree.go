@@ -2,8 +2,8 @@ package board
 
 import (
 	"bytes"
+	"context"
 	"errors"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -80,8 +80,8 @@ func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
 	for _, m := range markers {
 		rel := m.Path
 		if filepath.IsAbs(rel) {
-			r, err := filepath.Rel(top, rel)
-			if err != nil || strings.HasPrefix(r, "..") {
+			r, ok := gitstore.Inside(top, rel)
+			if !ok {
 				continue
 			}
 			rel = filepath.ToSlash(r)
@@ -101,8 +101,7 @@ func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
 // listFiles lists the files of the work tree at top that git tracks or
 // would track, sorted, at most MaxFiles.
 func listFiles(top string) ([]string, bool, error) {
-	cmd := exec.Command("git", "-C", top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	out, err := cmd.Output()
+	out, err := gitstore.RunGit(context.Background(), top, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, false, err
 	}
