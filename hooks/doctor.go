@@ -14,12 +14,13 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/settings"
+	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/merge"
 )
 
 // Finding is the result of one check of Doctor (the merge driver's checks
 // report the same way).
-type Finding = merge.Finding
+type Finding = setup.Finding
 
 // Doctor checks that lucid is set up to work in the repository, as the
 // hooks and git will meet it: the binary the hooks run, the hooks, the

@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/settings"
+	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -125,7 +126,7 @@ func runInit(c *cli, args []string) error {
 		}
 	}
 	opt := installers.Options{Local: *local, StatusLine: *statusLine, Force: *force}
-	var changes []installers.Change
+	var changes []setup.Change
 	for _, cl := range chosen {
 		opt.Trust = trusted[cl.Name()]
 		ch, err := cl.Install(repo, opt)
@@ -192,7 +193,7 @@ func initUser(c *cli, names []string) error {
 	return nil
 }
 
-func printChanges(c *cli, changes []installers.Change) {
+func printChanges(c *cli, changes []setup.Change) {
 	for _, ch := range changes {
 		fmt.Fprintf(c.stdout, "%s: %s\n", ch.Path, ch.What)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/qwen"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Client is one coding client: its adapter of hooks (events, payloads,
@@ -154,7 +155,7 @@ func (h hostedClient) Encode(in hooks.Input, out *hooks.Output) ([]byte, string,
 // their set-up, which come before the repository's own, and those of the
 // clients themselves, which come last. The default client is checked
 // unless another is set up without it.
-func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
+func Doctor(repo *gitstore.Repo) (setUp, after []setup.Finding) {
 	var others []Client
 	for _, c := range all[1:] {
 		if c.Hooks().SetUp(repo) {
@@ -163,7 +164,7 @@ func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
 	}
 	def := Default()
 	if len(others) > 0 && !def.Hooks().SetUp(repo) {
-		setUp = append(setUp, hooks.Finding{Check: "hooks", OK: true, Detail: "not set up for " + def.Title() + " (`lucid init --client " + def.Name() + "` adds it)"})
+		setUp = append(setUp, setup.Finding{Check: "hooks", OK: true, Detail: "not set up for " + def.Title() + " (`lucid init --client " + def.Name() + "` adds it)"})
 	} else {
 		setUp = def.Check(repo)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // events are the events lucid registers in Codex CLI: those its
@@ -49,7 +50,7 @@ func (Client) Hooks() *installers.Client { return Hooks }
 
 // Install registers lucid's hooks in .codex/hooks.json and, with
 // opt.Trust, trusts them in $CODEX_HOME/config.toml.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
 	ch, err := Hooks.InstallHooks(repo)
 	if err != nil || !opt.Trust {
 		return ch, err
@@ -62,7 +63,7 @@ func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers
 }
 
 // Uninstall removes lucid's hooks and the trust lucid wrote for them.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	changes, err := Hooks.UninstallHooks(repo)
 	if err != nil {
 		return changes, err
@@ -74,8 +75,8 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
 // Check checks lucid's hooks and what Codex needs before it runs them:
 // its trust in the project and in each hook, and lucid on its shells'
 // PATH.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
 		checkCodexProject(repo), checkCodexTrust(repo), checkShellPath(Hooks),
 	}
@@ -96,7 +97,7 @@ func (Client) Advice(repo *gitstore.Repo) string {
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's beside its hooks.
 func (Client) DoctorFiles() []string { return nil }

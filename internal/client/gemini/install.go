@@ -8,6 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // geminiTools are the tools of Gemini CLI 0.61.0 that write work-tree
@@ -54,26 +55,26 @@ func (Client) Title() string { return "Gemini CLI" }
 func (Client) Hooks() *installers.Client { return Hooks }
 
 // Install registers lucid's hooks in .gemini/settings.json.
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	return Hooks.InstallHooks(repo)
 }
 
 // Uninstall removes lucid's hooks.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	return Hooks.UninstallHooks(repo)
 }
 
 // Check checks lucid's hooks and what Gemini needs before it runs them:
 // a trusted workspace, and hooks not turned off.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
 		checkGeminiTrust(repo), checkGeminiEnabled(repo),
 	}
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's beside its hooks.
 func (Client) DoctorFiles() []string { return nil }

@@ -8,6 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // writeTools are the tools whose calls the handlers look at: the edits
@@ -72,7 +73,7 @@ const (
 
 // Install registers lucid's hooks in .qwen/settings.json, keeping every
 // byte of the user's; a file lucid creates carries Qwen's "$version".
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	s, err := Hooks.Read(repo, SettingsName)
 	if err != nil {
 		return nil, err
@@ -87,12 +88,12 @@ func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.C
 	if err := s.Write(); err != nil {
 		return nil, err
 	}
-	return []installers.Change{{Path: SettingsName, What: what}}, nil
+	return []setup.Change{{Path: SettingsName, What: what}}, nil
 }
 
 // Uninstall removes lucid's hooks; a file left with nothing but Qwen's
 // "$version" goes too, as it came with them.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	s, err := Hooks.Read(repo, SettingsName)
 	if err != nil {
 		return nil, err
@@ -110,15 +111,15 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
 // Check checks lucid's hooks and what Qwen needs before it runs them:
 // the folder it starts in, trust where folder trust is on, hooks not
 // turned off, and lucid on the PATH its hooks run with.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
 		checkStartFolder(repo), checkQwenTrust(repo), checkQwenEnabled(repo), installers.CheckLucidOnPath(Hooks.ID, "Qwen Code"),
 	}
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's beside its hooks.
 func (Client) DoctorFiles() []string { return nil }
