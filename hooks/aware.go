@@ -370,7 +370,7 @@ func (c *call) awareNote(news []fileNews, when moment) string {
 				rest = append(rest, escape.Line(more.rel))
 			}
 			lines = append(lines, fmt.Sprintf("lucid: %d more %s you are writing %s changed by other agents lately: %s (lucid watch --once shows who).",
-				len(rest), Plural(len(rest), "file", "files"), Plural(len(rest), "was", "were"), clip(strings.Join(rest, ", "), awareBudget/4, "")))
+				len(rest), present.Plural(len(rest), "file", "files"), present.Plural(len(rest), "was", "were"), clip(strings.Join(rest, ", "), awareBudget/4, "")))
 			break
 		}
 		var agents []editor

@@ -221,7 +221,7 @@ func (d *Digest) questions(qs []logformat.Entry, budget int, labels *present.Lab
 			s = strings.Replace(s, "»", "» (cut: `lucid inbox` shows it whole)", 1)
 		}
 		n := len(qs) - i
-		more := fmt.Sprintf("%d more %s: `lucid inbox --unanswered`\n", n, Plural(n, "question", "questions"))
+		more := fmt.Sprintf("%d more %s: `lucid inbox --unanswered`\n", n, present.Plural(n, "question", "questions"))
 		if b.Len()+len(s)+len(more) > room {
 			b.WriteString(more)
 			d.MoreQuestions = n

@@ -13,6 +13,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/settings"
 	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/merge"
@@ -116,10 +117,10 @@ func checkLog(repo *gitstore.Repo) Finding {
 	case err != nil:
 		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), readFix(err)
 	case invalid > 0:
-		f.Detail = fmt.Sprintf("%d %s, and %d %s that are not valid entries (every reader skips them)", n, Plural(n, "entry", "entries"), invalid, Plural(invalid, "line", "lines"))
+		f.Detail = fmt.Sprintf("%d %s, and %d %s that are not valid entries (every reader skips them)", n, present.Plural(n, "entry", "entries"), invalid, present.Plural(invalid, "line", "lines"))
 		f.Fix = "find them with `grep -vn '^{\"id\"' " + gitstore.LogName + "` (a merge without lucid's driver leaves conflict markers) and delete them by hand"
 	default:
-		f.OK, f.Detail = true, fmt.Sprintf("%d %s, all valid", n, Plural(n, "entry", "entries"))
+		f.OK, f.Detail = true, fmt.Sprintf("%d %s, all valid", n, present.Plural(n, "entry", "entries"))
 	}
 	return f
 }
@@ -138,7 +139,7 @@ func checkClaims(repo *gitstore.Repo) Finding {
 	}
 	active := len(set.ActiveClaims())
 	if bad > 0 {
-		f.Detail = fmt.Sprintf("%d %s of %s cannot be read", bad, Plural(bad, "line", "lines"), repo.ClaimsPath())
+		f.Detail = fmt.Sprintf("%d %s of %s cannot be read", bad, present.Plural(bad, "line", "lines"), repo.ClaimsPath())
 		f.Fix = "run `lucid gc`, which writes the store again without them"
 		return f
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // checkFiles checks every file lucid reads (the repository's state files,
@@ -34,7 +35,7 @@ func checkFiles(repo *gitstore.Repo, settings []string) Finding {
 		}
 	}
 	if len(bad) == 0 {
-		f.OK, f.Detail = true, fmt.Sprintf("%d %s lucid reads, all regular and within their limits", len(files), Plural(len(files), "file", "files"))
+		f.OK, f.Detail = true, fmt.Sprintf("%d %s lucid reads, all regular and within their limits", len(files), present.Plural(len(files), "file", "files"))
 		return f
 	}
 	f.Detail = strings.Join(bad, "\n")

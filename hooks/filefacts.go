@@ -345,7 +345,7 @@ func atLeast(n int, cut bool) string {
 // (the walk read only what the agent was shown), it says the log may know
 // more.
 func restLine(n int, cut bool, files []string, room int) string {
-	head := fmt.Sprintf("lucid: %s more %s the log knows of ", atLeast(n, cut), Plural(n, "entry", "entries"))
+	head := fmt.Sprintf("lucid: %s more %s the log knows of ", atLeast(n, cut), present.Plural(n, "entry", "entries"))
 	if n == 0 {
 		head = "lucid: the log may know more of "
 	}

@@ -107,6 +107,6 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "%d live %s, %d stale.\n", total, hooks.Plural(total, "entry", "entries"), stale)
+	fmt.Fprintf(out, "%d live %s, %d stale.\n", total, present.Plural(total, "entry", "entries"), stale)
 	return out.Flush()
 }

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/settings"
 	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/merge"
@@ -121,7 +121,7 @@ func runInit(c *cli, args []string) error {
 				return err
 			}
 			if n > 0 {
-				fmt.Fprintf(c.stdout, "ended %d %s\n", n, hooks.Plural(n, "lease", "leases"))
+				fmt.Fprintf(c.stdout, "ended %d %s\n", n, present.Plural(n, "lease", "leases"))
 			}
 		}
 	}

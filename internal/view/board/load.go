@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/agents/address"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
@@ -15,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // IdleAfter is how long an agent may make no hook call and still be
@@ -199,7 +199,7 @@ func notices(repo *gitstore.Repo, b *Board, t *tail, book *address.Book) []Notic
 		if a.State == Ended && a.Edits > 0 && a.Entries == 0 {
 			out = append(out, Notice{ID: "unreported-" + a.ID + "-" + a.Ended.UTC().Format(time.RFC3339Nano), Kind: NoticeUnreported,
 				At: a.Ended, Agent: a.ID, Label: a.Label,
-				Text: a.Label + " ended after editing " + strconv.Itoa(a.Edits) + " " + hooks.Plural(a.Edits, "file", "files") + " and recorded nothing"})
+				Text: a.Label + " ended after editing " + strconv.Itoa(a.Edits) + " " + present.Plural(a.Edits, "file", "files") + " and recorded nothing"})
 		}
 	}
 	slices.SortStableFunc(out, func(x, y Notice) int { return y.At.Compare(x.At) })
