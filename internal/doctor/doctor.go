@@ -1,4 +1,8 @@
-package hooks
+// Package doctor is lucid doctor's checks of a repository: the lucid the
+// hooks run, lucid's set-up, the merge driver, the files lucid reads, the
+// log, the claims, the leases and the lock, around the clients' own checks,
+// which the caller hands in.
+package doctor
 
 import (
 	"errors"
@@ -19,19 +23,15 @@ import (
 	"github.com/lucid-dev/lucid/merge"
 )
 
-// Finding is the result of one check of Doctor (the merge driver's checks
-// report the same way).
-type Finding = setup.Finding
-
-// Doctor checks that lucid is set up to work in the repository, as the
+// Check checks that lucid is set up to work in the repository, as the
 // hooks and git will meet it: the binary the hooks run, the hooks, the
 // /lucid:dream command, the merge driver (merge.Check), the files lucid
 // reads (checkFiles), the log, the claims and the lock. version is this
 // binary's `lucid version` line; clients are the checks of the clients'
 // set-up, and settings the clients' files (relative to the work tree's
 // top) that lucid reads.
-func Doctor(repo *gitstore.Repo, version string, clients []Finding, settingFiles []string) []Finding {
-	fs := []Finding{checkBinary(version), checkSetUp(repo)}
+func Check(repo *gitstore.Repo, version string, clients []setup.Finding, settingFiles []string) []setup.Finding {
+	fs := []setup.Finding{checkBinary(version), checkSetUp(repo)}
 	fs = append(fs, clients...)
 	fs = append(fs, merge.Check(repo)...)
 	return append(fs, checkFiles(repo, settingFiles), checkLog(repo), checkClaims(repo), checkLeases(repo), checkLock(repo))
@@ -39,8 +39,8 @@ func Doctor(repo *gitstore.Repo, version string, clients []Finding, settingFiles
 
 // checkLeases says whether an agent's write takes a lease here, and where
 // that choice comes from.
-func checkLeases(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "leases"}
+func checkLeases(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "leases"}
 	st, err := settings.Load(repo)
 	if err != nil {
 		f.Detail, f.Fix = err.Error(), "correct "+settings.Name+", or run lucid init --leases on|off, which writes it anew"
@@ -57,8 +57,8 @@ func checkLeases(repo *gitstore.Repo) Finding {
 
 // checkBinary finds the lucid the hooks will run (the first on PATH: the
 // registered command is `lucid hook EVENT`) and compares it with this one.
-func checkBinary(version string) Finding {
-	f := Finding{Check: "lucid on PATH"}
+func checkBinary(version string) setup.Finding {
+	f := setup.Finding{Check: "lucid on PATH"}
 	path, err := exec.LookPath("lucid")
 	if err != nil {
 		f.Detail = "no lucid on PATH: the hooks and the merge driver do nothing"
@@ -98,8 +98,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func checkSetUp(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "set up"}
+func checkSetUp(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "set up"}
 	if !repo.Initialised() {
 		f.Detail, f.Fix = "no .lucid/ in "+repo.Top, "run `lucid init`"
 		return f
@@ -110,8 +110,8 @@ func checkSetUp(repo *gitstore.Repo) Finding {
 
 // checkLog reads the whole log, as the merge driver and lucid dream do,
 // though only the head of each line (logstore.CountLog).
-func checkLog(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "log"}
+func checkLog(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "log"}
 	n, invalid, err := logstore.CountLog(repo.LogPath())
 	switch {
 	case err != nil:
@@ -125,8 +125,8 @@ func checkLog(repo *gitstore.Repo) Finding {
 	return f
 }
 
-func checkClaims(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "claims"}
+func checkClaims(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "claims"}
 	_, bad, err := claimstore.Load(repo)
 	if err != nil {
 		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
@@ -147,8 +147,8 @@ func checkClaims(repo *gitstore.Repo) Finding {
 	return f
 }
 
-func checkLock(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "lock"}
+func checkLock(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "lock"}
 	l, err := repo.LockWithin(2 * time.Second)
 	var busy *gitstore.LockBusyError
 	switch {
