@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
@@ -328,7 +329,7 @@ func (c *call) takeLeases(ts []target) (deny string, err error) {
 	var add []claimstore.Claim
 	for _, t := range want {
 		if h, ok := c.heldHere(t, set); ok {
-			if c.in.Event == PostToolUse {
+			if c.in.Event == client.PostToolUse {
 				continue // written already: its violation is told, and no lease is taken over another's
 			}
 			c.noteDenied(t, h)
@@ -483,7 +484,7 @@ func (c *call) clientTitle(name string) string {
 	}
 	for _, cl := range c.clients {
 		if cl.Name() == name {
-			return titleOf(cl)
+			return client.TitleOf(cl)
 		}
 	}
 	return escape.Line(name)
@@ -498,7 +499,7 @@ func (c *call) tellAware(news []fileNews, when moment) string {
 		return ""
 	}
 	c.statusNews(news)
-	if !c.in.Mute {
+	if !c.in.Caps.Has(client.Mute) {
 		for _, fn := range news {
 			for _, e := range fn.editors {
 				if c.told == nil {

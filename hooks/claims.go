@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
@@ -199,7 +201,7 @@ func (c *call) writes() written {
 		w.named = append(w.named, p)
 		add(p, false, false, "", "", anyWriter)
 	}
-	if c.in.Tool == ToolShell {
+	if c.in.Tool == client.ToolShell {
 		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
@@ -487,8 +489,8 @@ func (c *call) noteDenied(t target, h claims.Hit) {
 }
 
 // deny is the output that stops the tool call with reason.
-func (c *call) deny(reason string) *Output {
-	return &Output{Deny: reason}
+func (c *call) deny(reason string) *client.Output {
+	return &client.Output{Deny: reason}
 }
 
 // violations records, after a shell command, the files it changed that

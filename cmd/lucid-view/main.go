@@ -16,8 +16,8 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/proctree"
 )
@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // agent could run lucid-view in without lucid; the repository around the
 // current folder; and agents named as lucid's commands name them.
 func personRepo() (*gitstore.Repo, error) {
-	if sh, ok := hooks.RunsUnder(clients.Adapters(), os.Getenv); ok {
+	if sh, ok := identity.RunsUnder(identity.All(), os.Getenv); ok {
 		return nil, fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
 	}
 	if proctree.Orphan() {

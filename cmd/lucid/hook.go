@@ -6,8 +6,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 )
 
 func init() {
@@ -43,12 +46,12 @@ func runUserHook(event string, stdin io.Reader, stdout, stderr io.Writer) int {
 // call of an entry that another client runs answers as that client takes
 // it, or does nothing where lucid's own entry of that client serves it
 // (clients.Hosted).
-func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runHookAs(client client.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hosted, aside := clients.Hosted(client, os.Getenv)
 	if aside {
 		return 0
 	}
-	if why := hooks.ForgedHook(client, clients.Adapters(), os.Getenv); why != "" {
+	if why := identity.ForgedHook(client, identity.All(), os.Getenv); why != "" {
 		fmt.Fprintln(stderr, "lucid:", why)
 		return 0
 	}
@@ -61,7 +64,7 @@ func runHook(c *cli, args []string) error {
 
 Handles one hook call of a coding client: reads the payload on stdin and
 prints at most one answer. `+"`lucid init`"+` registers it for each event
-(`+def.Title()+`'s: `+strings.Join(hooks.EventNames(def.Events()), ", ")+`).
+(`+def.Title()+`'s: `+strings.Join(client.EventNames(def.Events()), ", ")+`).
 It never fails the agent's work: trouble is one line on stderr and exit 0.`)
 	name := f.String("client", def.Name(), "the client that calls: "+strings.Join(clients.Names(), ", "))
 	user := f.Bool("user", false, "a hook of "+def.Title()+"'s user settings (lucid init --user): it stands aside where the project registers lucid's own")
@@ -73,7 +76,7 @@ It never fails the agent's work: trouble is one line on stderr and exit 0.`)
 		return usageErr("unknown client %q: lucid hook --client takes %s", *name, strings.Join(clients.Names(), ", "))
 	}
 	if f.NArg() != 1 {
-		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(hooks.EventNames(cl.Events()), ", "))
+		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(client.EventNames(cl.Events()), ", "))
 	}
 	if *user {
 		if cl.Name() != def.Name() {

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
 
@@ -55,7 +56,7 @@ type Client struct {
 
 // Event is one event a client registers: the hook path reads the same
 // table.
-type Event = hooks.Event
+type Event = client.Event
 
 // group is lucid's matcher group for e, as compact JSON.
 func (c *Client) group(e Event) []byte {

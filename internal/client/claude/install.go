@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
@@ -33,17 +34,17 @@ const (
 const writeTools = "Edit|Write|NotebookEdit|MultiEdit|Bash"
 
 // events are the events lucid registers in Claude Code, one a line.
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
-	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: writeTools + "|Agent|Task", Timeout: 10 * time.Second},
-	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: hooks.TaskCompleted, Lucid: hooks.TaskCompleted, Timeout: 10 * time.Second},
-	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: client.SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: client.UserPromptSubmit, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: client.PreToolUse, Lucid: client.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
+	{Name: client.PostToolUse, Lucid: client.PostToolUse, Matcher: writeTools + "|Agent|Task", Timeout: 10 * time.Second},
+	{Name: client.Stop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: client.TaskCompleted, Lucid: client.TaskCompleted, Timeout: 10 * time.Second},
+	{Name: client.PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
 }
 
 // Hooks is Claude Code's settings, which take hooks in seconds.
@@ -296,9 +297,6 @@ func ProjectHooks(dir, event string) bool {
 	}
 	return false
 }
-
-// Title is Claude Code as its users know it.
-func (Client) Title() string { return "Claude Code" }
 
 // Hooks is Claude Code's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }

@@ -1,14 +1,17 @@
 // Package clients is the registry of the coding clients lucid serves: the
 // one list that names them all, which the command line iterates, what
 // each adds to the commands' help, and how their agents are named. Adding
-// a client is its folder under client/ and its line here.
+// a client is its folder under client/, its line here, and its identity
+// in client/identity (what lucid-view knows of it without its adapter),
+// in the same place of that package's list.
 package clients
 
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
@@ -23,7 +26,7 @@ import (
 // Client is one coding client: its adapter of hooks (events, payloads,
 // answers, shells) and its part of lucid init, uninstall and doctor.
 type Client interface {
-	hooks.Client
+	client.Client
 	installers.Setup
 	// Title is the client as its users know it.
 	Title() string
@@ -72,8 +75,8 @@ func Known(names []string) string {
 }
 
 // Adapters are the clients' adapters.
-func Adapters() []hooks.Client {
-	out := make([]hooks.Client, len(all))
+func Adapters() []client.Client {
+	out := make([]client.Client, len(all))
 	for i, c := range all {
 		out[i] = c
 	}
@@ -119,7 +122,7 @@ func UserHookStandsAside(event string) bool {
 // answer encoded as that host gives and takes them, or not at all (aside)
 // where lucid's own entry of the host serves the call, so that no call is
 // handled twice.
-func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, aside bool) {
+func Hosted(client client.Client, getenv func(string) string) (hc client.Client, aside bool) {
 	for _, c := range all {
 		if h, ok := c.(host); ok {
 			if hosts, aside := h.Hosts(client.Name(), getenv); hosts {
@@ -133,21 +136,21 @@ func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, a
 // host is a client that runs other clients' entries.
 type host interface {
 	Hosts(client string, getenv func(string) string) (hosts, aside bool)
-	DecodeHosted(other hooks.Client, event string, payload []byte) (hooks.Input, error)
-	EncodeHosted(other hooks.Client, in hooks.Input, out *hooks.Output) ([]byte, string, int)
+	DecodeHosted(other client.Client, event string, payload []byte) (client.Input, error)
+	EncodeHosted(other client.Client, in client.Input, out *client.Output) ([]byte, string, int)
 }
 
 // hostedClient is a client whose entry another runs.
 type hostedClient struct {
-	hooks.Client
+	client.Client
 	host host
 }
 
-func (h hostedClient) Decode(event string, payload []byte) (hooks.Input, error) {
+func (h hostedClient) Decode(event string, payload []byte) (client.Input, error) {
 	return h.host.DecodeHosted(h.Client, event, payload)
 }
 
-func (h hostedClient) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (h hostedClient) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	return h.host.EncodeHosted(h.Client, in, out)
 }
 

@@ -6,10 +6,39 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/testkit/installertest"
 )
+
+// The identities lucid-view reads (identity.All) are the registry's
+// clients, in its order: the same names and titles, and the same shells
+// and processes told apart.
+func TestIdentities(t *testing.T) {
+	ids := identity.All()
+	if len(ids) != len(All()) {
+		t.Fatalf("%d identities for %d clients", len(ids), len(All()))
+	}
+	env := func(k string) string { return map[string]string{"LUCID_OPENCODE_AGENT": "ses_a", "CLAUDECODE": "1"}[k] }
+	for i, c := range All() {
+		id := ids[i]
+		if id.Name() != c.Name() || client.TitleOf(id) != c.Title() {
+			t.Errorf("identity %d is %s (%s), the registry's %s (%s)", i, id.Name(), client.TitleOf(id), c.Name(), c.Title())
+		}
+		if r, ok := id.(client.ProcessReader); !ok || !r.ClientProcess(c.Name(), nil) || !c.(client.ProcessReader).ClientProcess(c.Name(), nil) {
+			t.Errorf("%s: its program not told as its own", c.Name())
+		}
+		if r, ok := c.(client.ShellReader); ok {
+			want, wantOK := r.AgentShell(env)
+			got, gotOK := id.(client.ShellReader).AgentShell(env)
+			if got != want || gotOK != wantOK {
+				t.Errorf("%s: identity's shell %+v %v, the adapter's %+v %v", c.Name(), got, gotOK, want, wantOK)
+			}
+		}
+	}
+}
 
 // The registry lists each client once, by the name lucid hook --client
 // takes, the default first.

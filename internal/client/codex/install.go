@@ -3,8 +3,9 @@ package codex
 import (
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
@@ -16,16 +17,16 @@ import (
 // "multi_agent_v1wait_agent" (as Codex CLI 0.169.0 named it in the
 // recorded payloads of testdata/payloads/codex-0.169.0), which
 // PostToolUse takes so that the lead hears what its subagent recorded.
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: "Bash|apply_patch", Timeout: 10 * time.Second},
-	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: "Bash|apply_patch|.*wait_agent", Timeout: 10 * time.Second},
-	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // Codex's own default is 1 s
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: client.SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: client.UserPromptSubmit, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: client.PreToolUse, Lucid: client.PreToolUse, Matcher: "Bash|apply_patch", Timeout: 10 * time.Second},
+	{Name: client.PostToolUse, Lucid: client.PostToolUse, Matcher: "Bash|apply_patch|.*wait_agent", Timeout: 10 * time.Second},
+	{Name: client.Stop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: client.PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second}, // Codex's own default is 1 s
 }
 
 // Hooks is Codex CLI (0.169.0): hooks in .codex/hooks.json, timeouts in
@@ -41,9 +42,6 @@ var Hooks = &installers.Client{
 
 // HooksName is Codex's project hooks file.
 const HooksName = ".codex/hooks.json"
-
-// Title is Codex CLI as its users know it.
-func (Client) Title() string { return "Codex CLI" }
 
 // Hooks is Codex's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }

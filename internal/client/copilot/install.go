@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
@@ -27,16 +28,16 @@ const (
 // events are the events lucid registers in Copilot, onto lucid's. A
 // timed-out hook lets the tool run, so the tool events' timeout is far
 // above the hooks' lock wait (hooks.lockBudget).
-var events = []hooks.Event{
-	{Name: SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: UserPromptSubmitted, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: PreToolUse, Lucid: hooks.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
-	{Name: PostToolUse, Lucid: hooks.PostToolUse, Matcher: afterTools, Timeout: 10 * time.Second},
-	{Name: AgentStop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second},
+var events = []client.Event{
+	{Name: SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: UserPromptSubmitted, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: PreToolUse, Lucid: client.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
+	{Name: PostToolUse, Lucid: client.PostToolUse, Matcher: afterTools, Timeout: 10 * time.Second},
+	{Name: AgentStop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second},
 }
 
 // HooksName is lucid's own hook file for Copilot, which lucid owns whole
@@ -61,9 +62,6 @@ var Hooks = &installers.Client{
 	Command:     HookCommand,
 	Flat:        true,
 }
-
-// Title is Copilot CLI as its users know it.
-func (Client) Title() string { return "GitHub Copilot CLI" }
 
 // Hooks is lucid's hook file, as the installer edits it.
 func (Client) Hooks() *installers.Client { return Hooks }

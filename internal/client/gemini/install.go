@@ -5,8 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
@@ -20,13 +21,13 @@ const geminiTools = "^(" + WriteFile + "|" + Replace + "|" + ShellTool + ")$"
 // BeforeTool counts as no answer and the tool runs, so its timeout is far
 // above the hooks' lock wait (hooks.lockBudget). SessionStart and the
 // agent events take no matcher (Gemini compares one with the trigger).
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: BeforeAgent, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: BeforeTool, Lucid: hooks.PreToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
-	{Name: AfterTool, Lucid: hooks.PostToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
-	{Name: AfterAgent, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second},
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: BeforeAgent, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: BeforeTool, Lucid: client.PreToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
+	{Name: AfterTool, Lucid: client.PostToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
+	{Name: AfterAgent, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second},
 }
 
 // Hooks is Gemini CLI (0.61.0): hooks in .gemini/settings.json, timeouts
@@ -47,9 +48,6 @@ const SettingsName = ".gemini/settings.json"
 
 // HookName is the name of lucid's Gemini entry for event.
 func HookName(event string) string { return "lucid-" + event }
-
-// Title is Gemini CLI as its users know it.
-func (Client) Title() string { return "Gemini CLI" }
 
 // Hooks is Gemini's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
@@ -37,8 +37,8 @@ type place struct {
 }
 
 var (
-	opencodePlace = place{"opencode", "opencode", PluginName, Hooks}
-	kiloPlace     = place{"kilo", "Kilo Code", KiloPluginName, KiloHooks}
+	opencodePlace = place{identity.Opencode{}.Name(), identity.Opencode{}.Title(), PluginName, Hooks}
+	kiloPlace     = place{identity.Kilo{}.Name(), identity.Kilo{}.Title(), KiloPluginName, KiloHooks}
 )
 
 // pluginHead is the first line of lucid's plugin, of every version.
@@ -69,9 +69,6 @@ var KiloHooks = &installers.Client{
 	Folders:  []string{".kilo", ".kilocode"},
 	Own:      ownFile,
 }
-
-// Title is opencode as its users know it.
-func (Client) Title() string { return opencodePlace.title }
 
 // Hooks is lucid's plugin file, as init and doctor find it.
 func (Client) Hooks() *installers.Client { return Hooks }
@@ -235,12 +232,12 @@ func (p place) advice() string {
 // its calls to lucid hook --client kilo.
 type Kilo struct{ Client }
 
-func (Kilo) Name() string  { return kiloPlace.id }
-func (Kilo) Title() string { return kiloPlace.title }
+func (Kilo) Name() string  { return identity.Kilo{}.Name() }
+func (Kilo) Title() string { return identity.Kilo{}.Title() }
 
 // ClientProcess: Kilo Code CLI's own program, kilo, not opencode's.
 func (Kilo) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "kilo", "kilocode")
+	return identity.Kilo{}.ClientProcess(name, args)
 }
 func (Kilo) Hooks() *installers.Client                 { return KiloHooks }
 func (Kilo) Check(repo *gitstore.Repo) []setup.Finding { return kiloPlace.check(repo) }

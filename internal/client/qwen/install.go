@@ -5,8 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
@@ -24,16 +25,16 @@ const writeTools = WriteFile + "|" + Edit + "|" + Replace + "|" + NotebookEdit +
 // each tool call too, where PostToolUse and the next UserPromptSubmit
 // carry the news already. A timed-out PreToolUse lets the tool run, so its
 // timeout is far above the hooks' lock wait.
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: "^(" + writeTools + ")$", Timeout: 10 * time.Second},
-	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: "^(" + writeTools + "|" + AgentTool + ")$", Timeout: 10 * time.Second},
-	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second},
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: client.SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: client.UserPromptSubmit, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: client.PreToolUse, Lucid: client.PreToolUse, Matcher: "^(" + writeTools + ")$", Timeout: 10 * time.Second},
+	{Name: client.PostToolUse, Lucid: client.PostToolUse, Matcher: "^(" + writeTools + "|" + AgentTool + ")$", Timeout: 10 * time.Second},
+	{Name: client.Stop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: client.PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second},
 }
 
 // Hooks is Qwen Code (0.24.4): hooks in .qwen/settings.json, timeouts in
@@ -55,9 +56,6 @@ const SettingsName = ".qwen/settings.json"
 
 // HookName is the name of lucid's Qwen entry for event.
 func HookName(event string) string { return "lucid-" + event }
-
-// Title is Qwen Code as its users know it.
-func (Client) Title() string { return "Qwen Code" }
 
 // Hooks is Qwen's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }
