@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
@@ -357,7 +358,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := present.NewLabeler(group[0].repo)
+		labels := present.NewLabeler(group[0].repo, identity.Naming())
 		for _, t := range group {
 			check := set.Check
 			switch {
@@ -467,7 +468,7 @@ func (c *call) sameTeam(owner string) (string, bool) {
 	if !strings.HasPrefix(owner, c.in.SessionID+"/") {
 		return "", false
 	}
-	return present.Teammate(owner)
+	return identity.Naming().Teammate(owner)
 }
 
 // claimsFor reads the claims that could concern the targets, all of one
@@ -511,7 +512,7 @@ func (c *call) violations(changed []string) (string, error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := present.NewLabeler(group[0].repo)
+		labels := present.NewLabeler(group[0].repo, identity.Naming())
 		var here []string
 		for _, t := range group {
 			for _, h := range set.Check(c.agent, t.repo.Top, t.rel) {
@@ -576,7 +577,7 @@ func (c *call) releaseWhere(which func(claimstore.Claim) bool) error {
 // they come from is.
 func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
 	var lines []string
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, identity.Naming())
 	foreign := 0
 	for _, cl := range set.ActiveClaims() {
 		lines = append(lines, "- "+set.ClaimLine(cl, labels, repo.Top))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -187,7 +188,7 @@ func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, identity.Naming())
 	var said, news []logformat.Entry
 	for _, e := range entries {
 		if e.Addressed() {
@@ -246,7 +247,7 @@ func (c *call) formatNews(entries []logformat.Entry, budget int, checker *logsto
 	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), present.Plural(len(entries), "entry", "entries"))
 	var body strings.Builder
 	for i, e := range entries {
-		s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
+		s := FormatEntry(e, checker.Check(e.Evidence), labels, c.now)
 		if e.Kind == logformat.KindPlan {
 			s += "  " + planOverrides + "\n"
 			if d := planDiffBody(e.Diff); d != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -143,7 +144,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	} else {
 		head.WriteString("Leases are off: only claims stop a write; you are told when another agent changed the file you are about to write.\n")
 	}
-	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo)
+	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo, identity.Naming())
 	asked := d.questions(opt.Questions, budget, labels)
 	logHead := "\n## Log, newest first\n"
 	const moreLine = "(older entries: `lucid log`)\n"
@@ -167,7 +168,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 			return true
 		}
 		stale := checker.Check(e.Evidence)
-		line := FormatEntry(e, stale, labels.Label(e.Agent), now)
+		line := FormatEntry(e, stale, labels, now)
 		if body.Len()+len(line) > room {
 			d.More = true
 			return false

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -247,7 +248,7 @@ func (s *shownSet) has(id, rel string) bool {
 // the rest as given. The rest is counted: under its file's header, and in
 // one line for the files the budget left no room for.
 func (c *call) formatFacts(u unshown) (string, []string, error) {
-	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, identity.Naming())
 	var b strings.Builder
 	var given []string
 	read, full := 0, false
@@ -274,7 +275,7 @@ func (c *call) formatFacts(u unshown) (string, []string, error) {
 				given = append(given, e.ID)
 				continue
 			}
-			s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
+			s := FormatEntry(e, checker.Check(e.Evidence), labels, c.now)
 			opening := header
 			if body.Len() > 0 {
 				opening = ""

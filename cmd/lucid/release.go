@@ -13,6 +13,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/present"
@@ -130,7 +131,7 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 		return err
 	}
 	now := time.Now()
-	book, err := address.Open(repo, now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 	if !to.Ended.IsZero() {
 		return fmt.Errorf("%s has ended (%s), and would hold the claims for nobody: hand them to another agent (lucid agents lists them)", to.Label, present.Ago(to.Ended, now))
 	}
-	_, gave, err := claims.Handoff(repo, me, to.ID, globs, now)
+	_, gave, err := claims.Handoff(repo, me, to.ID, globs, now, identity.Naming())
 	if err != nil {
 		return err
 	}
@@ -196,7 +197,7 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 	if err != nil {
 		return err
 	}
-	book, err := address.Open(repo, now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
 	if err != nil {
 		return err
 	}

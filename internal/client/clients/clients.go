@@ -1,6 +1,6 @@
 // Package clients is the registry of the coding clients lucid serves: the
-// one list that names them all, which the command line iterates, what
-// each adds to the commands' help, and how their agents are named. Adding
+// one list that names them all, which the command line iterates, and what
+// each adds to the commands' help. Adding
 // a client is its folder under client/, its line here, and its identity
 // in client/identity (what lucid-view knows of it without its adapter),
 // in the same place of that package's list.
@@ -19,7 +19,6 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/opencode"
 	"github.com/lucid-dev/lucid/internal/client/qwen"
 	"github.com/lucid-dev/lucid/internal/installers"
-	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
 
@@ -81,31 +80,6 @@ func Adapters() []client.Client {
 		out[i] = c
 	}
 	return out
-}
-
-// NamedLabels reports whether the agents of client are labelled by the
-// client's name (present.NamedLabels): those of every client but the
-// default one, whose agents are labelled by their role in a team.
-func NamedLabels(client string) bool { return client != Default().Name() }
-
-// NameAgents has package present name agents as their clients do
-// (NamedLabels, Teammate). The command line calls it first.
-func NameAgents() { present.NamedLabels, present.Teammates = NamedLabels, Teammate }
-
-// Teammate reads a teammate's name in its agent team from the id its
-// client gave it as a subagent (present.Teammates), asking each client
-// whose agents form teams.
-func Teammate(subagent string) (name, tag string, ok bool) {
-	for _, c := range all {
-		if t, teams := c.(interface {
-			Teammate(string) (string, string, bool)
-		}); teams {
-			if name, tag, ok = t.Teammate(subagent); ok {
-				return name, tag, true
-			}
-		}
-	}
-	return "", "", false
 }
 
 // UserHookStandsAside reports whether a hook of the default client's user

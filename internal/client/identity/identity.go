@@ -3,7 +3,7 @@
 // agents' shells and of its hooks, its program among the processes a
 // command runs under, and how its ids name an agent team's teammates. So
 // lucid-view can tell an agent from a person, and label agents as lucid
-// does, without linking the adapters (their shell analysis and
+// does (Naming), without linking the adapters (their shell analysis and
 // installers); each adapter embeds its client's identity.
 package identity
 
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/proctree"
 )
 
@@ -21,6 +22,29 @@ var all = []client.Named{Claude{}, Codex{}, Gemini{}, Copilot{}, Qwen{}, Opencod
 
 // All returns every client's identity, the default first.
 func All() []client.Named { return all }
+
+// Naming is how the clients name their agents, which present's labels
+// follow: the default client's agents by their role, every other client's
+// by its name; teammates by their names in their teams, as the clients
+// whose agents form teams read them from their ids.
+func Naming() present.Naming {
+	return present.Naming{Default: all[0].Name(), Teammates: teammate}
+}
+
+// teammate asks each client whose agents form teams whether subagent is
+// one of its teammates' ids.
+func teammate(subagent string) (name, tag string, ok bool) {
+	for _, c := range all {
+		if t, teams := c.(interface {
+			Teammate(string) (string, string, bool)
+		}); teams {
+			if name, tag, ok = t.Teammate(subagent); ok {
+				return name, tag, true
+			}
+		}
+	}
+	return "", "", false
+}
 
 // AgentShell is the agent's shell the environment getenv belongs to,
 // asked of each of clients; ok is false in a person's terminal or a hook.

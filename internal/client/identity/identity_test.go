@@ -79,3 +79,39 @@ func TestForgedHook(t *testing.T) {
 		}
 	}
 }
+
+// The default client's agents are labelled by their role, the others' by
+// the client's name.
+func TestNamedLabels(t *testing.T) {
+	naming := Naming()
+	const session = "01a23a7d-ac6f-7493-b1f0-f59c6e21259d"
+	if got := naming.LabelIn(session, "", all[0].Name()); got != "lead·01a23a" {
+		t.Errorf("default client: %q", got)
+	}
+	other := all[1].Name()
+	if got := naming.LabelIn(session+"/x-1", "default", other); got != other+"-default·x1" {
+		t.Errorf("%s subagent: %q", other, got)
+	}
+	if got := naming.LabelIn(session, "", other); got != other+"·21259d" {
+		t.Errorf("%s lead: %q", other, got)
+	}
+}
+
+// The identities tell a teammate of an agent team by the client whose
+// agents form teams, and labels it by its name in the team; no other
+// client's subagent is one.
+func TestTeammate(t *testing.T) {
+	naming := Naming()
+	const session = "30df32ba-0d45-4195-af71-803394f51561"
+	if name, ok := naming.Teammate(session + "/aalpha-29065eaa7bbaa962"); !ok || name != "alpha" {
+		t.Errorf("a Claude Code teammate: %q, %v", name, ok)
+	}
+	if got := naming.Label(session+"/aalpha-29065eaa7bbaa962", "alpha"); got != "alpha·29065e" {
+		t.Errorf("a teammate's label: %q", got)
+	}
+	for _, sub := range []string{"a2adb9a7d441d9c57", "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae", "default-1"} {
+		if name, tag, ok := teammate(sub); ok {
+			t.Errorf("subagent %q is teammate %q (%s)", sub, name, tag)
+		}
+	}
+}

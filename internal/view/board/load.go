@@ -11,7 +11,6 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
-	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/present"
@@ -32,9 +31,10 @@ const tailWindow = 512 << 10
 // Load compares with the files, for the stale notices.
 const staleChecked = 200
 
-// Load reads the board of the repository at now.
-func Load(repo *gitstore.Repo, now time.Time) (*Board, error) {
-	book, err := address.Open(repo, now, claims.ClaimTTL())
+// Load reads the board of the repository at now, its agents named as
+// naming says.
+func Load(repo *gitstore.Repo, naming present.Naming, now time.Time) (*Board, error) {
+	book, err := address.Open(repo, naming, now, claims.ClaimTTL())
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func Load(repo *gitstore.Repo, now time.Time) (*Board, error) {
 		a := Agent{ID: r.ID, Label: book.Label(r.ID), Client: r.Client, Worktree: r.Worktree,
 			LastSeen: seen[i], Entries: r.Entries, Edits: r.Edits, Claims: []string{}}
 		if a.Client == "" { // a record names every client but the default
-			a.Client = clients.Default().Name()
+			a.Client = naming.Default
 		}
 		switch ended, ok := agentstore.Ended(repo, r.ID, seen[i]); {
 		case ok:
