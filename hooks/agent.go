@@ -149,7 +149,7 @@ func (c *call) giveDigest(rec agentstore.Record) (string, error) {
 	if started, err := time.Parse(logformat.TimeFormat, rec.Started); err == nil {
 		qs, _ = talk.Unanswered(c.repo, c.agent, started)
 	}
-	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now, Budget: budget, Questions: qs})
+	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now, Budget: budget, Questions: qs, Naming: c.naming})
 	if err != nil {
 		return "", err
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/client"
-	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
@@ -334,7 +333,7 @@ func (c *call) takeLeases(ts []target) (deny string, err error) {
 				continue // written already: its violation is told, and no lease is taken over another's
 			}
 			c.noteDenied(t, h)
-			return c.claimDenial(t, h, set, set.Describe(h.Claim, present.NewLabeler(t.repo, identity.Naming()))), nil
+			return c.claimDenial(t, h, set, set.Describe(h.Claim, present.NewLabeler(t.repo, c.naming))), nil
 		}
 		if set.Owns(c.agent, t.repo.Top, t.rel) {
 			continue
@@ -406,7 +405,7 @@ const awareBudget = 1600
 
 // agentsNote is the note about lucid agents that changed one file.
 func (c *call) agentsNote(fn fileNews, eds []editor, when moment) string {
-	labels := present.NewLabeler(fn.repo, identity.Naming())
+	labels := present.NewLabeler(fn.repo, c.naming)
 	var who []string
 	var lichLabels map[string]string // from lich's roster, asked once
 	lich := false
@@ -544,7 +543,7 @@ func (c *call) statusNews(news []fileNews) {
 	}
 	by := newest.name
 	if newest.id != "" {
-		by = present.NewLabeler(news[0].repo, identity.Naming()).Label(newest.id)
+		by = present.NewLabeler(news[0].repo, c.naming).Label(newest.id)
 	}
 	c.warn(lichstore.WriteNews(news[0].repo, lichstore.News{Session: key, Path: path, By: by, At: newest.at.UnixMilli()}))
 }
@@ -566,7 +565,7 @@ func (c *call) noticesText() string {
 		return ""
 	}
 	c.noticesTaken = n
-	labels := present.NewLabeler(c.repo, identity.Naming())
+	labels := present.NewLabeler(c.repo, c.naming)
 	var lines []string
 	var changed []fileNews
 	for _, nt := range ns {

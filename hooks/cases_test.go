@@ -218,7 +218,7 @@ func TestDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	d, err := BuildDigest(repo, DigestOptions{Now: now})
+	d, err := BuildDigest(repo, DigestOptions{Naming: naming, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestDigest(t *testing.T) {
 	}
 
 	gittest.WriteFile(t, top, ".lucid/digest.md", "Everything up to the dream.\n")
-	d, err = BuildDigest(repo, DigestOptions{Now: now, Claims: []string{"- src/**: someone"}})
+	d, err = BuildDigest(repo, DigestOptions{Naming: naming, Now: now, Claims: []string{"- src/**: someone"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestDigest(t *testing.T) {
 	}
 
 	gittest.WriteFile(t, top, ".lucid/plan.md", strings.Repeat("A long plan line.\n", 200))
-	d, err = BuildDigest(repo, DigestOptions{Now: now, Budget: 1500})
+	d, err = BuildDigest(repo, DigestOptions{Naming: naming, Now: now, Budget: 1500})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/client"
-	"github.com/lucid-dev/lucid/internal/client/identity"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
@@ -358,7 +357,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := present.NewLabeler(group[0].repo, identity.Naming())
+		labels := present.NewLabeler(group[0].repo, c.naming)
 		for _, t := range group {
 			check := set.Check
 			switch {
@@ -468,7 +467,7 @@ func (c *call) sameTeam(owner string) (string, bool) {
 	if !strings.HasPrefix(owner, c.in.SessionID+"/") {
 		return "", false
 	}
-	return identity.Naming().Teammate(owner)
+	return c.naming.Teammate(owner)
 }
 
 // claimsFor reads the claims that could concern the targets, all of one
@@ -512,7 +511,7 @@ func (c *call) violations(changed []string) (string, error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := present.NewLabeler(group[0].repo, identity.Naming())
+		labels := present.NewLabeler(group[0].repo, c.naming)
 		var here []string
 		for _, t := range group {
 			for _, h := range set.Check(c.agent, t.repo.Top, t.rel) {
@@ -575,9 +574,9 @@ func (c *call) releaseWhere(which func(claimstore.Claim) bool) error {
 // claimLines are the active claims, one line each, for the digest; when
 // other machines' claims are among them, a last line says how old the copy
 // they come from is.
-func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
+func claimLines(repo *gitstore.Repo, set *claims.ClaimSet, naming present.Naming) []string {
 	var lines []string
-	labels := present.NewLabeler(repo, identity.Naming())
+	labels := present.NewLabeler(repo, naming)
 	foreign := 0
 	for _, cl := range set.ActiveClaims() {
 		lines = append(lines, "- "+set.ClaimLine(cl, labels, repo.Top))

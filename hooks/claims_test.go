@@ -75,7 +75,7 @@ func TestGuardWritesDecides(t *testing.T) {
 		claim("me", repo.Top, "mine/**"),
 		claim(agentstore.AgentHuman, "/elsewhere", "docs/**"),
 	}}
-	c := &call{in: client.Input{Event: "PreToolUse", SessionID: "me", Client: "claude"}, repo: repo, home: true,
+	c := &call{naming: naming, in: client.Input{Event: "PreToolUse", SessionID: "me", Client: "claude"}, repo: repo, home: true,
 		agent: "me", now: now, claims: store, found: map[string]*gitstore.Repo{}}
 	decide := func(rel string) (string, string) {
 		t.Helper()

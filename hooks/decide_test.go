@@ -60,7 +60,7 @@ func do(t *testing.T, c client.Client, event string, in client.Input) answer {
 func callRaw(t *testing.T, c client.Client, event string, b []byte) answer {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	a := answer{code: Run(c, nil, event, bytes.NewReader(b), &stdout, &stderr), stderr: stderr.String()}
+	a := answer{code: Run(c, nil, naming, event, bytes.NewReader(b), &stdout, &stderr), stderr: stderr.String()}
 	if stdout.Len() > 0 {
 		a.out = &client.Output{}
 		if err := json.Unmarshal(stdout.Bytes(), a.out); err != nil {
@@ -710,7 +710,7 @@ func TestFailOpen(t *testing.T) {
 		{"encoder panics", wholeClient{failEncode: true}, "SessionStart", `{"SessionID":"` + lead + `","Cwd":"` + repo.Top + `"}`, "lucid hook SessionStart: internal error: encoder broke"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := Run(tc.client, nil, tc.event, strings.NewReader(tc.payload), &stdout, &stderr)
+		code := Run(tc.client, nil, naming, tc.event, strings.NewReader(tc.payload), &stdout, &stderr)
 		if code != 0 || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), tc.stderr) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 0, no stdout, one line starting %q", tc.name, code, stdout.String(), stderr.String(), tc.stderr)
 		}
@@ -738,7 +738,7 @@ func TestLargePayload(t *testing.T) {
 		payload := io.MultiReader(bytes.NewReader(b[:len(b)-1]), strings.NewReader(`,"tool_input":{"content":"`),
 			io.LimitReader(xs{}, MaxPayload), strings.NewReader(`"}}`))
 		var stdout, stderr bytes.Buffer
-		a := answer{code: Run(wholeClient{}, nil, "PreToolUse", payload, &stdout, &stderr), stderr: stderr.String()}
+		a := answer{code: Run(wholeClient{}, nil, naming, "PreToolUse", payload, &stdout, &stderr), stderr: stderr.String()}
 		if stdout.Len() > 0 {
 			a.out = &client.Output{}
 			json.Unmarshal(stdout.Bytes(), a.out)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
-	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -188,7 +187,7 @@ func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, identity.Naming())
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, c.naming)
 	var said, news []logformat.Entry
 	for _, e := range entries {
 		if e.Addressed() {

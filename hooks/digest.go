@@ -7,7 +7,6 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/claims"
-	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -38,6 +37,8 @@ type DigestOptions struct {
 	// first (talk.Unanswered): after a compaction its digest says them
 	// again, within the budget.
 	Questions []logformat.Entry
+	// Naming is how the digest names agents.
+	Naming present.Naming
 }
 
 // Digest is what an agent is told when it starts: the plan, digest.md, the
@@ -108,7 +109,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		if err != nil {
 			return d, err
 		}
-		d.Claims = claimLines(repo, set)
+		d.Claims = claimLines(repo, set, opt.Naming)
 	}
 	plan, err := readOptional(repo.PlanPath(), gitstore.MaxPlan)
 	if err != nil {
@@ -144,7 +145,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	} else {
 		head.WriteString("Leases are off: only claims stop a write; you are told when another agent changed the file you are about to write.\n")
 	}
-	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo, identity.Naming())
+	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo, opt.Naming)
 	asked := d.questions(opt.Questions, budget, labels)
 	logHead := "\n## Log, newest first\n"
 	const moreLine = "(older entries: `lucid log`)\n"

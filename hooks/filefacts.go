@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
-	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -248,7 +247,7 @@ func (s *shownSet) has(id, rel string) bool {
 // the rest as given. The rest is counted: under its file's header, and in
 // one line for the files the budget left no room for.
 func (c *call) formatFacts(u unshown) (string, []string, error) {
-	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, identity.Naming())
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, c.naming)
 	var b strings.Builder
 	var given []string
 	read, full := 0, false

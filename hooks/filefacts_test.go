@@ -296,7 +296,7 @@ func BenchmarkFileFactsNothingNew(b *testing.B) {
 	b.Run("fileFacts", func(b *testing.B) {
 		rec, _, _ := agentstore.Load(repo, lead)
 		for b.Loop() {
-			cl := &call{in: edit(lead, "", repo.Top, "pkg/f42.go"), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
+			cl := &call{naming: naming, in: edit(lead, "", repo.Top, "pkg/f42.go"), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
 			if got, err := cl.fileFacts([]string{"pkg/f42.go"}); got != "" || err != nil {
 				b.Fatalf("told %q, %v", got, err)
 			}
@@ -454,7 +454,7 @@ func TestFileFactsFlatInCitations(t *testing.T) {
 	rec, _, _ := agentstore.Load(repo, lead)
 	allocs := func(rel string) float64 {
 		return testing.AllocsPerRun(20, func() {
-			cl := &call{in: edit(lead, "", repo.Top, rel), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
+			cl := &call{naming: naming, in: edit(lead, "", repo.Top, rel), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
 			if got, err := cl.fileFacts([]string{rel}); got != "" || err != nil {
 				t.Fatalf("told %q, %v", got, err)
 			}

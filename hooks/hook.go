@@ -13,6 +13,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/settings"
 )
 
@@ -31,11 +32,11 @@ func escapeOutput(o *client.Output) {
 	o.PermissionReason = escape.Text(o.PermissionReason)
 }
 
-// Run handles one hook call of cl, one of clients: the payload on
-// stdin, the answer on stdout. It is fail-open: any trouble of lucid's own
+// Run handles one hook call of cl, one of clients, whose agents are named
+// as naming says: the payload on stdin, the answer on stdout. It is fail-open: any trouble of lucid's own
 // is one line on stderr, nothing on stdout, and exit 0, so the agent's
 // work goes on.
-func Run(cl client.Client, clients []client.Client, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func Run(cl client.Client, clients []client.Client, naming present.Naming, event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// A bad file can fail a handler twice over (the plan check, then the
 	// digest): the user reads the line once.
 	stderr = &onceWriter{w: stderr}
@@ -68,7 +69,7 @@ func Run(cl client.Client, clients []client.Client, event string, stdin io.Reade
 	if in.Caps.Has(client.Unrecorded) && in.Event == client.PostToolUse {
 		in.Changed = namedWrites(in)
 	}
-	out, c, err := handle(in, clients, timeout, stderr)
+	out, c, err := handle(in, clients, naming, timeout, stderr)
 	// What a call took from the log (its cursor's move) is saved only
 	// once its answer is ready to go out, and dropped with it: a hook that
 	// fails delivers nothing and loses nothing.
@@ -177,6 +178,8 @@ type call struct {
 
 	// clients are the clients lucid serves, for their titles.
 	clients []client.Client
+	// naming is how the answer names agents.
+	naming present.Naming
 	// settings are the settings of each work tree the call writes in, by
 	// its top, read once (settingsOf).
 	settings map[string]settings.Settings
@@ -283,7 +286,7 @@ func (c *call) lock() (func(), error) {
 // handle finds the repository and runs the event's handler. Outside a
 // repository with .lucid/ it does nothing. It returns the call, whose
 // commit saves what the answer gave.
-func handle(in client.Input, clients []client.Client, timeout time.Duration, stderr io.Writer) (*client.Output, *call, error) {
+func handle(in client.Input, clients []client.Client, naming present.Naming, timeout time.Duration, stderr io.Writer) (*client.Output, *call, error) {
 	dir := in.Cwd
 	if dir == "" {
 		dir = in.ProjectDir
@@ -304,7 +307,7 @@ func handle(in client.Input, clients []client.Client, timeout time.Duration, std
 		return nil, nil, fmt.Errorf("payload has no session_id")
 	}
 	now := time.Now()
-	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr, claims: claims.Disk{}, clients: clients}
+	c := &call{in: in, repo: repo, home: home, agent: agentstore.AgentID(in.SessionID, in.AgentID), now: now, stderr: stderr, claims: claims.Disk{}, clients: clients, naming: naming}
 	if repo != nil {
 		repo.LockWait = lockBudget(timeout)
 		c.lockBy = now.Add(repo.LockWait)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
@@ -21,6 +22,9 @@ import (
 // itself (each real client's encoding of it is tested in its adapter's
 // package); failEncode makes its encoder panic, as a bug between the
 // handler and the answer would.
+// naming names the agents as lucid hook does.
+var naming = identity.Naming()
+
 type wholeClient struct {
 	name       string
 	failEncode bool

@@ -8,7 +8,6 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/client"
-	"github.com/lucid-dev/lucid/internal/client/identity"
 )
 
 // reportReason is what an agent that edited files but recorded nothing is
@@ -97,7 +96,7 @@ func (c *call) subagentStop() (*client.Output, error) {
 		return nil, nil
 	}
 	err = c.releaseClaims(func(owner string) bool { return owner == c.agent })
-	if _, mate := identity.Naming().Teammate(c.agent); !mate {
+	if _, mate := c.naming.Teammate(c.agent); !mate {
 		// A subagent's run is over (a teammate only goes idle): a
 		// message to it would not be read.
 		c.warn(agentstore.MarkEnded(c.repo, c.agent))
@@ -125,7 +124,7 @@ func (c *call) taskCompleted() (*client.Output, error) {
 	}
 	reason := taskReason
 	if doer != c.agent {
-		reason = fmt.Sprintf(teammateReason, "teammate "+identity.Naming().Label(doer, ""))
+		reason = fmt.Sprintf(teammateReason, "teammate "+c.naming.Label(doer, ""))
 	}
 	return &client.Output{Block: reason}, nil
 }
@@ -138,7 +137,7 @@ func (c *call) teammate() string {
 	if name == "" {
 		return c.agent
 	}
-	if n, ok := identity.Naming().Teammate(c.agent); ok && n == name {
+	if n, ok := c.naming.Teammate(c.agent); ok && n == name {
 		return c.agent
 	}
 	recs, _, err := agentstore.Agents(c.repo)

@@ -55,7 +55,7 @@ func runHookAs(client client.Client, event string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "lucid:", why)
 		return 0
 	}
-	return hooks.Run(hosted, clients.Adapters(), event, stdin, stdout, stderr)
+	return hooks.Run(hosted, clients.Adapters(), identity.Naming(), event, stdin, stdout, stderr)
 }
 
 func runHook(c *cli, args []string) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
@@ -148,7 +149,7 @@ func runner(t *testing.T, c client.Client, p [3]struct{ event, body string }, to
 	fill := strings.NewReplacer(append(subst, "$S", "7d1f3a52-4c1e-4f7e-9b7a-2f4c8e9d0a11", "$DIR", top)...)
 	return func(i int) string {
 		var out, errs bytes.Buffer
-		hooks.Run(c, Adapters(), p[i].event, strings.NewReader(fill.Replace(p[i].body)), &out, &errs)
+		hooks.Run(c, Adapters(), identity.Naming(), p[i].event, strings.NewReader(fill.Replace(p[i].body)), &out, &errs)
 		if errs.Len() > 0 {
 			t.Logf("%s: %s", p[i].event, errs.String())
 		}
