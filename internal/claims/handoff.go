@@ -34,7 +34,8 @@ func (e *NotHeldError) Error() string {
 // copy of it under from's claim id, and cannot all be told at once), or
 // when to would then hold a glob that overlaps another agent's active
 // claim in the same work tree, or another machine's: from's own that it
-// keeps among them (src/** kept, src/a.go handed over).
+// keeps among them (src/** kept, src/a.go handed over). naming names the
+// owner of a claim in the way.
 func Handoff(repo *gitstore.Repo, from, to string, globs []string, now time.Time, naming present.Naming) (got, gave []claimstore.Claim, err error) {
 	want, err := CleanGlobs(globs)
 	if err != nil {

@@ -13,26 +13,18 @@ import (
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
+	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 )
 
 const other = "0b218250-bcad-4f28-bb25-013e7e946655"
 
-// newRepo is a repository set up by lucid init, in an environment of no
-// settings of lucid's own.
+// newRepo is a repository set up by lucid init, with no claim TTL of the
+// environment's.
 func newRepo(t *testing.T) *gitstore.Repo {
 	t.Helper()
 	gittest.Setenv(t)
-	for _, k := range []string{"LUCID_CLAIM_TTL", "LUCID_BUDGET", "LICH_SESSION_ID", "LICH_BIN", "CLAUDE_PROJECT_DIR", "LUCID_LEASES"} {
-		t.Setenv(k, "")
-	}
-	repo, err := gitstore.Find(gittest.Init(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := repo.Init(); err != nil {
-		t.Fatal(err)
-	}
-	return repo
+	t.Setenv("LUCID_CLAIM_TTL", "")
+	return repotest.Lucid(t)
 }
 
 // record appends an entry of agent to the log, as `lucid fact` does.
