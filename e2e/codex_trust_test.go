@@ -13,7 +13,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/client/codex"
-	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 	rs "github.com/lucid-dev/lucid/internal/testkit/scripted/responses"
 )
 
@@ -244,14 +244,14 @@ func TestCodexTrustByLucidInit(t *testing.T) {
 		}
 		return lucid, user
 	}
-	doctor := func() installers.Finding {
+	doctor := func() setup.Finding {
 		for _, f := range (codex.Client{}).Check(repo) {
 			if f.Check == "codex hook trust" {
 				return f
 			}
 		}
 		t.Fatal("lucid doctor has no codex hook trust check")
-		return installers.Finding{}
+		return setup.Finding{}
 	}
 	lucid, _ := status()
 	if len(lucid) != len(codex.Hooks.Events) {

@@ -34,12 +34,12 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == codexHookName {
 		os.Exit(codexHook())
 	}
-	code := setup(m)
+	code := setUp(m)
 	cleanupWeb()
 	os.Exit(code)
 }
 
-func setup(m *testing.M) int {
+func setUp(m *testing.M) int {
 	switch claudeBin = os.Getenv(claudeEnv); claudeBin {
 	case "":
 		skipWhy = claudeEnv + " is not set: the real-client suite skips; `make e2e` installs Claude Code and runs it"

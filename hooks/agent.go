@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/talk"
@@ -33,7 +34,7 @@ func (c *call) record() (agentstore.Record, bool, error) {
 		Started:  c.now.UTC().Format(logformat.TimeFormat),
 		Cursor:   cur,
 	}
-	if c.in.Event != SessionStart && c.in.Event != SubagentStart {
+	if c.in.Event != client.SessionStart && c.in.Event != client.SubagentStart {
 		c.noteStart(&rec) // a start notes it with the digest (giveDigest)
 	}
 	return rec, true, nil
@@ -103,20 +104,20 @@ const healedLine = "lucid: set up the merge driver of .lucid/log.jsonl in this c
 // known agent's later start says nothing and leaves its cursor alone: its
 // news rides its next tool call, and after a compaction (preCompact) the
 // digest does.
-func (c *call) start() (*Output, error) {
+func (c *call) start() (*client.Output, error) {
 	c.warn(c.notePlanChange(""))
 	rec, created, err := c.record()
 	if err != nil {
 		return nil, err
 	}
-	if c.in.Event == SubagentStart && !created {
+	if c.in.Event == client.SubagentStart && !created {
 		c.touch()
 		return nil, nil
 	}
 	if c.in.AgentType != "" {
 		rec.Type = c.in.AgentType
 	}
-	if c.in.Mute {
+	if c.in.Caps.Has(client.Mute) {
 		// The client shows the model nothing from this start (Qwen Code's
 		// SubagentStart): the digest waits for the agent's first delta,
 		// as after a compaction.
@@ -148,7 +149,7 @@ func (c *call) giveDigest(rec agentstore.Record) (string, error) {
 	if started, err := time.Parse(logformat.TimeFormat, rec.Started); err == nil {
 		qs, _ = talk.Unanswered(c.repo, c.agent, started)
 	}
-	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now, Budget: budget, Questions: qs})
+	d, err := BuildDigest(c.repo, DigestOptions{Now: c.now, Budget: budget, Questions: qs, Naming: c.naming})
 	if err != nil {
 		return "", err
 	}
@@ -240,13 +241,13 @@ func (c *call) takeNews(rec *agentstore.Record, created bool) ([]logformat.Entry
 // userPrompt gives the delta before the model reads the user's prompt, and
 // reminds a lead whose workers hold claims to put a change of plan in
 // plan.md, where running workers will see it.
-func (c *call) userPrompt() (*Output, error) {
+func (c *call) userPrompt() (*client.Output, error) {
 	c.warn(c.notePlanChange(""))
 	text, err := c.delta()
 	if err != nil {
 		return nil, err
 	}
-	if c.in.AgentID == "" && !c.in.NoPrompt && c.othersClaim() {
+	if c.in.AgentID == "" && !c.in.Caps.Has(client.NoPrompt) && c.othersClaim() {
 		text = joinLines(planFirst, text)
 	}
 	return c.context(text), nil

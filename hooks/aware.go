@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
@@ -328,11 +329,11 @@ func (c *call) takeLeases(ts []target) (deny string, err error) {
 	var add []claimstore.Claim
 	for _, t := range want {
 		if h, ok := c.heldHere(t, set); ok {
-			if c.in.Event == PostToolUse {
+			if c.in.Event == client.PostToolUse {
 				continue // written already: its violation is told, and no lease is taken over another's
 			}
 			c.noteDenied(t, h)
-			return c.claimDenial(t, h, set, set.Describe(h.Claim, present.NewLabeler(t.repo))), nil
+			return c.claimDenial(t, h, set, set.Describe(h.Claim, present.NewLabeler(t.repo, c.naming))), nil
 		}
 		if set.Owns(c.agent, t.repo.Top, t.rel) {
 			continue
@@ -370,7 +371,7 @@ func (c *call) awareNote(news []fileNews, when moment) string {
 				rest = append(rest, escape.Line(more.rel))
 			}
 			lines = append(lines, fmt.Sprintf("lucid: %d more %s you are writing %s changed by other agents lately: %s (lucid watch --once shows who).",
-				len(rest), Plural(len(rest), "file", "files"), Plural(len(rest), "was", "were"), clip(strings.Join(rest, ", "), awareBudget/4, "")))
+				len(rest), present.Plural(len(rest), "file", "files"), present.Plural(len(rest), "was", "were"), clip(strings.Join(rest, ", "), awareBudget/4, "")))
 			break
 		}
 		var agents []editor
@@ -404,7 +405,7 @@ const awareBudget = 1600
 
 // agentsNote is the note about lucid agents that changed one file.
 func (c *call) agentsNote(fn fileNews, eds []editor, when moment) string {
-	labels := present.NewLabeler(fn.repo)
+	labels := present.NewLabeler(fn.repo, c.naming)
 	var who []string
 	var lichLabels map[string]string // from lich's roster, asked once
 	lich := false
@@ -483,7 +484,7 @@ func (c *call) clientTitle(name string) string {
 	}
 	for _, cl := range c.clients {
 		if cl.Name() == name {
-			return titleOf(cl)
+			return client.TitleOf(cl)
 		}
 	}
 	return escape.Line(name)
@@ -498,7 +499,7 @@ func (c *call) tellAware(news []fileNews, when moment) string {
 		return ""
 	}
 	c.statusNews(news)
-	if !c.in.Mute {
+	if !c.in.Caps.Has(client.Mute) {
 		for _, fn := range news {
 			for _, e := range fn.editors {
 				if c.told == nil {
@@ -542,7 +543,7 @@ func (c *call) statusNews(news []fileNews) {
 	}
 	by := newest.name
 	if newest.id != "" {
-		by = present.NewLabeler(news[0].repo).Label(newest.id)
+		by = present.NewLabeler(news[0].repo, c.naming).Label(newest.id)
 	}
 	c.warn(lichstore.WriteNews(news[0].repo, lichstore.News{Session: key, Path: path, By: by, At: newest.at.UnixMilli()}))
 }
@@ -564,7 +565,7 @@ func (c *call) noticesText() string {
 		return ""
 	}
 	c.noticesTaken = n
-	labels := present.NewLabeler(c.repo)
+	labels := present.NewLabeler(c.repo, c.naming)
 	var lines []string
 	var changed []fileNews
 	for _, nt := range ns {

@@ -11,6 +11,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 	"github.com/lucid-dev/lucid/internal/settings"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
@@ -28,8 +29,8 @@ func leasesOff(t *testing.T, repo *gitstore.Repo) {
 }
 
 // prompt is a UserPromptSubmit of agent (session, agentID): its delta.
-func prompt(session, agentID, cwd string) Input {
-	return Input{SessionID: session, AgentID: agentID, Cwd: cwd}
+func prompt(session, agentID, cwd string) client.Input {
+	return client.Input{SessionID: session, AgentID: agentID, Cwd: cwd}
 }
 
 // Two agents with no claim write one file: the second is told before its
@@ -40,8 +41,8 @@ func TestAwareTwoAgentsOneFile(t *testing.T) {
 	leasesOff(t, repo)
 	gittest.WriteFile(t, repo.Top, "match.go", "package m\n")
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
-	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SubagentStart", client.Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
 
 	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "match.go")).context(); got != "" {
 		t.Fatalf("the first write was told %q", got)
@@ -79,8 +80,8 @@ func TestAwareOnlyLiveRecentChanges(t *testing.T) {
 	repo := newRepo(t)
 	leasesOff(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	path := filepath.Join(repo.Top, "old.go")
 	if err := lichstore.RecordEdit(repo, path, other, time.Now().Add(-11*time.Minute)); err != nil {
 		t.Fatal(err)
@@ -98,7 +99,7 @@ func TestAwareOnlyLiveRecentChanges(t *testing.T) {
 	}
 
 	do(t, c, "PreToolUse", edit(other, "", repo.Top, "new.go"))
-	do(t, c, "SessionEnd", Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "SessionEnd", client.Input{SessionID: other, Cwd: repo.Top})
 	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "new.go")).context(); got != "" {
 		t.Errorf("the change of an agent whose session ended was told: %q", got)
 	}
@@ -114,12 +115,12 @@ func TestAwareMuteClientToldAfter(t *testing.T) {
 	repo := newRepo(t)
 	leasesOff(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
-	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: repo.Top})
 	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "a.go"))
 
 	pre := edit(other, "", repo.Top, "a.go")
-	pre.Mute, pre.NewsAfter = true, true
+	pre.Caps |= client.Mute | client.NewsAfter
 	if got := do(t, c, "PreToolUse", pre).context(); got != "" {
 		t.Errorf("a mute PreToolUse printed %q", got)
 	}
@@ -151,10 +152,10 @@ func TestAwareAfterShellCommand(t *testing.T) {
 	repo := newRepo(t)
 	leasesOff(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
-	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: repo.Top})
 	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "gen.go"))
-	sh := Input{SessionID: other, Cwd: repo.Top, ToolName: "Bash", Tool: ToolShell, Command: "make generate"}
+	sh := client.Input{SessionID: other, Cwd: repo.Top, ToolName: "Bash", Tool: client.ToolShell, Command: "make generate"}
 	if got := do(t, c, "PreToolUse", sh).context(); got != "" {
 		t.Errorf("before make: %q", got)
 	}
@@ -179,9 +180,9 @@ func TestLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{lead, other} {
-		do(t, c, "SessionStart", Input{SessionID: s, Cwd: repo.Top})
+		do(t, c, "SessionStart", client.Input{SessionID: s, Cwd: repo.Top})
 	}
-	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
+	do(t, c, "SubagentStart", client.Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
 	if a := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/a.go")); a.out != nil {
 		t.Fatalf("the first write: %+v", a.out)
 	}
@@ -213,7 +214,7 @@ func TestLeases(t *testing.T) {
 	}
 	// The subagent's write took a lease of its own: when the lead's turn
 	// ends, the file is still being edited.
-	do(t, c, "Stop", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "Stop", client.Input{SessionID: lead, Cwd: repo.Top})
 	set, err := claims.LoadClaims(repo, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +227,7 @@ func TestLeases(t *testing.T) {
 	if a := do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/a.go")); a.out == nil || !strings.Contains(a.out.Deny, "being edited by general-purpose·a2adb9") {
 		t.Errorf("after the lead's turn, with its subagent at work, another session's write: %+v", a.out)
 	}
-	do(t, c, "SubagentStop", Input{SessionID: lead, AgentID: subID, Cwd: repo.Top, StopHookActive: true})
+	do(t, c, "SubagentStop", client.Input{SessionID: lead, AgentID: subID, Cwd: repo.Top, StopHookActive: true})
 	if got := activeGlobs(t, repo); strings.Contains(got, "src/a.go") {
 		t.Errorf("after the subagent stopped the claims are %q", got)
 	}
@@ -248,14 +249,14 @@ func TestLeasesEndWithTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	mate := lead + "/" + mateID
-	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: mateID, AgentType: "alpha", Cwd: repo.Top})
+	do(t, c, "SubagentStart", client.Input{SessionID: lead, AgentID: mateID, AgentType: "alpha", Cwd: repo.Top})
 	claim(t, repo, mate, repo.Top, "its task", "docs/**")
 	do(t, c, "PreToolUse", edit(lead, mateID, repo.Top, "src/x.go"))
-	do(t, c, "PostToolUse", Input{SessionID: lead, AgentID: mateID, Cwd: repo.Top, ToolName: "Edit", Tool: ToolEdit, Paths: []string{"src/x.go"}, Changed: []string{filepath.Join(repo.Top, "src/x.go")}})
+	do(t, c, "PostToolUse", client.Input{SessionID: lead, AgentID: mateID, Cwd: repo.Top, ToolName: "Edit", Tool: client.ToolEdit, Paths: []string{"src/x.go"}, Changed: []string{filepath.Join(repo.Top, "src/x.go")}})
 	if err := agentstore.Save(repo, func() agentstore.Record { r, _, _ := agentstore.Load(repo, mate); r.Entries = 1; return r }()); err != nil {
 		t.Fatal(err)
 	}
-	do(t, c, "TaskCompleted", Input{SessionID: lead, AgentID: mateID, Cwd: repo.Top})
+	do(t, c, "TaskCompleted", client.Input{SessionID: lead, AgentID: mateID, Cwd: repo.Top})
 	if got := activeGlobs(t, repo); got != "docs/**" {
 		t.Errorf("after its task the claims are %q; want its claim, not its lease", got)
 	}
@@ -270,7 +271,7 @@ func TestLeasesOffHoldNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{lead, other} {
-		do(t, c, "SessionStart", Input{SessionID: s, Cwd: repo.Top})
+		do(t, c, "SessionStart", client.Input{SessionID: s, Cwd: repo.Top})
 	}
 	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/a.go"))
 	claim(t, repo, lead, repo.Top, "b", "src/b.go")
@@ -293,7 +294,7 @@ func TestSettingsArePersons(t *testing.T) {
 	c := wholeClient{}
 	gittest.WriteFile(t, repo.Top, "off.json", `{"leases":false}`)
 	gittest.CommitAll(t, repo.Top, "init")
-	for _, in := range []Input{
+	for _, in := range []client.Input{
 		edit(lead, "", repo.Top, settings.Name),
 		edit(lead, subID, repo.Top, filepath.Join(repo.Top, "src", "..", settings.Name)),
 		shell(lead, "", repo.Top, `echo '{"leases":false}' > .lucid/settings.json`),
@@ -331,7 +332,7 @@ func TestLeaseAndAwarenessSpellings(t *testing.T) {
 		t.Fatalf("the lead's write through the link: %+v", a.out)
 	}
 	gittest.WriteFile(t, repo.Top, "src/a.go", "package src // changed\n")
-	for _, in := range []Input{
+	for _, in := range []client.Input{
 		edit(other, "", repo.Top, "src/a.go"),
 		edit(other, "", filepath.Join(repo.Top, "src"), "a.go"),
 		edit(other, "", repo.Top, filepath.Join(repo.Top, "docs", "..", "src", "a.go")),
@@ -440,7 +441,7 @@ func TestStateClosedToLinks(t *testing.T) {
 	// Every store: an agent's record, a lich marker, the log's cursor of
 	// the cited files, a shell watch, the lock.
 	do(t, c, "PreToolUse", edit(other, "", repo.Top, "src/b.go"))
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	stores, _ := filepath.Glob(filepath.Join(repo.CommonDir, "lucid", "*", "*"))
 	marks, _ := filepath.Glob(filepath.Join(repo.GitDir, "lich-edits", "*"))
 	stores = append(append(stores, marks...), repo.LockPath())
@@ -465,7 +466,7 @@ func TestStateClosedToLinks(t *testing.T) {
 	if err := os.Link(repo.LogPath(), filepath.Join(repo.Top, "l.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range []Input{
+	for _, in := range []client.Input{
 		shell(lead, "", repo.Top, ": > h"),
 		shell(lead, "", repo.Top, "cp /dev/null h"),
 		edit(lead, "", repo.Top, "h"),
@@ -486,7 +487,7 @@ func TestAwareBudgetPerCall(t *testing.T) {
 	repo := newRepo(t)
 	leasesOff(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: other, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: repo.Top})
 	var paths []string
 	for i := range 300 {
 		paths = append(paths, filepath.Join(repo.Top, "gen", fmt.Sprintf("f%03d.go", i)))

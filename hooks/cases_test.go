@@ -9,6 +9,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -34,7 +35,7 @@ func TestRewrittenLogBringsAnEntryOnce(t *testing.T) {
 	// agent started with held it all the same.
 	record(t, repo, other, logformat.KindFact, "M0 on main, not yet committed")
 	c := wholeClient{}
-	read := Input{SessionID: lead, Cwd: top, ToolName: "Read"}
+	read := client.Input{SessionID: lead, Cwd: top, ToolName: "Read"}
 	if a := do(t, c, "SessionStart", read); !strings.Contains(a.context(), "M0 on main") {
 		t.Fatalf("the digest: %q", a.context())
 	}
@@ -103,10 +104,10 @@ func TestSharedRecordOfChanges(t *testing.T) {
 	c := wholeClient{}
 	a, b := "a1111111111111111", "a8d2f99cab08460fe"
 	for _, id := range []string{a, b} {
-		do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: id, Cwd: top})
+		do(t, c, "SubagentStart", client.Input{SessionID: lead, AgentID: id, Cwd: top})
 	}
 	claim(t, repo, lead+"/"+a, top, "edit a", "a.txt")
-	shared := func(agentID string) Input {
+	shared := func(agentID string) client.Input {
 		in := shell(lead, agentID, top, "python3 gen.py")
 		in.Unsure = []string{filepath.Join(top, "a.txt")}
 		return in
@@ -130,9 +131,9 @@ func TestSharedRecordOfChanges(t *testing.T) {
 func TestSubagentResultCarriesTheNews(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	record(t, repo, sub, logformat.KindFact, "what the subagent found")
-	a := do(t, c, "PostToolUse", Input{SessionID: lead, Cwd: repo.Top, ToolName: "Agent", Tool: ToolAgent})
+	a := do(t, c, "PostToolUse", client.Input{SessionID: lead, Cwd: repo.Top, ToolName: "Agent", Tool: client.ToolAgent})
 	if !strings.Contains(a.context(), "what the subagent found") {
 		t.Errorf("the Agent tool's PostToolUse: %q", a.context())
 	}
@@ -146,7 +147,7 @@ func TestSessionAboveTheRepositories(t *testing.T) {
 	gittest.WriteFile(t, top, "src/a.go", "package src\n")
 	claim(t, repo, other, top, "refactor auth", "src/**")
 	in := shell(lead, "", filepath.Dir(top), "make -C "+filepath.Base(top))
-	in.Unrecorded = true
+	in.Caps |= client.Unrecorded
 	do(t, wholeClient{}, "PreToolUse", in)
 	gittest.WriteFile(t, top, "src/a.go", "package src // made\n")
 	if a := do(t, wholeClient{}, "PostToolUse", in); !strings.HasPrefix(a.context(), "lucid: your command changed src/a.go") {
@@ -188,74 +189,6 @@ func TestLichMode(t *testing.T) {
 	}
 }
 
-// fakeShell is a client that marks its agents' shells and hooks, as the
-// real ones do, by one variable each (none for its hooks: hookVar "").
-type fakeShell struct {
-	wholeClient
-	shellVar, hookVar string
-}
-
-func (f fakeShell) AgentShell(getenv func(string) string) (Shell, bool) {
-	if getenv(f.shellVar) == "" {
-		return Shell{}, false
-	}
-	return Shell{Client: f.Name() + " CLI", Session: getenv(f.shellVar)}, true
-}
-
-func (f fakeShell) OwnHook(getenv func(string) string) (bool, bool) {
-	if f.hookVar == "" {
-		return false, false
-	}
-	return getenv(f.hookVar) != "", true
-}
-
-func (f fakeShell) ShellVars() []string { return []string{f.shellVar, f.hookVar} }
-
-// lucid hook run in an agent's shell is not a hook: refused, whichever
-// client's shell it is; run by the client as its hook, it is one.
-func TestForgedHook(t *testing.T) {
-	marked := fakeShell{wholeClient{name: "marked"}, "MARKED_SHELL", "MARKED_HOOK"}
-	unmarked := fakeShell{wholeClient{name: "unmarked"}, "UNMARKED_SHELL", ""}
-	clients := []Client{marked, unmarked, wholeClient{name: "plain"}}
-	env := func(kv ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i < len(kv); i += 2 {
-				if kv[i] == k {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
-	if sh, ok := AgentShell(clients, env("UNMARKED_SHELL", "s1")); !ok || sh.Client != "unmarked CLI" || sh.Session != "s1" {
-		t.Errorf("AgentShell: %+v %v", sh, ok)
-	}
-	if _, ok := AgentShell(clients, env()); ok {
-		t.Error("a person's terminal taken for an agent's shell")
-	}
-	for _, tc := range []struct {
-		client Client
-		env    func(string) string
-		forged string
-	}{
-		{marked, env("MARKED_HOOK", "1"), ""},
-		{marked, env("MARKED_SHELL", "s"), "marked CLI"},
-		{marked, env("UNMARKED_SHELL", "s"), "unmarked CLI"}, // unmarked: another client's shell runs it
-		{marked, env(), ""},
-		{unmarked, env("UNMARKED_SHELL", "s"), "unmarked CLI"},
-		{unmarked, env("MARKED_SHELL", "s"), ""}, // its hooks inherit the shell it runs in
-		{wholeClient{name: "plain"}, env("MARKED_SHELL", "s"), ""},
-	} {
-		why := ForgedHook(tc.client, clients, tc.env)
-		switch {
-		case tc.forged == "" && why != "":
-			t.Errorf("%s: refused as forged: %s", tc.client.Name(), why)
-		case tc.forged != "" && !strings.HasPrefix(why, "lucid hook runs here in a "+tc.forged+" agent's shell, not as a hook of its client: refused"):
-			t.Errorf("%s: %q, want it refused in %s's shell", tc.client.Name(), why, tc.forged)
-		}
-	}
-}
-
 // The digest: the plan without its comments, digest.md and only the
 // entries after the dream it covers, superseded and retired entries left
 // out, evidence cited, and what does not fit the budget counted.
@@ -285,7 +218,7 @@ func TestDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	d, err := BuildDigest(repo, DigestOptions{Now: now})
+	d, err := BuildDigest(repo, DigestOptions{Naming: naming, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +235,7 @@ func TestDigest(t *testing.T) {
 	}
 
 	gittest.WriteFile(t, top, ".lucid/digest.md", "Everything up to the dream.\n")
-	d, err = BuildDigest(repo, DigestOptions{Now: now, Claims: []string{"- src/**: someone"}})
+	d, err = BuildDigest(repo, DigestOptions{Naming: naming, Now: now, Claims: []string{"- src/**: someone"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +245,7 @@ func TestDigest(t *testing.T) {
 	}
 
 	gittest.WriteFile(t, top, ".lucid/plan.md", strings.Repeat("A long plan line.\n", 200))
-	d, err = BuildDigest(repo, DigestOptions{Now: now, Budget: 1500})
+	d, err = BuildDigest(repo, DigestOptions{Naming: naming, Now: now, Budget: 1500})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,69 +255,6 @@ func TestDigest(t *testing.T) {
 	// A cut never splits a character.
 	if got := clip(strings.Repeat("é", 20), 15, ""); got != "éé\n… (cut)" {
 		t.Errorf("clip inside a character: %q", got)
-	}
-}
-
-// lucid doctor's checks of the repository: each finding says what is
-// wrong and what to do.
-func TestDoctor(t *testing.T) {
-	repo := newRepo(t)
-	bin := t.TempDir()
-	gittest.WriteFile(t, bin, "lucid", "#!/bin/sh\necho 'lucid 1.2.3'\n")
-	if err := os.Chmod(filepath.Join(bin, "lucid"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	findings := func(version string) map[string]Finding {
-		out := map[string]Finding{}
-		for _, f := range Doctor(repo, version, nil, nil) {
-			out[f.Check] = f
-		}
-		return out
-	}
-	fs := findings("lucid 1.2.3")
-	for check, detail := range map[string]string{
-		"lucid on PATH": filepath.Join(bin, "lucid") + ", the same version as this one (lucid 1.2.3)",
-		"set up":        ".lucid/ at " + repo.Top,
-		"log":           "0 entries, all valid",
-		"claims":        "0 active, 0 expired (lucid gc removes those)",
-		"lock":          "free",
-	} {
-		if f := fs[check]; !f.OK || f.Detail != detail {
-			t.Errorf("%s: %+v, want OK with %q", check, f, detail)
-		}
-	}
-	if f := fs["files"]; !f.OK {
-		t.Errorf("files: %+v", f)
-	}
-
-	// Another version on PATH, a torn log line, a claims line that cannot
-	// be read, a plan that is a folder.
-	record(t, repo, other, logformat.KindFact, "one")
-	f, _ := os.OpenFile(repo.LogPath(), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString("<<<<<<< HEAD\n")
-	f.Close()
-	claim(t, repo, other, repo.Top, "x", "x/**")
-	f, _ = os.OpenFile(repo.ClaimsPath(), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString("not a claim\n")
-	f.Close()
-	os.Remove(repo.PlanPath())
-	os.Mkdir(repo.PlanPath(), 0o755)
-	fs = findings("lucid 9.9.9")
-	for check, want := range map[string]string{
-		"lucid on PATH": "the hooks run " + filepath.Join(bin, "lucid") + " (lucid 1.2.3), not this binary (lucid 9.9.9)",
-		"log":           "1 entry, and 1 line that are not valid entries (every reader skips them)",
-		"claims":        "1 line of " + repo.ClaimsPath() + " cannot be read",
-		"files":         repo.PlanPath() + " ",
-	} {
-		if f := fs[check]; f.OK || !strings.HasPrefix(f.Detail, want) || f.Fix == "" {
-			t.Errorf("%s: %+v, want a failure starting %q, with a fix", check, f, want)
-		}
-	}
-
-	os.RemoveAll(repo.Abs(".lucid"))
-	if f := findings("lucid 1.2.3")["set up"]; f.OK || f.Fix != "run `lucid init`" {
-		t.Errorf("set up without .lucid/: %+v", f)
 	}
 }
 
@@ -435,7 +305,7 @@ func TestDeltaBudget(t *testing.T) {
 	repo := newRepo(t)
 	t.Setenv("LUCID_BUDGET", "600")
 	c := wholeClient{}
-	read := Input{SessionID: lead, Cwd: repo.Top, ToolName: "Read"}
+	read := client.Input{SessionID: lead, Cwd: repo.Top, ToolName: "Read"}
 	do(t, c, "SessionStart", read)
 	for i := range 20 {
 		record(t, repo, other, logformat.KindNote, strings.Repeat("n", 40)+string(rune('a'+i)))

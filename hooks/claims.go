@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
@@ -204,7 +206,7 @@ func (c *call) writes() written {
 		w.named = append(w.named, p)
 		add(p, false, false, "", "", anyWriter)
 	}
-	if c.in.Tool == ToolShell {
+	if c.in.Tool == client.ToolShell {
 		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
@@ -360,7 +362,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := present.NewLabeler(group[0].repo)
+		labels := present.NewLabeler(group[0].repo, c.naming)
 		for _, t := range group {
 			check := set.Check
 			switch {
@@ -470,7 +472,7 @@ func (c *call) sameTeam(owner string) (string, bool) {
 	if !strings.HasPrefix(owner, c.in.SessionID+"/") {
 		return "", false
 	}
-	return present.Teammate(owner)
+	return c.naming.Teammate(owner)
 }
 
 // claimsFor reads the claims that could concern the targets, all of one
@@ -492,8 +494,8 @@ func (c *call) noteDenied(t target, h claims.Hit) {
 }
 
 // deny is the output that stops the tool call with reason.
-func (c *call) deny(reason string) *Output {
-	return &Output{Deny: reason}
+func (c *call) deny(reason string) *client.Output {
+	return &client.Output{Deny: reason}
 }
 
 // violations records, after a shell command, the files it changed that
@@ -514,7 +516,7 @@ func (c *call) violations(changed []string) (string, error) {
 		if len(set.Claims)+len(set.Remote) == 0 {
 			continue
 		}
-		labels := present.NewLabeler(group[0].repo)
+		labels := present.NewLabeler(group[0].repo, c.naming)
 		var here []string
 		for _, t := range group {
 			for _, h := range set.Check(c.agent, t.repo.Top, t.rel) {
@@ -577,9 +579,9 @@ func (c *call) releaseWhere(which func(claimstore.Claim) bool) error {
 // claimLines are the active claims, one line each, for the digest; when
 // other machines' claims are among them, a last line says how old the copy
 // they come from is.
-func claimLines(repo *gitstore.Repo, set *claims.ClaimSet) []string {
+func claimLines(repo *gitstore.Repo, set *claims.ClaimSet, naming present.Naming) []string {
 	var lines []string
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, naming)
 	foreign := 0
 	for _, cl := range set.ActiveClaims() {
 		lines = append(lines, "- "+set.ClaimLine(cl, labels, repo.Top))

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
@@ -73,7 +75,7 @@ func TestGuardWritesDecides(t *testing.T) {
 		claim("me", repo.Top, "mine/**"),
 		claim(agentstore.AgentHuman, "/elsewhere", "docs/**"),
 	}}
-	c := &call{in: Input{Event: "PreToolUse", SessionID: "me", Client: "claude"}, repo: repo, home: true,
+	c := &call{naming: naming, in: client.Input{Event: "PreToolUse", SessionID: "me", Client: "claude"}, repo: repo, home: true,
 		agent: "me", now: now, claims: store, found: map[string]*gitstore.Repo{}}
 	decide := func(rel string) (string, string) {
 		t.Helper()

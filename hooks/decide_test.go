@@ -14,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
@@ -33,7 +34,7 @@ const (
 
 // answer is what one hook call printed, and its exit code.
 type answer struct {
-	out    *Output // nil when nothing was printed
+	out    *client.Output // nil when nothing was printed
 	stderr string
 	code   int
 }
@@ -46,7 +47,7 @@ func (a answer) context() string {
 }
 
 // do runs one hook call of client c with in as its payload.
-func do(t *testing.T, c Client, event string, in Input) answer {
+func do(t *testing.T, c client.Client, event string, in client.Input) answer {
 	t.Helper()
 	b, err := json.Marshal(in)
 	if err != nil {
@@ -56,12 +57,12 @@ func do(t *testing.T, c Client, event string, in Input) answer {
 }
 
 // callRaw runs one hook call with the payload b.
-func callRaw(t *testing.T, c Client, event string, b []byte) answer {
+func callRaw(t *testing.T, c client.Client, event string, b []byte) answer {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	a := answer{code: Run(c, nil, event, bytes.NewReader(b), &stdout, &stderr), stderr: stderr.String()}
+	a := answer{code: Run(c, nil, naming, event, bytes.NewReader(b), &stdout, &stderr), stderr: stderr.String()}
 	if stdout.Len() > 0 {
-		a.out = &Output{}
+		a.out = &client.Output{}
 		if err := json.Unmarshal(stdout.Bytes(), a.out); err != nil {
 			t.Fatalf("%s printed %q: %v", event, stdout.String(), err)
 		}
@@ -115,13 +116,13 @@ func activeGlobs(t *testing.T, repo *gitstore.Repo) string {
 }
 
 // edit is an edit tool's call of agent (session, agentID) on path.
-func edit(session, agentID, cwd string, paths ...string) Input {
-	return Input{SessionID: session, AgentID: agentID, Cwd: cwd, ToolName: "Edit", Tool: ToolEdit, Paths: paths}
+func edit(session, agentID, cwd string, paths ...string) client.Input {
+	return client.Input{SessionID: session, AgentID: agentID, Cwd: cwd, ToolName: "Edit", Tool: client.ToolEdit, Paths: paths}
 }
 
 // shell is a shell tool's call.
-func shell(session, agentID, cwd, command string) Input {
-	return Input{SessionID: session, AgentID: agentID, Cwd: cwd, ToolName: "Bash", Tool: ToolShell, Command: command}
+func shell(session, agentID, cwd, command string) client.Input {
+	return client.Input{SessionID: session, AgentID: agentID, Cwd: cwd, ToolName: "Bash", Tool: client.ToolShell, Command: command}
 }
 
 // A subagent's claim on src/**: the lead's edits there are denied with a
@@ -132,8 +133,8 @@ func TestClaimedPathIsDenied(t *testing.T) {
 	top := repo.Top
 	gittest.WriteFile(t, top, "src/a.go", "package src\n")
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top})
-	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top})
+	do(t, c, "SubagentStart", client.Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: top})
 	claim(t, repo, sub, top, "refactor auth", "src/**")
 
 	want := "lucid: src/a.go is claimed by general-purpose·a2adb9 for «refactor auth» (src/**, claimed under a minute ago). " +
@@ -281,7 +282,7 @@ func TestUnrecordedShellIsWatched(t *testing.T) {
 	gittest.WriteFile(t, top, "src/a.go", "package src\n")
 	claim(t, repo, other, top, "refactor auth", "src/**")
 	in := shell(lead, "", top, "make")
-	in.Unrecorded = true
+	in.Caps |= client.Unrecorded
 	if a := do(t, wholeClient{}, "PreToolUse", in); a.out != nil && a.out.Deny != "" {
 		t.Fatalf("make denied: %s", a.out.Deny)
 	}
@@ -317,7 +318,7 @@ func TestWriteFromOutsideTheRepository(t *testing.T) {
 		t.Errorf("after the command, from outside: %q", a.context())
 	}
 	// Anything else outside a lucid work tree is none of lucid's business.
-	if a := do(t, wholeClient{}, "UserPromptSubmit", Input{SessionID: lead, Cwd: outside}); a.out != nil || a.stderr != "" {
+	if a := do(t, wholeClient{}, "UserPromptSubmit", client.Input{SessionID: lead, Cwd: outside}); a.out != nil || a.stderr != "" {
 		t.Errorf("a prompt outside: %+v", a)
 	}
 }
@@ -328,11 +329,11 @@ func TestNewsReachesTheNextCallOnce(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	start := do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
+	start := do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top, Source: "startup"})
 	if !strings.HasPrefix(start.context(), "# lucid: what the agents in this repository share\n") {
 		t.Fatalf("SessionStart: %q, want the digest", start.context())
 	}
-	read := Input{SessionID: lead, Cwd: top, ToolName: "Read"}
+	read := client.Input{SessionID: lead, Cwd: top, ToolName: "Read"}
 	if a := do(t, c, "PreToolUse", read); a.out != nil {
 		t.Fatalf("nothing new, yet PreToolUse printed %+v", a.out)
 	}
@@ -356,7 +357,7 @@ func TestNewsReachesTheNextCallOnce(t *testing.T) {
 	if a := do(t, c, "PreToolUse", edit(lead, "", top, "api/a.go")); a.out == nil || a.out.Deny == "" || a.out.Context != "" {
 		t.Fatalf("denied call: %+v", a.out)
 	}
-	if a := do(t, c, "UserPromptSubmit", Input{SessionID: lead, Cwd: top}); !strings.Contains(a.context(), "keep the v1 routes") {
+	if a := do(t, c, "UserPromptSubmit", client.Input{SessionID: lead, Cwd: top}); !strings.Contains(a.context(), "keep the v1 routes") {
 		t.Errorf("the prompt after the denial: %q, want the news", a.context())
 	}
 }
@@ -366,13 +367,13 @@ func TestNewsReachesTheNextCallOnce(t *testing.T) {
 func TestMutedNewsComesAfterTheTool(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{name: "gemini"}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	record(t, repo, other, logformat.KindFact, "news for later")
-	in := Input{SessionID: lead, Cwd: repo.Top, ToolName: "read_file", Mute: true, NewsAfter: true}
+	in := client.Input{SessionID: lead, Cwd: repo.Top, ToolName: "read_file", Caps: client.Mute | client.NewsAfter}
 	if a := do(t, c, "PreToolUse", in); a.out != nil {
 		t.Errorf("a mute PreToolUse printed %+v", a.out)
 	}
-	in.Mute = false
+	in.Caps &^= client.Mute
 	if a := do(t, c, "PostToolUse", in); !strings.Contains(a.context(), "news for later") {
 		t.Errorf("PostToolUse: %q, want the news", a.context())
 	}
@@ -383,7 +384,7 @@ func TestMutedNewsComesAfterTheTool(t *testing.T) {
 func TestPromptRemindsOfThePlan(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
-	prompt := Input{SessionID: lead, Cwd: repo.Top}
+	prompt := client.Input{SessionID: lead, Cwd: repo.Top}
 	do(t, c, "SessionStart", prompt)
 	if a := do(t, c, "UserPromptSubmit", prompt); a.out != nil {
 		t.Errorf("no claims, yet: %+v", a.out)
@@ -395,7 +396,7 @@ func TestPromptRemindsOfThePlan(t *testing.T) {
 	// Before a model call that carries no prompt (Qwen Code's after a
 	// tool's result) only the news goes.
 	record(t, repo, other, logformat.KindFact, "news between calls")
-	prompt.NoPrompt = true
+	prompt.Caps |= client.NoPrompt
 	if a := do(t, c, "UserPromptSubmit", prompt); strings.Contains(a.context(), planFirst) || !strings.Contains(a.context(), "news between calls") {
 		t.Errorf("no prompt: %q, want the news alone", a.context())
 	}
@@ -411,10 +412,10 @@ func TestPlanChanges(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top})
-	do(t, c, "SessionStart", Input{SessionID: other, Cwd: top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top})
+	do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: top})
 	gittest.WriteFile(t, top, ".lucid/plan.md", "# Plan\nShip the login page first.\n")
-	a := do(t, c, "UserPromptSubmit", Input{SessionID: lead, Cwd: top})
+	a := do(t, c, "UserPromptSubmit", client.Input{SessionID: lead, Cwd: top})
 	for _, want := range []string{"[plan] «plan.md changed: +", "(user, ", planOverrides, "  │ +Ship the login page first.\n"} {
 		if !strings.Contains(a.context(), want) {
 			t.Errorf("the user's plan change: %q lacks %q", a.context(), want)
@@ -430,7 +431,7 @@ func TestPlanChanges(t *testing.T) {
 	do(t, c, "PreToolUse", edit(other, "", top, planPath))
 	gittest.WriteFile(t, top, ".lucid/plan.md", "# Plan\nShip the API first.\n")
 	// Another agent's hook in between leaves the change to its author.
-	do(t, c, "UserPromptSubmit", Input{SessionID: lead, Cwd: top})
+	do(t, c, "UserPromptSubmit", client.Input{SessionID: lead, Cwd: top})
 	post := edit(other, "", top, planPath)
 	post.Changed = post.Paths
 	do(t, c, "PostToolUse", post)
@@ -441,7 +442,7 @@ func TestPlanChanges(t *testing.T) {
 	if rec, _, _ := agentstore.Load(repo, other); rec.Edits != 1 || rec.Entries != 1 {
 		t.Errorf("the plan's editor: edits %d entries %d, want 1 and 1", rec.Edits, rec.Entries)
 	}
-	if a := do(t, c, "UserPromptSubmit", Input{SessionID: lead, Cwd: top}); !strings.Contains(a.context(), "-Ship the login page first.") {
+	if a := do(t, c, "UserPromptSubmit", client.Input{SessionID: lead, Cwd: top}); !strings.Contains(a.context(), "-Ship the login page first.") {
 		t.Errorf("the lead's news: %q", a.context())
 	}
 }
@@ -453,7 +454,7 @@ func TestStopGate(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	stop := Input{SessionID: lead, AgentID: subID, Cwd: top}
+	stop := client.Input{SessionID: lead, AgentID: subID, Cwd: top}
 	do(t, c, "SubagentStart", stop)
 	if a := do(t, c, "SubagentStop", stop); a.out != nil {
 		t.Errorf("no edits, yet the stop printed %+v", a.out)
@@ -483,7 +484,7 @@ func TestStopGate(t *testing.T) {
 	}
 
 	// An agent that recorded something is not asked.
-	stop2 := Input{SessionID: lead, AgentID: "b111111111111111", Cwd: top}
+	stop2 := client.Input{SessionID: lead, AgentID: "b111111111111111", Cwd: top}
 	write2 := edit(lead, stop2.AgentID, top, filepath.Join(top, "b.go"))
 	write2.Changed = write2.Paths
 	do(t, c, "PostToolUse", write2)
@@ -505,15 +506,15 @@ func TestLeadStop(t *testing.T) {
 	do(t, c, "PostToolUse", write)
 	claim(t, repo, lead, top, "docs", "docs/**")
 	claim(t, repo, sub, top, "src", "src/**")
-	if a := do(t, c, "Stop", Input{SessionID: lead, Cwd: top}); a.out != nil {
+	if a := do(t, c, "Stop", client.Input{SessionID: lead, Cwd: top}); a.out != nil {
 		t.Errorf("Claude Code's lead stop printed %+v", a.out)
 	}
 	if got := activeGlobs(t, repo); got != "src/**" {
 		t.Errorf("after the lead's stop: %q, want its subagent's claim alone", got)
 	}
 	codex := wholeClient{name: "codex"}
-	do(t, codex, "PostToolUse", Input{SessionID: other, Cwd: top, Tool: ToolEdit, Paths: []string{"b.go"}, Changed: []string{"b.go"}})
-	if a := do(t, codex, "Stop", Input{SessionID: other, Cwd: top, GateLead: true}); a.out == nil || a.out.Block != reportReason {
+	do(t, codex, "PostToolUse", client.Input{SessionID: other, Cwd: top, Tool: client.ToolEdit, Paths: []string{"b.go"}, Changed: []string{"b.go"}})
+	if a := do(t, codex, "Stop", client.Input{SessionID: other, Cwd: top, Caps: client.GateLead}); a.out == nil || a.out.Block != reportReason {
 		t.Errorf("a gated lead's stop: %+v", a.out)
 	}
 }
@@ -528,22 +529,22 @@ func TestStopKeepClaims(t *testing.T) {
 	c := wholeClient{name: "opencode"}
 	claim(t, repo, other, top, "docs", "docs/**")
 	claim(t, repo, other+"/"+sub, top, "src", "src/**")
-	do(t, c, "PostToolUse", Input{SessionID: other, Cwd: top, Tool: ToolEdit, Paths: []string{"docs/a.md"}, Changed: []string{"docs/a.md"}})
-	check := Input{SessionID: other, Cwd: top, GateLead: true, KeepClaims: true}
+	do(t, c, "PostToolUse", client.Input{SessionID: other, Cwd: top, Tool: client.ToolEdit, Paths: []string{"docs/a.md"}, Changed: []string{"docs/a.md"}})
+	check := client.Input{SessionID: other, Cwd: top, Caps: client.GateLead | client.KeepClaims}
 	if a := do(t, c, "Stop", check); a.out == nil || a.out.Block != reportReason {
 		t.Errorf("the gate at a text's end did not ask: %+v", a.out)
 	}
 	if a := do(t, c, "Stop", check); a.out != nil {
 		t.Errorf("asked twice: %+v", a.out)
 	}
-	if a := do(t, c, "SubagentStop", Input{SessionID: other, AgentID: sub, Cwd: top, KeepClaims: true}); a.out != nil {
+	if a := do(t, c, "SubagentStop", client.Input{SessionID: other, AgentID: sub, Cwd: top, Caps: client.KeepClaims}); a.out != nil {
 		t.Errorf("a subagent that edited nothing was asked: %+v", a.out)
 	}
 	if got := activeGlobs(t, repo); got != "docs/** src/**" {
 		t.Errorf("after the checks: %q, want both claims", got)
 	}
-	do(t, c, "SubagentStop", Input{SessionID: other, AgentID: sub, Cwd: top})
-	do(t, c, "Stop", Input{SessionID: other, Cwd: top, GateLead: true})
+	do(t, c, "SubagentStop", client.Input{SessionID: other, AgentID: sub, Cwd: top})
+	do(t, c, "Stop", client.Input{SessionID: other, Cwd: top, Caps: client.GateLead})
 	if got := activeGlobs(t, repo); got != "" {
 		t.Errorf("after the real stops: %q, want none", got)
 	}
@@ -555,7 +556,7 @@ func TestTaskCompleted(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	mate := Input{SessionID: lead, AgentID: mateID, AgentType: "alpha", Cwd: top}
+	mate := client.Input{SessionID: lead, AgentID: mateID, AgentType: "alpha", Cwd: top}
 	do(t, c, "SubagentStart", mate)
 	write := edit(lead, mateID, top, filepath.Join(top, "a.go"))
 	write.Changed = write.Paths
@@ -569,11 +570,11 @@ func TestTaskCompleted(t *testing.T) {
 	}
 
 	beta := "abeta-1234567890abcdef"
-	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: beta, Cwd: top})
+	do(t, c, "SubagentStart", client.Input{SessionID: lead, AgentID: beta, Cwd: top})
 	write = edit(lead, beta, top, filepath.Join(top, "b.go"))
 	write.Changed = write.Paths
 	do(t, c, "PostToolUse", write)
-	a := do(t, c, "TaskCompleted", Input{SessionID: lead, TeammateName: "beta", Cwd: top})
+	a := do(t, c, "TaskCompleted", client.Input{SessionID: lead, TeammateName: "beta", Cwd: top})
 	if a.out == nil || !strings.HasPrefix(a.out.Block, "Before this task is closed: teammate beta·123456 edited files but recorded nothing") {
 		t.Errorf("the lead closing beta's task: %+v", a.out)
 	}
@@ -587,7 +588,7 @@ func TestSessionEndReleasesTheSession(t *testing.T) {
 	claim(t, repo, lead, top, "a", "a/**")
 	claim(t, repo, lead+"/b111111111111111", top, "b", "b/**")
 	claim(t, repo, other, top, "c", "c/**")
-	if a := do(t, wholeClient{}, "SessionEnd", Input{SessionID: lead, Cwd: top}); a.out != nil || a.stderr != "" {
+	if a := do(t, wholeClient{}, "SessionEnd", client.Input{SessionID: lead, Cwd: top}); a.out != nil || a.stderr != "" {
 		t.Errorf("SessionEnd: %+v", a)
 	}
 	if got := activeGlobs(t, repo); got != "c/**" {
@@ -600,7 +601,7 @@ func TestSessionEndReleasesTheSession(t *testing.T) {
 func TestCompactedAgentGetsTheDigest(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
-	in := Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
+	in := client.Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
 	do(t, c, "SubagentStart", in)
 	do(t, c, "PreCompact", in)
 	if rec, _, _ := agentstore.Load(repo, sub); !rec.Compacted {
@@ -623,11 +624,12 @@ func TestCompactedAgentGetsTheDigest(t *testing.T) {
 func TestMutedStartGivesTheDigestLater(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
-	in := Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top, Mute: true}
+	in := client.Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top, Caps: client.Mute}
 	if a := do(t, c, "SubagentStart", in); a.out != nil {
 		t.Errorf("a mute start printed %+v", a.out)
 	}
-	in.Mute, in.NewsAfter, in.ToolName = false, true, "write_file"
+	in.ToolName = "write_file"
+	in.Caps = in.Caps&^client.Mute | client.NewsAfter
 	if a := do(t, c, "PostToolUse", in); !strings.HasPrefix(a.context(), "# lucid: what the agents in this repository share") {
 		t.Errorf("the first call after a mute start: %q, want the digest", a.context())
 	}
@@ -646,7 +648,7 @@ func TestCompactedLeadWithoutRestart(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
 	for _, restarts := range []bool{true, false} {
-		in := Input{SessionID: lead, Cwd: repo.Top, NoRestart: !restarts}
+		in := client.Input{SessionID: lead, Cwd: repo.Top, Caps: client.NoRestart.If(!restarts)}
 		do(t, c, "SessionStart", in)
 		do(t, c, "PreCompact", in)
 		if rec, _, _ := agentstore.Load(repo, lead); rec.Compacted == restarts {
@@ -696,7 +698,7 @@ func TestFailOpen(t *testing.T) {
 	repo := newRepo(t)
 	for _, tc := range []struct {
 		name    string
-		client  Client
+		client  client.Client
 		event   string
 		payload string
 		stderr  string
@@ -708,7 +710,7 @@ func TestFailOpen(t *testing.T) {
 		{"encoder panics", wholeClient{failEncode: true}, "SessionStart", `{"SessionID":"` + lead + `","Cwd":"` + repo.Top + `"}`, "lucid hook SessionStart: internal error: encoder broke"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := Run(tc.client, nil, tc.event, strings.NewReader(tc.payload), &stdout, &stderr)
+		code := Run(tc.client, nil, naming, tc.event, strings.NewReader(tc.payload), &stdout, &stderr)
 		if code != 0 || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), tc.stderr) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 0, no stdout, one line starting %q", tc.name, code, stdout.String(), stderr.String(), tc.stderr)
 		}
@@ -731,14 +733,14 @@ func (xs) Read(b []byte) (int, error) {
 func TestLargePayload(t *testing.T) {
 	repo := newRepo(t)
 	claim(t, repo, other, repo.Top, "api", "api/**")
-	big := func(in Input) answer {
+	big := func(in client.Input) answer {
 		b, _ := json.Marshal(in)
 		payload := io.MultiReader(bytes.NewReader(b[:len(b)-1]), strings.NewReader(`,"tool_input":{"content":"`),
 			io.LimitReader(xs{}, MaxPayload), strings.NewReader(`"}}`))
 		var stdout, stderr bytes.Buffer
-		a := answer{code: Run(wholeClient{}, nil, "PreToolUse", payload, &stdout, &stderr), stderr: stderr.String()}
+		a := answer{code: Run(wholeClient{}, nil, naming, "PreToolUse", payload, &stdout, &stderr), stderr: stderr.String()}
 		if stdout.Len() > 0 {
-			a.out = &Output{}
+			a.out = &client.Output{}
 			json.Unmarshal(stdout.Bytes(), a.out)
 		}
 		return a
@@ -746,7 +748,7 @@ func TestLargePayload(t *testing.T) {
 	if a := big(edit(lead, "", repo.Top, "api/a.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: api/a.go is claimed") {
 		t.Errorf("a large Write of a claimed file: %+v", a)
 	}
-	a := big(Input{SessionID: lead, Cwd: repo.Top, ToolName: "Write", Tool: ToolEdit})
+	a := big(client.Input{SessionID: lead, Cwd: repo.Top, ToolName: "Write", Tool: client.ToolEdit})
 	if a.out != nil || a.stderr != "lucid hook PreToolUse: payload over 16 MiB names no file for Write: not checked\n" {
 		t.Errorf("a large Write naming no file: %+v", a)
 	}
@@ -762,7 +764,7 @@ func TestTroubleIsOneLine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo.CommonDir, "lucid", "agents"), []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := do(t, wholeClient{}, "Stop", Input{SessionID: lead, Cwd: repo.Top})
+	a := do(t, wholeClient{}, "Stop", client.Input{SessionID: lead, Cwd: repo.Top})
 	if a.out != nil || a.code != 0 || strings.Count(a.stderr, "\n") != 1 || !strings.HasSuffix(a.stderr, "agents: not a directory\n") {
 		t.Errorf("Stop with the agents' folder blocked: %+v", a)
 	}

@@ -187,7 +187,7 @@ func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, c.naming)
 	var said, news []logformat.Entry
 	for _, e := range entries {
 		if e.Addressed() {
@@ -201,7 +201,7 @@ func (c *call) formatDelta(entries []logformat.Entry, budget int) string {
 		s := formatMessage(e, labels.Label(e.Agent))
 		if msgs.Len()+len(s) > budget/2 {
 			n := len(said) - i
-			fmt.Fprintf(&msgs, "lucid: %d more %s for you: `lucid inbox`\n", n, Plural(n, "message", "messages"))
+			fmt.Fprintf(&msgs, "lucid: %d more %s for you: `lucid inbox`\n", n, present.Plural(n, "message", "messages"))
 			break
 		}
 		msgs.WriteString(s)
@@ -243,10 +243,10 @@ func formatMessage(e logformat.Entry, from string) string {
 
 // formatNews writes the news under one header line that counts it.
 func (c *call) formatNews(entries []logformat.Entry, budget int, checker *logstore.Checker, labels *present.Labeler) string {
-	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), Plural(len(entries), "entry", "entries"))
+	header := fmt.Sprintf("lucid: %d new log %s from other agents since you last looked (oldest first):\n", len(entries), present.Plural(len(entries), "entry", "entries"))
 	var body strings.Builder
 	for i, e := range entries {
-		s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
+		s := FormatEntry(e, checker.Check(e.Evidence), labels, c.now)
 		if e.Kind == logformat.KindPlan {
 			s += "  " + planOverrides + "\n"
 			if d := planDiffBody(e.Diff); d != "" {
@@ -275,12 +275,4 @@ func planDiffBody(diff string) string {
 		}
 	}
 	return diff
-}
-
-// Plural picks the word for n things.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -37,6 +37,8 @@ type DigestOptions struct {
 	// first (talk.Unanswered): after a compaction its digest says them
 	// again, within the budget.
 	Questions []logformat.Entry
+	// Naming is how the digest names agents.
+	Naming present.Naming
 }
 
 // Digest is what an agent is told when it starts: the plan, digest.md, the
@@ -107,7 +109,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 		if err != nil {
 			return d, err
 		}
-		d.Claims = claimLines(repo, set)
+		d.Claims = claimLines(repo, set, opt.Naming)
 	}
 	plan, err := readOptional(repo.PlanPath(), gitstore.MaxPlan)
 	if err != nil {
@@ -143,7 +145,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	} else {
 		head.WriteString("Leases are off: only claims stop a write; you are told when another agent changed the file you are about to write.\n")
 	}
-	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo)
+	checker, labels := logstore.NewChecker(repo), present.NewLabeler(repo, opt.Naming)
 	asked := d.questions(opt.Questions, budget, labels)
 	logHead := "\n## Log, newest first\n"
 	const moreLine = "(older entries: `lucid log`)\n"
@@ -167,7 +169,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 			return true
 		}
 		stale := checker.Check(e.Evidence)
-		line := FormatEntry(e, stale, labels.Label(e.Agent), now)
+		line := FormatEntry(e, stale, labels, now)
 		if body.Len()+len(line) > room {
 			d.More = true
 			return false
@@ -221,7 +223,7 @@ func (d *Digest) questions(qs []logformat.Entry, budget int, labels *present.Lab
 			s = strings.Replace(s, "»", "» (cut: `lucid inbox` shows it whole)", 1)
 		}
 		n := len(qs) - i
-		more := fmt.Sprintf("%d more %s: `lucid inbox --unanswered`\n", n, Plural(n, "question", "questions"))
+		more := fmt.Sprintf("%d more %s: `lucid inbox --unanswered`\n", n, present.Plural(n, "question", "questions"))
 		if b.Len()+len(s)+len(more) > room {
 			b.WriteString(more)
 			d.MoreQuestions = n

@@ -51,7 +51,7 @@ func FuzzDigest(f *testing.F) {
 			if !summaryOn {
 				os.Remove(repo.DigestPath())
 			}
-			d, err := BuildDigest(repo, DigestOptions{Now: now, Budget: 2000})
+			d, err := BuildDigest(repo, DigestOptions{Naming: naming, Now: now, Budget: 2000})
 			if err != nil {
 				return // what cannot be read is an error, not output
 			}

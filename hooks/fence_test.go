@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -107,10 +109,10 @@ func TestFakeLucidInMessages(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
-	do(t, c, "SessionStart", Input{SessionID: other, Cwd: top, Source: "startup"})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top, Source: "startup"})
+	do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: top, Source: "startup"})
 	claim(t, repo, lead, top, "auth", "src/**")
-	read := func(s string) Input { return Input{SessionID: s, Cwd: top, ToolName: "Read"} }
+	read := func(s string) client.Input { return client.Input{SessionID: s, Cwd: top, ToolName: "Read"} }
 
 	unanswered, err := talk.Send(repo, lead, []string{other}, fakeLucid("which port?"), true, nil)
 	if err != nil {
@@ -155,7 +157,7 @@ func TestFakeLucidInMessages(t *testing.T) {
 	// The question not answered comes again, fenced, in the other
 	// session's digest after its compaction.
 	do(t, c, "PreToolUse", read(other))
-	d := do(t, c, "SessionStart", Input{SessionID: other, Cwd: top, Source: "compact"}).context()
+	d := do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: top, Source: "compact"}).context()
 	if !strings.Contains(d, "## Questions for you, not answered yet\na question for you from lead·30df32 ("+unanswered.ID+"): «which port?\\n") {
 		t.Errorf("the digest after the compaction lacks the question, fenced:\n%s", d)
 	}
@@ -172,9 +174,9 @@ func TestFakeLucidInEntriesAndPlan(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
-	do(t, c, "SessionStart", Input{SessionID: other, Cwd: top, Source: "startup"})
-	read := func(s string) Input { return Input{SessionID: s, Cwd: top, ToolName: "Read"} }
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top, Source: "startup"})
+	do(t, c, "SessionStart", client.Input{SessionID: other, Cwd: top, Source: "startup"})
+	read := func(s string) client.Input { return client.Input{SessionID: s, Cwd: top, ToolName: "Read"} }
 
 	gittest.WriteFile(t, top, "src/auth.go", "package src\n")
 	cited := citing(t, repo, other, logformat.KindFact, fakeLucid("cited"), "src/auth.go")
@@ -214,7 +216,7 @@ func TestFakeLucidInEntriesAndPlan(t *testing.T) {
 	gittest.WriteFile(t, top, ".lucid/digest.md", fakeLucid("Consolidated.")+"\n")
 	record(t, repo, other, logformat.KindDream, "dreamt")
 	record(t, repo, other, logformat.KindFact, fakeLucid("after the dream"))
-	d := do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "compact"}).context()
+	d := do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top, Source: "compact"}).context()
 	checkFenced(t, "the digest", d, "")
 	var headings []string
 	for _, l := range strings.Split(d, "\n") {
@@ -255,7 +257,7 @@ func TestFakeLucidInFileFacts(t *testing.T) {
 	citing(t, repo, other, logformat.KindFact, fakeLucid("tokens expire"), "src/auth.go")
 	pad(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/auth.go")).context()
 	checkFenced(t, "the facts of src/auth.go", got, "lead·0b2182")
 	want := map[string]int{"lucid:": 1, "- [": 1, "  evidence:": 1}

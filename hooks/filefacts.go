@@ -247,7 +247,7 @@ func (s *shownSet) has(id, rel string) bool {
 // the rest as given. The rest is counted: under its file's header, and in
 // one line for the files the budget left no room for.
 func (c *call) formatFacts(u unshown) (string, []string, error) {
-	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo)
+	checker, labels := logstore.NewChecker(c.repo), present.NewLabeler(c.repo, c.naming)
 	var b strings.Builder
 	var given []string
 	read, full := 0, false
@@ -274,7 +274,7 @@ func (c *call) formatFacts(u unshown) (string, []string, error) {
 				given = append(given, e.ID)
 				continue
 			}
-			s := FormatEntry(e, checker.Check(e.Evidence), labels.Label(e.Agent), c.now)
+			s := FormatEntry(e, checker.Check(e.Evidence), labels, c.now)
 			opening := header
 			if body.Len() > 0 {
 				opening = ""
@@ -345,7 +345,7 @@ func atLeast(n int, cut bool) string {
 // (the walk read only what the agent was shown), it says the log may know
 // more.
 func restLine(n int, cut bool, files []string, room int) string {
-	head := fmt.Sprintf("lucid: %s more %s the log knows of ", atLeast(n, cut), Plural(n, "entry", "entries"))
+	head := fmt.Sprintf("lucid: %s more %s the log knows of ", atLeast(n, cut), present.Plural(n, "entry", "entries"))
 	if n == 0 {
 		head = "lucid: the log may know more of "
 	}

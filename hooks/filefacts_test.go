@@ -10,6 +10,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
@@ -60,7 +61,7 @@ func TestFileFactsNotAfterTheDigest(t *testing.T) {
 	gittest.WriteFile(t, repo.Top, "src/auth.go", "package src\n")
 	e := citing(t, repo, other, logformat.KindFact, "tokens expire after 15 minutes", "src/auth.go")
 	c := wholeClient{}
-	if got := do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top}).context(); !strings.Contains(got, e.ID) {
+	if got := do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top}).context(); !strings.Contains(got, e.ID) {
 		t.Fatalf("the digest does not list the entry: %q", got)
 	}
 	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/auth.go")).context(); got != "" {
@@ -74,7 +75,7 @@ func TestFileFactsNotAfterTheDigest(t *testing.T) {
 func TestFileFactsGivenOnce(t *testing.T) {
 	repo, e := factsRepo(t)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/db.go")).context(); got != "" {
 		t.Errorf("an edit of a file nothing cites was told %q", got)
 	}
@@ -93,7 +94,7 @@ func TestFileFactsGivenOnce(t *testing.T) {
 		}
 	}
 	// Another agent has its own once.
-	do(t, c, "SubagentStart", Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
+	do(t, c, "SubagentStart", client.Input{SessionID: lead, AgentID: subID, AgentType: "general-purpose", Cwd: repo.Top})
 	if got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "src/auth.go")).context(); strings.Count(got, e.ID) != 1 {
 		t.Errorf("the subagent's first edit was told %q, want the entry once", got)
 	}
@@ -110,7 +111,7 @@ func TestFileFactsLiveOnly(t *testing.T) {
 	repo, old := factsRepo(t)
 	leasesOff(t, repo) // two sessions write one file
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	citing(t, repo, lead, logformat.KindNote, "my own note on auth", "src/auth.go")
 	s := logformat.NewEntry(time.Now(), other, logformat.KindSupersede, "tokens expire after 30 minutes now")
 	s.Supersedes = old.ID
@@ -173,7 +174,7 @@ func TestFileFactsBudget(t *testing.T) {
 	}
 	pad(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/auth.go")).context()
 	if len(got) > factsBudget+300 {
 		t.Errorf("the edit was told %d bytes, over the budget of %d", len(got), factsBudget)
@@ -193,7 +194,7 @@ func TestFileFactsBudget(t *testing.T) {
 func TestFileFactsParallelOnce(t *testing.T) {
 	repo, e := factsRepo(t)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	var wg sync.WaitGroup
 	got := make([]string, 8)
 	for i := range got {
@@ -214,14 +215,14 @@ func TestFileFactsParallelOnce(t *testing.T) {
 func TestFileFactsAfterAMuteCall(t *testing.T) {
 	repo, e := factsRepo(t)
 	c := wholeClient{name: "gemini"}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	pre := shell(lead, "", repo.Top, "sed -i s/Login/SignIn/ src/auth.go > src/auth.go.out")
-	pre.Mute, pre.NewsAfter = true, true
+	pre.Caps |= client.Mute | client.NewsAfter
 	if got := do(t, c, "PreToolUse", pre).context(); got != "" {
 		t.Errorf("a mute PreToolUse said %q", got)
 	}
 	post := shell(lead, "", repo.Top, "echo hi > src/auth.go")
-	post.NewsAfter, post.Unrecorded = true, true
+	post.Caps |= client.NewsAfter | client.Unrecorded
 	if got := do(t, c, "PostToolUse", post).context(); strings.Count(got, e.ID) != 1 {
 		t.Errorf("the PostToolUse was told %q, want the entry once", got)
 	}
@@ -235,7 +236,7 @@ func TestFileFactsAfterAMuteCall(t *testing.T) {
 func TestFileFactsRewrittenLog(t *testing.T) {
 	repo, old := factsRepo(t)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/db.go")) // the index is built
 	if !logstore.CitesFresh(repo) {
 		t.Fatal("the index is not fresh after an edit")
@@ -287,7 +288,7 @@ func BenchmarkFileFactsNothingNew(b *testing.B) {
 		}
 	}
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	if got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "pkg/f42.go")).context(); !strings.Contains(got, "fact 942") {
 		b.Fatalf("the first edit was told %q", got)
 	}
@@ -295,7 +296,7 @@ func BenchmarkFileFactsNothingNew(b *testing.B) {
 	b.Run("fileFacts", func(b *testing.B) {
 		rec, _, _ := agentstore.Load(repo, lead)
 		for b.Loop() {
-			cl := &call{in: edit(lead, "", repo.Top, "pkg/f42.go"), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
+			cl := &call{naming: naming, in: edit(lead, "", repo.Top, "pkg/f42.go"), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
 			if got, err := cl.fileFacts([]string{"pkg/f42.go"}); got != "" || err != nil {
 				b.Fatalf("told %q, %v", got, err)
 			}
@@ -317,7 +318,7 @@ func BenchmarkFileFactsNothingNew(b *testing.B) {
 func TestFileFactsAgainAfterCompaction(t *testing.T) {
 	repo, e := factsRepo(t)
 	c := wholeClient{}
-	in := Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
+	in := client.Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
 	do(t, c, "SubagentStart", in)
 	if got := do(t, c, "PreToolUse", edit(lead, subID, repo.Top, "src/auth.go")).context(); strings.Count(got, e.ID) != 1 {
 		t.Fatalf("the first edit was told %q", got)
@@ -336,7 +337,7 @@ func TestFileFactsAgainAfterCompaction(t *testing.T) {
 func TestFileFactsOfAShellWrite(t *testing.T) {
 	repo, e := factsRepo(t)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	if got := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "cat src/auth.go > /dev/null")).context(); got != "" {
 		t.Errorf("a command that only reads the file was told %q", got)
 	}
@@ -356,9 +357,9 @@ func TestFileFactsBudgetPerCall(t *testing.T) {
 	for i := range 300 {
 		files = append(files, fmt.Sprintf("pkg/f%03d.go", i))
 	}
-	for _, call := range []func(top string) Input{
-		func(top string) Input { return shell(lead, "", top, "sed -i s/a/b/ "+strings.Join(files, " ")) },
-		func(top string) Input { return edit(lead, "", top, files...) },
+	for _, call := range []func(top string) client.Input{
+		func(top string) client.Input { return shell(lead, "", top, "sed -i s/a/b/ "+strings.Join(files, " ")) },
+		func(top string) client.Input { return edit(lead, "", top, files...) },
 	} {
 		repo := newRepo(t)
 		for _, rel := range files {
@@ -371,7 +372,7 @@ func TestFileFactsBudgetPerCall(t *testing.T) {
 		}
 		pad(t, repo)
 		c := wholeClient{}
-		do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+		do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 		in := call(repo.Top)
 		got := do(t, c, "PreToolUse", in).context()
 		if len(got) > factsBudget {
@@ -398,11 +399,11 @@ func TestFileFactsManyShownDoNotStarveOthers(t *testing.T) {
 	old := citing(t, repo, other, logformat.KindFact, "quiet.go is generated", "src/quiet.go")
 	pad(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	for i := range maxFileWalk + 100 {
 		citing(t, repo, other, logformat.KindNote, fmt.Sprintf("busy note %d", i), "src/busy.go")
 	}
-	do(t, c, "PreToolUse", Input{SessionID: lead, Cwd: repo.Top, ToolName: "Read"}) // the delta shows them
+	do(t, c, "PreToolUse", client.Input{SessionID: lead, Cwd: repo.Top, ToolName: "Read"}) // the delta shows them
 	got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, "src/busy.go", "src/quiet.go")).context()
 	if !strings.Contains(got, old.ID) || strings.Contains(got, "busy note") || strings.Contains(got, "busy.go") {
 		t.Errorf("the edit was told %q: want the old entry on quiet.go, nothing of busy.go", got)
@@ -440,7 +441,7 @@ func TestFileFactsFlatInCitations(t *testing.T) {
 	f.Close()
 	pad(t, repo)
 	c := wholeClient{}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: repo.Top})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
 	for _, rel := range []string{"src/many.go", "src/few.go"} {
 		got := do(t, c, "PreToolUse", edit(lead, "", repo.Top, rel)).context()
 		if len(got) > factsBudget || !strings.Contains(got, "what the log knows of "+rel) {
@@ -453,7 +454,7 @@ func TestFileFactsFlatInCitations(t *testing.T) {
 	rec, _, _ := agentstore.Load(repo, lead)
 	allocs := func(rel string) float64 {
 		return testing.AllocsPerRun(20, func() {
-			cl := &call{in: edit(lead, "", repo.Top, rel), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
+			cl := &call{naming: naming, in: edit(lead, "", repo.Top, rel), repo: repo, home: true, agent: lead, now: time.Now(), looked: &rec}
 			if got, err := cl.fileFacts([]string{rel}); got != "" || err != nil {
 				t.Fatalf("told %q, %v", got, err)
 			}

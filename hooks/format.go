@@ -22,9 +22,9 @@ const maxEntryText = 1200
 //
 // The text is its writer's words, fenced (escape.Words): on one line, its
 // line breaks shown, so that none of it passes for a line of lucid's.
-// stale holds the entry's stale marks (from a logstore.Checker), label the
-// writer's label (from an present.Labeler).
-func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now time.Time) string {
+// stale holds the entry's stale marks (from a logstore.Checker); labels
+// names the writer, and those the entry is said to.
+func FormatEntry(e logformat.Entry, stale []logstore.Stale, labels *present.Labeler, now time.Time) string {
 	var b strings.Builder
 	kind := e.Kind
 	if e.Kind == logformat.KindSupersede {
@@ -37,7 +37,7 @@ func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now ti
 	if e.Addressed() { // said to some: whom, and what of a claim
 		var to []string
 		for _, t := range e.To {
-			to = append(to, present.Label(t, ""))
+			to = append(to, labels.Naming().Label(t, ""))
 		}
 		kind += " to " + strings.Join(to, ", ")
 		if len(e.Claim) > 0 {
@@ -54,7 +54,7 @@ func FormatEntry(e logformat.Entry, stale []logstore.Stale, label string, now ti
 		text, cut = text[:n], "… (`lucid log` has it all)"
 	}
 	text = escape.Words(text) + cut
-	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(label), present.Ago(e.Time(), now), e.ID)
+	fmt.Fprintf(&b, "- [%s] %s (%s, %s, %s)\n", escape.Line(kind), text, escape.Line(labels.Label(e.Agent)), present.Ago(e.Time(), now), e.ID)
 	marks := map[int]string{}
 	for _, s := range stale {
 		marks[s.Index] = s.String()

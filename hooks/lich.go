@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
 )
@@ -18,14 +20,14 @@ import (
 // aware.go.) A call lucid denies gets no note, and, having not run, no
 // PostToolUse and no marker. The guard's own trouble is one line on
 // stderr; the edit goes on.
-func lichMode(in Input, out *Output, stderr io.Writer) *Output {
+func lichMode(in client.Input, out *client.Output, stderr io.Writer) *client.Output {
 	l := guard.LichFromEnv()
-	if l == nil || (in.Event != PreToolUse && in.Event != PostToolUse) {
+	if l == nil || (in.Event != client.PreToolUse && in.Event != client.PostToolUse) {
 		return out
 	}
 	now := time.Now()
 	switch {
-	case in.Event == PreToolUse && in.Tool == ToolEdit:
+	case in.Event == client.PreToolUse && in.Tool == client.ToolEdit:
 		if out != nil && out.Deny != "" {
 			return out
 		}
@@ -40,10 +42,10 @@ func lichMode(in Input, out *Output, stderr io.Writer) *Output {
 			return out
 		}
 		if out == nil {
-			out = &Output{}
+			out = &client.Output{}
 		}
 		out.Context = joinLines(out.Context, note)
-	case in.Event == PostToolUse && (in.Tool == ToolEdit || in.Tool == ToolShell):
+	case in.Event == client.PostToolUse && (in.Tool == client.ToolEdit || in.Tool == client.ToolShell):
 		var paths []string
 		for _, p := range in.Changed {
 			if !lucidKeeps(p) {

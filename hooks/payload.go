@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // bulky are the members of a tool's input that carry a file's content or
@@ -20,16 +22,6 @@ func bulky(key string) bool {
 	return false
 }
 
-// LargeInput is implemented by a client whose payloads hold a tool's input
-// in another member than tool_input, or its bulky text in other members
-// than those bulky names: a payload past MaxPayload is read without them.
-type LargeInput interface {
-	// LargeInput names the payload's member that holds a tool's input and
-	// the members of that input which carry a file's content or an
-	// edit's text.
-	LargeInput() (input string, bulky []string)
-}
-
 // shape is where a client's payloads keep a tool's input and its bulky
 // members.
 type shape struct {
@@ -37,8 +29,8 @@ type shape struct {
 	bulky func(key string) bool
 }
 
-func shapeOf(client Client) shape {
-	l, ok := client.(LargeInput)
+func shapeOf(c client.Client) shape {
+	l, ok := c.(client.LargeInput)
 	if !ok {
 		return shape{"tool_input", bulky}
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -19,6 +22,9 @@ import (
 // itself (each real client's encoding of it is tested in its adapter's
 // package); failEncode makes its encoder panic, as a bug between the
 // handler and the answer would.
+// naming names the agents as lucid hook does.
+var naming = identity.Naming()
+
 type wholeClient struct {
 	name       string
 	failEncode bool
@@ -30,20 +36,20 @@ func (c wholeClient) Name() string {
 	}
 	return c.name
 }
-func (wholeClient) Events() []Event {
-	var events []Event
-	for _, e := range Events {
-		events = append(events, Event{Name: e, Lucid: e, Timeout: 10 * time.Second})
+func (wholeClient) Events() []client.Event {
+	var events []client.Event
+	for _, e := range client.Events {
+		events = append(events, client.Event{Name: e, Lucid: e, Timeout: 10 * time.Second})
 	}
 	return events
 }
-func (c wholeClient) Decode(event string, b []byte) (Input, error) {
-	var in Input
+func (c wholeClient) Decode(event string, b []byte) (client.Input, error) {
+	var in client.Input
 	err := json.Unmarshal(b, &in)
 	in.Event = event
 	return in, err
 }
-func (c wholeClient) Encode(in Input, out *Output) ([]byte, string, int) {
+func (c wholeClient) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	if c.failEncode {
 		panic("encoder broke")
 	}
@@ -74,7 +80,7 @@ func newRepo(t *testing.T) *gitstore.Repo {
 // nothing: the agent's next call gets the news.
 func TestFailedAnswerKeepsTheNews(t *testing.T) {
 	repo := newRepo(t)
-	me := Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
+	me := client.Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
 	do(t, wholeClient{}, "SessionStart", me)
 	e := logformat.NewEntry(time.Now(), "99999999-2222-3333-4444-555555555555", logformat.KindFact, "the news that must not be lost")
 	if err := logstore.Append(repo.LogPath(), e); err != nil {
@@ -95,7 +101,7 @@ func TestFailedAnswerKeepsTheNews(t *testing.T) {
 // cursor is let go when the call ends, whether its answer went out or not.
 func TestFailedAnswerLetsTheLockGo(t *testing.T) {
 	repo := newRepo(t)
-	me := Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
+	me := client.Input{SessionID: "11111111-2222-3333-4444-555555555555", Cwd: repo.Top}
 	do(t, wholeClient{}, "SessionStart", me)
 	logstore.Append(repo.LogPath(), logformat.NewEntry(time.Now(), "human", logformat.KindNote, "x"))
 	do(t, wholeClient{failEncode: true}, "UserPromptSubmit", me)

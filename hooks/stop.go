@@ -7,7 +7,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
-	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // reportReason is what an agent that edited files but recorded nothing is
@@ -84,19 +84,19 @@ func askable(repo *gitstore.Repo, agent string) (agentstore.Record, bool) {
 
 // subagentStop ends a subagent's run, or a teammate's turn (it goes idle):
 // the stop gate asks once; then the agent's claims end.
-func (c *call) subagentStop() (*Output, error) {
+func (c *call) subagentStop() (*client.Output, error) {
 	ask, err := c.shouldAsk(c.agent, c.in.StopHookActive)
 	if err != nil {
 		return nil, err
 	}
 	if ask {
-		return &Output{Block: reportReason}, nil
+		return &client.Output{Block: reportReason}, nil
 	}
-	if c.in.KeepClaims {
+	if c.in.Caps.Has(client.KeepClaims) {
 		return nil, nil
 	}
 	err = c.releaseClaims(func(owner string) bool { return owner == c.agent })
-	if _, mate := present.Teammate(c.agent); !mate {
+	if _, mate := c.naming.Teammate(c.agent); !mate {
 		// A subagent's run is over (a teammate only goes idle): a
 		// message to it would not be read.
 		c.warn(agentstore.MarkEnded(c.repo, c.agent))
@@ -110,7 +110,7 @@ func (c *call) subagentStop() (*Output, error) {
 // once. It never ends a claim: the agent is still working, and its claims
 // end when it goes idle; the leases its task's writes took end with the
 // task.
-func (c *call) taskCompleted() (*Output, error) {
+func (c *call) taskCompleted() (*client.Output, error) {
 	c.touch()
 	doer := c.teammate()
 	ask, err := c.shouldAsk(doer, false)
@@ -124,9 +124,9 @@ func (c *call) taskCompleted() (*Output, error) {
 	}
 	reason := taskReason
 	if doer != c.agent {
-		reason = fmt.Sprintf(teammateReason, "teammate "+present.Label(doer, ""))
+		reason = fmt.Sprintf(teammateReason, "teammate "+c.naming.Label(doer, ""))
 	}
-	return &Output{Block: reason}, nil
+	return &client.Output{Block: reason}, nil
 }
 
 // teammate is the agent a team event is about: the teammate the payload
@@ -137,7 +137,7 @@ func (c *call) teammate() string {
 	if name == "" {
 		return c.agent
 	}
-	if n, ok := present.Teammate(c.agent); ok && n == name {
+	if n, ok := c.naming.Teammate(c.agent); ok && n == name {
 		return c.agent
 	}
 	recs, _, err := agentstore.Agents(c.repo)
@@ -157,8 +157,8 @@ func (c *call) teammate() string {
 // call gets the whole digest, not the delta. A lead gets the digest at
 // SessionStart after every compaction anyway, where its client starts one
 // (NoRestart).
-func (c *call) preCompact() (*Output, error) {
-	if c.in.AgentID == "" && !c.in.NoRestart {
+func (c *call) preCompact() (*client.Output, error) {
+	if c.in.AgentID == "" && !c.in.Caps.Has(client.NoRestart) {
 		return nil, nil
 	}
 	unlock, err := c.lock()
@@ -180,18 +180,18 @@ func (c *call) preCompact() (*Output, error) {
 // Where the client's agents are leads of their own (Codex CLI, Gemini CLI:
 // no subagents of Claude Code's kind to ask at their stops), the lead's
 // stop runs the stop gate first.
-func (c *call) stop() (*Output, error) {
+func (c *call) stop() (*client.Output, error) {
 	c.touch()
-	if c.in.GateLead {
+	if c.in.Caps.Has(client.GateLead) {
 		ask, err := c.shouldAsk(c.agent, c.in.StopHookActive)
 		if err != nil {
 			return nil, err
 		}
 		if ask {
-			return &Output{Block: reportReason}, nil
+			return &client.Output{Block: reportReason}, nil
 		}
 	}
-	if c.in.KeepClaims {
+	if c.in.Caps.Has(client.KeepClaims) {
 		return nil, nil
 	}
 	return nil, c.releaseClaims(func(owner string) bool { return owner == c.agent })
@@ -201,7 +201,7 @@ func (c *call) stop() (*Output, error) {
 // It must fit SessionEnd's budget of about 1.5 s, all SessionEnd hooks
 // together: one read of the claims and at most one write, within the
 // call's wait for the lock (lockBudget).
-func (c *call) sessionEnd() (*Output, error) {
+func (c *call) sessionEnd() (*client.Output, error) {
 	c.touch()
 	session := c.in.SessionID
 	err := c.releaseClaims(func(owner string) bool {

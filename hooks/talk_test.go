@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/talk"
@@ -19,9 +21,9 @@ func TestMessagesReachTheirRecipientOnce(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	read := func(session string) Input { return Input{SessionID: session, Cwd: top, ToolName: "Read"} }
+	read := func(session string) client.Input { return client.Input{SessionID: session, Cwd: top, ToolName: "Read"} }
 	for _, s := range []string{lead, other} {
-		do(t, c, "SessionStart", Input{SessionID: s, Cwd: top, Source: "startup"})
+		do(t, c, "SessionStart", client.Input{SessionID: s, Cwd: top, Source: "startup"})
 	}
 	m, err := talk.Send(repo, sub, []string{other}, "which port does the API use?", true, nil)
 	if err != nil {
@@ -41,7 +43,7 @@ func TestMessagesReachTheirRecipientOnce(t *testing.T) {
 	if strings.Contains(a.context(), "which port") || !strings.Contains(a.context(), "the API listens on 8080") {
 		t.Errorf("another agent's delta: %q, want the fact and not the message", a.context())
 	}
-	if d := do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "clear"}); strings.Contains(d.context(), "which port") {
+	if d := do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top, Source: "clear"}); strings.Contains(d.context(), "which port") {
 		t.Errorf("the message is in another agent's digest:\n%s", d.context())
 	}
 
@@ -62,7 +64,7 @@ func TestUnansweredQuestionAfterCompaction(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	c := wholeClient{}
-	in := Input{SessionID: lead, AgentID: subID, Cwd: top}
+	in := client.Input{SessionID: lead, AgentID: subID, Cwd: top}
 	do(t, c, "SubagentStart", in)
 	q, _ := talk.Send(repo, other, []string{sub}, "may I take src/api?", true, nil)
 	do(t, c, "PreToolUse", in)
@@ -121,9 +123,9 @@ func TestEndedAgents(t *testing.T) {
 		_, ok := agentstore.Ended(repo, id, seen)
 		return ok
 	}
-	subIn := Input{SessionID: lead, AgentID: subID, Cwd: top}
-	mate := Input{SessionID: lead, AgentID: mateID, Cwd: top}
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
+	subIn := client.Input{SessionID: lead, AgentID: subID, Cwd: top}
+	mate := client.Input{SessionID: lead, AgentID: mateID, Cwd: top}
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top, Source: "startup"})
 	do(t, c, "SubagentStart", subIn)
 	do(t, c, "SubagentStart", mate)
 	do(t, c, "SubagentStop", subIn)
@@ -131,11 +133,11 @@ func TestEndedAgents(t *testing.T) {
 	if !ended(sub) || ended(lead+"/"+mateID) || ended(lead) {
 		t.Errorf("after the stops: subagent ended %v (want true), teammate %v, lead %v (want false)", ended(sub), ended(lead+"/"+mateID), ended(lead))
 	}
-	do(t, c, "PreToolUse", Input{SessionID: lead, AgentID: subID, Cwd: top, ToolName: "Read"})
+	do(t, c, "PreToolUse", client.Input{SessionID: lead, AgentID: subID, Cwd: top, ToolName: "Read"})
 	if ended(sub) {
 		t.Error("a subagent that acts again is still ended")
 	}
-	do(t, c, "SessionEnd", Input{SessionID: lead, Cwd: top})
+	do(t, c, "SessionEnd", client.Input{SessionID: lead, Cwd: top})
 	if !ended(lead) || !ended(sub) || !ended(lead+"/"+mateID) {
 		t.Error("the session ended, yet an agent of it is not")
 	}
@@ -148,12 +150,12 @@ func TestMessagesPastTheBudget(t *testing.T) {
 	top := repo.Top
 	c := wholeClient{}
 	t.Setenv("LUCID_BUDGET", "1200")
-	do(t, c, "SessionStart", Input{SessionID: lead, Cwd: top, Source: "startup"})
+	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: top, Source: "startup"})
 	for i := range 10 {
 		talk.Send(repo, other, []string{lead}, fmt.Sprintf("message %d: %s", i, strings.Repeat("x", 60)), false, nil)
 	}
 	record(t, repo, other, logformat.KindFact, "the API listens on 8080")
-	got := do(t, c, "PreToolUse", Input{SessionID: lead, Cwd: top, ToolName: "Read"}).context()
+	got := do(t, c, "PreToolUse", client.Input{SessionID: lead, Cwd: top, ToolName: "Read"}).context()
 	shown := strings.Count(got, "lucid: a message for you from")
 	if shown == 0 || shown == 10 || !strings.Contains(got, fmt.Sprintf("lucid: %d more messages for you: `lucid inbox`\n", 10-shown)) {
 		t.Errorf("%d messages shown, want some and the rest counted:\n%s", shown, got)
@@ -175,7 +177,7 @@ func TestDigestBudgetHoldsWithQuestions(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := wholeClient{}
-	in := Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
+	in := client.Input{SessionID: lead, AgentID: subID, Cwd: repo.Top}
 	do(t, c, "SubagentStart", in)
 	long, err := talk.Send(repo, other, []string{sub}, "may I take src/api? "+strings.Repeat("here is why, at length. ", 5000), true, nil)
 	if err != nil {

@@ -7,16 +7,17 @@ import (
 
 	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 )
 
 // preToolUse runs before a tool: it announces an edit of the plan, gives
 // the delta, and stamps LUCID_AGENT on the lucid commands of a shell line.
-func (c *call) preToolUse() (*Output, error) {
+func (c *call) preToolUse() (*client.Output, error) {
 	if c.home {
 		c.warn(c.notePlanChange(""))
-		if c.in.Tool == ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
-			c.in.Tool == ToolShell && strings.Contains(c.in.Command, "plan.md") {
+		if c.in.Tool == client.ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
+			c.in.Tool == client.ToolShell && strings.Contains(c.in.Command, "plan.md") {
 			c.warn(logstore.SetPlanPending(c.repo, c.agent, c.now))
 		}
 	}
@@ -26,8 +27,8 @@ func (c *call) preToolUse() (*Output, error) {
 		return nil, err
 	}
 	var stamp guard.Stamp
-	if c.in.Tool == ToolShell {
-		stamp = guard.StampLucid(c.in.Command, c.agent, c.in.shellVars...)
+	if c.in.Tool == client.ToolShell {
+		stamp = guard.StampLucid(c.in.Command, c.agent, shellVars(c.clients)...)
 		if deny == "" {
 			deny = c.stampDenial(stamp)
 		}
@@ -38,7 +39,7 @@ func (c *call) preToolUse() (*Output, error) {
 		c.touch()
 		return c.deny(deny), nil
 	}
-	if c.in.Tool == ToolShell && c.in.Unrecorded {
+	if c.in.Tool == client.ToolShell && c.in.Caps.Has(client.Unrecorded) {
 		c.watchShell(c.watched(w.named))
 	}
 	news, deny, err := c.editing(w.targets)
@@ -54,7 +55,7 @@ func (c *call) preToolUse() (*Output, error) {
 	text, facts := "", ""
 	switch {
 	case !c.home:
-	case !c.in.Mute:
+	case !c.in.Caps.Has(client.Mute):
 		if text, err = c.delta(); err != nil {
 			return nil, err
 		}
@@ -65,7 +66,7 @@ func (c *call) preToolUse() (*Output, error) {
 	out := c.context(joinLines(warn, aware, text, facts))
 	if stamp.Found {
 		if out == nil {
-			out = &Output{}
+			out = &client.Output{}
 		}
 		c.grantStamped(out, stamp)
 	}
@@ -105,7 +106,7 @@ func (c *call) stampDenial(st guard.Stamp) string {
 // prompt, so it is given only where that widens nothing: every command is
 // lucid, or the session already bypasses permissions. Otherwise "ask" keeps
 // the user's say.
-func (c *call) grantStamped(out *Output, st guard.Stamp) {
+func (c *call) grantStamped(out *client.Output, st guard.Stamp) {
 	out.Command = st.Command
 	if st.OnlyLucid || c.in.PermissionMode == "bypassPermissions" {
 		out.Permission = "allow"
@@ -121,7 +122,7 @@ func (c *call) grantStamped(out *Output, st guard.Stamp) {
 // its result, not at the lead's next edit. (A subagent in the background
 // returns at once; its news comes with the notification of its end, at
 // UserPromptSubmit.)
-func (c *call) afterSubagent() (*Output, error) {
+func (c *call) afterSubagent() (*client.Output, error) {
 	c.warn(c.notePlanChange(""))
 	text, err := c.delta()
 	if err != nil {
@@ -134,33 +135,33 @@ func (c *call) afterSubagent() (*Output, error) {
 // and, where the client showed the model nothing at PreToolUse
 // (WarnAfter, NewsAfter), says what lucid said there of the call, and
 // what the log knows of the files it wrote.
-func (c *call) postToolUse() (*Output, error) {
+func (c *call) postToolUse() (*client.Output, error) {
 	out, err := c.afterTool()
-	if err != nil || c.in.Tool != ToolEdit && c.in.Tool != ToolShell {
+	if err != nil || c.in.Tool != client.ToolEdit && c.in.Tool != client.ToolShell {
 		return out, err
 	}
-	if c.in.NewsAfter || c.in.WarnAfter {
+	if c.in.Caps.Has(client.NewsAfter) || c.in.Caps.Has(client.WarnAfter) {
 		written := c.in.Changed // namedWrites, for a client that records nothing (Run)
-		if !c.in.Unrecorded {
+		if !c.in.Caps.Has(client.Unrecorded) {
 			written = namedWrites(c.in)
 		}
 		if facts := c.factsOf(written); facts != "" {
 			if out == nil {
-				out = &Output{}
+				out = &client.Output{}
 			}
 			out.Context = joinLines(out.Context, facts)
 		}
 	}
-	if !c.in.WarnAfter {
+	if !c.in.Caps.Has(client.WarnAfter) {
 		return out, nil
 	}
-	if !c.in.NewsAfter && c.home {
+	if !c.in.Caps.Has(client.NewsAfter) && c.home {
 		// Its news waits for the next prompt, but what was said of the
 		// files it just wrote (edit awareness, a notice to itself) is
 		// said with the result, as the facts are.
 		if notices := c.noticesText(); notices != "" {
 			if out == nil {
-				out = &Output{}
+				out = &client.Output{}
 			}
 			out.Context = joinLines(out.Context, notices)
 		}
@@ -170,7 +171,7 @@ func (c *call) postToolUse() (*Output, error) {
 		return out, err
 	}
 	if out == nil {
-		out = &Output{}
+		out = &client.Output{}
 	}
 	out.Context = joinLines(warn, out.Context)
 	return out, nil
@@ -178,15 +179,15 @@ func (c *call) postToolUse() (*Output, error) {
 
 // afterTool counts the agent's edits and records its edits of the plan.
 // Only the files the agent's own call changed count: see ownShellChanges.
-func (c *call) afterTool() (*Output, error) {
-	if c.in.Tool == ToolAgent {
+func (c *call) afterTool() (*client.Output, error) {
+	if c.in.Tool == client.ToolAgent {
 		return c.afterSubagent()
 	}
 	changed, err := c.ownShellChanges()
 	if err != nil {
 		return nil, err
 	}
-	if c.in.Unrecorded && c.in.Tool == ToolShell {
+	if c.in.Caps.Has(client.Unrecorded) && c.in.Tool == client.ToolShell {
 		// In.Changed is what the command names as written (Run read it):
 		// the same work trees its PreToolUse watched.
 		changed = append(changed, c.shellChanged(c.watched(c.in.Changed))...)
@@ -194,7 +195,7 @@ func (c *call) afterTool() (*Output, error) {
 	if !c.home {
 		// Outside a lucid work tree: only what the call did to guarded
 		// files counts, and is told.
-		if c.in.Tool != ToolShell || len(changed) == 0 {
+		if c.in.Tool != client.ToolShell || len(changed) == 0 {
 			return nil, nil
 		}
 		line, err := c.violations(changed)
@@ -215,7 +216,7 @@ func (c *call) afterTool() (*Output, error) {
 		c.warn(c.notePlanChange(""))
 	}
 	news := ""
-	if c.in.NewsAfter {
+	if c.in.Caps.Has(client.NewsAfter) {
 		if news, err = c.delta(); err != nil {
 			return nil, err
 		}
@@ -234,7 +235,7 @@ func (c *call) afterTool() (*Output, error) {
 		return nil, err
 	}
 	line := ""
-	if c.in.Tool == ToolShell {
+	if c.in.Tool == client.ToolShell {
 		if line, err = c.violations(changed); err != nil {
 			return nil, err
 		}
@@ -322,7 +323,7 @@ func (c *call) factsOfTargets(ts []target) string {
 }
 
 func (c *call) factsOfRels(rels []string) string {
-	if c.in.Tool != ToolEdit && c.in.Tool != ToolShell || !c.home {
+	if c.in.Tool != client.ToolEdit && c.in.Tool != client.ToolShell || !c.home {
 		return ""
 	}
 	text, err := c.fileFacts(rels)

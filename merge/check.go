@@ -4,32 +4,26 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/lucid-dev/lucid/internal/shellword"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/setup"
+	"github.com/lucid-dev/lucid/internal/shellword"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
-
-// Finding is the result of one check of Check, for `lucid doctor`.
-type Finding struct {
-	Check  string `json:"check"`         // what was checked
-	OK     bool   `json:"ok"`            // whether it passed
-	Detail string `json:"detail"`        // what was found
-	Fix    string `json:"fix,omitempty"` // what to do, when it failed
-}
 
 // Check checks the merge driver's set-up, as git will see it when it
 // merges: that the log has the merge=lucid attribute, that
 // merge.lucid.driver is lucid's, and that the driver, run as git runs it
 // (through sh, with lucid found on PATH), merges three small logs as
 // lucid does. It runs git and the driver.
-func Check(repo *gitstore.Repo) []Finding {
-	findings := []Finding{checkAttribute(repo)}
+func Check(repo *gitstore.Repo) []setup.Finding {
+	findings := []setup.Finding{checkAttribute(repo)}
 	driver, f := checkConfig(repo)
 	findings = append(findings, f)
 	if driver != "" {
@@ -38,8 +32,8 @@ func Check(repo *gitstore.Repo) []Finding {
 	return findings
 }
 
-func checkAttribute(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "merge attribute"}
+func checkAttribute(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "merge attribute"}
 	out, err := git(repo.Top, "check-attr", "merge", "--", gitstore.LogName)
 	if err != nil {
 		f.Detail, f.Fix = err.Error(), "run `git check-attr merge -- "+gitstore.LogName+"` to see why git fails"
@@ -59,8 +53,8 @@ func checkAttribute(repo *gitstore.Repo) Finding {
 }
 
 // checkConfig returns the driver command when it is lucid's.
-func checkConfig(repo *gitstore.Repo) (string, Finding) {
-	f := Finding{Check: "merge driver config"}
+func checkConfig(repo *gitstore.Repo) (string, setup.Finding) {
+	f := setup.Finding{Check: "merge driver config"}
 	out, err := git(repo.Top, "config", "--show-origin", "--get", driverKey)
 	switch {
 	case gitstore.GitExitCode(err) == 1:
@@ -89,9 +83,9 @@ func checkConfig(repo *gitstore.Repo) (string, Finding) {
 // merge differs both from ours left as it was and from what git
 // merge-file --union (the fallback) makes: both sides add the same two
 // entries, in different orders, and theirs adds a third.
-func checkRuns(repo *gitstore.Repo, command string) Finding {
-	f := Finding{Check: "merge driver runs"}
-	fail := func(detail, fix string) Finding {
+func checkRuns(repo *gitstore.Repo, command string) setup.Finding {
+	f := setup.Finding{Check: "merge driver runs"}
+	fail := func(detail, fix string) setup.Finding {
 		f.Detail, f.Fix = detail, fix
 		return f
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // DriverCommand is the value of merge.lucid.driver. When lucid cannot be
@@ -23,12 +24,6 @@ const (
 	driverKey = "merge.lucid.driver"
 	nameKey   = "merge.lucid.name"
 )
-
-// Change is one thing the installer changed.
-type Change struct {
-	Path string // the file, relative to the work tree's top when inside it
-	What string // what changed in it
-}
 
 // isOurs reports whether a merge.lucid.driver value is lucid's: this
 // version's, or `lucid merge-driver` with git's placeholders and nothing
@@ -92,24 +87,24 @@ func InstallConfig(repo *gitstore.Repo) (bool, error) {
 // merge.lucid.driver in the repository's common config. Run again, it
 // changes nothing. A merge.lucid.driver that lucid did not write is an
 // error, and nothing is changed, unless force, which replaces it.
-func Install(repo *gitstore.Repo, force bool) ([]Change, error) {
+func Install(repo *gitstore.Repo, force bool) ([]setup.Change, error) {
 	if _, err := foreignDriver(repo, force); err != nil {
 		return nil, err
 	}
-	var changes []Change
+	var changes []setup.Change
 	what, err := addAttribute(repo)
 	if err != nil {
 		return nil, err
 	}
 	if what != "" {
-		changes = append(changes, Change{Path: attributesName, What: what})
+		changes = append(changes, setup.Change{Path: attributesName, What: what})
 	}
 	wrote, err := installConfig(repo, force)
 	if err != nil {
 		return changes, err
 	}
 	if wrote {
-		changes = append(changes, Change{Path: displayPath(repo, commonConfig(repo)), What: "set " + nameKey + " and " + driverKey})
+		changes = append(changes, setup.Change{Path: displayPath(repo, commonConfig(repo)), What: "set " + nameKey + " and " + driverKey})
 	}
 	return changes, nil
 }
@@ -171,14 +166,14 @@ func installConfig(repo *gitstore.Repo, force bool) (bool, error) {
 // two keys from the common config, with their [merge "lucid"] section when
 // it is left empty. A merge.lucid.driver that lucid did not write stays,
 // with its name.
-func Uninstall(repo *gitstore.Repo) ([]Change, error) {
-	var changes []Change
+func Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
+	var changes []setup.Change
 	what, err := removeAttribute(repo)
 	if err != nil {
 		return nil, err
 	}
 	if what != "" {
-		changes = append(changes, Change{Path: attributesName, What: what})
+		changes = append(changes, setup.Change{Path: attributesName, What: what})
 	}
 	path := commonConfig(repo)
 	drivers, _ := gitstore.ConfigValues(path, "merge", "lucid", "driver")
@@ -197,7 +192,7 @@ func Uninstall(repo *gitstore.Repo) ([]Change, error) {
 			return changes, err
 		}
 	}
-	changes = append(changes, Change{Path: displayPath(repo, path), What: "removed " + nameKey + " and " + driverKey})
+	changes = append(changes, setup.Change{Path: displayPath(repo, path), What: "removed " + nameKey + " and " + driverKey})
 	return changes, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // checkAttr returns what git says of the log's merge attribute.
@@ -258,8 +260,8 @@ func TestCheck(t *testing.T) {
 	s := newSandbox(t, true)
 	s.newRepo("r")
 	r := s.repo("r")
-	byName := func() map[string]Finding {
-		m := map[string]Finding{}
+	byName := func() map[string]setup.Finding {
+		m := map[string]setup.Finding{}
 		for _, f := range Check(r) {
 			if !f.OK && f.Fix == "" {
 				t.Errorf("%s failed without a fix: %s", f.Check, f.Detail)

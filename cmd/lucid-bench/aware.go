@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 )
@@ -36,15 +37,15 @@ func awareSection(b *bench) error {
 		}
 		off := []string{"LUCID_LEASES=off"}
 		start := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, s.dir))
-		if _, err := b.outputWith(s.dir, off, start, b.lucid, "hook", hooks.SessionStart); err != nil {
+		if _, err := b.outputWith(s.dir, off, start, b.lucid, "hook", client.SessionStart); err != nil {
 			return err
 		}
 		mine := edit("pkg/mine.go")
-		if _, err := b.outputWith(s.dir, off, mine, b.lucid, "hook", hooks.PreToolUse); err != nil {
+		if _, err := b.outputWith(s.dir, off, mine, b.lucid, "hook", client.PreToolUse); err != nil {
 			return err
 		}
 		row := func(key, label string, env []string, stdin []byte) error {
-			t, err := b.timeCommand(s.dir, env, stdin, b.lucid, "hook", hooks.PreToolUse)
+			t, err := b.timeCommand(s.dir, env, stdin, b.lucid, "hook", client.PreToolUse)
 			if err != nil {
 				return err
 			}
@@ -71,12 +72,12 @@ func awareSection(b *bench) error {
 		if err := row("own10k", fmt.Sprintf("the same, %d other agents' recent edits beside it", editors), off, mine); err != nil {
 			return err
 		}
-		if out, err := b.outputWith(s.dir, off, edit("pkg/f00000.go"), b.lucid, "hook", hooks.PreToolUse); err != nil {
+		if out, err := b.outputWith(s.dir, off, edit("pkg/f00000.go"), b.lucid, "hook", client.PreToolUse); err != nil {
 			return err
 		} else if !strings.Contains(out, "pkg/f00000.go was changed since your last write of it by general-purpose·editor") {
 			return fmt.Errorf("an Edit of a file another agent just changed was told %q", out)
 		}
-		told, err := b.timeStdin(s.dir, off, func(run int) []byte { return edit(fmt.Sprintf("pkg/f%05d.go", 1+run)) }, b.lucid, "hook", hooks.PreToolUse)
+		told, err := b.timeStdin(s.dir, off, func(run int) []byte { return edit(fmt.Sprintf("pkg/f%05d.go", 1+run)) }, b.lucid, "hook", client.PreToolUse)
 		if err != nil {
 			return err
 		}

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/guard"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
@@ -64,11 +65,11 @@ func claimsSection(b *bench) error {
 			session, s.dir, event, tool, in))
 	}
 	start := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, s.dir))
-	if _, err := b.output(s.dir, start, b.lucid, "hook", hooks.SessionStart); err != nil {
+	if _, err := b.output(s.dir, start, b.lucid, "hook", client.SessionStart); err != nil {
 		return err
 	}
-	edit := payload(hooks.PreToolUse, "Edit", map[string]any{"file_path": s.dir + "/internal/server/handler.go", "old_string": "a", "new_string": "b"})
-	bash := payload(hooks.PreToolUse, "Bash", map[string]any{"command": "cd internal/server && gofmt -w handler.go && go test ./... > ../../test.log 2>&1; tail -n 20 ../../test.log", "description": "test"})
+	edit := payload(client.PreToolUse, "Edit", map[string]any{"file_path": s.dir + "/internal/server/handler.go", "old_string": "a", "new_string": "b"})
+	bash := payload(client.PreToolUse, "Bash", map[string]any{"command": "cd internal/server && gofmt -w handler.go && go test ./... > ../../test.log 2>&1; tail -n 20 ../../test.log", "description": "test"})
 
 	fmt.Fprintf(b.out, "  %-44s %10s %10s %10s %8s\n", "with 1,000 active claims", "median", "max", "floor", "x floor")
 	row := func(label string, t timing) {
@@ -96,14 +97,14 @@ func claimsSection(b *bench) error {
 		}
 	}
 	for _, c := range rows {
-		out, err := b.output(s.dir, c.stdin, b.lucid, "hook", "--client", c.client, hooks.PreToolUse)
+		out, err := b.output(s.dir, c.stdin, b.lucid, "hook", "--client", c.client, client.PreToolUse)
 		if err != nil {
 			return err
 		}
 		if strings.Contains(out, "deny") {
 			return fmt.Errorf("%s was denied: %s", c.label, out)
 		}
-		t, err := b.timeCommand(s.dir, nil, c.stdin, b.lucid, "hook", "--client", c.client, hooks.PreToolUse)
+		t, err := b.timeCommand(s.dir, nil, c.stdin, b.lucid, "hook", "--client", c.client, client.PreToolUse)
 		if err != nil {
 			return err
 		}

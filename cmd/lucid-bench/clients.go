@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/client/clients"
 )
 
@@ -45,7 +46,7 @@ func clientRows(b *bench, s *scratch, n int, limit float64) error {
 		name := cl.Name()
 		for _, r := range clientPayloads(name, "tool-", session, s.dir) {
 			label := name + " " + r.event + " (" + r.tool + ")"
-			after := lucidEvent(cl, r.event) == hooks.PostToolUse
+			after := lucidEvent(cl, r.event) == client.PostToolUse
 			// Each client's session looks first, so the hook has nothing new.
 			for _, start := range clientPayloads(name, "start", session, s.dir) {
 				if _, err := b.output(s.dir, start.stdin, b.lucid, "hook", "--client", name, start.event); err != nil {

@@ -11,7 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 )
@@ -38,8 +39,8 @@ func concurrentSection(b *bench) error {
 	payload := func(event, rest string) []byte {
 		return []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q,"permission_mode":"default"%s}`, session, s.dir, event, rest))
 	}
-	pre := payload(hooks.PreToolUse, fmt.Sprintf(`,"tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, s.dir+"/a.go"))
-	if _, err := b.output(s.dir, payload(hooks.SessionStart, `,"source":"startup"`), b.lucid, "hook", hooks.SessionStart); err != nil {
+	pre := payload(client.PreToolUse, fmt.Sprintf(`,"tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, s.dir+"/a.go"))
+	if _, err := b.output(s.dir, payload(client.SessionStart, `,"source":"startup"`), b.lucid, "hook", client.SessionStart); err != nil {
 		return err
 	}
 
@@ -74,7 +75,7 @@ func concurrentSection(b *bench) error {
 	time.Sleep(20 * time.Millisecond) // the writers are under way
 
 	fmt.Fprintf(b.out, "  %-48s %10s %10s %10s %8s\n", "while 8 agents append", "median", "max", "floor", "x floor")
-	t, err := b.timeCommand(s.dir, []string{"LUCID_BUDGET=9500"}, pre, b.lucid, "hook", hooks.PreToolUse)
+	t, err := b.timeCommand(s.dir, []string{"LUCID_BUDGET=9500"}, pre, b.lucid, "hook", client.PreToolUse)
 	if err != nil {
 		return err
 	}
@@ -83,9 +84,9 @@ func concurrentSection(b *bench) error {
 	// Parallel tool calls of another agent: its hooks at once, many rounds.
 	for _, width := range []int{2, 8} {
 		agent := fmt.Sprintf("a%02dparallel0000000", width)
-		one := payload(hooks.PreToolUse, fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, agent, s.dir+"/b.go"))
-		start := payload(hooks.SubagentStart, fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose"`, agent))
-		if _, err := b.output(s.dir, start, b.lucid, "hook", hooks.SubagentStart); err != nil {
+		one := payload(client.PreToolUse, fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose","tool_name":"Write","tool_input":{"file_path":%q,"content":"x"}`, agent, s.dir+"/b.go"))
+		start := payload(client.SubagentStart, fmt.Sprintf(`,"agent_id":%q,"agent_type":"general-purpose"`, agent))
+		if _, err := b.output(s.dir, start, b.lucid, "hook", client.SubagentStart); err != nil {
 			return err
 		}
 		delivered := map[string]int{}
@@ -99,7 +100,7 @@ func concurrentSection(b *bench) error {
 				round.Add(1)
 				go func() {
 					defer round.Done()
-					cmd := exec.Command(b.lucid, "hook", hooks.PreToolUse)
+					cmd := exec.Command(b.lucid, "hook", client.PreToolUse)
 					cmd.Dir = s.dir
 					cmd.Env = append(cleanEnv(), "LUCID_BUDGET=9500")
 					cmd.Stdin = bytes.NewReader(one)

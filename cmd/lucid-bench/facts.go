@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 )
@@ -55,7 +56,7 @@ func factsSection(b *bench) error {
 				}
 			}
 			start := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, s.dir))
-			if _, err := b.output(s.dir, start, b.lucid, "hook", hooks.SessionStart); err != nil {
+			if _, err := b.output(s.dir, start, b.lucid, "hook", client.SessionStart); err != nil {
 				return err
 			}
 			edit := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Edit","tool_input":{"file_path":%q,"old_string":"a","new_string":"b"}}`,
@@ -63,7 +64,7 @@ func factsSection(b *bench) error {
 			// The first edit is given the file's 10 entries (and builds the
 			// index); from then on, nothing is new.
 			began := time.Now()
-			out, err := b.output(s.dir, edit, b.lucid, "hook", hooks.PreToolUse)
+			out, err := b.output(s.dir, edit, b.lucid, "hook", client.PreToolUse)
 			if err != nil {
 				return err
 			}
@@ -71,7 +72,7 @@ func factsSection(b *bench) error {
 			if !strings.Contains(out, "fact 942 about this file") {
 				return fmt.Errorf("the first edit of pkg/file042.go was not told its newest entry: %q", out)
 			}
-			if out, err := b.output(s.dir, edit, b.lucid, "hook", hooks.PreToolUse); err != nil {
+			if out, err := b.output(s.dir, edit, b.lucid, "hook", client.PreToolUse); err != nil {
 				return err
 			} else if strings.TrimSpace(out) != "" {
 				return fmt.Errorf("an edit with nothing new printed %q", out)
@@ -84,7 +85,7 @@ func factsSection(b *bench) error {
 				stdin []byte
 				into  map[int]float64
 			}{{"hook PreToolUse, Edit of a cited file", edit, x}, {"hook PreToolUse, Edit of a file none cites", plain, nil}} {
-				t, err := b.timeCommand(s.dir, nil, r.stdin, b.lucid, "hook", hooks.PreToolUse)
+				t, err := b.timeCommand(s.dir, nil, r.stdin, b.lucid, "hook", client.PreToolUse)
 				if err != nil {
 					return err
 				}
@@ -163,12 +164,12 @@ func manyCitesRows(b *bench) error {
 			return err
 		}
 		start := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, s.dir))
-		if _, err := b.output(s.dir, start, b.lucid, "hook", hooks.SessionStart); err != nil {
+		if _, err := b.output(s.dir, start, b.lucid, "hook", client.SessionStart); err != nil {
 			return err
 		}
 		edit := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Edit","tool_input":{"file_path":%q,"old_string":"a","new_string":"b"}}`,
 			session, s.dir, path))
-		out, err := b.output(s.dir, edit, b.lucid, "hook", hooks.PreToolUse)
+		out, err := b.output(s.dir, edit, b.lucid, "hook", client.PreToolUse)
 		if err != nil {
 			return err
 		}
@@ -184,7 +185,7 @@ func manyCitesRows(b *bench) error {
 			stdin []byte
 			into  *float64
 		}{{fmt.Sprintf("hook PreToolUse, Edit, %d entries cite it", many), edit, &cited}, {"hook PreToolUse, Edit of a file none cites", plainEdit, &plain}} {
-			t, err := b.timeCommand(s.dir, nil, r.stdin, b.lucid, "hook", hooks.PreToolUse)
+			t, err := b.timeCommand(s.dir, nil, r.stdin, b.lucid, "hook", client.PreToolUse)
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // hooksSection times the two hooks that matter most as the log grows:
@@ -26,10 +26,10 @@ func hooksSection(b *bench) error {
 				return []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q,"permission_mode":"default"%s}`,
 					session, s.dir, event, rest))
 			}
-			startPayload := payload(hooks.SessionStart, `,"source":"startup"`)
-			prePayload := payload(hooks.PreToolUse, fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":%q}`, s.dir+"/a.go"))
+			startPayload := payload(client.SessionStart, `,"source":"startup"`)
+			prePayload := payload(client.PreToolUse, fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":%q}`, s.dir+"/a.go"))
 			// The agent's first look: its record and cursor exist from now.
-			if _, err := b.output(s.dir, startPayload, b.lucid, "hook", hooks.SessionStart); err != nil {
+			if _, err := b.output(s.dir, startPayload, b.lucid, "hook", client.SessionStart); err != nil {
 				return err
 			}
 			for _, c := range []struct {
@@ -37,8 +37,8 @@ func hooksSection(b *bench) error {
 				stdin        []byte
 				into         map[int]float64
 			}{
-				{"hook PreToolUse (nothing new)", hooks.PreToolUse, prePayload, pre},
-				{"hook SessionStart", hooks.SessionStart, startPayload, start},
+				{"hook PreToolUse (nothing new)", client.PreToolUse, prePayload, pre},
+				{"hook SessionStart", client.SessionStart, startPayload, start},
 			} {
 				t, err := b.timeCommand(s.dir, nil, c.stdin, b.lucid, "hook", c.event)
 				if err != nil {
@@ -48,7 +48,7 @@ func hooksSection(b *bench) error {
 				fmt.Fprintf(b.out, "  %-9d %-30s %s %s %s %8.2f\n", n, c.label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
 			}
 			// Nothing new must print nothing at all.
-			out, err := b.output(s.dir, prePayload, b.lucid, "hook", hooks.PreToolUse)
+			out, err := b.output(s.dir, prePayload, b.lucid, "hook", client.PreToolUse)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // payloadsSection times the hook on what is not typical: a git whole-tree
@@ -43,7 +43,7 @@ func payloadsSection(b *bench) error {
 	}
 	fmt.Fprintf(b.out, "  %-44s %10s %10s %10s %8s\n", "one claim of another agent", "median", "max", "floor", "x floor")
 	git := payload("Bash", map[string]any{"command": "git checkout feature"})
-	t, err := b.timeCommand(s.dir, nil, git, b.lucid, "hook", hooks.PreToolUse)
+	t, err := b.timeCommand(s.dir, nil, git, b.lucid, "hook", client.PreToolUse)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func payloadsSection(b *bench) error {
 		// Five runs: each reads tens of megabytes.
 		var times []time.Duration
 		for range 5 {
-			d, err := b.runOnce(s.dir, nil, c.stdin, b.lucid, "hook", hooks.PreToolUse)
+			d, err := b.runOnce(s.dir, nil, c.stdin, b.lucid, "hook", client.PreToolUse)
 			if err != nil {
 				return err
 			}

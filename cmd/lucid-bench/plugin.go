@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/client/opencode"
 )
 
@@ -48,7 +49,7 @@ func pluginSection(b *bench) error {
 		}
 		cmd := exec.Command(runtime, driver, plugin, s.dir, b.hello, fmt.Sprint(b.warmups), fmt.Sprint(b.runs))
 		cmd.Dir = s.dir
-		cmd.Env = append(append(append([]string{}, b.env...), env...), opencode.AgentVar+"=", "LUCID_OPENCODE_BIN="+b.lucid)
+		cmd.Env = append(append(append([]string{}, b.env...), env...), identity.OpencodeAgentVar+"=", "LUCID_OPENCODE_BIN="+b.lucid)
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
 		if err != nil {

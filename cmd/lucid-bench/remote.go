@@ -12,8 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
@@ -84,10 +85,10 @@ func remoteSection(b *bench) error {
 	}
 	in, _ := json.Marshal(map[string]any{"file_path": a + "/internal/server/handler.go", "old_string": "x", "new_string": "y"})
 	edit := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Edit","tool_input":%s}`, session, a, in))
-	if out, err := b.output(a, edit, b.lucid, "hook", hooks.PreToolUse); err != nil || strings.Contains(out, "deny") {
+	if out, err := b.output(a, edit, b.lucid, "hook", client.PreToolUse); err != nil || strings.Contains(out, "deny") {
 		return fmt.Errorf("the Edit with 1,000 claims of another machine: %v %s", err, out)
 	}
-	t, err := b.timeCommand(a, nil, edit, b.lucid, "hook", hooks.PreToolUse)
+	t, err := b.timeCommand(a, nil, edit, b.lucid, "hook", client.PreToolUse)
 	if err != nil {
 		return err
 	}

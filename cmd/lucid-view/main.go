@@ -16,8 +16,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/proctree"
 )
@@ -68,10 +67,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // personRepo is where lucid web and lucid watch start: a person's commands
 // (the page acts as the person), so refused in an agent's shell, which an
-// agent could run lucid-view in without lucid; the repository around the
-// current folder; and agents named as lucid's commands name them.
+// agent could run lucid-view in without lucid (the clients' identities
+// tell, as they tell lucid: their adapters are not linked here); and the
+// repository around the current folder.
 func personRepo() (*gitstore.Repo, error) {
-	if sh, ok := hooks.RunsUnder(clients.Adapters(), os.Getenv); ok {
+	if sh, ok := identity.RunsUnder(identity.All(), os.Getenv); ok {
 		return nil, fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
 	}
 	if proctree.Orphan() {
@@ -82,12 +82,7 @@ func personRepo() (*gitstore.Repo, error) {
 	if a := strings.TrimSpace(os.Getenv("LUCID_AGENT")); a != "" {
 		return nil, fmt.Errorf("a person's command, and LUCID_AGENT=%s says an agent runs it: ask the user to run it", escape.Line(a))
 	}
-	repo, err := findInitialised()
-	if err != nil {
-		return nil, err
-	}
-	clients.NameAgents()
-	return repo, nil
+	return findInitialised()
 }
 
 // findInitialised finds the repository around the current folder, set up

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/view/termview"
 )
 
@@ -52,5 +53,5 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return termview.Run(ctx, repo, os.Stdin, stdout, *once)
+	return termview.Run(ctx, repo, identity.Naming(), os.Stdin, stdout, *once)
 }

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"syscall"
 
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/view/web"
 )
 
@@ -54,7 +55,7 @@ func runWeb(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := web.Listen(repo, web.Options{Addr: *addr, ReadOnly: *readOnly})
+	s, err := web.Listen(repo, web.Options{Addr: *addr, ReadOnly: *readOnly, Naming: identity.Naming()})
 	if err != nil {
 		return err
 	}

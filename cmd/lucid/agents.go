@@ -9,6 +9,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/present"
 )
 
@@ -36,7 +37,7 @@ for longer than the claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
 		return err
 	}
 	now := time.Now()
-	book, err := address.Open(repo, now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 )
 
 // TestAwareAtOnce runs eight agents of one session as real processes that
@@ -38,7 +38,7 @@ func TestAwareAtOnce(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("%x%015x", i+10, i)
 		hookOut(repo, "SubagentStart", map[string]any{"session_id": session, "agent_id": ids[i]})
-		labels[present.Label(session+"/"+ids[i], "general-purpose")] = ids[i]
+		labels[identity.Naming().Label(session+"/"+ids[i], "general-purpose")] = ids[i]
 	}
 	files := []string{"a.go", "b.go", "c.go"}
 	context := func(out string) string {

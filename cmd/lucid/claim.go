@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/present"
 )
@@ -63,7 +64,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	if err != nil {
 		return err
 	}
-	req := claims.ClaimRequest{Owner: owner, Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl}
+	req := claims.ClaimRequest{Owner: owner, Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl, Naming: identity.Naming()}
 	if !*localOnly {
 		req.Remote = remoteclaims.Remote(repo)
 	}
@@ -82,7 +83,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	} else {
 		fmt.Fprintf(c.stdout, "claimed %s for %s\n", escape.Line(strings.Join(claim.Globs, ", ")), escape.Words(claim.Task))
 	}
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, identity.Naming())
 	for _, o := range elsewhere {
 		fmt.Fprintf(c.stderr, "lucid: warning: %s claimed %s for %s in the work tree %s: work on the same files in both may conflict when the branches merge\n",
 			labels.Label(o.Owner), escape.Line(strings.Join(o.Globs, ", ")), escape.Words(o.Task), escape.Line(o.Worktree))

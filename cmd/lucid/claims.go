@@ -6,6 +6,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/settings"
 )
@@ -45,7 +46,7 @@ turned them on). The last line says whether leases are on.`)
 		return err
 	}
 	active := set.ActiveClaims()
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, identity.Naming())
 	if *asJSON {
 		type item struct {
 			ID           string    `json:"id"`

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/doctor"
 )
 
 func init() {
@@ -29,7 +29,7 @@ func runDoctor(c *cli, args []string) error {
 	var v bytes.Buffer
 	runVersion(&cli{stdout: &v}, nil)
 	setUp, after := clients.Doctor(repo)
-	findings := append(hooks.Doctor(repo, strings.TrimSpace(v.String()), setUp, clients.Files()), after...)
+	findings := append(doctor.Check(repo, strings.TrimSpace(v.String()), setUp, clients.Files()), after...)
 	failed := 0
 	for _, fd := range findings {
 		if !fd.OK {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/present"
@@ -77,7 +78,7 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		return arr.close()
 	}
-	now, labels := time.Now(), present.NewLabeler(repo)
+	now, labels := time.Now(), present.NewLabeler(repo, identity.Naming())
 	total, stale := 0, 0
 	for _, group := range dreamGroups {
 		inGroup := func(kind string) bool {
@@ -99,7 +100,7 @@ gives digest.md and only the entries newer than that point.`)
 			if len(marks) > 0 {
 				stale++
 			}
-			_, err := io.WriteString(out, hooks.FormatEntry(e.Entry, marks, labels.Label(e.Agent), now))
+			_, err := io.WriteString(out, hooks.FormatEntry(e.Entry, marks, labels, now))
 			return err == nil
 		})
 		if err != nil {
@@ -107,6 +108,6 @@ gives digest.md and only the entries newer than that point.`)
 		}
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "%d live %s, %d stale.\n", total, hooks.Plural(total, "entry", "entries"), stale)
+	fmt.Fprintf(out, "%d live %s, %d stale.\n", total, present.Plural(total, "entry", "entries"), stale)
 	return out.Flush()
 }

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
-	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 )
 
 // flags is a command's flags and its usage text. It reads a command line
@@ -326,7 +325,7 @@ func usageErr(format string, a ...any) error {
 // variable or a $( )) is refused, and so is a LUCID_AGENT that names an
 // agent the shell says it is not.
 func agent() (string, error) {
-	sh, inShell := hooks.RunsUnder(clients.Adapters(), os.Getenv)
+	sh, inShell := identity.RunsUnder(identity.All(), os.Getenv)
 	if a := strings.TrimSpace(os.Getenv("LUCID_AGENT")); a != "" {
 		switch {
 		case !inShell:
@@ -348,9 +347,9 @@ func agent() (string, error) {
 }
 
 // personOnly refuses a command that is a person's to run where an agent's
-// shell runs it, or lucid cannot tell that a person does (hooks.PersonRuns).
+// shell runs it, or lucid cannot tell that a person does (identity.PersonRuns).
 func personOnly(name string) error {
-	if why := hooks.PersonRuns(clients.Adapters(), os.Getenv, name); why != "" {
+	if why := identity.PersonRuns(identity.All(), os.Getenv, name); why != "" {
 		return errors.New(why)
 	}
 	return nil

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 func init() {
@@ -51,9 +51,9 @@ first, and named. Nothing else is touched.`)
 		return err
 	}
 	fmt.Fprintf(c.stdout, "removed %d expired %s and %d lich edit %s older than 7 days\n",
-		claims, hooks.Plural(claims, "claim", "claims"), markers, hooks.Plural(markers, "marker", "markers"))
+		claims, present.Plural(claims, "claim", "claims"), markers, present.Plural(markers, "marker", "markers"))
 	if notices > 0 {
-		fmt.Fprintf(c.stdout, "removed the notices of %d %s that did not come to take them in 7 days\n", notices, hooks.Plural(notices, "agent", "agents"))
+		fmt.Fprintf(c.stdout, "removed the notices of %d %s that did not come to take them in 7 days\n", notices, present.Plural(notices, "agent", "agents"))
 	}
 	return nil
 }

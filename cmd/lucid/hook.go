@@ -6,8 +6,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 )
 
 func init() {
@@ -43,16 +46,16 @@ func runUserHook(event string, stdin io.Reader, stdout, stderr io.Writer) int {
 // call of an entry that another client runs answers as that client takes
 // it, or does nothing where lucid's own entry of that client serves it
 // (clients.Hosted).
-func runHookAs(client hooks.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runHookAs(client client.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hosted, aside := clients.Hosted(client, os.Getenv)
 	if aside {
 		return 0
 	}
-	if why := hooks.ForgedHook(client, clients.Adapters(), os.Getenv); why != "" {
+	if why := identity.ForgedHook(client, identity.All(), os.Getenv); why != "" {
 		fmt.Fprintln(stderr, "lucid:", why)
 		return 0
 	}
-	return hooks.Run(hosted, clients.Adapters(), event, stdin, stdout, stderr)
+	return hooks.Run(hosted, clients.Adapters(), identity.Naming(), event, stdin, stdout, stderr)
 }
 
 func runHook(c *cli, args []string) error {
@@ -61,7 +64,7 @@ func runHook(c *cli, args []string) error {
 
 Handles one hook call of a coding client: reads the payload on stdin and
 prints at most one answer. `+"`lucid init`"+` registers it for each event
-(`+def.Title()+`'s: `+strings.Join(hooks.EventNames(def.Events()), ", ")+`).
+(`+def.Title()+`'s: `+strings.Join(client.EventNames(def.Events()), ", ")+`).
 It never fails the agent's work: trouble is one line on stderr and exit 0.
 A hook is the client's to run: one run in an agent's shell is refused.`)
 	name := f.String("client", def.Name(), "the client that calls: "+strings.Join(clients.Names(), ", "))
@@ -74,7 +77,7 @@ A hook is the client's to run: one run in an agent's shell is refused.`)
 		return usageErr("unknown client %q: lucid hook --client takes %s", *name, strings.Join(clients.Names(), ", "))
 	}
 	if f.NArg() != 1 {
-		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(hooks.EventNames(cl.Events()), ", "))
+		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(client.EventNames(cl.Events()), ", "))
 	}
 	if *user {
 		if cl.Name() != def.Name() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/present"
@@ -79,7 +80,7 @@ with their replies. You are the agent whose shell runs it, else a person
 		fmt.Fprintln(c.stdout, "nothing for you")
 		return nil
 	}
-	labels, now := present.NewLabeler(repo), time.Now()
+	labels, now := present.NewLabeler(repo, identity.Naming()), time.Now()
 	for _, it := range items {
 		fmt.Fprintln(c.stdout, inboxLine(it, labels, now))
 	}

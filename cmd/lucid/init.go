@@ -6,12 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/settings"
+	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -120,12 +121,12 @@ func runInit(c *cli, args []string) error {
 				return err
 			}
 			if n > 0 {
-				fmt.Fprintf(c.stdout, "ended %d %s\n", n, hooks.Plural(n, "lease", "leases"))
+				fmt.Fprintf(c.stdout, "ended %d %s\n", n, present.Plural(n, "lease", "leases"))
 			}
 		}
 	}
 	opt := installers.Options{Local: *local, StatusLine: *statusLine, Force: *force}
-	var changes []installers.Change
+	var changes []setup.Change
 	for _, cl := range chosen {
 		opt.Trust = trusted[cl.Name()]
 		ch, err := cl.Install(repo, opt)
@@ -192,7 +193,7 @@ func initUser(c *cli, names []string) error {
 	return nil
 }
 
-func printChanges(c *cli, changes []installers.Change) {
+func printChanges(c *cli, changes []setup.Change) {
 	for _, ch := range changes {
 		fmt.Fprintf(c.stdout, "%s: %s\n", ch.Path, ch.What)
 	}

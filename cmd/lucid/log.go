@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/present"
 )
@@ -67,9 +68,9 @@ cited file changed. Superseded and retired entries are left out unless --all.
 	if *asJSON {
 		return c.printJSON(out)
 	}
-	now, labels := time.Now(), present.NewLabeler(repo)
+	now, labels := time.Now(), present.NewLabeler(repo, identity.Naming())
 	for _, l := range out {
-		fmt.Fprint(c.stdout, withSupersededBy(hooks.FormatEntry(l.Entry, l.Stale, labels.Label(l.Agent), now), l.SupersededBy))
+		fmt.Fprint(c.stdout, withSupersededBy(hooks.FormatEntry(l.Entry, l.Stale, labels, now), l.SupersededBy))
 	}
 	if len(out) == 0 {
 		fmt.Fprintln(c.stderr, "lucid: no entries")

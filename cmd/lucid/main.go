@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/escape"
 )
 
@@ -64,9 +63,6 @@ var errQuiet = errors.New("")
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	// An agent is labelled by its client's name or by its role, and told
-	// as a teammate of an agent team, as the registry of clients says.
-	clients.NameAgents()
 	// Whatever lucid prints for a person goes out with its control
 	// characters escaped (internal/escape), so that text from the log, a
 	// claim or a file name cannot drive the terminal. A hook's stdout is

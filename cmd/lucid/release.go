@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/present"
@@ -127,7 +128,7 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 		return err
 	}
 	now := time.Now()
-	book, err := address.Open(repo, now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
 	if err != nil {
 		return err
 	}
@@ -144,7 +145,7 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 	if !to.Ended.IsZero() {
 		return fmt.Errorf("%s has ended (%s), and would hold the claims for nobody: hand them to another agent (lucid agents lists them)", to.Label, present.Ago(to.Ended, now))
 	}
-	_, gave, err := claims.Handoff(repo, me, to.ID, globs, now)
+	_, gave, err := claims.Handoff(repo, me, to.ID, globs, now, identity.Naming())
 	if err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 		return err
 	}
 	now := time.Now()
-	book, err := address.Open(repo, now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
 	if err != nil {
 		return err
 	}

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 func init() {
@@ -95,14 +95,14 @@ func syncRemote(c *cli, repo *gitstore.Repo, ttl time.Duration) error {
 	if err != nil {
 		return err
 	}
-	mine := fmt.Sprintf("%d %s of this machine renewed until %s", res.Renewed, hooks.Plural(res.Renewed, "claim", "claims"), now.Add(ttl).Format("15:04"))
+	mine := fmt.Sprintf("%d %s of this machine renewed until %s", res.Renewed, present.Plural(res.Renewed, "claim", "claims"), now.Add(ttl).Format("15:04"))
 	if res.Shared > 0 {
 		mine += fmt.Sprintf(", %d shared again", res.Shared)
 	}
 	if res.Removed > 0 {
 		mine += fmt.Sprintf(", %d released here removed", res.Removed)
 	}
-	fmt.Fprintf(c.stdout, "synced with %s: %s; %d live %s of other machines\n", remote, mine, res.Others, hooks.Plural(res.Others, "claim", "claims"))
+	fmt.Fprintf(c.stdout, "synced with %s: %s; %d live %s of other machines\n", remote, mine, res.Others, present.Plural(res.Others, "claim", "claims"))
 	for _, l := range res.Lapsed {
 		fmt.Fprintf(c.stderr, "lucid: warning: the claim on %s for %s lapsed on the remote, and another machine claimed overlapping files since: it holds on this machine only; `lucid claims` shows both\n",
 			escape.Line(strings.Join(l.Globs, ", ")), escape.Words(l.Task))

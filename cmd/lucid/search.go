@@ -11,6 +11,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logquery"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/log/search"
@@ -77,7 +78,7 @@ left out unless --all. Give words, a filter, or both.`)
 	if err != nil {
 		return err
 	}
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, identity.Naming())
 	opt := logstore.SearchOptions{Words: words, N: *n, All: *all, Kinds: *kinds, Since: since}
 	if *agentFilter != "" {
 		opt.Agent, opt.AgentHint = logquery.Agent(labels, *agentFilter)
@@ -102,7 +103,7 @@ left out unless --all. Give words, a filter, or both.`)
 	for _, e := range out {
 		shown := e.Entry
 		shown.Text = oneLine(shown.Text, searchText)
-		fmt.Fprint(c.stdout, withSupersededBy(hooks.FormatEntry(shown, e.Stale, labels.Label(e.Agent), now), e.SupersededBy))
+		fmt.Fprint(c.stdout, withSupersededBy(hooks.FormatEntry(shown, e.Stale, labels, now), e.SupersededBy))
 	}
 	if len(out) == 0 {
 		fmt.Fprintln(c.stderr, "lucid: no entries match")

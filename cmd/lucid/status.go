@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 )
 
 func init() {
@@ -27,7 +28,7 @@ fit LUCID_BUDGET characters (default 8000, at most 9500).`)
 	if err != nil {
 		return err
 	}
-	d, err := hooks.BuildDigest(repo, hooks.DigestOptions{})
+	d, err := hooks.BuildDigest(repo, hooks.DigestOptions{Naming: identity.Naming()})
 	if err != nil {
 		return err
 	}

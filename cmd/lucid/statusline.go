@@ -9,9 +9,9 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 func init() {
@@ -67,7 +67,7 @@ claims, or prints nothing. It never fails: trouble prints nothing.`)
 		return nil
 	}
 	if n := len(set.ActiveClaims()); n > 0 {
-		fmt.Fprintf(c.stdout, "lucid: %d active %s\n", n, hooks.Plural(n, "claim", "claims"))
+		fmt.Fprintf(c.stdout, "lucid: %d active %s\n", n, present.Plural(n, "claim", "claims"))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/agents/address"
 	"github.com/lucid-dev/lucid/internal/claims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/talk"
@@ -52,7 +53,7 @@ func send(c *cli, name string, args []string, ask bool, claim []string, asJSON b
 	if err != nil {
 		return err
 	}
-	book, err := address.Open(repo, time.Now(), claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), time.Now(), claims.ClaimTTL())
 	if err != nil {
 		return err
 	}

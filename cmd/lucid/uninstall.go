@@ -5,6 +5,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/merge"
 )
 
@@ -42,7 +43,7 @@ func runUninstall(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	var changes []installers.Change
+	var changes []setup.Change
 	for _, cl := range clients.All() {
 		ch, err := cl.Uninstall(repo)
 		changes = append(changes, ch...)

@@ -411,7 +411,7 @@ func (s *ClaimSet) Describe(c claimstore.Claim, labels *present.Labeler) string 
 // "lead·1bd236 on laptop (4f2a9c)".
 func (s *ClaimSet) who(c claimstore.Claim, labels *present.Labeler) string {
 	who := labels.Label(c.Owner)
-	if _, mate := present.Teammate(c.Owner); mate {
+	if _, mate := labels.Naming().Teammate(c.Owner); mate {
 		who = "teammate " + who
 	}
 	if s.Foreign(c) {
@@ -432,6 +432,8 @@ type ClaimRequest struct {
 	// DefaultRemoteTTL).
 	Remote string
 	TTL    time.Duration
+	// Naming is how a refusal names the owner of the claim in the way.
+	Naming present.Naming
 }
 
 // ConflictError refuses a claim that overlaps an active claim of another
@@ -459,9 +461,9 @@ func (e *ConflictError) Error() string {
 }
 
 // conflict is the ConflictError of a claim whose glob mine overlaps
-// theirs, of c, both matching path.
-func (s *ClaimSet) conflict(mine, theirs, path string, c claimstore.Claim) error {
-	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, present.NewLabeler(s.repo)), Owner: c.Owner, Foreign: s.Foreign(c)}
+// theirs, of c, both matching path; n names c's owner.
+func (s *ClaimSet) conflict(mine, theirs, path string, c claimstore.Claim, n present.Naming) error {
+	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, present.NewLabeler(s.repo, n)), Owner: c.Owner, Foreign: s.Foreign(c)}
 }
 
 // AskCommand is the command that asks owner for its claim on glob, ready
@@ -541,7 +543,7 @@ func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (claims
 	}
 	for _, c := range set.Remote {
 		if mine, theirs, path, ok := overlapping(d.claim.Globs, c.Globs); ok && set.Active(c) {
-			return claimstore.Claim{}, nil, set.conflict(mine, theirs, path, c)
+			return claimstore.Claim{}, nil, set.conflict(mine, theirs, path, c, req.Naming)
 		}
 	}
 	if err := claimstore.Edit(repo, d.expired, []claimstore.Claim{d.claim}); err != nil {
@@ -603,7 +605,7 @@ func (s *ClaimSet) decide(req ClaimRequest, globs []string) (decision, error) {
 		case c.Worktree != req.Worktree:
 			d.elsewhere = append(d.elsewhere, c)
 		default:
-			return decision{}, s.conflict(mine, theirs, path, c)
+			return decision{}, s.conflict(mine, theirs, path, c, req.Naming)
 		}
 		d.keep = append(d.keep, c)
 	}

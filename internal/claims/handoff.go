@@ -34,8 +34,9 @@ func (e *NotHeldError) Error() string {
 // copy of it under from's claim id, and cannot all be told at once), or
 // when to would then hold a glob that overlaps another agent's active
 // claim in the same work tree, or another machine's: from's own that it
-// keeps among them (src/** kept, src/a.go handed over).
-func Handoff(repo *gitstore.Repo, from, to string, globs []string, now time.Time) (got, gave []claimstore.Claim, err error) {
+// keeps among them (src/** kept, src/a.go handed over). naming names the
+// owner of a claim in the way.
+func Handoff(repo *gitstore.Repo, from, to string, globs []string, now time.Time, naming present.Naming) (got, gave []claimstore.Claim, err error) {
 	want, err := CleanGlobs(globs)
 	if err != nil {
 		return nil, nil, err
@@ -55,7 +56,7 @@ func Handoff(repo *gitstore.Repo, from, to string, globs []string, now time.Time
 			}
 		}
 		var out []claimstore.Claim
-		got, gave, out, err = set.handOver(from, to, want, now)
+		got, gave, out, err = set.handOver(from, to, want, now, naming)
 		return out, err == nil, err
 	})
 	if err != nil {
@@ -66,7 +67,7 @@ func Handoff(repo *gitstore.Repo, from, to string, globs []string, now time.Time
 
 // handOver is Handoff's decision on the set: the claims to gets, and the
 // store after.
-func (s *ClaimSet) handOver(from, to string, want []string, now time.Time) (made, gave, out []claimstore.Claim, err error) {
+func (s *ClaimSet) handOver(from, to string, want []string, now time.Time, naming present.Naming) (made, gave, out []claimstore.Claim, err error) {
 	given := make([][]string, len(s.Claims))
 	for _, g := range want {
 		held := false
@@ -121,12 +122,12 @@ func (s *ClaimSet) handOver(from, to string, want []string, now time.Time) (made
 				return nil, nil, nil, fmt.Errorf("nothing was handed: you would keep %s, which overlaps %s (both can match %s): hand both over, or release %s first",
 					escape.Line(theirs), escape.Line(mine), escape.Line(path), escape.Line(theirs))
 			default:
-				return nil, nil, nil, s.handoffConflict(mine, theirs, path, c)
+				return nil, nil, nil, s.handoffConflict(mine, theirs, path, c, naming)
 			}
 		}
 		for _, c := range s.Remote {
 			if mine, theirs, path, ok := overlapping(n.Globs, c.Globs); ok && s.Active(c) {
-				return nil, nil, nil, s.handoffConflict(mine, theirs, path, c)
+				return nil, nil, nil, s.handoffConflict(mine, theirs, path, c, naming)
 			}
 		}
 	}
@@ -136,9 +137,9 @@ func (s *ClaimSet) handOver(from, to string, want []string, now time.Time) (made
 
 // handoffConflict refuses a hand-over whose glob mine overlaps theirs, of
 // another agent's claim c, both matching path.
-func (s *ClaimSet) handoffConflict(mine, theirs, path string, c claimstore.Claim) error {
+func (s *ClaimSet) handoffConflict(mine, theirs, path string, c claimstore.Claim, naming present.Naming) error {
 	return fmt.Errorf("nothing was handed: %s overlaps %s (both can match %s), claimed by %s",
-		escape.Line(mine), escape.Line(theirs), escape.Line(path), s.Describe(c, present.NewLabeler(s.repo)))
+		escape.Line(mine), escape.Line(theirs), escape.Line(path), s.Describe(c, present.NewLabeler(s.repo, naming)))
 }
 
 // Held is the claims of owner's, in this machine's store and in the copy

@@ -18,7 +18,7 @@ func TestHandoff(t *testing.T) {
 	repo := gitRepo(t)
 	now := time.Now()
 	acquire(repo, alice, now.Add(-time.Minute), "auth", "src/**", "lib/**")
-	got, gave, err := Handoff(repo, alice, bob, []string{"./src/**"}, now)
+	got, gave, err := Handoff(repo, alice, bob, []string{"./src/**"}, now, naming)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +40,11 @@ func TestHandoff(t *testing.T) {
 	if _, _, err := acquire(repo, bob, now, "b", "web/**"); err != nil {
 		t.Fatal(err)
 	}
-	Handoff(repo, bob, alice, []string{"web/**"}, now)
-	if got, _, err := Handoff(repo, alice, bob, []string{"web/**"}, now); err != nil || len(got) != 1 {
+	Handoff(repo, bob, alice, []string{"web/**"}, now, naming)
+	if got, _, err := Handoff(repo, alice, bob, []string{"web/**"}, now, naming); err != nil || len(got) != 1 {
 		t.Fatalf("handing back: %+v %v", got, err)
 	}
-	if got, _, err := Handoff(repo, alice, bob, []string{"lib/**", "lib/a.go"}, now); err != nil || len(got) != 2 {
+	if got, _, err := Handoff(repo, alice, bob, []string{"lib/**", "lib/a.go"}, now, naming); err != nil || len(got) != 2 {
 		t.Errorf("lib/** and lib/a.go together: %+v, %v", got, err)
 	}
 	if s := stored(t, repo); s != "0b218:src/** 0b218:web/** 0b218:lib/** 0b218:lib/a.go" {
@@ -98,7 +98,7 @@ func TestHandoffRefusals(t *testing.T) {
 		{[]string{"api/**"}, "nothing was handed: api/** overlaps api/v1/*.go (both can match api/v1/.go), claimed by agent·a2adb9"},
 		{[]string{"far/x"}, "nothing was handed: far/x overlaps far/* (both can match far/x), claimed by someone on other (1a2b3c)"},
 	} {
-		_, _, err := Handoff(repo, alice, bob, tc.globs, now)
+		_, _, err := Handoff(repo, alice, bob, tc.globs, now, naming)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("hand over %v: %v\nwant %s", tc.globs, err, tc.want)
 		}
@@ -115,7 +115,7 @@ func TestHandoffRefusals(t *testing.T) {
 		claimstore.Claim{Owner: alice, Globs: []string{"api/**"}},
 		claimstore.Claim{Owner: sub, Globs: []string{"api/v1/*.go"}, Created: now.Add(-time.Hour)},
 	)
-	if _, _, err := Handoff(repo, alice, bob, []string{"api/**"}, now); err != nil {
+	if _, _, err := Handoff(repo, alice, bob, []string{"api/**"}, now, naming); err != nil {
 		t.Fatal(err)
 	}
 	if s := stored(t, repo); s != "0b218:api/**" {

@@ -87,7 +87,7 @@ func share(repo *gitstore.Repo, set *ClaimSet, claim *claimstore.Claim, req Clai
 		ttl = DefaultRemoteTTL
 	}
 	claim.Machine, claim.Expires = me, req.Now.Add(ttl)
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, req.Naming)
 	message := fmt.Sprintf("claim %s for %q\n\nby %s on %s", strings.Join(claim.Globs, ", "), claim.Task,
 		labels.Label(claim.Owner), remoteclaims.MachineLabel(me))
 	return pushLoop(req.Remote, func(moved bool) (bool, error) {
@@ -101,7 +101,7 @@ func share(repo *gitstore.Repo, set *ClaimSet, claim *claimstore.Claim, req Clai
 				continue // decided against the store, in Acquire
 			}
 			if mine, theirs, path, ok := overlapping(claim.Globs, c.Globs); ok {
-				return false, set.conflict(mine, theirs, path, c)
+				return false, set.conflict(mine, theirs, path, c, req.Naming)
 			}
 		}
 		_, err = remoteclaims.Push(repo, base, append(next, *claim), message, req.Now)

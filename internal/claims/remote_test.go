@@ -62,11 +62,11 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 			t.Errorf("%s: %+v", rel, hits)
 		}
 	}
-	d := set.Describe(set.Remote[0], present.NewLabeler(repo))
+	d := set.Describe(set.Remote[0], present.NewLabeler(repo, naming))
 	if d != `human on laptop (012345) for «auth» (src/**, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
-	if line := set.ClaimLine(set.Remote[0], present.NewLabeler(repo), repo.Top); line != `src/**: human on laptop (012345) for «auth» (under a minute ago)` {
+	if line := set.ClaimLine(set.Remote[0], present.NewLabeler(repo, naming), repo.Top); line != `src/**: human on laptop (012345) for «auth» (under a minute ago)` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 	active := set.ActiveClaims()
@@ -75,12 +75,12 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 	}
 
 	// Without the network, a claim is still decided against the copy.
-	_, _, err = Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"src/x/**"}, Now: now})
+	_, _, err = Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"src/x/**"}, Now: now, Naming: naming})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "claimed by human on laptop (012345)") {
 		t.Errorf("overlapping claim: %v", err)
 	}
-	if _, _, err := Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"docs/**"}, Now: now}); err != nil {
+	if _, _, err := Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"docs/**"}, Now: now, Naming: naming}); err != nil {
 		t.Errorf("a claim over an expired one: %v", err)
 	}
 }

@@ -43,7 +43,7 @@ func gitRepo(t *testing.T) *gitstore.Repo {
 
 // acquire makes a claim of owner in the repository's work tree at now.
 func acquire(repo *gitstore.Repo, owner string, now time.Time, task string, globs ...string) (claimstore.Claim, []claimstore.Claim, error) {
-	return Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: task, Globs: globs, Now: now})
+	return Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: task, Globs: globs, Now: now, Naming: naming})
 }
 
 // stored is the ids of the claims in the store, and their globs.
@@ -134,7 +134,7 @@ func TestAcquireInAnotherWorktree(t *testing.T) {
 	repo := gitRepo(t)
 	now := time.Now()
 	acquire(repo, alice, now, "auth", "src/**")
-	c, elsewhere, err := Acquire(repo, ClaimRequest{Owner: bob, Worktree: "/elsewhere/wt", Task: "t", Globs: []string{"src/a.go"}, Now: now})
+	c, elsewhere, err := Acquire(repo, ClaimRequest{Owner: bob, Worktree: "/elsewhere/wt", Task: "t", Globs: []string{"src/a.go"}, Now: now, Naming: naming})
 	if err != nil || len(c.Globs) != 1 || len(elsewhere) != 1 || elsewhere[0].Owner != alice {
 		t.Fatalf("a claim in another work tree: %+v, elsewhere %+v, %v", c, elsewhere, err)
 	}
@@ -143,7 +143,7 @@ func TestAcquireInAnotherWorktree(t *testing.T) {
 	if len(hits) != 2 || !hits[0].Here || hits[0].Claim.Owner != alice || hits[1].Here {
 		t.Errorf("hits here first, then elsewhere: %+v", hits)
 	}
-	if line := set.ClaimLine(hits[1].Claim, present.NewLabeler(repo), repo.Top); line != `src/a.go: lead·0b2182 for «t» (under a minute ago) in the work tree /elsewhere/wt` {
+	if line := set.ClaimLine(hits[1].Claim, present.NewLabeler(repo, naming), repo.Top); line != `src/a.go: lead·0b2182 for «t» (under a minute ago) in the work tree /elsewhere/wt` {
 		t.Errorf("ClaimLine: %s", line)
 	}
 }
@@ -203,7 +203,7 @@ func TestSetAnswers(t *testing.T) {
 			t.Errorf("rm -rf %s: %d hits, want %d", tc.rel, len(hits), tc.want)
 		}
 	}
-	if d := set.Describe(set.Claims[0], present.NewLabeler(repo)); d != `teammate alpha·29065e for «tests» (src/**/*_test.go, claimed under a minute ago)` {
+	if d := set.Describe(set.Claims[0], present.NewLabeler(repo, naming)); d != `teammate alpha·29065e for «tests» (src/**/*_test.go, claimed under a minute ago)` {
 		t.Errorf("Describe: %s", d)
 	}
 	if f := set.Freshness(); f != "at an unknown time" {
@@ -328,7 +328,7 @@ func TestSharedThroughARemote(t *testing.T) {
 	laptop, desktop := machine(t, remote), machine(t, remote)
 	now := time.Now()
 	shared := func(repo *gitstore.Repo, owner string, globs ...string) (claimstore.Claim, error) {
-		c, _, err := Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: "shared", Globs: globs, Now: now, Remote: "origin"})
+		c, _, err := Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: "shared", Globs: globs, Now: now, Remote: "origin", Naming: naming})
 		return c, err
 	}
 	c, err := shared(laptop, agentstore.AgentHuman, "src/**")
@@ -373,7 +373,7 @@ func TestSharedThroughARemote(t *testing.T) {
 		t.Errorf("the store's expiries after the renewal: %+v", cs)
 	}
 
-	_, _, err = Acquire(laptop, ClaimRequest{Owner: alice, Worktree: laptop.Top, Task: "t", Globs: []string{"x/**"}, Now: now, Remote: "nowhere"})
+	_, _, err = Acquire(laptop, ClaimRequest{Owner: alice, Worktree: laptop.Top, Task: "t", Globs: []string{"x/**"}, Now: now, Remote: "nowhere", Naming: naming})
 	if err == nil || !strings.HasPrefix(err.Error(), "nothing was claimed: ") || !strings.HasSuffix(err.Error(), "; try again when it answers, or claim on this machine only with --local-only") {
 		t.Errorf("through a remote that is not there: %v", err)
 	}

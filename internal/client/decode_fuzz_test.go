@@ -9,7 +9,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
@@ -34,7 +35,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add("PostToolUse", []byte(`{"tool_name":"Write","tool_input":[1,2],"tool_response":"x"}`))
 	f.Add("SessionStart", []byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[`))
 	f.Add("preToolUse", []byte(`{"sessionId":"s","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}`))
-	clients := []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{}, copilot.Client{}, qwen.Client{}}
+	clients := []client.Client{claude.Client{}, codex.Client{}, gemini.Client{}, copilot.Client{}, qwen.Client{}}
 	f.Fuzz(func(t *testing.T, event string, payload []byte) {
 		for _, c := range clients {
 			var before, after runtime.MemStats
@@ -54,7 +55,7 @@ func FuzzDecode(f *testing.F) {
 			if n > 3*len(payload)+4096 { // U+FFFD for an invalid byte; paths joined to cwd
 				t.Fatalf("%s: %d bytes of paths and commands out of a %d-byte payload", c.Name(), n, len(payload))
 			}
-			if _, _, code := c.Encode(in, &hooks.Output{Context: "x", Deny: "y"}); code != 0 {
+			if _, _, code := c.Encode(in, &client.Output{Context: "x", Deny: "y"}); code != 0 {
 				t.Fatalf("%s: a deny exits %d", c.Name(), code)
 			}
 		}

@@ -4,7 +4,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/identity"
+
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
@@ -12,8 +14,17 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/qwen"
 )
 
-var all = []hooks.Client{claude.Client{}, codex.Client{}, gemini.Client{},
+var all = []client.Client{claude.Client{}, codex.Client{}, gemini.Client{},
 	copilot.Client{}, qwen.Client{},
+}
+
+// named is all as identity takes them.
+func named() []client.Named {
+	out := make([]client.Named, len(all))
+	for i, c := range all {
+		out[i] = c
+	}
+	return out
 }
 
 // Each client tells its agents' shells from its hooks by the environment
@@ -33,7 +44,7 @@ func TestForgedHook(t *testing.T) {
 	qwenShell := []string{"QWEN_CODE", "1", "QWEN_CODE_SESSION_ID", "q", "QWEN_CODE_AGENT_ID", "", "QWEN_CODE_PROJECT_DIR", "/home/.qwen/projects/-r"}
 	for _, tc := range []struct {
 		name   string
-		client hooks.Client
+		client client.Client
 		env    func(string) string
 		forged bool
 	}{
@@ -63,7 +74,7 @@ func TestForgedHook(t *testing.T) {
 		{"lucid hook --client copilot in a Copilot shell", copilot.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
 		{"lucid hook in a Copilot shell", claude.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
 	} {
-		if got := hooks.ForgedHook(tc.client, all, tc.env) != ""; got != tc.forged {
+		if got := identity.ForgedHook(tc.client, named(), tc.env) != ""; got != tc.forged {
 			t.Errorf("%s: forged = %v, want %v", tc.name, got, tc.forged)
 		}
 	}
@@ -73,29 +84,29 @@ func TestForgedHook(t *testing.T) {
 // only its session, Gemini nothing.
 func TestAgentShell(t *testing.T) {
 	get := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	sh, ok := hooks.AgentShell(all, get(map[string]string{"CODEX_SESSION_ID": "root", "CODEX_THREAD_ID": "sub"}))
+	sh, ok := identity.AgentShell(named(), get(map[string]string{"CODEX_SESSION_ID": "root", "CODEX_THREAD_ID": "sub"}))
 	if !ok || sh.Agent != "root/sub" {
 		t.Errorf("a Codex subagent's shell: %+v %v, want agent root/sub", sh, ok)
 	}
-	sh, ok = hooks.AgentShell(all, get(map[string]string{"AI_AGENT": "claude-code_2.1.332_agent", "CLAUDE_CODE_SESSION_ID": "s1"}))
+	sh, ok = identity.AgentShell(named(), get(map[string]string{"AI_AGENT": "claude-code_2.1.332_agent", "CLAUDE_CODE_SESSION_ID": "s1"}))
 	if !ok || sh.Agent != "" || sh.Session != "s1" {
 		t.Errorf("Claude Code's Bash tool: %+v %v, want session s1 and no agent", sh, ok)
 	}
-	sh, ok = hooks.AgentShell(all, get(map[string]string{"QWEN_CODE": "1", "QWEN_CODE_SESSION_ID": "q", "QWEN_CODE_AGENT_ID": "general-purpose-call_001"}))
+	sh, ok = identity.AgentShell(named(), get(map[string]string{"QWEN_CODE": "1", "QWEN_CODE_SESSION_ID": "q", "QWEN_CODE_AGENT_ID": "general-purpose-call_001"}))
 	if !ok || sh.Agent != "q/general-purpose-call_001" || sh.Client != "Qwen Code" {
 		t.Errorf("a Qwen subagent's shell: %+v %v, want agent q/general-purpose-call_001", sh, ok)
 	}
-	sh, ok = hooks.AgentShell(all, get(map[string]string{"QWEN_CODE": "1", "QWEN_CODE_SESSION_ID": "q", "QWEN_CODE_AGENT_ID": ""}))
+	sh, ok = identity.AgentShell(named(), get(map[string]string{"QWEN_CODE": "1", "QWEN_CODE_SESSION_ID": "q", "QWEN_CODE_AGENT_ID": ""}))
 	if !ok || sh.Agent != "q" {
 		t.Errorf("a Qwen lead's shell: %+v %v, want agent q", sh, ok)
 	}
-	if sh, ok := hooks.AgentShell(all, get(map[string]string{"QWEN_PROJECT_DIR": "/r", "CLAUDE_PROJECT_DIR": "/r", "GEMINI_PROJECT_DIR": "/r", "QWEN_CODE_SESSION_ID": "q"})); ok {
+	if sh, ok := identity.AgentShell(named(), get(map[string]string{"QWEN_PROJECT_DIR": "/r", "CLAUDE_PROJECT_DIR": "/r", "GEMINI_PROJECT_DIR": "/r", "QWEN_CODE_SESSION_ID": "q"})); ok {
 		t.Errorf("Qwen's hook read as %s's agent shell", sh.Client)
 	}
-	if _, ok := hooks.AgentShell(all, get(map[string]string{"GEMINI_CLI": "1"})); !ok {
+	if _, ok := identity.AgentShell(named(), get(map[string]string{"GEMINI_CLI": "1"})); !ok {
 		t.Error("Gemini's shell is not an agent's shell")
 	}
-	if _, ok := hooks.AgentShell(all, get(map[string]string{})); ok {
+	if _, ok := identity.AgentShell(named(), get(map[string]string{})); ok {
 		t.Error("a person's terminal is an agent's shell")
 	}
 }
@@ -105,8 +116,8 @@ func TestAgentShell(t *testing.T) {
 func TestRegisteredEventsAreHandled(t *testing.T) {
 	for _, c := range all {
 		for _, e := range c.Events() {
-			if !slices.Contains(hooks.Events, e.Lucid) || e.Timeout <= 0 {
-				t.Errorf("%s registers %s as %q (timeout %v): hooks.Events lacks it", c.Name(), e.Name, e.Lucid, e.Timeout)
+			if !slices.Contains(client.Events, e.Lucid) || e.Timeout <= 0 {
+				t.Errorf("%s registers %s as %q (timeout %v): client.Events lacks it", c.Name(), e.Name, e.Lucid, e.Timeout)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // SetUp reports whether lucid has hooks in the client's settings (of any
@@ -29,8 +30,8 @@ func (c *Client) SetUp(repo *gitstore.Repo) bool {
 // CheckHooks checks that every event of c is registered, in one file:
 // check names the check, none says what is wrong where no file holds
 // lucid's hooks, and noneFix what to do then.
-func (c *Client) CheckHooks(repo *gitstore.Repo, check, none, noneFix string) Finding {
-	f := Finding{Check: check}
+func (c *Client) CheckHooks(repo *gitstore.Repo, check, none, noneFix string) setup.Finding {
+	f := setup.Finding{Check: check}
 	name, events, err := c.Registered(repo)
 	switch {
 	case err != nil:

@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Client is one agent client as lucid registers itself in it: where its
@@ -54,7 +56,7 @@ type Client struct {
 
 // Event is one event a client registers: the hook path reads the same
 // table.
-type Event = hooks.Event
+type Event = client.Event
 
 // group is lucid's matcher group for e, as compact JSON.
 func (c *Client) group(e Event) []byte {
@@ -422,7 +424,7 @@ func (s *Settings) RegisterWhat() string {
 // (what says what, "" for nothing): a file left empty goes, with the
 // folders of repo it leaves empty (with no repo, the user's, only the
 // file).
-func (s *Settings) Save(repo *gitstore.Repo, what string) ([]Change, error) {
+func (s *Settings) Save(repo *gitstore.Repo, what string) ([]setup.Change, error) {
 	if what == "" {
 		return nil, nil
 	}
@@ -433,25 +435,25 @@ func (s *Settings) Save(repo *gitstore.Repo, what string) ([]Change, error) {
 		if repo != nil {
 			RemoveEmptyDirs(repo, filepath.Dir(s.path))
 		}
-		return []Change{{Path: s.name, What: "removed (it held only lucid's hooks)"}}, nil
+		return []setup.Change{{Path: s.name, What: "removed (it held only lucid's hooks)"}}, nil
 	}
 	if err := s.Write(); err != nil {
 		return nil, err
 	}
-	return []Change{{Path: s.name, What: what}}, nil
+	return []setup.Change{{Path: s.name, What: what}}, nil
 }
 
 // InstallHooks registers lucid's hook for every event in the client's
 // shared settings, keeping every byte of the user's and changing none
 // when everything is in place. Claude Code's Install does more (the
 // personal file, the status line, /lucid:dream).
-func (c *Client) InstallHooks(repo *gitstore.Repo) ([]Change, error) {
+func (c *Client) InstallHooks(repo *gitstore.Repo) ([]setup.Change, error) {
 	return c.installAt(repo.Abs(c.Settings), c.Settings)
 }
 
 // installAt registers lucid's hook for every event in the settings file
 // at path, named name in what it reports.
-func (c *Client) installAt(path, name string) ([]Change, error) {
+func (c *Client) installAt(path, name string) ([]setup.Change, error) {
 	s, err := c.readAt(path, name)
 	if err != nil {
 		return nil, err
@@ -463,13 +465,13 @@ func (c *Client) installAt(path, name string) ([]Change, error) {
 	if err := s.Write(); err != nil {
 		return nil, err
 	}
-	return []Change{{Path: name, What: what}}, nil
+	return []setup.Change{{Path: name, What: what}}, nil
 }
 
 // UninstallHooks removes every lucid hook from the client's settings
 // files; a file left empty goes.
-func (c *Client) UninstallHooks(repo *gitstore.Repo) ([]Change, error) {
-	var changes []Change
+func (c *Client) UninstallHooks(repo *gitstore.Repo) ([]setup.Change, error) {
+	var changes []setup.Change
 	for _, name := range c.Files() {
 		s, err := c.Read(repo, name)
 		if err != nil {

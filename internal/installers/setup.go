@@ -1,19 +1,11 @@
 package installers
 
 import (
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/merge"
 	"os/exec"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
-
-// Change is one file the installer created, changed or removed; the same
-// as the merge driver's installer reports, so that lucid init prints both
-// alike.
-type Change = merge.Change
-
-// Finding is the result of one check (the merge driver's checks report
-// the same way).
-type Finding = merge.Finding
 
 // Setup is one client's part of lucid init, lucid uninstall and lucid
 // doctor: its hooks (Hooks), and whatever else the client needs to run
@@ -23,14 +15,14 @@ type Setup interface {
 	Hooks() *Client
 	// Install sets lucid up in the client; Uninstall takes away all that
 	// Install added, and nothing of the user's.
-	Install(repo *gitstore.Repo, opt Options) ([]Change, error)
-	Uninstall(repo *gitstore.Repo) ([]Change, error)
+	Install(repo *gitstore.Repo, opt Options) ([]setup.Change, error)
+	Uninstall(repo *gitstore.Repo) ([]setup.Change, error)
 	// Check is doctor's checks of the client, set up in repo: its hooks
 	// and what it needs to run them. CheckClient is doctor's checks of
 	// the client's own settings, outside the repository, which come after
 	// the repository's; nil for none.
-	Check(repo *gitstore.Repo) []Finding
-	CheckClient() []Finding
+	Check(repo *gitstore.Repo) []setup.Finding
+	CheckClient() []setup.Finding
 	// DoctorFiles are the client's files in the work tree that lucid
 	// reads, relative to its top, which doctor checks as it checks its
 	// own.
@@ -67,10 +59,10 @@ func ClientCommand(id string) func(string) string {
 
 // InstallUser registers lucid's hooks of c in the user settings at path,
 // keeping every byte of the user's.
-func InstallUser(c *Client, path string) ([]Change, error) { return c.installAt(path, path) }
+func InstallUser(c *Client, path string) ([]setup.Change, error) { return c.installAt(path, path) }
 
 // UninstallUser removes what InstallUser added; a file left empty goes.
-func UninstallUser(c *Client, path string) ([]Change, error) {
+func UninstallUser(c *Client, path string) ([]setup.Change, error) {
 	s, err := c.readAt(path, path)
 	if err != nil {
 		return nil, err
@@ -93,8 +85,8 @@ func UserSetUp(c *Client, path string) bool {
 // command line, its title) find lucid: they run with the PATH the client
 // starts with, this shell's when it starts here, and with no lucid there
 // every hook does nothing (the registered command exits 0 without it).
-func CheckLucidOnPath(id, title string) Finding {
-	f := Finding{Check: id + " finds lucid"}
+func CheckLucidOnPath(id, title string) setup.Finding {
+	f := setup.Finding{Check: id + " finds lucid"}
 	p, err := exec.LookPath("lucid")
 	if err != nil {
 		f.Detail = title + "'s hooks run `command -v lucid || exit 0`: with no lucid on the PATH " + id + " starts with, every hook does nothing"

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // plainSettings reports whether init then uninstall must give doc back
@@ -170,9 +170,9 @@ var testClient = &Client{
 	ID: "test", Name: "Test", Settings: ".test/settings.json", LocalSettings: ".test/settings.local.json",
 	Events: func() []Event {
 		var events []Event
-		for _, e := range hooks.Events {
+		for _, e := range client.Events {
 			m := ""
-			if e == hooks.PreToolUse || e == hooks.PostToolUse {
+			if e == client.PreToolUse || e == client.PostToolUse {
 				m = "Edit|Write|Bash"
 			}
 			events = append(events, Event{Name: e, Lucid: e, Matcher: m, Timeout: 10 * time.Second})

@@ -9,14 +9,30 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 )
 
+// Naming is how the clients lucid serves name their agents, which every
+// label follows. The caller builds it from the clients it knows
+// (identity.Naming); the zero Naming labels every agent by its role, and
+// knows no teammate.
+type Naming struct {
+	// Default is the default client's name: its agents, and those of no
+	// known client, are labelled by their role in a team; every other
+	// client's agents by the client's name.
+	Default string
+	// Teammates reads a teammate's name in its agent team from the id its
+	// client gave it as a subagent (what follows the "/" of its AgentID),
+	// and the part of the id that tells it from others of that name; ok
+	// is false for any other subagent. nil: no agent is a teammate.
+	Teammates func(subagent string) (name, tag string, ok bool)
+}
+
 // Label is the short name of an agent (an agentstore.AgentID) shown to
 // people and models: "lead·1bd236" for a lead, "NAME·29065e" for a
 // teammate of an agent team (its name in the team, then six characters of
 // what tells it from others of that name), "TYPE·a2adb9" for a subagent
 // of type TYPE ("agent" when the type is not known), and other writers as
 // they are, each a word (see word).
-func Label(agent, agentType string) string {
-	return word(label(agent, agentType))
+func (n Naming) Label(agent, agentType string) string {
+	return word(n.label(agent, agentType))
 }
 
 // word keeps a label one word, whoever chose its name (a teammate's name,
@@ -33,11 +49,11 @@ func word(s string) string {
 	}, s)
 }
 
-func label(agent, agentType string) string {
+func (n Naming) label(agent, agentType string) string {
 	session, sub, isSub := strings.Cut(agent, "/")
 	switch {
 	case isSub:
-		if name, tag, ok := teammate(sub); ok {
+		if name, tag, ok := n.teammate(sub); ok {
 			return name + "·" + short(tag)
 		}
 		if agentType == "" {
@@ -51,20 +67,14 @@ func label(agent, agentType string) string {
 	}
 }
 
-// NamedLabels reports whether the agents of client (as their records name
-// it) are labelled by the client's name rather than by their role in a
-// team. The command line sets it from its registry of clients; unset,
-// every agent is labelled by its role.
-var NamedLabels func(client string) bool
-
 // LabelIn is Label for an agent of client, as its record names it. An
-// agent of a client whose agents have NamedLabels is "codex·21259d" for a
+// agent of a client other than the default one is "codex·21259d" for a
 // lead, "codex-default·77ae91" for a subagent of type default, each with
 // the end of its id (Codex's ids begin with the time, which agents
 // started together share).
-func LabelIn(agent, agentType, client string) string {
-	if client == "" || NamedLabels == nil || !NamedLabels(client) {
-		return Label(agent, agentType)
+func (n Naming) LabelIn(agent, agentType, client string) string {
+	if client == "" || n.Default == "" || client == n.Default {
+		return n.Label(agent, agentType)
 	}
 	session, sub, isSub := strings.Cut(agent, "/")
 	if isSub {
@@ -76,30 +86,22 @@ func LabelIn(agent, agentType, client string) string {
 	return word(client + "·" + tail(session))
 }
 
-// Teammates reads a teammate's name in its agent team from the id its
-// client gave it as a subagent (what follows the "/" of its AgentID), and
-// the part of the id that tells it from others of that name; ok is false
-// for any other subagent. The command line sets it from its registry of
-// clients, which asks each client whose agents form teams; unset, no agent
-// is a teammate.
-var Teammates func(subagent string) (name, tag string, ok bool)
-
 // Teammate reports whether agent (an AgentID) is a teammate of an agent
 // team, and its name in the team.
-func Teammate(agent string) (name string, ok bool) {
+func (n Naming) Teammate(agent string) (name string, ok bool) {
 	_, sub, isSub := strings.Cut(agent, "/")
 	if !isSub {
 		return "", false
 	}
-	name, _, ok = teammate(sub)
+	name, _, ok = n.teammate(sub)
 	return name, ok
 }
 
-func teammate(sub string) (name, tag string, ok bool) {
-	if Teammates == nil {
+func (n Naming) teammate(sub string) (name, tag string, ok bool) {
+	if n.Teammates == nil {
 		return "", "", false
 	}
-	return Teammates(sub)
+	return n.Teammates(sub)
 }
 
 // tail is the last six letters or digits of id.
@@ -127,21 +129,26 @@ func looksLikeSession(s string) bool {
 // its record once. It is safe for concurrent use: lucid search reads the
 // log in parts at once, and its agent filter asks for labels from each.
 type Labeler struct {
-	repo  *gitstore.Repo
-	mu    sync.Mutex
-	known map[string]agentstore.Record
+	repo   *gitstore.Repo
+	naming Naming
+	mu     sync.Mutex
+	known  map[string]agentstore.Record
 }
 
-// NewLabeler returns a Labeler for the repository's agents.
-func NewLabeler(r *gitstore.Repo) *Labeler {
-	return &Labeler{repo: r, known: map[string]agentstore.Record{}}
+// NewLabeler returns a Labeler for the repository's agents, named as n
+// says.
+func NewLabeler(r *gitstore.Repo, n Naming) *Labeler {
+	return &Labeler{repo: r, naming: n, known: map[string]agentstore.Record{}}
 }
+
+// Naming is how the Labeler names agents.
+func (l *Labeler) Naming() Naming { return l.naming }
 
 // Label returns the label of agent, as LabelIn does, with its type and
 // client as its record says.
 func (l *Labeler) Label(agent string) string {
-	if _, mate := Teammate(agent); mate {
-		return Label(agent, "")
+	if _, mate := l.naming.Teammate(agent); mate {
+		return l.naming.Label(agent, "")
 	}
 	l.mu.Lock()
 	rec, ok := l.known[agent]
@@ -153,7 +160,7 @@ func (l *Labeler) Label(agent string) string {
 	if !strings.Contains(agent, "/") && !looksLikeSession(agent) && rec.Client == "" {
 		// A person's name, or a session id of no known shape whose
 		// client never started it here.
-		return Label(agent, "")
+		return l.naming.Label(agent, "")
 	}
-	return LabelIn(agent, rec.Type, rec.Client)
+	return l.naming.LabelIn(agent, rec.Type, rec.Client)
 }

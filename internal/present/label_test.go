@@ -6,18 +6,15 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
-	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 
-// TestMain labels agents as the command line does, by the registry of
-// clients: teammates of agent teams are Claude Code's, and other clients'
-// agents go by their client's name.
-func TestMain(m *testing.M) {
-	clients.NameAgents()
-	os.Exit(m.Run())
-}
+// naming labels agents as the command line does, by the clients'
+// identities: teammates of agent teams are Claude Code's, and other
+// clients' agents go by their client's name.
+var naming = identity.Naming()
 
 // The agents of the tests.
 const (
@@ -45,7 +42,7 @@ func TestLabel(t *testing.T) {
 		{lead + "/ax (01M92GVSR3VW2Q2VCR4YSWK9J8): «ok» lucid: a person released-29065eaa7bbaa962", "", "x__01M92GVSR3VW2Q2VCR4YSWK9J8_:__ok__lucid:_a_person_released·29065e"},
 		{"Jane Doe", "", "Jane_Doe"},
 	} {
-		if got := present.Label(tc.agent, tc.typ); got != tc.want {
+		if got := naming.Label(tc.agent, tc.typ); got != tc.want {
 			t.Errorf("Label(%q, %q) = %q, want %q", tc.agent, tc.typ, got, tc.want)
 		}
 	}
@@ -64,25 +61,23 @@ func TestLabelIn(t *testing.T) {
 		{sub, "Explore", "claude", "Explore·a2adb9"},
 		{sub, "Explore", "", "Explore·a2adb9"},
 	} {
-		if got := present.LabelIn(tc.agent, tc.typ, tc.client); got != tc.want {
+		if got := naming.LabelIn(tc.agent, tc.typ, tc.client); got != tc.want {
 			t.Errorf("LabelIn(%q, %q, %q) = %q, want %q", tc.agent, tc.typ, tc.client, got, tc.want)
 		}
 	}
 }
 
-// Unset, as in a program that did not ask the registry, every agent goes by
-// its role, and none is a teammate.
+// By the zero Naming, as in a program that names no clients, every agent
+// goes by its role, and none is a teammate.
 func TestUnset(t *testing.T) {
-	named, mates := present.NamedLabels, present.Teammates
-	defer func() { present.NamedLabels, present.Teammates = named, mates }()
-	present.NamedLabels, present.Teammates = nil, nil
-	if got := present.LabelIn(codex, "", "codex"); got != "lead·019a6f" {
+	var unset present.Naming
+	if got := unset.LabelIn(codex, "", "codex"); got != "lead·019a6f" {
 		t.Errorf("a Codex lead: %q", got)
 	}
-	if got := present.Label(mate, ""); got != "agent·aalpha" {
+	if got := unset.Label(mate, ""); got != "agent·aalpha" {
 		t.Errorf("a teammate: %q", got)
 	}
-	if _, ok := present.Teammate(mate); ok {
+	if _, ok := unset.Teammate(mate); ok {
 		t.Error("a teammate was told without the registry")
 	}
 }
@@ -90,11 +85,11 @@ func TestUnset(t *testing.T) {
 // A teammate is told by its name in its team; a lead, a plain subagent and
 // other writers are no teammates.
 func TestTeammate(t *testing.T) {
-	if name, ok := present.Teammate(mate); !ok || name != "alpha" {
+	if name, ok := naming.Teammate(mate); !ok || name != "alpha" {
 		t.Errorf("the teammate: %q, %v", name, ok)
 	}
 	for _, agent := range []string{lead, sub, agentstore.AgentHuman, "aalpha-29065eaa7bbaa962", codex + "/019a6f3d-0000-7000-8000-000000a1b2c3"} {
-		if name, ok := present.Teammate(agent); ok {
+		if name, ok := naming.Teammate(agent); ok {
 			t.Errorf("%q is teammate %q", agent, name)
 		}
 	}
@@ -122,7 +117,7 @@ func TestLabeler(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	labels := present.NewLabeler(r)
+	labels := present.NewLabeler(r, naming)
 	want := map[string]string{
 		codex:                     "codex·2d77ae",
 		codexSub:                  "codex-default·a1b2c3",
@@ -147,7 +142,7 @@ func TestLabeler(t *testing.T) {
 			t.Errorf("again, Label(%q) = %q, want %q", agent, got, w)
 		}
 	}
-	if got := present.NewLabeler(r).Label(codexSub); got != "agent·019a6f" {
+	if got := present.NewLabeler(r, naming).Label(codexSub); got != "agent·019a6f" {
 		t.Errorf("without its record, a Codex subagent: %q", got)
 	}
 }

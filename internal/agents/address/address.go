@@ -40,14 +40,14 @@ type Book struct {
 	ttl    time.Duration
 }
 
-// Open reads the agents of repo. ttl is how long an agent may be silent
-// before it counts as gone (the claims' TTL).
-func Open(repo *gitstore.Repo, now time.Time, ttl time.Duration) (*Book, error) {
+// Open reads the agents of repo, named as n says. ttl is how long an agent
+// may be silent before it counts as gone (the claims' TTL).
+func Open(repo *gitstore.Repo, n present.Naming, now time.Time, ttl time.Duration) (*Book, error) {
 	recs, seen, err := agentstore.Agents(repo)
 	if err != nil {
 		return nil, err
 	}
-	return &Book{repo: repo, recs: recs, seen: seen, labels: present.NewLabeler(repo), now: now, ttl: ttl}, nil
+	return &Book{repo: repo, recs: recs, seen: seen, labels: present.NewLabeler(repo, n), now: now, ttl: ttl}, nil
 }
 
 // Label is agent's label.
@@ -85,7 +85,7 @@ func (b *Book) Resolve(caller, name string) (Recipient, error) {
 		session, _, _ := strings.Cut(caller, "/")
 		var other []int
 		for i, r := range b.recs {
-			if mate, ok := present.Teammate(r.ID); ok && mate == name {
+			if mate, ok := b.labels.Naming().Teammate(r.ID); ok && mate == name {
 				if strings.HasPrefix(r.ID, session+"/") {
 					found = append(found, i)
 				} else {

@@ -23,11 +23,10 @@ func TestResolve(t *testing.T) {
 	gittest.Setenv(t)
 	repo := repotest.Lucid(t)
 	// Teammates are "a<name>-<tag>" here, as a client would say.
-	present.Teammates = func(sub string) (string, string, bool) {
+	naming := present.Naming{Teammates: func(sub string) (string, string, bool) {
 		name, tag, ok := strings.Cut(strings.TrimPrefix(sub, "a"), "-")
 		return name, tag, ok && strings.HasPrefix(sub, "a")
-	}
-	defer func() { present.Teammates = nil }()
+	}}
 	for _, r := range []agentstore.Record{
 		{ID: lead}, {ID: other}, {ID: lead + "/b2adb9a7d441d9c57", Type: "general-purpose"},
 		{ID: lead + "/atester-111111"}, {ID: other + "/atester-222222"}, {ID: other + "/areviewer-333333"}, {ID: other + "/areviewer-444444"},
@@ -36,7 +35,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	book, err := Open(repo, time.Now(), time.Hour)
+	book, err := Open(repo, naming, time.Now(), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ package answer
 import (
 	"encoding/json"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // output is the one JSON object a hook prints, in the form Claude Code
@@ -32,7 +32,7 @@ type specific struct {
 // and at TaskCompleted too, where it keeps the task open: there the model
 // reads "TaskCompleted hook feedback:" and the reason, where exit 2 would
 // show it the whole hook command as well (seen with Claude Code 2.1.332).
-func Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	var o output
 	switch {
 	case out.Block != "":

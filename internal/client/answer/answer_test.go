@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // lucid's answers in the forms Claude Code honours: a deny inside
@@ -12,25 +12,25 @@ import (
 // additionalContext, a signed command as the whole input with its command
 // replaced; nothing at all when there is nothing to say.
 func TestEncode(t *testing.T) {
-	bash := hooks.Input{Event: "PreToolUse", ToolName: "Bash", ToolInput: []byte(`{"command":"sleep 1; echo changed-by-other > /home/dev/repo/a.txt","description":"t"}`)}
+	bash := client.Input{Event: "PreToolUse", ToolName: "Bash", ToolInput: []byte(`{"command":"sleep 1; echo changed-by-other > /home/dev/repo/a.txt","description":"t"}`)}
 	for _, tc := range []struct {
 		name string
-		in   hooks.Input
-		out  hooks.Output
+		in   client.Input
+		out  client.Output
 		want string
 	}{
-		{"deny", bash, hooks.Output{Deny: "lucid: a.txt is claimed", Context: "ignored"},
+		{"deny", bash, client.Output{Deny: "lucid: a.txt is claimed", Context: "ignored"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
-		{"block at a stop", hooks.Input{Event: "SubagentStop"}, hooks.Output{Block: "Before you stop: record"},
+		{"block at a stop", client.Input{Event: "SubagentStop"}, client.Output{Block: "Before you stop: record"},
 			`{"decision":"block","reason":"Before you stop: record"}`},
-		{"block at TaskCompleted", hooks.Input{Event: "TaskCompleted"}, hooks.Output{Block: "Before this task is closed"},
+		{"block at TaskCompleted", client.Input{Event: "TaskCompleted"}, client.Output{Block: "Before this task is closed"},
 			`{"decision":"block","reason":"Before this task is closed"}`},
-		{"context", hooks.Input{Event: "SessionStart"}, hooks.Output{Context: "# lucid: digest"},
+		{"context", client.Input{Event: "SessionStart"}, client.Output{Context: "# lucid: digest"},
 			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
-		{"signed command", bash, hooks.Output{Command: "LUCID_AGENT=s lucid note x", Permission: "ask", PermissionReason: "lucid signed it"},
+		{"signed command", bash, client.Output{Command: "LUCID_AGENT=s lucid note x", Permission: "ask", PermissionReason: "lucid signed it"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"lucid signed it","updatedInput":{"command":"LUCID_AGENT=s lucid note x","description":"t"}}}`},
-		{"signed command, input no object", hooks.Input{Event: "PreToolUse", ToolInput: []byte(`"x"`)}, hooks.Output{Command: "c", Permission: "allow"}, ""},
-		{"nothing", bash, hooks.Output{}, ""},
+		{"signed command, input no object", client.Input{Event: "PreToolUse", ToolInput: []byte(`"x"`)}, client.Output{Command: "c", Permission: "allow"}, ""},
+		{"nothing", bash, client.Output{}, ""},
 	} {
 		b, line, code := Encode(tc.in, &tc.out)
 		want := tc.want

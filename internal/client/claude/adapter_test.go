@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
 
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/answer"
 )
 
@@ -24,7 +25,7 @@ const version = "claude-code-2.1.332"
 func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
 // decode decodes a recorded payload of its event (the name's first word).
-func decode(t *testing.T, name string) hooks.Input {
+func decode(t *testing.T, name string) client.Input {
 	t.Helper()
 	return clienttest.Decode(t, Client{}, version, "", name)
 }
@@ -43,40 +44,40 @@ func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
 	for _, tc := range []struct {
 		file string
-		want hooks.Input // the fields compared; ToolInput is left out
+		want client.Input // the fields compared; ToolInput is left out
 	}{
-		{"SessionStart-lead.json", hooks.Input{Event: "SessionStart", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo, Source: "startup"}},
-		{"SessionStart-compact-teammate.json", hooks.Input{Event: "SessionStart", SessionID: "ec360ae2-0342-45da-810f-72acc96b5586",
+		{"SessionStart-lead.json", client.Input{Event: "SessionStart", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo, Source: "startup"}},
+		{"SessionStart-compact-teammate.json", client.Input{Event: "SessionStart", SessionID: "ec360ae2-0342-45da-810f-72acc96b5586",
 			AgentID: "aalpha-a940cfca617398a0", AgentType: "alpha", Cwd: repo, Source: "compact"}},
-		{"SubagentStart-teammate.json", hooks.Input{Event: "SubagentStart", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
+		{"SubagentStart-teammate.json", client.Input{Event: "SubagentStart", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
 			AgentID: "abeta-0b849a257b503a38", AgentType: "beta", Cwd: repo}},
-		{"PreToolUse-Edit-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
-			PermissionMode: "bypassPermissions", ToolName: "Edit", Tool: hooks.ToolEdit, Paths: []string{repo + "/a.txt"}}},
-		{"PreToolUse-Write-subagent.json", hooks.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
+		{"PreToolUse-Edit-lead.json", client.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Edit", Tool: client.ToolEdit, Paths: []string{repo + "/a.txt"}}},
+		{"PreToolUse-Write-subagent.json", client.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
 			AgentID: "a2adb9a7d441d9c57", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions",
-			ToolName: "Write", Tool: hooks.ToolEdit, Paths: []string{repo + "/c.txt"}}},
-		{"PreToolUse-NotebookEdit-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
-			PermissionMode: "bypassPermissions", ToolName: "NotebookEdit", Tool: hooks.ToolEdit, Paths: []string{repo + "/nb.ipynb"}}},
-		{"PreToolUse-Bash-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
-			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: hooks.ToolShell, Command: "sleep 1; echo changed-by-other > /home/dev/repo/a.txt"}},
-		{"PreToolUse-Agent-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo,
-			PermissionMode: "bypassPermissions", ToolName: "Agent", Tool: hooks.ToolAgent}},
-		{"PreToolUse-Read-lead.json", hooks.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			ToolName: "Write", Tool: client.ToolEdit, Paths: []string{repo + "/c.txt"}}},
+		{"PreToolUse-NotebookEdit-lead.json", client.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "NotebookEdit", Tool: client.ToolEdit, Paths: []string{repo + "/nb.ipynb"}}},
+		{"PreToolUse-Bash-lead.json", client.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: client.ToolShell, Command: "sleep 1; echo changed-by-other > /home/dev/repo/a.txt"}},
+		{"PreToolUse-Agent-lead.json", client.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Agent", Tool: client.ToolAgent}},
+		{"PreToolUse-Read-lead.json", client.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "Read"}},
-		{"PostToolUse-Write-lead.json", hooks.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
-			PermissionMode: "bypassPermissions", ToolName: "Write", Tool: hooks.ToolEdit, Paths: []string{repo + "/newdir/sub/x.txt"}, Changed: []string{repo + "/newdir/sub/x.txt"}}},
+		{"PostToolUse-Write-lead.json", client.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Write", Tool: client.ToolEdit, Paths: []string{repo + "/newdir/sub/x.txt"}, Changed: []string{repo + "/newdir/sub/x.txt"}}},
 		// The command's own record of what it changed.
-		{"PostToolUse-Bash-lead.json", hooks.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
-			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: hooks.ToolShell,
+		{"PostToolUse-Bash-lead.json", client.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: client.ToolShell,
 			Command: "export LUCID_AGENT=x1; sleep 1; echo changed-by-other > /home/dev/repo/a.txt", Changed: []string{repo + "/a.txt"}}},
 		// A record shared with another command's: the file the command
 		// names is its own, the other is unsure.
-		{"PostToolUse-Bash-shared-subagent.json", hooks.Input{Event: "PostToolUse", SessionID: "fe694699-9a78-417c-a2bf-5e7c0b5d308f",
-			AgentID: "a8d2f99cab08460fe", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: hooks.ToolShell,
+		{"PostToolUse-Bash-shared-subagent.json", client.Input{Event: "PostToolUse", SessionID: "fe694699-9a78-417c-a2bf-5e7c0b5d308f",
+			AgentID: "a8d2f99cab08460fe", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: client.ToolShell,
 			Command: "sleep 2; echo f > /home/dev/repo/b.txt", Changed: []string{repo + "/b.txt"}, Unsure: []string{repo + "/a.txt"}}},
-		{"SubagentStop-subagent.json", hooks.Input{Event: "SubagentStop", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
+		{"SubagentStop-subagent.json", client.Input{Event: "SubagentStop", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
 			AgentID: "a2adb9a7d441d9c57", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions"}},
-		{"TaskCompleted-teammate.json", hooks.Input{Event: "TaskCompleted", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
+		{"TaskCompleted-teammate.json", client.Input{Event: "TaskCompleted", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
 			AgentID: "aalpha-29065eaa7bbaa962", AgentType: "alpha", TeammateName: "alpha", Cwd: repo}},
 	} {
 		got := decode(t, tc.file)
@@ -96,7 +97,7 @@ func TestDecodeOddPayloads(t *testing.T) {
 		}
 	}
 	in, err := Client{}.Decode("PreToolUse", []byte(`{"session_id":"s","tool_name":"Write","tool_input":[1]}`))
-	if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 0 {
+	if err != nil || in.Tool != client.ToolEdit || len(in.Paths) != 0 {
 		t.Errorf("a Write whose input is no object: %+v, %v", in, err)
 	}
 }
@@ -120,7 +121,7 @@ func TestTaskCompletedByTheLead(t *testing.T) {
 // Claude Code takes lucid's answer in the shape package answer encodes.
 func TestEncodeIsAnswers(t *testing.T) {
 	bash := decode(t, "PreToolUse-Bash-lead.json")
-	out := hooks.Output{Deny: "lucid: a.txt is claimed"}
+	out := client.Output{Deny: "lucid: a.txt is claimed"}
 	b, _, _ := Client{}.Encode(bash, &out)
 	want, _, _ := answer.Encode(bash, &out)
 	if string(b) != string(want) || len(b) == 0 {
@@ -143,11 +144,11 @@ func TestShellAndHookEnvironments(t *testing.T) {
 		}
 	}
 	c := Client{}
-	if c.Name() != "claude" || !slices.Equal(hooks.EventNames(c.Events()), hooks.Events) {
-		t.Errorf("Name %q, Events %v", c.Name(), hooks.EventNames(c.Events()))
+	if c.Name() != "claude" || !slices.Equal(client.EventNames(c.Events()), client.Events) {
+		t.Errorf("Name %q, Events %v", c.Name(), client.EventNames(c.Events()))
 	}
 	shell := env("AI_AGENT", "claude-code_2.1.332_agent", "CLAUDECODE", "1", "CLAUDE_CODE_SESSION_ID", "s1")
-	if sh, ok := c.AgentShell(shell); !ok || sh != (hooks.Shell{Client: "Claude Code", Session: "s1"}) {
+	if sh, ok := c.AgentShell(shell); !ok || sh != (client.Shell{Client: "Claude Code", Session: "s1"}) {
 		t.Errorf("the Bash tool's shell: %+v %v", sh, ok)
 	}
 	if own, known := c.OwnHook(shell); own || !known {

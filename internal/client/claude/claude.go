@@ -1,10 +1,11 @@
 // Package claude holds all lucid knows of Claude Code (2.1.332): its
-// hooks' payloads decoded into lucid's hooks.Input and lucid's answer
+// hooks' payloads decoded into lucid's client.Input and lucid's answer
 // encoded as it honours it (the payloads in
 // testdata/payloads/claude-code-2.1.332); the events lucid registers;
 // its settings, status line, /lucid:dream command and user hooks as lucid
-// init writes them; its agents' shells; its agent teams' teammates, told
-// by their ids; and doctor's checks of it.
+// init writes them; and doctor's checks of it. Its names, its agents'
+// shells and its agent teams' teammates are its identity
+// (client/identity), which it embeds.
 package claude
 
 import (
@@ -17,53 +18,17 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Claude Code. Its event names are lucid's own.
-type Client struct{}
-
-func (Client) Name() string { return "claude" }
+type Client struct{ identity.Claude }
 
 // Events are the events lucid registers in Claude Code.
-func (Client) Events() []hooks.Event { return events }
-
-// AgentShell tells the Bash tool's commands by AI_AGENT, which Claude Code
-// 2.1.332 sets to claude-code_<version>_agent there and to ..._harness for
-// its hooks; and, for a client without it, by CLAUDECODE=1 without
-// CLAUDE_PROJECT_DIR, which only hooks get. The shell names the session
-// (CLAUDE_CODE_SESSION_ID) but not which of its agents runs it: a
-// subagent's shell names its lead's session. (All seen with the real
-// client.)
-func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
-	ai := getenv("AI_AGENT")
-	shell := strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_agent") ||
-		ai == "" && getenv("CLAUDECODE") == "1" && getenv("CLAUDE_PROJECT_DIR") == ""
-	if !shell {
-		return hooks.Shell{}, false
-	}
-	return hooks.Shell{Client: "Claude Code", Session: getenv("CLAUDE_CODE_SESSION_ID")}, true
-}
-
-// OwnHook: Claude Code gives its hooks AI_AGENT=claude-code_<version>_harness.
-func (Client) OwnHook(getenv func(string) string) (own, known bool) {
-	ai := getenv("AI_AGENT")
-	return strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_harness"), true
-}
-
-// ShellVars: none. The shell names no agent; lucid commands carry the
-// stamp (LUCID_AGENT), which no variable of the shell overrides, and
-// without it they are refused (a line that unsets CLAUDECODE to run
-// claude inside is no forgery).
-func (Client) ShellVars() []string { return nil }
-
-// ClientProcess: Claude Code's own program, claude (its native build), or
-// the cli.js of its package run by node.
-func (Client) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "claude", "claude-code")
-}
+func (Client) Events() []client.Event { return events }
 
 // payload is the part of a hook payload lucid reads.
 type payload struct {
@@ -125,12 +90,12 @@ func (br *bashResponse) decode(b []byte) {
 
 // Decode reads the payload. Tool input that is not what lucid expects
 // reads as empty.
-func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
-	in := hooks.Input{
+	in := client.Input{
 		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
 		TeammateName: p.TeammateName, Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
@@ -139,7 +104,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 		// Claude Code gives its hooks the folder the session started in.
 		in.ProjectDir = os.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	if event == hooks.TaskCompleted && p.AgentID == "" && p.TeammateName == "" && p.TaskID != "" {
+	if event == client.TaskCompleted && p.AgentID == "" && p.TeammateName == "" && p.TaskID != "" {
 		// The lead closed the task: the payload names nobody, but the
 		// task list Claude Code keeps on disk names its owner.
 		in.TeammateName = taskOwner(p.SessionID, p.TaskID)
@@ -154,31 +119,31 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	// subagent.
 	switch p.ToolName {
 	case "Edit", "Write", "NotebookEdit", "MultiEdit":
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		if path := ti.path(); path != "" {
 			in.Paths = []string{path}
 		}
 	case "Bash":
-		in.Tool, in.Command = hooks.ToolShell, ti.Command
-		if event == hooks.PreToolUse {
+		in.Tool, in.Command = client.ToolShell, ti.Command
+		if event == client.PreToolUse {
 			// lucid watches the claimed files itself where no record of
 			// what the command changed will come.
-			in.Unrecorded = !diffComes(p.PermissionMode, ti.Command)
+			in.Caps |= client.Unrecorded.If(!diffComes(p.PermissionMode, ti.Command))
 		}
 	case "Agent", "Task":
-		in.Tool = hooks.ToolAgent
+		in.Tool = client.ToolAgent
 	}
-	if event != hooks.PostToolUse {
+	if event != client.PostToolUse {
 		return in, nil
 	}
 	switch in.Tool {
-	case hooks.ToolEdit:
+	case client.ToolEdit:
 		in.Changed = in.Paths
-	case hooks.ToolShell:
+	case client.ToolShell:
 		var br bashResponse
 		br.decode(p.ToolResponse)
 		if !br.Recorded {
-			in.Unrecorded = true // hooks.Run reads what the command names
+			in.Caps |= client.Unrecorded // hooks.Run reads what the command names
 			return in, nil
 		}
 		in.Changed = br.ChangedFiles
@@ -252,6 +217,6 @@ func taskOwner(session, id string) string {
 
 // Encode writes lucid's answer in the form Claude Code honours (package
 // answer).
-func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (Client) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	return answer.Encode(in, out)
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // Claude Code skips the diff of exactly the plain git whole-tree commands:
@@ -51,7 +51,7 @@ func TestUnrecordedByMode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return in.Unrecorded
+		return in.Caps.Has(client.Unrecorded)
 	}
 	for _, tc := range []struct {
 		mode, cmd string
@@ -83,21 +83,21 @@ func TestUnrecordedByMode(t *testing.T) {
 // At PostToolUse, a response without a diff (or with a skipped one) is
 // unrecorded; with one, its changed files are the call's.
 func TestPostToolUseDiff(t *testing.T) {
-	dec := func(resp string) hooks.Input {
+	dec := func(resp string) client.Input {
 		in, err := Client{}.Decode("PostToolUse", []byte(`{"session_id":"s","cwd":"/r","tool_name":"Bash","tool_input":{"command":"true"},"tool_response":`+resp+`}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return in
 	}
-	if in := dec(`{"stdout":""}`); !in.Unrecorded {
+	if in := dec(`{"stdout":""}`); !in.Caps.Has(client.Unrecorded) {
 		t.Error("no bashEditDiff: not taken as unrecorded")
 	}
-	if in := dec(`{"bashEditDiff":{"files":[],"moreFiles":0,"skipped":true}}`); !in.Unrecorded {
+	if in := dec(`{"bashEditDiff":{"files":[],"moreFiles":0,"skipped":true}}`); !in.Caps.Has(client.Unrecorded) {
 		t.Error("a skipped bashEditDiff: not taken as unrecorded")
 	}
 	in := dec(`{"bashEditDiff":{"changedFiles":["/r/a.go"]}}`)
-	if in.Unrecorded || len(in.Changed) != 1 || in.Changed[0] != "/r/a.go" {
-		t.Errorf("a bashEditDiff: Unrecorded=%v Changed=%v", in.Unrecorded, in.Changed)
+	if in.Caps.Has(client.Unrecorded) || len(in.Changed) != 1 || in.Changed[0] != "/r/a.go" {
+		t.Errorf("a bashEditDiff: Unrecorded=%v Changed=%v", in.Caps.Has(client.Unrecorded), in.Changed)
 	}
 }

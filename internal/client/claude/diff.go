@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Claude Code 2.1.332 tells a PostToolUse hook what a Bash command changed
@@ -101,8 +101,8 @@ func skipsDiff(command string) bool {
 // shell command changed: lucid works without it, but its own watch of the
 // claimed files cannot tell whose a change was while other agents are at
 // work, so a violation can go unreported.
-func DiffFinding() hooks.Finding {
-	f := hooks.Finding{Check: "Claude Code's record of shell changes", OK: true}
+func DiffFinding() setup.Finding {
+	f := setup.Finding{Check: "Claude Code's record of shell changes", OK: true}
 	if DiffTurnedOn() {
 		f.Detail = "on in every permission mode: a shell command's changes to claimed files are caught exactly"
 		return f
@@ -117,8 +117,8 @@ func DiffFinding() hooks.Finding {
 // the folder holding .claude/settings.json: Claude Code runs none of the
 // project's hooks for them, so only lucid's hooks in the user's settings
 // guard them (lucid init --user).
-func SessionsFinding(userSetUp bool) hooks.Finding {
-	f := hooks.Finding{Check: "sessions started elsewhere", OK: true}
+func SessionsFinding(userSetUp bool) setup.Finding {
+	f := setup.Finding{Check: "sessions started elsewhere", OK: true}
 	if userSetUp {
 		f.Detail = "lucid's hooks in " + UserSettings() + " guard sessions started in any folder"
 		return f
@@ -131,8 +131,8 @@ func SessionsFinding(userSetUp bool) hooks.Finding {
 // CheckClient is lucid doctor's checks of Claude Code itself, where lucid
 // is set up for it: its record of a shell command's changes, and where
 // its sessions run lucid's hooks.
-func (Client) CheckClient() []hooks.Finding {
-	return []hooks.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(userHooks, UserSettings()))}
+func (Client) CheckClient() []setup.Finding {
+	return []setup.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(userHooks, UserSettings()))}
 }
 
 // UserHookStandsAside reports whether a hook of Claude Code's user

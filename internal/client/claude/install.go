@@ -10,9 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // The files of Claude Code's that the installer changes, relative to the
@@ -32,17 +34,17 @@ const (
 const writeTools = "Edit|Write|NotebookEdit|MultiEdit|Bash"
 
 // events are the events lucid registers in Claude Code, one a line.
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
-	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: writeTools + "|Agent|Task", Timeout: 10 * time.Second},
-	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: hooks.TaskCompleted, Lucid: hooks.TaskCompleted, Timeout: 10 * time.Second},
-	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: client.SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: client.UserPromptSubmit, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: client.PreToolUse, Lucid: client.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
+	{Name: client.PostToolUse, Lucid: client.PostToolUse, Matcher: writeTools + "|Agent|Task", Timeout: 10 * time.Second},
+	{Name: client.Stop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: client.TaskCompleted, Lucid: client.TaskCompleted, Timeout: 10 * time.Second},
+	{Name: client.PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second}, // all SessionEnd hooks share about 1.5 s
 }
 
 // Hooks is Claude Code's settings, which take hooks in seconds.
@@ -72,18 +74,18 @@ const StatusLineCommand = "command -v lucid >/dev/null 2>&1 || exit 0; exec luci
 // and writes the /lucid:dream command. It keeps every key and hook of the
 // user's as they are, and changes no byte when everything is in place. A
 // settings file that is not valid JSON is refused, with its line.
-func install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+func install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
 	c := Hooks
 	name, other := c.Settings, c.LocalSettings
 	if opt.Local {
 		name, other = other, name
 	}
-	var changes []installers.Change
+	var changes []setup.Change
 	if s, err := c.Read(repo, other); err != nil {
 		return nil, err
 	} else if s.HasLucid() {
 		// Registered in both files, every hook would run twice.
-		changes = append(changes, installers.Change{Path: other, What: "already has lucid's hooks; " + name + " left alone (`lucid uninstall` first, to move them)"})
+		changes = append(changes, setup.Change{Path: other, What: "already has lucid's hooks; " + name + " left alone (`lucid uninstall` first, to move them)"})
 	} else {
 		s, err := c.Read(repo, name)
 		if err != nil {
@@ -101,7 +103,7 @@ func install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, 
 			if err := s.Write(); err != nil {
 				return nil, err
 			}
-			changes = append(changes, installers.Change{Path: name, What: what})
+			changes = append(changes, setup.Change{Path: name, What: what})
 		}
 	}
 	created, err := writeDreamCommand(repo)
@@ -109,7 +111,7 @@ func install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, 
 		return nil, err
 	}
 	if created {
-		changes = append(changes, installers.Change{Path: DreamCommandName, What: "created (the /lucid:dream command)"})
+		changes = append(changes, setup.Change{Path: DreamCommandName, What: "created (the /lucid:dream command)"})
 	}
 	return changes, nil
 }
@@ -117,8 +119,8 @@ func install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, 
 // uninstall removes what install added: lucid's hooks from both settings
 // files (a file left empty goes too), and the /lucid:dream command unless
 // the user changed it. .lucid/ stays.
-func uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
-	var changes []installers.Change
+func uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
+	var changes []setup.Change
 	for _, name := range Hooks.Files() {
 		s, err := Hooks.Read(repo, name)
 		if err != nil {
@@ -144,13 +146,13 @@ func uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
 	case err != nil:
 		return nil, err
 	case string(b) != DreamCommand:
-		changes = append(changes, installers.Change{Path: DreamCommandName, What: "kept: you changed it"})
+		changes = append(changes, setup.Change{Path: DreamCommandName, What: "kept: you changed it"})
 	default:
 		if err := os.Remove(path); err != nil {
 			return nil, err
 		}
 		installers.RemoveEmptyDirs(repo, filepath.Dir(path))
-		changes = append(changes, installers.Change{Path: DreamCommandName, What: "removed"})
+		changes = append(changes, setup.Change{Path: DreamCommandName, What: "removed"})
 	}
 	return changes, nil
 }
@@ -296,31 +298,28 @@ func ProjectHooks(dir, event string) bool {
 	return false
 }
 
-// Title is Claude Code as its users know it.
-func (Client) Title() string { return "Claude Code" }
-
 // Hooks is Claude Code's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }
 
 // Install registers lucid's hooks and writes the /lucid:dream command.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
 	return install(repo, opt)
 }
 
 // Uninstall removes what Install added.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) { return uninstall(repo) }
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) { return uninstall(repo) }
 
 // Check checks that every event is registered, in one settings file, and
 // that the /lucid:dream command is there.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
 	hooks := Hooks.CheckHooks(repo, "hooks", "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)")
-	dream := installers.Finding{Check: "/lucid:dream"}
+	dream := setup.Finding{Check: "/lucid:dream"}
 	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
 		dream.Detail, dream.Fix = DreamCommandName+" is missing", "run `lucid init`"
 	} else {
 		dream.OK, dream.Detail = true, DreamCommandName
 	}
-	return []installers.Finding{hooks, dream}
+	return []setup.Finding{hooks, dream}
 }
 
 // DoctorFiles are Claude Code's files that lucid reads: its settings and

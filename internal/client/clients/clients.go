@@ -1,14 +1,17 @@
 // Package clients is the registry of the coding clients lucid serves: the
-// one list that names them all, which the command line iterates, what
-// each adds to the commands' help, and how their agents are named. Adding
-// a client is its folder under client/ and its line here.
+// one list that names them all, which the command line iterates, and what
+// each adds to the commands' help. Adding
+// a client is its folder under client/, its line here, and its identity
+// in client/identity (what lucid-view knows of it without its adapter),
+// in the same place of that package's list.
 package clients
 
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
@@ -16,13 +19,13 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/opencode"
 	"github.com/lucid-dev/lucid/internal/client/qwen"
 	"github.com/lucid-dev/lucid/internal/installers"
-	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Client is one coding client: its adapter of hooks (events, payloads,
 // answers, shells) and its part of lucid init, uninstall and doctor.
 type Client interface {
-	hooks.Client
+	client.Client
 	installers.Setup
 	// Title is the client as its users know it.
 	Title() string
@@ -71,37 +74,12 @@ func Known(names []string) string {
 }
 
 // Adapters are the clients' adapters.
-func Adapters() []hooks.Client {
-	out := make([]hooks.Client, len(all))
+func Adapters() []client.Client {
+	out := make([]client.Client, len(all))
 	for i, c := range all {
 		out[i] = c
 	}
 	return out
-}
-
-// NamedLabels reports whether the agents of client are labelled by the
-// client's name (present.NamedLabels): those of every client but the
-// default one, whose agents are labelled by their role in a team.
-func NamedLabels(client string) bool { return client != Default().Name() }
-
-// NameAgents has package present name agents as their clients do
-// (NamedLabels, Teammate). The command line calls it first.
-func NameAgents() { present.NamedLabels, present.Teammates = NamedLabels, Teammate }
-
-// Teammate reads a teammate's name in its agent team from the id its
-// client gave it as a subagent (present.Teammates), asking each client
-// whose agents form teams.
-func Teammate(subagent string) (name, tag string, ok bool) {
-	for _, c := range all {
-		if t, teams := c.(interface {
-			Teammate(string) (string, string, bool)
-		}); teams {
-			if name, tag, ok = t.Teammate(subagent); ok {
-				return name, tag, true
-			}
-		}
-	}
-	return "", "", false
 }
 
 // UserHookStandsAside reports whether a hook of the default client's user
@@ -118,7 +96,7 @@ func UserHookStandsAside(event string) bool {
 // answer encoded as that host gives and takes them, or not at all (aside)
 // where lucid's own entry of the host serves the call, so that no call is
 // handled twice.
-func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, aside bool) {
+func Hosted(client client.Client, getenv func(string) string) (hc client.Client, aside bool) {
 	for _, c := range all {
 		if h, ok := c.(host); ok {
 			if hosts, aside := h.Hosts(client.Name(), getenv); hosts {
@@ -132,21 +110,21 @@ func Hosted(client hooks.Client, getenv func(string) string) (hc hooks.Client, a
 // host is a client that runs other clients' entries.
 type host interface {
 	Hosts(client string, getenv func(string) string) (hosts, aside bool)
-	DecodeHosted(other hooks.Client, event string, payload []byte) (hooks.Input, error)
-	EncodeHosted(other hooks.Client, in hooks.Input, out *hooks.Output) ([]byte, string, int)
+	DecodeHosted(other client.Client, event string, payload []byte) (client.Input, error)
+	EncodeHosted(other client.Client, in client.Input, out *client.Output) ([]byte, string, int)
 }
 
 // hostedClient is a client whose entry another runs.
 type hostedClient struct {
-	hooks.Client
+	client.Client
 	host host
 }
 
-func (h hostedClient) Decode(event string, payload []byte) (hooks.Input, error) {
+func (h hostedClient) Decode(event string, payload []byte) (client.Input, error) {
 	return h.host.DecodeHosted(h.Client, event, payload)
 }
 
-func (h hostedClient) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (h hostedClient) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	return h.host.EncodeHosted(h.Client, in, out)
 }
 
@@ -154,7 +132,7 @@ func (h hostedClient) Encode(in hooks.Input, out *hooks.Output) ([]byte, string,
 // their set-up, which come before the repository's own, and those of the
 // clients themselves, which come last. The default client is checked
 // unless another is set up without it.
-func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
+func Doctor(repo *gitstore.Repo) (setUp, after []setup.Finding) {
 	var others []Client
 	for _, c := range all[1:] {
 		if c.Hooks().SetUp(repo) {
@@ -163,7 +141,7 @@ func Doctor(repo *gitstore.Repo) (setUp, after []hooks.Finding) {
 	}
 	def := Default()
 	if len(others) > 0 && !def.Hooks().SetUp(repo) {
-		setUp = append(setUp, hooks.Finding{Check: "hooks", OK: true, Detail: "not set up for " + def.Title() + " (`lucid init --client " + def.Name() + "` adds it)"})
+		setUp = append(setUp, setup.Finding{Check: "hooks", OK: true, Detail: "not set up for " + def.Title() + " (`lucid init --client " + def.Name() + "` adds it)"})
 	} else {
 		setUp = def.Check(repo)
 	}

@@ -6,10 +6,38 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/installers"
-	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/testkit/installertest"
 )
+
+// The identities lucid-view reads (identity.All) are the registry's
+// clients, in its order: the same names and titles, and the same shells
+// and processes told apart.
+func TestIdentities(t *testing.T) {
+	ids := identity.All()
+	if len(ids) != len(All()) {
+		t.Fatalf("%d identities for %d clients", len(ids), len(All()))
+	}
+	env := func(k string) string { return map[string]string{"LUCID_OPENCODE_AGENT": "ses_a", "CLAUDECODE": "1"}[k] }
+	for i, c := range All() {
+		id := ids[i]
+		if id.Name() != c.Name() || client.TitleOf(id) != c.Title() {
+			t.Errorf("identity %d is %s (%s), the registry's %s (%s)", i, id.Name(), client.TitleOf(id), c.Name(), c.Title())
+		}
+		if r, ok := id.(client.ProcessReader); !ok || !r.ClientProcess(c.Name(), nil) || !c.(client.ProcessReader).ClientProcess(c.Name(), nil) {
+			t.Errorf("%s: its program not told as its own", c.Name())
+		}
+		if r, ok := c.(client.ShellReader); ok {
+			want, wantOK := r.AgentShell(env)
+			got, gotOK := id.(client.ShellReader).AgentShell(env)
+			if got != want || gotOK != wantOK {
+				t.Errorf("%s: identity's shell %+v %v, the adapter's %+v %v", c.Name(), got, gotOK, want, wantOK)
+			}
+		}
+	}
+}
 
 // The registry lists each client once, by the name lucid hook --client
 // takes, the default first.
@@ -128,44 +156,6 @@ func TestClientRoundTripKeepsTheUsersBytes(t *testing.T) {
 					t.Errorf("uninstall did not give the bytes back:\n got %q\nwant %q", got, tc.text)
 				}
 			})
-		}
-	}
-}
-
-// The default client's agents are labelled by their role, the others' by
-// the client's name.
-func TestNamedLabels(t *testing.T) {
-	defer func(f func(string) bool) { present.NamedLabels = f }(present.NamedLabels)
-	present.NamedLabels = NamedLabels
-	const session = "01a23a7d-ac6f-7493-b1f0-f59c6e21259d"
-	if got := present.LabelIn(session, "", Default().Name()); got != "lead·01a23a" {
-		t.Errorf("default client: %q", got)
-	}
-	other := All()[1].Name()
-	if got := present.LabelIn(session+"/x-1", "default", other); got != other+"-default·x1" {
-		t.Errorf("%s subagent: %q", other, got)
-	}
-	if got := present.LabelIn(session, "", other); got != other+"·21259d" {
-		t.Errorf("%s lead: %q", other, got)
-	}
-}
-
-// The registry tells a teammate of an agent team by the client whose
-// agents form teams, and labels it by its name in the team; no other
-// client's subagent is one.
-func TestTeammate(t *testing.T) {
-	defer func(f func(string) (string, string, bool)) { present.Teammates = f }(present.Teammates)
-	present.Teammates = Teammate
-	const session = "30df32ba-0d45-4195-af71-803394f51561"
-	if name, ok := present.Teammate(session + "/aalpha-29065eaa7bbaa962"); !ok || name != "alpha" {
-		t.Errorf("a Claude Code teammate: %q, %v", name, ok)
-	}
-	if got := present.Label(session+"/aalpha-29065eaa7bbaa962", "alpha"); got != "alpha·29065e" {
-		t.Errorf("a teammate's label: %q", got)
-	}
-	for _, sub := range []string{"a2adb9a7d441d9c57", "019a6f3c-1f7b-7d02-9a33-8c0e4b2d77ae", "default-1"} {
-		if name, tag, ok := Teammate(sub); ok {
-			t.Errorf("subagent %q is teammate %q (%s)", sub, name, tag)
 		}
 	}
 }

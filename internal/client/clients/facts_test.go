@@ -8,6 +8,8 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
@@ -143,11 +145,11 @@ func TestAwarenessReachesEveryClient(t *testing.T) {
 
 // runner runs the hooks of client c with the payloads p (their $DIR the
 // work tree top, $S a session id, or what subst says).
-func runner(t *testing.T, c hooks.Client, p [3]struct{ event, body string }, top string, subst ...string) func(int) string {
+func runner(t *testing.T, c client.Client, p [3]struct{ event, body string }, top string, subst ...string) func(int) string {
 	fill := strings.NewReplacer(append(subst, "$S", "7d1f3a52-4c1e-4f7e-9b7a-2f4c8e9d0a11", "$DIR", top)...)
 	return func(i int) string {
 		var out, errs bytes.Buffer
-		hooks.Run(c, Adapters(), p[i].event, strings.NewReader(fill.Replace(p[i].body)), &out, &errs)
+		hooks.Run(c, Adapters(), identity.Naming(), p[i].event, strings.NewReader(fill.Replace(p[i].body)), &out, &errs)
 		if errs.Len() > 0 {
 			t.Logf("%s: %s", p[i].event, errs.String())
 		}
@@ -157,12 +159,12 @@ func runner(t *testing.T, c hooks.Client, p [3]struct{ event, body string }, top
 
 // muteBefore reports whether c shows the model nothing from the hook
 // before its edit (p[1]).
-func muteBefore(t *testing.T, c hooks.Client, p [3]struct{ event, body string }, top string) bool {
+func muteBefore(t *testing.T, c client.Client, p [3]struct{ event, body string }, top string) bool {
 	in, err := c.Decode(p[1].event, []byte(strings.NewReplacer("$S", "s", "$DIR", top).Replace(p[1].body)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return in.Mute
+	return in.Caps.Has(client.Mute)
 }
 
 // editPayloads are each client's start, and its edit's hook before and

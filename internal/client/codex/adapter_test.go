@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
-
-	"github.com/lucid-dev/lucid/hooks"
 )
 
 // The adapter against the payloads Codex CLI 0.169.0 sent (recorded,
@@ -34,7 +33,7 @@ func withCommand(t *testing.T, name, command string) []byte {
 }
 
 // decode decodes a payload of event.
-func decode(t *testing.T, event string, b []byte) hooks.Input {
+func decode(t *testing.T, event string, b []byte) client.Input {
 	t.Helper()
 	in, err := Client{}.Decode(event, b)
 	if err != nil {
@@ -48,41 +47,41 @@ func decode(t *testing.T, event string, b []byte) hooks.Input {
 // for the stop gate and says nothing of what a command changed.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	base := hooks.Input{Cwd: repo, PermissionMode: "bypassPermissions", GateLead: true, Unrecorded: true}
-	with := func(f func(*hooks.Input)) hooks.Input {
+	base := client.Input{Cwd: repo, PermissionMode: "bypassPermissions", Caps: client.GateLead | client.Unrecorded}
+	with := func(f func(*client.Input)) client.Input {
 		in := base
 		f(&in)
 		return in
 	}
 	for _, tc := range []struct {
 		file, event string
-		want        hooks.Input
+		want        client.Input
 	}{
-		{"SessionStart-compact.json", "SessionStart", with(func(in *hooks.Input) {
+		{"SessionStart-compact.json", "SessionStart", with(func(in *client.Input) {
 			in.Event, in.SessionID, in.Source = "SessionStart", "01a23aa2-8c90-7531-8951-6750f7580a9c", "compact"
 		})},
 		// apply_patch names the files of its patch, made absolute.
-		{"PreToolUse-apply_patch.json", "PreToolUse", with(func(in *hooks.Input) {
-			in.Event, in.SessionID, in.ToolName, in.Tool, in.Paths = "PreToolUse", "01a23a7d-ac6f-7493-b1f0-f59c6e21259d", "apply_patch", hooks.ToolEdit, []string{repo + "/a.txt"}
+		{"PreToolUse-apply_patch.json", "PreToolUse", with(func(in *client.Input) {
+			in.Event, in.SessionID, in.ToolName, in.Tool, in.Paths = "PreToolUse", "01a23a7d-ac6f-7493-b1f0-f59c6e21259d", "apply_patch", client.ToolEdit, []string{repo + "/a.txt"}
 		})},
 		// exec_command reaches hooks as Bash, its command line whole.
-		{"PreToolUse-shell.json", "PreToolUse", with(func(in *hooks.Input) {
-			in.Event, in.SessionID, in.ToolName, in.Tool = "PreToolUse", "01a23a7d-ac6f-7493-b1f0-f59c6e21259d", "Bash", hooks.ToolShell
+		{"PreToolUse-shell.json", "PreToolUse", with(func(in *client.Input) {
+			in.Event, in.SessionID, in.ToolName, in.Tool = "PreToolUse", "01a23a7d-ac6f-7493-b1f0-f59c6e21259d", "Bash", client.ToolShell
 			in.Command = "env | sort > /home/dev/work/env.txt; echo SHELL-RAN"
 		})},
 		// A subagent's call: its own id, the root session's.
-		{"PreToolUse-shell-in-subagent.json", "PreToolUse", with(func(in *hooks.Input) {
+		{"PreToolUse-shell-in-subagent.json", "PreToolUse", with(func(in *client.Input) {
 			in.Event, in.SessionID, in.AgentID, in.AgentType = "PreToolUse", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "01a23a80-9e3b-77c1-97f9-6fcd3877ae91", "default"
-			in.ToolName, in.Tool, in.Command = "Bash", hooks.ToolShell, "env | sort > /home/dev/work/env-sub.txt; echo SUB-SHELL"
+			in.ToolName, in.Tool, in.Command = "Bash", client.ToolShell, "env | sort > /home/dev/work/env-sub.txt; echo SUB-SHELL"
 		})},
 		// The lead waiting for its subagent gets its news back.
-		{"PostToolUse-multi_agent_v1wait_agent.json", "PostToolUse", with(func(in *hooks.Input) {
-			in.Event, in.SessionID, in.ToolName, in.Tool = "PostToolUse", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "multi_agent_v1wait_agent", hooks.ToolAgent
+		{"PostToolUse-multi_agent_v1wait_agent.json", "PostToolUse", with(func(in *client.Input) {
+			in.Event, in.SessionID, in.ToolName, in.Tool = "PostToolUse", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "multi_agent_v1wait_agent", client.ToolAgent
 		})},
-		{"PreToolUse-spawn_agent.json", "PreToolUse", with(func(in *hooks.Input) {
+		{"PreToolUse-spawn_agent.json", "PreToolUse", with(func(in *client.Input) {
 			in.Event, in.SessionID, in.ToolName = "PreToolUse", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "spawn_agent"
 		})},
-		{"Stop-after-block.json", "Stop", with(func(in *hooks.Input) {
+		{"Stop-after-block.json", "Stop", with(func(in *client.Input) {
 			in.Event, in.SessionID, in.StopHookActive = "Stop", "01a23a7e-2c06-7cc1-9586-163cdf6327db", true
 		})},
 	} {
@@ -126,19 +125,19 @@ func TestEncode(t *testing.T) {
 	shell.ToolInput = []byte(`{"command":"lucid note x"}`)
 	for _, tc := range []struct {
 		name string
-		in   hooks.Input
-		out  hooks.Output
+		in   client.Input
+		out  client.Output
 		want string
 	}{
-		{"deny", shell, hooks.Output{Deny: "lucid: a.txt is claimed"},
+		{"deny", shell, client.Output{Deny: "lucid: a.txt is claimed"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
-		{"block at Stop", hooks.Input{Event: "Stop"}, hooks.Output{Block: "Before you stop: record"},
+		{"block at Stop", client.Input{Event: "Stop"}, client.Output{Block: "Before you stop: record"},
 			`{"decision":"block","reason":"Before you stop: record"}`},
-		{"context", hooks.Input{Event: "UserPromptSubmit"}, hooks.Output{Context: "lucid: 1 new log entry"},
+		{"context", client.Input{Event: "UserPromptSubmit"}, client.Output{Context: "lucid: 1 new log entry"},
 			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"lucid: 1 new log entry"}}`},
-		{"signed command with context", shell, hooks.Output{Context: "news", Command: "LUCID_AGENT=x lucid note x", Permission: "allow", PermissionReason: "signed"},
+		{"signed command with context", shell, client.Output{Context: "news", Command: "LUCID_AGENT=x lucid note x", Permission: "allow", PermissionReason: "signed"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"news"}}`},
-		{"signed command alone", shell, hooks.Output{Command: "LUCID_AGENT=x lucid note x", Permission: "allow"}, ""},
+		{"signed command alone", shell, client.Output{Command: "LUCID_AGENT=x lucid note x", Permission: "allow"}, ""},
 	} {
 		b, line, code := Client{}.Encode(tc.in, &tc.out)
 		want := tc.want
@@ -167,7 +166,7 @@ func TestShellAndHookEnvironments(t *testing.T) {
 	}
 	c := Client{}
 	lead := env("CODEX_SESSION_ID", "01a23a7e-ddd6-7a01-a74c-c206832377c4", "CODEX_THREAD_ID", "01a23a7e-ddd6-7a01-a74c-c206832377c4", "CODEX_CI", "1")
-	if sh, ok := c.AgentShell(lead); !ok || sh != (hooks.Shell{Client: "Codex CLI", Agent: "01a23a7e-ddd6-7a01-a74c-c206832377c4", Session: "01a23a7e-ddd6-7a01-a74c-c206832377c4"}) {
+	if sh, ok := c.AgentShell(lead); !ok || sh != (client.Shell{Client: "Codex CLI", Agent: "01a23a7e-ddd6-7a01-a74c-c206832377c4", Session: "01a23a7e-ddd6-7a01-a74c-c206832377c4"}) {
 		t.Errorf("a lead's shell: %+v %v", sh, ok)
 	}
 	sub := env("CODEX_SESSION_ID", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "CODEX_THREAD_ID", "01a23a80-9e3b-77c1-97f9-6fcd3877ae91")
@@ -194,11 +193,11 @@ func TestEvents(t *testing.T) {
 		t.Errorf("Name %q", c.Name())
 	}
 	for _, e := range c.Events() {
-		if !slices.Contains(hooks.Events, e.Name) || e.Lucid != e.Name {
-			t.Errorf("%s is registered in Codex (as %s) but hooks.Events lacks it", e.Name, e.Lucid)
+		if !slices.Contains(client.Events, e.Name) || e.Lucid != e.Name {
+			t.Errorf("%s is registered in Codex (as %s) but client.Events lacks it", e.Name, e.Lucid)
 		}
 	}
-	if slices.Contains(hooks.EventNames(c.Events()), "TaskCompleted") {
+	if slices.Contains(client.EventNames(c.Events()), "TaskCompleted") {
 		t.Error("TaskCompleted is Claude Code's")
 	}
 }

@@ -1,9 +1,10 @@
 // Package codex holds all lucid knows of Codex CLI (0.169.0): its hooks'
-// payloads decoded into lucid's hooks.Input and lucid's answer encoded as
+// payloads decoded into lucid's client.Input and lucid's answer encoded as
 // it honours it (the payloads in testdata/payloads/codex-0.169.0); the
 // events lucid registers in .codex/hooks.json; the hash and trust Codex
-// needs before it runs a hook; doctor's checks; and its agents' shells.
-// Its apply_patch format is read by client/applypatch.
+// needs before it runs a hook; and doctor's checks. Its agents' shells are
+// told by its identity (client/identity), which it embeds; its apply_patch
+// format is read by client/applypatch.
 //
 // Codex's hooks have Claude Code's shape, with these differences that the
 // adapter absorbs: the shell tool (exec_command) reaches hooks as "Bash"
@@ -18,54 +19,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
 	"github.com/lucid-dev/lucid/internal/client/applypatch"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Codex CLI.
-type Client struct{}
-
-func (Client) Name() string { return "codex" }
-
-// AgentShell tells the commands Codex CLI 0.169.0 runs for an agent by
-// CODEX_THREAD_ID, which names the agent's own thread (a subagent's id
-// inside one) beside CODEX_SESSION_ID, the root session; its hooks get
-// neither (seen with the real client). So a Codex agent is known by its
-// shell alone, and its lucid commands are signed without a stamp.
-func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
-	thread := strings.TrimSpace(getenv("CODEX_THREAD_ID"))
-	session := strings.TrimSpace(getenv("CODEX_SESSION_ID"))
-	if thread == "" && session == "" {
-		return hooks.Shell{}, false
-	}
-	if thread == session {
-		thread = ""
-	}
-	sh := hooks.Shell{Client: "Codex CLI", Session: session}
-	if session != "" {
-		sh.Agent = agentstore.AgentID(session, thread)
-	}
-	return sh, true
-}
-
-// OwnHook: nothing in the environment of Codex's hooks names them (seen
-// with 0.169.0: a hook gets no variable its shell lacks).
-func (Client) OwnHook(func(string) string) (own, known bool) { return false, false }
-
-// ShellVars are those AgentShell reads: they alone name a Codex agent.
-func (Client) ShellVars() []string { return []string{"CODEX_THREAD_ID", "CODEX_SESSION_ID"} }
-
-// ClientProcess: Codex's native program, codex (codex-x86_64-... where
-// its npm package names it by the platform).
-func (Client) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "codex")
-}
+type Client struct{ identity.Codex }
 
 // Events are the Codex events lucid registers; their names are lucid's.
-func (Client) Events() []hooks.Event { return events }
+func (Client) Events() []client.Event { return events }
 
 // payload is the part of a Codex hook payload lucid reads.
 type payload struct {
@@ -89,25 +54,25 @@ func (p *payload) decode(b []byte) error {
 // Decode reads the payload. A patch that cannot be read whole still gives
 // every path that could be read: a malformed patch is no reason to let a
 // write to a claimed path through.
-func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
-	in := hooks.Input{
+	in := client.Input{
 		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
-		ToolName: p.ToolName, ToolInput: p.ToolInput, GateLead: true, Unrecorded: true,
+		ToolName: p.ToolName, ToolInput: p.ToolInput, Caps: client.GateLead | client.Unrecorded,
 	}
 	var ti struct{ Command string } // both tools' text; not a string reads as ""
 	jsonread.Fields(p.ToolInput, map[string]any{"command": &ti.Command})
 	switch {
 	case p.ToolName == "apply_patch":
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		patch, _ := applypatch.Parse(ti.Command) // a malformed patch still names its files
 		in.Paths = patch.Paths(p.Cwd)
 	case p.ToolName == "Bash":
-		in.Tool, in.Command = hooks.ToolShell, ti.Command
+		in.Tool, in.Command = client.ToolShell, ti.Command
 		// The model may run apply_patch through the shell; Codex applies
 		// it as the patch tool would.
 		if patches, ok, _ := applypatch.ShellPatches(ti.Command); ok {
@@ -116,7 +81,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 			}
 		}
 	case strings.HasSuffix(p.ToolName, "wait_agent"):
-		in.Tool = hooks.ToolAgent // the lead waits for its subagent: its news comes back
+		in.Tool = client.ToolAgent // the lead waits for its subagent: its news comes back
 	}
 	return in, nil
 }
@@ -127,7 +92,7 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 // CODEX_THREAD_ID, which lucid reads, so nothing needs rewriting (and Codex
 // takes a new input only with "allow", which would skip the user's
 // approval).
-func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (Client) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	o := *out
 	o.Command, o.Permission, o.PermissionReason = "", "", ""
 	return answer.Encode(in, &o)

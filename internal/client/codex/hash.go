@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // How Codex 0.169.0 decides that a hook is trusted, read from its source
@@ -50,7 +50,7 @@ func codexEventKey(event string) string {
 // (hooks/list shows it null).
 func codexNoMatcher(event string) bool {
 	switch event {
-	case hooks.UserPromptSubmit, "PreModelRequest", hooks.Stop, "Interrupt": // Codex names two events lucid does not register
+	case client.UserPromptSubmit, "PreModelRequest", client.Stop, "Interrupt": // Codex names two events lucid does not register
 		return true
 	}
 	return false
@@ -74,7 +74,7 @@ func HookHash(h Handler) string {
 	switch {
 	case h.Timeout != nil:
 		timeout = max(*h.Timeout, 1)
-	case h.Event == hooks.SessionEnd || h.Event == "Interrupt":
+	case h.Event == client.SessionEnd || h.Event == "Interrupt":
 		timeout = 1
 	}
 	handler := map[string]any{"type": "command", "command": h.Command, "timeout": timeout, "async": h.Async}

@@ -3,9 +3,11 @@ package codex
 import (
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // events are the events lucid registers in Codex CLI: those its
@@ -15,16 +17,16 @@ import (
 // "multi_agent_v1wait_agent" (as Codex CLI 0.169.0 named it in the
 // recorded payloads of testdata/payloads/codex-0.169.0), which
 // PostToolUse takes so that the lead hears what its subagent recorded.
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: "Bash|apply_patch", Timeout: 10 * time.Second},
-	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: "Bash|apply_patch|.*wait_agent", Timeout: 10 * time.Second},
-	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second}, // Codex's own default is 1 s
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: client.SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: client.UserPromptSubmit, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: client.PreToolUse, Lucid: client.PreToolUse, Matcher: "Bash|apply_patch", Timeout: 10 * time.Second},
+	{Name: client.PostToolUse, Lucid: client.PostToolUse, Matcher: "Bash|apply_patch|.*wait_agent", Timeout: 10 * time.Second},
+	{Name: client.Stop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: client.PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second}, // Codex's own default is 1 s
 }
 
 // Hooks is Codex CLI (0.169.0): hooks in .codex/hooks.json, timeouts in
@@ -41,15 +43,12 @@ var Hooks = &installers.Client{
 // HooksName is Codex's project hooks file.
 const HooksName = ".codex/hooks.json"
 
-// Title is Codex CLI as its users know it.
-func (Client) Title() string { return "Codex CLI" }
-
 // Hooks is Codex's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }
 
 // Install registers lucid's hooks in .codex/hooks.json and, with
 // opt.Trust, trusts them in $CODEX_HOME/config.toml.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
 	ch, err := Hooks.InstallHooks(repo)
 	if err != nil || !opt.Trust {
 		return ch, err
@@ -62,7 +61,7 @@ func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers
 }
 
 // Uninstall removes lucid's hooks and the trust lucid wrote for them.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	changes, err := Hooks.UninstallHooks(repo)
 	if err != nil {
 		return changes, err
@@ -74,8 +73,8 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
 // Check checks lucid's hooks and what Codex needs before it runs them:
 // its trust in the project and in each hook, and lucid on its shells'
 // PATH.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
 		checkCodexProject(repo), checkCodexTrust(repo), checkShellPath(Hooks),
 	}
@@ -96,7 +95,7 @@ func (Client) Advice(repo *gitstore.Repo) string {
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's beside its hooks.
 func (Client) DoctorFiles() []string { return nil }

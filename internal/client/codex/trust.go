@@ -13,6 +13,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Codex runs a hook only when $CODEX_HOME/config.toml trusts it, per
@@ -82,7 +83,7 @@ func codexLucidHashes() []string {
 // TrustCodex trusts lucid's own entries in .codex/hooks.json, and nothing
 // else, in $CODEX_HOME/config.toml; trust lucid wrote for entries that
 // are no longer there (another place in the file) goes.
-func TrustCodex(repo *gitstore.Repo) ([]installers.Change, error) {
+func TrustCodex(repo *gitstore.Repo) ([]setup.Change, error) {
 	entries, err := codexEntries(repo)
 	if err != nil {
 		return nil, err
@@ -112,12 +113,12 @@ func TrustCodex(repo *gitstore.Repo) ([]installers.Change, error) {
 	if err := cfg.write(); err != nil {
 		return nil, err
 	}
-	return []installers.Change{{Path: path, What: fmt.Sprintf("Codex trusts lucid's %d hooks (and nothing else)", len(keep))}}, nil
+	return []setup.Change{{Path: path, What: fmt.Sprintf("Codex trusts lucid's %d hooks (and nothing else)", len(keep))}}, nil
 }
 
 // UntrustCodex removes the trust lucid wrote for its entries in this
 // repository's .codex/hooks.json.
-func UntrustCodex(repo *gitstore.Repo) ([]installers.Change, error) {
+func UntrustCodex(repo *gitstore.Repo) ([]setup.Change, error) {
 	path := ConfigPath()
 	cfg, err := readCodexConfig(path)
 	if err != nil || !cfg.existed {
@@ -132,7 +133,7 @@ func UntrustCodex(repo *gitstore.Repo) ([]installers.Change, error) {
 	if err := cfg.write(); err != nil {
 		return nil, err
 	}
-	return []installers.Change{{Path: path, What: "Codex's trust in lucid's hooks removed"}}, nil
+	return []setup.Change{{Path: path, What: "Codex's trust in lucid's hooks removed"}}, nil
 }
 
 // codexConfig is $CODEX_HOME/config.toml as lines.
@@ -418,8 +419,8 @@ func (c *codexConfig) removeTrust(drop func(key, hash string) bool) bool {
 // whose profile sets PATH anew (e2e/codex_lucid_test.go saw "lucid:
 // command not found" with lucid first on Codex's own PATH), where the
 // agent's lucid commands would fail.
-func checkShellPath(c *installers.Client) installers.Finding {
-	f := installers.Finding{Check: c.ID + " finds lucid"}
+func checkShellPath(c *installers.Client) setup.Finding {
+	f := setup.Finding{Check: c.ID + " finds lucid"}
 	shell := os.Getenv("SHELL")
 	if shell == "" {
 		shell = "/bin/sh"
@@ -442,8 +443,8 @@ func checkShellPath(c *installers.Client) installers.Finding {
 
 // checkCodexProject checks that Codex trusts the project: it ignores
 // .codex/hooks.json in one it does not.
-func checkCodexProject(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "codex project trust"}
+func checkCodexProject(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "codex project trust"}
 	path := ConfigPath()
 	cfg, err := readCodexConfig(path)
 	if err != nil {
@@ -477,8 +478,8 @@ func checkCodexProject(repo *gitstore.Repo) installers.Finding {
 
 // checkCodexTrust checks that Codex trusts each of lucid's entries as the
 // file has it now: an untrusted or changed entry is skipped silently.
-func checkCodexTrust(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "codex hook trust"}
+func checkCodexTrust(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "codex hook trust"}
 	path := ConfigPath()
 	entries, err := codexEntries(repo)
 	if err != nil {

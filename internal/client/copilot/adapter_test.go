@@ -12,9 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
-
-	"github.com/lucid-dev/lucid/hooks"
 )
 
 // The adapter against the payloads GitHub Copilot CLI 1.0.102 sent
@@ -27,7 +26,7 @@ const version = "copilot-cli-1.0.102"
 func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
 // decode decodes a recorded payload of its event (the name's first word).
-func decode(t *testing.T, name string) hooks.Input {
+func decode(t *testing.T, name string) client.Input {
 	t.Helper()
 	return clienttest.Decode(t, Client{}, version, "", name)
 }
@@ -48,52 +47,59 @@ func TestDecodeRecorded(t *testing.T) {
 		sub   = "1e71c2e2-2bcf-4edf-9083-70ee581a78de"
 		patch = "1bf85ca8-955a-43a5-9d50-eae402b762ec"
 	)
-	base := hooks.Input{SessionID: lead, Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true, NoRestart: true}
-	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {
+	base := client.Input{SessionID: lead, Cwd: repo, Caps: client.NewsAfter | client.GateLead | client.Unrecorded | client.NoRestart}
+	with := func(in client.Input, f func(*client.Input)) client.Input {
 		f(&in)
 		return in
 	}
-	inSub := func(in *hooks.Input) { in.SessionID, in.AgentID, in.AgentType, in.GateLead = main, sub, "task", false }
+	inSub := func(in *client.Input) {
+		in.SessionID, in.AgentID, in.AgentType, in.Caps = main, sub, "task", in.Caps&^client.GateLead
+	}
 	for _, tc := range []struct {
 		file string
-		want hooks.Input
+		want client.Input
 	}{
-		{"sessionStart.json", with(base, func(in *hooks.Input) { in.Event, in.Source = "SessionStart", "startup" })},
-		{"sessionStart-resume.json", with(base, func(in *hooks.Input) {
+		{"sessionStart.json", with(base, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
+		{"sessionStart-resume.json", with(base, func(in *client.Input) {
 			in.SessionID, in.Event, in.Source = "ad06c344-b8ed-4b1f-9e7c-1bd8b3fdada6", "SessionStart", "resume"
 		})},
-		{"userPromptSubmitted.json", with(base, func(in *hooks.Input) { in.Event = "UserPromptSubmit" })},
-		{"preToolUse-bash.json", with(base, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool = "PreToolUse", true, "bash", hooks.ToolShell
+		{"userPromptSubmitted.json", with(base, func(in *client.Input) { in.Event = "UserPromptSubmit" })},
+		{"preToolUse-bash.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool = "PreToolUse", "bash", client.ToolShell
+			in.Caps |= client.Mute
 			in.Command = "echo from-shell > shell.txt && env | sort > shell_env.txt"
 		})},
-		{"preToolUse-create.json", with(base, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "create", hooks.ToolEdit, []string{repo + "/created.txt"}
+		{"preToolUse-create.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "create", client.ToolEdit, []string{repo + "/created.txt"}
+			in.Caps |= client.Mute
 		})},
-		{"preToolUse-edit.json", with(base, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "edit", hooks.ToolEdit, []string{repo + "/notes.txt"}
+		{"preToolUse-edit.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "edit", client.ToolEdit, []string{repo + "/notes.txt"}
+			in.Caps |= client.Mute
 		})},
-		{"preToolUse-apply_patch.json", with(base, func(in *hooks.Input) {
-			in.SessionID, in.Event, in.Mute, in.ToolName, in.Tool = patch, "PreToolUse", true, "apply_patch", hooks.ToolEdit
+		{"preToolUse-apply_patch.json", with(base, func(in *client.Input) {
+			in.SessionID, in.Event, in.ToolName, in.Tool = patch, "PreToolUse", "apply_patch", client.ToolEdit
+			in.Caps |= client.Mute
 			in.Paths = []string{repo + "/patched.txt", repo + "/notes.txt"}
 		})},
-		{"postToolUse-edit.json", with(base, func(in *hooks.Input) {
-			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "edit", hooks.ToolEdit, []string{repo + "/notes.txt"}
+		{"postToolUse-edit.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "edit", client.ToolEdit, []string{repo + "/notes.txt"}
 		})},
-		{"postToolUse-task.json", with(base, func(in *hooks.Input) {
-			in.SessionID, in.Event, in.ToolName, in.Tool = main, "PostToolUse", "task", hooks.ToolAgent
+		{"postToolUse-task.json", with(base, func(in *client.Input) {
+			in.SessionID, in.Event, in.ToolName, in.Tool = main, "PostToolUse", "task", client.ToolAgent
 		})},
-		{"agentStop.json", with(base, func(in *hooks.Input) { in.Event = "Stop" })},
-		{"sessionEnd.json", with(base, func(in *hooks.Input) { in.Event = "SessionEnd" })},
-		{"subagentStart.json", with(base, func(in *hooks.Input) { inSub(in); in.Event = "SubagentStart" })},
-		{"userPromptSubmitted-in-subagent.json", with(base, func(in *hooks.Input) { inSub(in); in.Event = "UserPromptSubmit" })},
-		{"preToolUse-bash-in-subagent.json", with(base, func(in *hooks.Input) {
+		{"agentStop.json", with(base, func(in *client.Input) { in.Event = "Stop" })},
+		{"sessionEnd.json", with(base, func(in *client.Input) { in.Event = "SessionEnd" })},
+		{"subagentStart.json", with(base, func(in *client.Input) { inSub(in); in.Event = "SubagentStart" })},
+		{"userPromptSubmitted-in-subagent.json", with(base, func(in *client.Input) { inSub(in); in.Event = "UserPromptSubmit" })},
+		{"preToolUse-bash-in-subagent.json", with(base, func(in *client.Input) {
 			inSub(in)
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Command = "PreToolUse", true, "bash", hooks.ToolShell, "env | sort > sub_env_A.txt"
+			in.Event, in.ToolName, in.Tool, in.Command = "PreToolUse", "bash", client.ToolShell, "env | sort > sub_env_A.txt"
+			in.Caps |= client.Mute
 		})},
 		// A subagent's agentStop ends its turn; its subagentStop runs the gate.
-		{"agentStop-in-subagent.json", with(base, func(in *hooks.Input) { inSub(in); in.Event = "Stop" })},
-		{"subagentStop.json", with(base, func(in *hooks.Input) { inSub(in); in.Event = "SubagentStop" })},
+		{"agentStop-in-subagent.json", with(base, func(in *client.Input) { inSub(in); in.Event = "Stop" })},
+		{"subagentStop.json", with(base, func(in *client.Input) { inSub(in); in.Event = "SubagentStop" })},
 	} {
 		got := decode(t, tc.file)
 		got.ToolInput = nil
@@ -122,7 +128,7 @@ func TestDecodeRecorded(t *testing.T) {
 		{`{"sessionId":"s","cwd":"/r","toolName":"apply_patch","toolArgs":{"patch":"x"}}`, nil},
 	} {
 		in, err := Client{}.Decode("preToolUse", []byte(tc.payload))
-		if err != nil || in.Tool != hooks.ToolEdit || !slices.Equal(in.Paths, tc.want) {
+		if err != nil || in.Tool != client.ToolEdit || !slices.Equal(in.Paths, tc.want) {
 			t.Errorf("%s: %v %q, %v", tc.payload, in.Tool, in.Paths, err)
 		}
 	}
@@ -138,21 +144,21 @@ func TestEncode(t *testing.T) {
 	before := decode(t, "preToolUse-bash.json")
 	for _, tc := range []struct {
 		name string
-		in   hooks.Input
-		out  hooks.Output
+		in   client.Input
+		out  client.Output
 		want string
 	}{
-		{"deny", before, hooks.Output{Deny: "lucid: a.txt is claimed"}, `{"permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}`},
-		{"block at agentStop", decode(t, "agentStop.json"), hooks.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
-		{"block at subagentStop", decode(t, "subagentStop.json"), hooks.Output{Block: "record"}, `{"decision":"block","reason":"record"}`},
-		{"context at sessionStart", decode(t, "sessionStart.json"), hooks.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
-		{"context at subagentStart", decode(t, "subagentStart.json"), hooks.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
-		{"context at postToolUse", decode(t, "postToolUse-bash.json"), hooks.Output{Context: "news"}, `{"additionalContext":"news"}`},
-		{"context at preToolUse", before, hooks.Output{Context: "lucid: a.txt is claimed in the work tree /w"}, `{"additionalContext":"lucid: a.txt is claimed in the work tree /w"}`},
-		{"nothing", before, hooks.Output{}, ""},
-		{"signed command", before, hooks.Output{Command: "LUCID_AGENT=c lucid note x", Permission: "ask"},
+		{"deny", before, client.Output{Deny: "lucid: a.txt is claimed"}, `{"permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}`},
+		{"block at agentStop", decode(t, "agentStop.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
+		{"block at subagentStop", decode(t, "subagentStop.json"), client.Output{Block: "record"}, `{"decision":"block","reason":"record"}`},
+		{"context at sessionStart", decode(t, "sessionStart.json"), client.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
+		{"context at subagentStart", decode(t, "subagentStart.json"), client.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
+		{"context at postToolUse", decode(t, "postToolUse-bash.json"), client.Output{Context: "news"}, `{"additionalContext":"news"}`},
+		{"context at preToolUse", before, client.Output{Context: "lucid: a.txt is claimed in the work tree /w"}, `{"additionalContext":"lucid: a.txt is claimed in the work tree /w"}`},
+		{"nothing", before, client.Output{}, ""},
+		{"signed command", before, client.Output{Command: "LUCID_AGENT=c lucid note x", Permission: "ask"},
 			`{"modifiedArgs":{"command":"LUCID_AGENT=c lucid note x","description":"write a file"}}`},
-		{"signed command in a subagent", decode(t, "preToolUse-bash-in-subagent.json"), hooks.Output{Command: "LUCID_AGENT=c/a lucid note x", Permission: "allow"},
+		{"signed command in a subagent", decode(t, "preToolUse-bash-in-subagent.json"), client.Output{Command: "LUCID_AGENT=c/a lucid note x", Permission: "allow"},
 			`{"modifiedArgs":{"command":"LUCID_AGENT=c/a lucid note x","description":"dump env A"}}`},
 	} {
 		b, line, code := Client{}.Encode(tc.in, &tc.out)
@@ -186,7 +192,7 @@ func TestShellAndHookEnvironments(t *testing.T) {
 	c := Client{}
 	for _, name := range []string{"env-shell.txt", "env-shell-in-subagent.txt"} {
 		shell := env(t, name)
-		if sh, ok := c.AgentShell(shell); !ok || sh != (hooks.Shell{Client: "GitHub Copilot CLI"}) {
+		if sh, ok := c.AgentShell(shell); !ok || sh != (client.Shell{Client: "GitHub Copilot CLI"}) {
 			t.Errorf("%s: %+v %v", name, sh, ok)
 		}
 		if own, known := c.OwnHook(shell); own || !known {
@@ -206,11 +212,11 @@ func TestShellAndHookEnvironments(t *testing.T) {
 func TestEvents(t *testing.T) {
 	c := Client{}
 	want := []string{"sessionStart", "subagentStart", "userPromptSubmitted", "preToolUse", "postToolUse", "agentStop", "subagentStop", "preCompact", "sessionEnd"}
-	if c.Name() != "copilot" || !slices.Equal(hooks.EventNames(c.Events()), want) {
-		t.Errorf("Name %q, Events %v", c.Name(), hooks.EventNames(c.Events()))
+	if c.Name() != "copilot" || !slices.Equal(client.EventNames(c.Events()), want) {
+		t.Errorf("Name %q, Events %v", c.Name(), client.EventNames(c.Events()))
 	}
 	for _, e := range c.Events() {
-		if !slices.Contains(hooks.Events, e.Lucid) || lucidEvent(e.Name) != e.Lucid {
+		if !slices.Contains(client.Events, e.Lucid) || lucidEvent(e.Name) != e.Lucid {
 			t.Errorf("%s maps to %q", e.Name, e.Lucid)
 		}
 	}
@@ -263,7 +269,7 @@ func TestToolArgsAsString(t *testing.T) {
 			if !reflect.DeepEqual(got, want) || wantArgs.String() != gotArgs.String() {
 				t.Errorf("%s with toolArgs as a string:\n got %+v %s\nwant %+v %s", file, got, gotArgs.String(), want, wantArgs.String())
 			}
-			if want.Tool != hooks.ToolOther {
+			if want.Tool != client.ToolOther {
 				tools[want.ToolName] = true
 			}
 		}
@@ -275,16 +281,16 @@ func TestToolArgsAsString(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		payload string
-		tool    hooks.Tool
+		tool    client.Tool
 		paths   []string
 		command string
 	}{
-		{`{"sessionId":"s","cwd":"/r","toolName":"create","toolArgs":"{\"path\":\"src/a.go\",\"file_text\":\"x\"}"}`, hooks.ToolEdit, []string{"/r/src/a.go"}, ""},
-		{`{"sessionId":"s","cwd":"/r","toolName":"edit","toolArgs":" {\"path\":\"/r/b.go\"} "}`, hooks.ToolEdit, []string{"/r/b.go"}, ""},
-		{`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\"}"}`, hooks.ToolShell, nil, "rm -rf dist"},
-		{`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"rm -rf dist"}`, hooks.ToolShell, nil, ""},
-		{`{"sessionId":"s","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":"}`, hooks.ToolEdit, nil, ""},
-		{`{"sessionId":"s","cwd":"/r","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: c.go\n+x\n*** End Patch\n"}`, hooks.ToolEdit, []string{"/r/c.go"}, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"create","toolArgs":"{\"path\":\"src/a.go\",\"file_text\":\"x\"}"}`, client.ToolEdit, []string{"/r/src/a.go"}, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"edit","toolArgs":" {\"path\":\"/r/b.go\"} "}`, client.ToolEdit, []string{"/r/b.go"}, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\"}"}`, client.ToolShell, nil, "rm -rf dist"},
+		{`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"rm -rf dist"}`, client.ToolShell, nil, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"edit","toolArgs":"{\"path\":"}`, client.ToolEdit, nil, ""},
+		{`{"sessionId":"s","cwd":"/r","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Add File: c.go\n+x\n*** End Patch\n"}`, client.ToolEdit, []string{"/r/c.go"}, ""},
 	} {
 		in, err := Client{}.Decode("preToolUse", []byte(tc.payload))
 		if err != nil || in.Tool != tc.tool || !slices.Equal(in.Paths, tc.paths) || in.Command != tc.command {
@@ -293,7 +299,7 @@ func TestToolArgsAsString(t *testing.T) {
 	}
 	// A signed command's arguments: the object the string held.
 	in, _ := Client{}.Decode("preToolUse", []byte(`{"sessionId":"s","cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"lucid note x\",\"description\":\"d\"}"}`))
-	if b, _, _ := (Client{}).Encode(in, &hooks.Output{Command: "LUCID_AGENT=s lucid note x"}); string(b) != `{"modifiedArgs":{"command":"LUCID_AGENT=s lucid note x","description":"d"}}`+"\n" {
+	if b, _, _ := (Client{}).Encode(in, &client.Output{Command: "LUCID_AGENT=s lucid note x"}); string(b) != `{"modifiedArgs":{"command":"LUCID_AGENT=s lucid note x","description":"d"}}`+"\n" {
 		t.Errorf("a signed command given as a string: %s", b)
 	}
 }

@@ -1,10 +1,11 @@
 // Package copilot holds all lucid knows of GitHub Copilot CLI (1.0.102):
-// its hooks' payloads decoded into lucid's hooks.Input and lucid's answer
+// its hooks' payloads decoded into lucid's client.Input and lucid's answer
 // encoded as it honours it (the payloads in
 // testdata/payloads/copilot-cli-1.0.102); lucid's own hook file
 // .github/hooks/lucid.json; the folder trust Copilot needs before it runs
-// a repository's hooks, in $COPILOT_HOME/config.json; doctor's checks;
-// and its agents' shells.
+// a repository's hooks, in $COPILOT_HOME/config.json; and doctor's
+// checks. Its agents' shells are told by its identity (client/identity),
+// which it embeds.
 //
 // What differs from Claude Code: the events have camelCase names
 // (userPromptSubmitted, agentStop, ...) and so do the payloads (sessionId,
@@ -35,46 +36,15 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
 	"github.com/lucid-dev/lucid/internal/client/applypatch"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is GitHub Copilot CLI.
-type Client struct{}
-
-func (Client) Name() string { return "copilot" }
-
-// AgentShell tells the commands Copilot CLI 1.0.102 runs for its agents
-// (the bash tool) by COPILOT_CLI=1 without COPILOT_PROJECT_DIR, which
-// only its hooks get. The shell's COPILOT_AGENT_SESSION_ID is the lead's
-// session in the lead's shell but an internal id, neither the session nor
-// the agent, in a subagent's (seen with the real client): it names no
-// agent lucid knows, so lucid signs the commands itself.
-func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
-	if getenv("COPILOT_CLI") != "1" || getenv("COPILOT_PROJECT_DIR") != "" {
-		return hooks.Shell{}, false
-	}
-	return hooks.Shell{Client: "GitHub Copilot CLI"}, true
-}
-
-// OwnHook: Copilot gives its hooks COPILOT_PROJECT_DIR (and those of hook
-// files COPILOT_HOOK_DIR).
-func (Client) OwnHook(getenv func(string) string) (own, known bool) {
-	return getenv("COPILOT_CLI") == "1" && getenv("COPILOT_PROJECT_DIR") != "", true
-}
-
-// ShellVars: none. The shell names no agent; lucid commands carry the
-// stamp (LUCID_AGENT), which no variable of the shell overrides, and
-// without it they are refused.
-func (Client) ShellVars() []string { return nil }
-
-// ClientProcess: Copilot CLI's copilot, its native copilot-linux-x64 and
-// the like, or its package run by node.
-func (Client) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "copilot")
-}
+type Client struct{ identity.Copilot }
 
 // Hosts reports whether getenv is Copilot running a hook of another
 // client's entry (client's: Copilot runs those of .claude/settings.json
@@ -96,13 +66,13 @@ func (Client) Hosts(client string, getenv func(string) string) (hosts, aside boo
 // tool_input.path, not file_path; nothing says what a shell command
 // wrote; its agents are leads that Stop gates, with no tool to message
 // each other; and it starts no session after a compaction.
-func (Client) DecodeHosted(other hooks.Client, event string, b []byte) (hooks.Input, error) {
+func (Client) DecodeHosted(other client.Client, event string, b []byte) (client.Input, error) {
 	in, err := other.Decode(event, b)
 	if err != nil {
 		return in, err
 	}
-	in.Unrecorded, in.NoRestart, in.GateLead = true, true, in.AgentID == ""
-	if in.Tool == hooks.ToolEdit && len(in.Paths) == 0 {
+	in.Caps = in.Caps&^client.GateLead | client.Unrecorded | client.NoRestart | client.GateLead.If(in.AgentID == "")
+	if in.Tool == client.ToolEdit && len(in.Paths) == 0 {
 		var a args
 		if jsonread.Fields(in.ToolInput, map[string]any{"path": &a.Path}) == nil && a.Path != "" {
 			in.Paths = []string{resolveIn(in.Cwd, a.Path)}
@@ -116,9 +86,9 @@ func (Client) DecodeHosted(other hooks.Client, event string, b []byte) (hooks.In
 // top, the one place Copilot reads a Claude-shaped hook's context at
 // SessionStart, UserPromptSubmit and PostToolUse (it reads
 // hookSpecificOutput's at PreToolUse, and only there).
-func (Client) EncodeHosted(other hooks.Client, in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (Client) EncodeHosted(other client.Client, in client.Input, out *client.Output) ([]byte, string, int) {
 	b, line, code := other.Encode(in, out)
-	if len(b) == 0 || out.Context == "" || out.Deny != "" || out.Block != "" || in.Event == hooks.PreToolUse {
+	if len(b) == 0 || out.Context == "" || out.Deny != "" || out.Block != "" || in.Event == client.PreToolUse {
 		return b, line, code
 	}
 	var o map[string]json.RawMessage
@@ -149,7 +119,7 @@ const (
 )
 
 // Events are the Copilot events lucid registers.
-func (Client) Events() []hooks.Event { return events }
+func (Client) Events() []client.Event { return events }
 
 func lucidEvent(copilot string) string {
 	for _, e := range events {
@@ -217,10 +187,10 @@ type args struct{ Command, Path string }
 // agentId and parentAgentId the lead's, while subagentStart and
 // subagentStop carry the lead's sessionId. Only the lead's agentStop runs
 // the stop gate: a subagent's runs at its subagentStop.
-func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
 	session := p.SessionID
 	if p.AgentID != "" && p.SessionID == p.AgentID && p.Parent != "" {
@@ -233,28 +203,28 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	if p.ToolName != ApplyPatch {
 		p.ToolArgs = objectArgs(p.ToolArgs) // a signed command's modifiedArgs is the object too
 	}
-	in := hooks.Input{
+	in := client.Input{
 		Event: lucidEvent(event), SessionID: session, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, Source: source, StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolArgs,
-		Mute: event == PreToolUse, NewsAfter: true, GateLead: p.AgentID == "", Unrecorded: true, NoRestart: true,
+		Caps: client.Mute.If(event == PreToolUse) | client.NewsAfter | client.GateLead.If(p.AgentID == "") | client.Unrecorded | client.NoRestart,
 	}
 	var a args
 	switch p.ToolName {
 	case Bash:
 		jsonread.Fields(p.ToolArgs, map[string]any{"command": &a.Command}) // not a string reads as ""
-		in.Tool, in.Command = hooks.ToolShell, a.Command
+		in.Tool, in.Command = client.ToolShell, a.Command
 	case Create, Edit:
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		if jsonread.Fields(p.ToolArgs, map[string]any{"path": &a.Path}) == nil && a.Path != "" {
 			in.Paths = []string{resolveIn(p.Cwd, a.Path)}
 		}
 	case ApplyPatch:
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		text, _ := jsonread.String(p.ToolArgs)
 		patch, _ := applypatch.Parse(text) // a malformed patch still names its files
 		in.Paths = patch.Paths(p.Cwd)
 	case Task:
-		in.Tool = hooks.ToolAgent // the lead's subagent hands back: its news comes with it
+		in.Tool = client.ToolAgent // the lead's subagent hands back: its news comes with it
 	}
 	return in, nil
 }
@@ -284,7 +254,7 @@ type output struct {
 // the command replaced, since modifiedArgs replaces them all; no
 // permission goes with it ("ask" is a deny in a session without a user,
 // and "allow" would skip the user's approval).
-func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (Client) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	var o output
 	switch {
 	case out.Block != "":

@@ -10,9 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // writeTools are the tools lucid guards, as an anchored regular expression
@@ -26,16 +28,16 @@ const (
 // events are the events lucid registers in Copilot, onto lucid's. A
 // timed-out hook lets the tool run, so the tool events' timeout is far
 // above the hooks' lock wait (hooks.lockBudget).
-var events = []hooks.Event{
-	{Name: SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: UserPromptSubmitted, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: PreToolUse, Lucid: hooks.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
-	{Name: PostToolUse, Lucid: hooks.PostToolUse, Matcher: afterTools, Timeout: 10 * time.Second},
-	{Name: AgentStop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second},
+var events = []client.Event{
+	{Name: SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: UserPromptSubmitted, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: PreToolUse, Lucid: client.PreToolUse, Matcher: writeTools, Timeout: 10 * time.Second},
+	{Name: PostToolUse, Lucid: client.PostToolUse, Matcher: afterTools, Timeout: 10 * time.Second},
+	{Name: AgentStop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second},
 }
 
 // HooksName is lucid's own hook file for Copilot, which lucid owns whole
@@ -60,9 +62,6 @@ var Hooks = &installers.Client{
 	Command:     HookCommand,
 	Flat:        true,
 }
-
-// Title is Copilot CLI as its users know it.
-func (Client) Title() string { return "GitHub Copilot CLI" }
 
 // Hooks is lucid's hook file, as the installer edits it.
 func (Client) Hooks() *installers.Client { return Hooks }
@@ -105,7 +104,7 @@ func ownFile(b []byte) bool {
 // Install writes lucid's hook file and, with opt.Trust, has Copilot trust
 // the work tree in $COPILOT_HOME/config.json. A file of that name that is
 // not lucid's is refused.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
 	ch, err := installFile(repo)
 	if err != nil || !opt.Trust {
 		return ch, err
@@ -114,7 +113,7 @@ func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]installers
 	return append(ch, trusted...), err
 }
 
-func installFile(repo *gitstore.Repo) ([]installers.Change, error) {
+func installFile(repo *gitstore.Repo) ([]setup.Change, error) {
 	raw, err := gitstore.ReadFile(repo.Abs(HooksName), gitstore.MaxSettings)
 	switch {
 	case err == nil && len(bytes.TrimSpace(raw)) > 0 && !ownFile(raw):
@@ -145,14 +144,14 @@ func installFile(repo *gitstore.Repo) ([]installers.Change, error) {
 			return nil, err
 		}
 	}
-	return []installers.Change{{Path: HooksName, What: what}}, nil
+	return []setup.Change{{Path: HooksName, What: what}}, nil
 }
 
 // Uninstall removes lucid's hook file (lucid's hooks alone where someone
 // added their own to it), the folders lucid created for it once they are
 // empty, and the trust lucid wrote.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
-	var changes []installers.Change
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
+	var changes []setup.Change
 	s, err := Hooks.Read(repo, HooksName)
 	if err != nil {
 		return nil, err
@@ -185,27 +184,27 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
 
 // saveOrRemove writes s, or removes the file where lucid left nothing in
 // it.
-func saveOrRemove(repo *gitstore.Repo, s *installers.Settings) (installers.Change, error) {
+func saveOrRemove(repo *gitstore.Repo, s *installers.Settings) (setup.Change, error) {
 	if _, ok := s.Member("version"); ok {
-		return installers.Change{Path: HooksName, What: "lucid's hooks removed"}, s.Write()
+		return setup.Change{Path: HooksName, What: "lucid's hooks removed"}, s.Write()
 	}
 	if err := os.Remove(repo.Abs(HooksName)); err != nil {
-		return installers.Change{}, err
+		return setup.Change{}, err
 	}
-	return installers.Change{Path: HooksName, What: "removed (it held only lucid's hooks)"}, nil
+	return setup.Change{Path: HooksName, What: "removed (it held only lucid's hooks)"}, nil
 }
 
 // Check checks lucid's hooks and what Copilot needs before it runs them:
 // a trusted folder, and lucid on the PATH its hooks see.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+HooksName, "run `lucid init --client "+Hooks.ID+"`"),
 		checkTrust(repo), installers.CheckLucidOnPath(Hooks.ID, "GitHub Copilot CLI"),
 	}
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's beside its hooks.
 func (Client) DoctorFiles() []string { return nil }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/jsonread"
@@ -259,17 +259,17 @@ func TestHosts(t *testing.T) {
 func TestEncodeHosted(t *testing.T) {
 	for _, tc := range []struct {
 		event string
-		out   hooks.Output
+		out   client.Output
 		want  string
 	}{
-		{hooks.SessionStart, hooks.Output{Context: "digest"}, `{"additionalContext":"digest","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"digest"}}`},
-		{hooks.PostToolUse, hooks.Output{Context: "news"}, `{"additionalContext":"news","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"news"}}`},
-		{hooks.PreToolUse, hooks.Output{Context: "news"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"news"}}`},
-		{hooks.PreToolUse, hooks.Output{Deny: "no"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
-		{hooks.Stop, hooks.Output{Block: "record"}, `{"decision":"block","reason":"record"}`},
-		{hooks.Stop, hooks.Output{}, ``},
+		{client.SessionStart, client.Output{Context: "digest"}, `{"additionalContext":"digest","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"digest"}}`},
+		{client.PostToolUse, client.Output{Context: "news"}, `{"additionalContext":"news","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"news"}}`},
+		{client.PreToolUse, client.Output{Context: "news"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"news"}}`},
+		{client.PreToolUse, client.Output{Deny: "no"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
+		{client.Stop, client.Output{Block: "record"}, `{"decision":"block","reason":"record"}`},
+		{client.Stop, client.Output{}, ``},
 	} {
-		b, _, code := Client{}.EncodeHosted(claudeShaped{}, hooks.Input{Event: tc.event}, &tc.out)
+		b, _, code := Client{}.EncodeHosted(claudeShaped{}, client.Input{Event: tc.event}, &tc.out)
 		if want := tc.want; strings.TrimSuffix(string(b), "\n") != want || code != 0 {
 			t.Errorf("%s %+v: %s (exit %d), want %s", tc.event, tc.out, b, code, want)
 		}
@@ -283,8 +283,8 @@ func TestEncodeHosted(t *testing.T) {
 func TestDecodeHosted(t *testing.T) {
 	for _, name := range []string{"PascalCase-PreToolUse-Write.json", "PascalCase-PreToolUse-Edit.json"} {
 		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", recorded(t, name))
-		if err != nil || in.Tool != hooks.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") ||
-			!in.Unrecorded || !in.GateLead || !in.NoRestart {
+		if err != nil || in.Tool != client.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") ||
+			!in.Caps.Has(client.Unrecorded) || !in.Caps.Has(client.GateLead) || !in.Caps.Has(client.NoRestart) {
 			t.Errorf("%s: %+v, %v", name, in, err)
 		}
 	}
@@ -292,22 +292,22 @@ func TestDecodeHosted(t *testing.T) {
 
 // claudeShaped reads and answers as Claude Code (a stand-in for its
 // adapter: a Write whose file is in file_path, answers by client/answer).
-type claudeShaped struct{ hooks.Client }
+type claudeShaped struct{ client.Client }
 
-func (claudeShaped) Decode(event string, b []byte) (hooks.Input, error) {
+func (claudeShaped) Decode(event string, b []byte) (client.Input, error) {
 	var p struct {
 		Cwd, ToolName string
 		ToolInput     []byte
 	}
 	err := jsonread.Fields(b, map[string]any{"cwd": &p.Cwd, "tool_name": &p.ToolName, "tool_input": &p.ToolInput})
-	in := hooks.Input{Event: event, Cwd: p.Cwd, ToolName: p.ToolName, ToolInput: p.ToolInput}
+	in := client.Input{Event: event, Cwd: p.Cwd, ToolName: p.ToolName, ToolInput: p.ToolInput}
 	if p.ToolName == "Write" || p.ToolName == "Edit" {
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 	}
 	return in, err
 }
 
-func (claudeShaped) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (claudeShaped) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	return answer.Encode(in, out)
 }
 

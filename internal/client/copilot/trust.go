@@ -10,6 +10,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Copilot CLI 1.0.102 loads a repository's hooks only in a trusted folder:
@@ -155,7 +156,7 @@ func trusts(values []string, dir string) bool {
 // Trust adds the work tree's top to trustedFolders in Copilot's
 // config.json, keeping every byte of the user's, unless Copilot trusts it
 // already; lucid's record says what it added, for Untrust.
-func Trust(repo *gitstore.Repo) ([]installers.Change, error) {
+func Trust(repo *gitstore.Repo) ([]setup.Change, error) {
 	c, err := readConfig(ConfigPath())
 	if err != nil {
 		return nil, err
@@ -180,19 +181,19 @@ func Trust(repo *gitstore.Repo) ([]installers.Change, error) {
 	if err := updateRecord(repo, func(r *record) { r.Trust = t }); err != nil {
 		return nil, err
 	}
-	return []installers.Change{{Path: c.path, What: "GitHub Copilot CLI trusts " + repo.Top}}, nil
+	return []setup.Change{{Path: c.path, What: "GitHub Copilot CLI trusts " + repo.Top}}, nil
 }
 
 // Untrust removes the trust that Trust added, and nothing else: the
 // folder from trustedFolders, the member where Trust added it and it holds
 // nothing else, the file where Trust wrote it and it holds nothing else.
-func Untrust(repo *gitstore.Repo) ([]installers.Change, error) {
+func Untrust(repo *gitstore.Repo) ([]setup.Change, error) {
 	rec, err := readRecord(repo)
 	if err != nil || rec.Trust == nil {
 		return nil, err
 	}
 	t := rec.Trust
-	done := func(ch []installers.Change) ([]installers.Change, error) {
+	done := func(ch []setup.Change) ([]setup.Change, error) {
 		return ch, updateRecord(repo, func(r *record) { r.Trust = nil })
 	}
 	c, err := readConfig(t.Config)
@@ -218,19 +219,19 @@ func Untrust(repo *gitstore.Repo) ([]installers.Change, error) {
 		if err := os.Remove(c.path); err != nil {
 			return nil, err
 		}
-		return done([]installers.Change{{Path: c.path, What: "removed (it held only the trust lucid wrote)"}})
+		return done([]setup.Change{{Path: c.path, What: "removed (it held only the trust lucid wrote)"}})
 	}
 	if err := c.write(); err != nil {
 		return nil, err
 	}
-	return done([]installers.Change{{Path: c.path, What: what}})
+	return done([]setup.Change{{Path: c.path, What: what}})
 }
 
 // checkTrust checks that Copilot will load lucid's hooks here: the work
 // tree is trusted by config.json, or COPILOT_ALLOW_ALL=true trusts every
 // folder.
-func checkTrust(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "copilot folder trust"}
+func checkTrust(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "copilot folder trust"}
 	if os.Getenv("COPILOT_ALLOW_ALL") == "true" {
 		f.OK, f.Detail = true, "COPILOT_ALLOW_ALL=true trusts every folder (and approves every tool)"
 		return f

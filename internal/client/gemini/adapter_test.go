@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
-
-	"github.com/lucid-dev/lucid/hooks"
 )
 
 // The adapter against the payloads Gemini CLI 0.61.0 sent (recorded,
@@ -22,7 +21,7 @@ const version = "gemini-0.61.0"
 func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
 // decode decodes a recorded payload of its event (the name's first word after an optional "relative-").
-func decode(t *testing.T, name string) hooks.Input {
+func decode(t *testing.T, name string) client.Input {
 	t.Helper()
 	return clienttest.Decode(t, Client{}, version, "relative-", name)
 }
@@ -34,44 +33,50 @@ func decode(t *testing.T, name string) hooks.Input {
 // for AfterTool, since BeforeTool shows the model nothing.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	base := hooks.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, NewsAfter: true, GateLead: true, Unrecorded: true}
+	base := client.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, Caps: client.NewsAfter | client.GateLead | client.Unrecorded}
 	relative := base
 	relative.SessionID = "e4158d37-1277-4f8d-b0f1-fb3a4111539c"
-	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {
+	with := func(in client.Input, f func(*client.Input)) client.Input {
 		f(&in)
 		return in
 	}
 	for _, tc := range []struct {
 		file string
-		want hooks.Input
+		want client.Input
 	}{
-		{"SessionStart.json", with(base, func(in *hooks.Input) { in.Event, in.Source = "SessionStart", "startup" })},
-		{"BeforeTool-write_file.json", with(base, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}
+		{"SessionStart.json", with(base, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
+		{"BeforeTool-write_file.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
+			in.Caps |= client.Mute
 		})},
-		{"BeforeTool-replace.json", with(base, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "replace", hooks.ToolEdit, []string{repo + "/notes.txt"}
+		{"BeforeTool-replace.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "replace", client.ToolEdit, []string{repo + "/notes.txt"}
+			in.Caps |= client.Mute
 		})},
-		{"BeforeTool-run_shell_command.json", with(base, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool = "PreToolUse", true, "run_shell_command", hooks.ToolShell
+		{"BeforeTool-run_shell_command.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool = "PreToolUse", "run_shell_command", client.ToolShell
+			in.Caps |= client.Mute
 			in.Command = "env | sort > /home/dev/work/env.txt; echo SHELL-OK"
 		})},
-		{"AfterTool-write_file.json", with(base, func(in *hooks.Input) {
-			in.Event, in.ToolName, in.Tool, in.Paths, in.WarnAfter = "PostToolUse", "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}, true
+		{"AfterTool-write_file.json", with(base, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
+			in.Caps |= client.WarnAfter
 		})},
-		{"relative-BeforeTool-write_file.json", with(relative, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "write_file", hooks.ToolEdit, []string{repo + "/src/rel.go"}
+		{"relative-BeforeTool-write_file.json", with(relative, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/src/rel.go"}
+			in.Caps |= client.Mute
 		})},
 		// The shell runs in dir_path, relative to cwd.
-		{"relative-BeforeTool-run_shell_command.json", with(relative, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Command, in.Cwd = "PreToolUse", true, "run_shell_command", hooks.ToolShell, "pwd > here.txt", repo+"/src"
+		{"relative-BeforeTool-run_shell_command.json", with(relative, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Command, in.Cwd = "PreToolUse", "run_shell_command", client.ToolShell, "pwd > here.txt", repo+"/src"
+			in.Caps |= client.Mute
 		})},
 		// AfterAgent's retry is the stop gate's second stop.
-		{"AfterAgent-retry.json", with(base, func(in *hooks.Input) {
+		{"AfterAgent-retry.json", with(base, func(in *client.Input) {
 			in.SessionID, in.Event, in.StopHookActive = "c4087a98-8b34-4d40-a01f-84c826262e8c", "Stop", true
 		})},
 		// PreCompress is not registered: it fires before every model call.
-		{"PreCompress.json", with(base, func(in *hooks.Input) { in.Event = "" })},
+		{"PreCompress.json", with(base, func(in *client.Input) { in.Event = "" })},
 	} {
 		got := decode(t, tc.file)
 		got.ToolInput = nil
@@ -94,20 +99,20 @@ func TestEncode(t *testing.T) {
 	after := decode(t, "AfterTool-write_file.json")
 	for _, tc := range []struct {
 		name string
-		in   hooks.Input
-		out  hooks.Output
+		in   client.Input
+		out  client.Output
 		want string
 	}{
-		{"deny", before, hooks.Output{Deny: "lucid: a.txt is claimed"}, `{"decision":"deny","reason":"lucid: a.txt is claimed"}`},
-		{"block at AfterAgent", decode(t, "AfterAgent.json"), hooks.Output{Block: "Before you stop: record"}, `{"decision":"deny","reason":"Before you stop: record"}`},
-		{"context at SessionStart", decode(t, "SessionStart.json"), hooks.Output{Context: "# lucid: digest"},
+		{"deny", before, client.Output{Deny: "lucid: a.txt is claimed"}, `{"decision":"deny","reason":"lucid: a.txt is claimed"}`},
+		{"block at AfterAgent", decode(t, "AfterAgent.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"deny","reason":"Before you stop: record"}`},
+		{"context at SessionStart", decode(t, "SessionStart.json"), client.Output{Context: "# lucid: digest"},
 			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
-		{"context at AfterTool", after, hooks.Output{Context: "news"},
+		{"context at AfterTool", after, client.Output{Context: "news"},
 			`{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"news"}}`},
-		{"context at BeforeAgent", decode(t, "BeforeAgent.json"), hooks.Output{Context: "news"},
+		{"context at BeforeAgent", decode(t, "BeforeAgent.json"), client.Output{Context: "news"},
 			`{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"news"}}`},
-		{"context at BeforeTool", before, hooks.Output{Context: "news"}, ""},
-		{"signed command", before, hooks.Output{Context: "news", Command: "LUCID_AGENT=g lucid note x", Permission: "ask"},
+		{"context at BeforeTool", before, client.Output{Context: "news"}, ""},
+		{"signed command", before, client.Output{Context: "news", Command: "LUCID_AGENT=g lucid note x", Permission: "ask"},
 			`{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"LUCID_AGENT=g lucid note x","description":"dump env"}}}`},
 	} {
 		b, line, code := Client{}.Encode(tc.in, &tc.out)
@@ -133,7 +138,7 @@ func TestShellAndHookEnvironments(t *testing.T) {
 		return map[string]string{"GEMINI_CLI": "1", "GEMINI_CLI_NO_RELAUNCH": "true"}[k]
 	}
 	c := Client{}
-	if sh, ok := c.AgentShell(shell); !ok || sh != (hooks.Shell{Client: "Gemini CLI"}) {
+	if sh, ok := c.AgentShell(shell); !ok || sh != (client.Shell{Client: "Gemini CLI"}) {
 		t.Errorf("run_shell_command's shell: %+v %v", sh, ok)
 	}
 	if own, known := c.OwnHook(shell); own || !known {
@@ -161,11 +166,11 @@ func TestShellAndHookEnvironments(t *testing.T) {
 func TestEvents(t *testing.T) {
 	c := Client{}
 	want := []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"}
-	if c.Name() != "gemini" || !slices.Equal(hooks.EventNames(c.Events()), want) {
-		t.Errorf("Name %q, Events %v", c.Name(), hooks.EventNames(c.Events()))
+	if c.Name() != "gemini" || !slices.Equal(client.EventNames(c.Events()), want) {
+		t.Errorf("Name %q, Events %v", c.Name(), client.EventNames(c.Events()))
 	}
-	for _, e := range hooks.EventNames(c.Events()) {
-		if l := lucidEvent(e); !slices.Contains(hooks.Events, l) || geminiEvent(l) != e {
+	for _, e := range client.EventNames(c.Events()) {
+		if l := lucidEvent(e); !slices.Contains(client.Events, l) || geminiEvent(l) != e {
 			t.Errorf("%s maps to %q and back to %q", e, l, geminiEvent(l))
 		}
 	}

@@ -1,9 +1,10 @@
 // Package gemini holds all lucid knows of Gemini CLI (0.61.0): its hooks'
-// payloads decoded into lucid's hooks.Input and lucid's answer encoded as
+// payloads decoded into lucid's client.Input and lucid's answer encoded as
 // it honours it (the payloads in testdata/payloads/gemini-0.61.0); the
 // events lucid registers in .gemini/settings.json; its workspace trust
-// and hooksConfig as doctor checks them; its agents' shells; and the
-// inputs of its tools that write.
+// and hooksConfig as doctor checks them; and the inputs of its tools that
+// write. Its agents' shells are told by its identity (client/identity),
+// which it embeds.
 //
 // What differs from Claude Code: the events have other names (BeforeAgent
 // before each prompt, BeforeTool/AfterTool around each tool, AfterAgent at
@@ -21,41 +22,13 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Gemini CLI.
-type Client struct{}
-
-func (Client) Name() string { return "gemini" }
-
-// AgentShell tells the commands Gemini CLI 0.61.0 runs for its agent
-// (run_shell_command) by GEMINI_CLI=1; its hooks get GEMINI_PROJECT_DIR and
-// GEMINI_SESSION_ID instead. The shell names no session (seen with the real
-// client).
-func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
-	if getenv("GEMINI_CLI") != "1" || getenv("GEMINI_PROJECT_DIR") != "" {
-		return hooks.Shell{}, false
-	}
-	return hooks.Shell{Client: "Gemini CLI"}, true
-}
-
-// OwnHook: Gemini CLI gives its hooks GEMINI_PROJECT_DIR.
-func (Client) OwnHook(getenv func(string) string) (own, known bool) {
-	return getenv("GEMINI_PROJECT_DIR") != "", true
-}
-
-// ShellVars: none. The shell names no agent; lucid commands carry the
-// stamp (LUCID_AGENT), which no variable of the shell overrides, and
-// without it they are refused.
-func (Client) ShellVars() []string { return nil }
-
-// ClientProcess: node running Gemini CLI's gemini script (or its package,
-// gemini-cli).
-func (Client) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "gemini", "gemini-cli")
-}
+type Client struct{ identity.Gemini }
 
 // Gemini's own names of the events whose names are not lucid's.
 const (
@@ -68,7 +41,7 @@ const (
 // Events are the Gemini events lucid registers. PreCompress is not among
 // them: 0.61.0 fires it before every model call, whether or not anything
 // is compressed.
-func (Client) Events() []hooks.Event { return events }
+func (Client) Events() []client.Event { return events }
 
 func lucidEvent(gemini string) string {
 	for _, e := range events {
@@ -107,24 +80,24 @@ func (p *payload) decode(b []byte) error {
 
 // Decode reads the payload. BeforeTool shows the model nothing: what lucid
 // says there of the call itself comes with AfterTool (WarnAfter).
-func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
-	in := hooks.Input{
+	in := client.Input{
 		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
 		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Mute: event == BeforeTool, NewsAfter: true, GateLead: true, Unrecorded: true, WarnAfter: event == AfterTool,
+		Caps: client.Mute.If(event == BeforeTool) | client.NewsAfter | client.GateLead | client.Unrecorded | client.WarnAfter.If(event == AfterTool),
 	}
 	switch p.ToolName {
 	case WriteFile, Replace:
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		for _, w := range Writes(p.ToolName, p.ToolInput, p.Cwd) {
 			in.Paths = append(in.Paths, w.Path)
 		}
 	case ShellTool:
-		in.Tool = hooks.ToolShell
+		in.Tool = client.ToolShell
 		if command, dir, ok := ShellCommand(p.ToolInput, p.Cwd); ok {
 			in.Command, in.Cwd = command, dir // the command runs in dir_path
 		}
@@ -149,7 +122,7 @@ type specific struct {
 // both Gemini's "deny". A signed command is the tool's whole input with
 // its command replaced; Gemini asks for approval as it would have (the
 // hook grants nothing).
-func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (Client) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	var o output
 	switch {
 	case out.Block != "":
@@ -158,7 +131,7 @@ func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
 		o = output{Decision: "deny", Reason: out.Deny}
 	default:
 		s := &specific{HookEventName: geminiEvent(in.Event)}
-		if !in.Mute {
+		if !in.Caps.Has(client.Mute) {
 			s.AdditionalContext = out.Context
 		}
 		if out.Command != "" {

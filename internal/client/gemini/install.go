@@ -5,9 +5,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // geminiTools are the tools of Gemini CLI 0.61.0 that write work-tree
@@ -19,13 +21,13 @@ const geminiTools = "^(" + WriteFile + "|" + Replace + "|" + ShellTool + ")$"
 // BeforeTool counts as no answer and the tool runs, so its timeout is far
 // above the hooks' lock wait (hooks.lockBudget). SessionStart and the
 // agent events take no matcher (Gemini compares one with the trigger).
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: BeforeAgent, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: BeforeTool, Lucid: hooks.PreToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
-	{Name: AfterTool, Lucid: hooks.PostToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
-	{Name: AfterAgent, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second},
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: BeforeAgent, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: BeforeTool, Lucid: client.PreToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
+	{Name: AfterTool, Lucid: client.PostToolUse, Matcher: geminiTools, Timeout: 10 * time.Second},
+	{Name: AfterAgent, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second},
 }
 
 // Hooks is Gemini CLI (0.61.0): hooks in .gemini/settings.json, timeouts
@@ -47,33 +49,30 @@ const SettingsName = ".gemini/settings.json"
 // HookName is the name of lucid's Gemini entry for event.
 func HookName(event string) string { return "lucid-" + event }
 
-// Title is Gemini CLI as its users know it.
-func (Client) Title() string { return "Gemini CLI" }
-
 // Hooks is Gemini's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }
 
 // Install registers lucid's hooks in .gemini/settings.json.
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	return Hooks.InstallHooks(repo)
 }
 
 // Uninstall removes lucid's hooks.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	return Hooks.UninstallHooks(repo)
 }
 
 // Check checks lucid's hooks and what Gemini needs before it runs them:
 // a trusted workspace, and hooks not turned off.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
 		checkGeminiTrust(repo), checkGeminiEnabled(repo),
 	}
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's beside its hooks.
 func (Client) DoctorFiles() []string { return nil }

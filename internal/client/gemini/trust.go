@@ -8,6 +8,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Gemini CLI runs project hooks only in a trusted workspace, and not at
@@ -50,8 +51,8 @@ type geminiSettings struct {
 // checkGeminiTrust says whether Gemini trusts the workspace, in the order
 // Gemini decides it: the environment, security.folderTrust.enabled, then
 // the longest matching rule of trustedFolders.json.
-func checkGeminiTrust(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "gemini workspace trust"}
+func checkGeminiTrust(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "gemini workspace trust"}
 	fix := "start gemini in " + repo.Top + " and trust the folder when it asks, or add " + installers.JSONKey(repo.Top) + `: "TRUST_FOLDER" to ` + geminiTrustedFolders()
 	switch {
 	case os.Getenv("GEMINI_RESTRICTED_MODE") == "true":
@@ -105,8 +106,8 @@ func checkGeminiTrust(repo *gitstore.Repo) installers.Finding {
 // checkGeminiEnabled checks hooksConfig in the user's and the project's
 // settings: enabled false stops every hook (the project's setting wins),
 // and a name in disabled (in either) stops that one.
-func checkGeminiEnabled(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "gemini hooks enabled"}
+func checkGeminiEnabled(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "gemini hooks enabled"}
 	enabled, where := true, ""
 	var off []string
 	for i, path := range []string{geminiUserSettings(), repo.Abs(SettingsName)} {

@@ -11,8 +11,9 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Plugin is lucid's plugin, as lucid init writes it.
@@ -36,8 +37,8 @@ type place struct {
 }
 
 var (
-	opencodePlace = place{"opencode", "opencode", PluginName, Hooks}
-	kiloPlace     = place{"kilo", "Kilo Code", KiloPluginName, KiloHooks}
+	opencodePlace = place{identity.Opencode{}.Name(), identity.Opencode{}.Title(), PluginName, Hooks}
+	kiloPlace     = place{identity.Kilo{}.Name(), identity.Kilo{}.Title(), KiloPluginName, KiloHooks}
 )
 
 // pluginHead is the first line of lucid's plugin, of every version.
@@ -69,30 +70,27 @@ var KiloHooks = &installers.Client{
 	Own:      ownFile,
 }
 
-// Title is opencode as its users know it.
-func (Client) Title() string { return opencodePlace.title }
-
 // Hooks is lucid's plugin file, as init and doctor find it.
 func (Client) Hooks() *installers.Client { return Hooks }
 
 // Install writes lucid's plugin, or its current version over an older
 // one. A file of that name that is not lucid's is refused.
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	return opencodePlace.install(repo)
 }
 
 // Uninstall removes lucid's plugin and the folders lucid created for it,
 // once they are empty.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	return opencodePlace.uninstall(repo)
 }
 
 // Check checks that the plugin is lucid's current one, that opencode
 // loads it (one extra export or a throw at load, and opencode skips it
 // with a log line alone), and that it finds lucid.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding { return opencodePlace.check(repo) }
+func (Client) Check(repo *gitstore.Repo) []setup.Finding { return opencodePlace.check(repo) }
 
-func (p place) install(repo *gitstore.Repo) ([]installers.Change, error) {
+func (p place) install(repo *gitstore.Repo) ([]setup.Change, error) {
 	path := repo.Abs(p.file)
 	raw, err := gitstore.ReadFile(path, gitstore.MaxSettings)
 	what := "lucid's plugin written"
@@ -121,18 +119,18 @@ func (p place) install(repo *gitstore.Repo) ([]installers.Change, error) {
 			return nil, err
 		}
 	}
-	return []installers.Change{{Path: p.file, What: what}}, nil
+	return []setup.Change{{Path: p.file, What: what}}, nil
 }
 
-func (p place) uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
-	var changes []installers.Change
+func (p place) uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
+	var changes []setup.Change
 	raw, err := gitstore.ReadFile(repo.Abs(p.file), gitstore.MaxSettings)
 	switch {
 	case err == nil && ownFile(raw):
 		if err := os.Remove(repo.Abs(p.file)); err != nil {
 			return nil, err
 		}
-		changes = append(changes, installers.Change{Path: p.file, What: "removed"})
+		changes = append(changes, setup.Change{Path: p.file, What: "removed"})
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return nil, err
 	}
@@ -166,12 +164,12 @@ func (p place) updateRecord(repo *gitstore.Repo, change func(*record)) error {
 	return installers.UpdateRecord(p.recordPath(repo), change, func(r record) bool { return len(r.Dirs) == 0 })
 }
 
-func (p place) check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{p.checkPlugin(repo), p.checkLoads(repo), installers.CheckLucidOnPath(p.id, p.title)}
+func (p place) check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{p.checkPlugin(repo), p.checkLoads(repo), installers.CheckLucidOnPath(p.id, p.title)}
 }
 
-func (p place) checkPlugin(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: p.id + " plugin"}
+func (p place) checkPlugin(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: p.id + " plugin"}
 	raw, err := gitstore.ReadFile(repo.Abs(p.file), gitstore.MaxSettings)
 	switch {
 	case err != nil:
@@ -186,8 +184,8 @@ func (p place) checkPlugin(repo *gitstore.Repo) installers.Finding {
 
 // checkLoads loads the plugin as opencode does, with node: every export
 // must be a function, and the module must load.
-func (p place) checkLoads(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: p.id + " plugin loads"}
+func (p place) checkLoads(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: p.id + " plugin loads"}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		f.OK, f.Detail = true, "not checked: no node on PATH to load it with"
@@ -212,7 +210,7 @@ func (p place) checkLoads(repo *gitstore.Repo) installers.Finding {
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's.
 func (Client) DoctorFiles() []string { return nil }
@@ -234,24 +232,24 @@ func (p place) advice() string {
 // its calls to lucid hook --client kilo.
 type Kilo struct{ Client }
 
-func (Kilo) Name() string  { return kiloPlace.id }
-func (Kilo) Title() string { return kiloPlace.title }
+func (Kilo) Name() string  { return identity.Kilo{}.Name() }
+func (Kilo) Title() string { return identity.Kilo{}.Title() }
 
 // ClientProcess: Kilo Code CLI's own program, kilo, not opencode's.
 func (Kilo) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "kilo", "kilocode")
+	return identity.Kilo{}.ClientProcess(name, args)
 }
-func (Kilo) Hooks() *installers.Client                      { return KiloHooks }
-func (Kilo) Check(repo *gitstore.Repo) []installers.Finding { return kiloPlace.check(repo) }
-func (Kilo) Advice(*gitstore.Repo) string                   { return kiloPlace.advice() }
+func (Kilo) Hooks() *installers.Client                 { return KiloHooks }
+func (Kilo) Check(repo *gitstore.Repo) []setup.Finding { return kiloPlace.check(repo) }
+func (Kilo) Advice(*gitstore.Repo) string              { return kiloPlace.advice() }
 
 // Install writes lucid's plugin into .kilo/plugins/.
-func (Kilo) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.Change, error) {
+func (Kilo) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	return kiloPlace.install(repo)
 }
 
 // Uninstall removes it, and the folders lucid created for it.
-func (Kilo) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Kilo) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	return kiloPlace.uninstall(repo)
 }
 

@@ -2,8 +2,9 @@
 // fork Kilo Code (7.7.9), which have no shell hooks: lucid's plugin
 // (plugin.js, embedded here) that lucid init writes into the project, the
 // payloads that plugin hands to `lucid hook --client opencode EVENT`
-// decoded into lucid's hooks.Input, lucid's answer encoded as the plugin
-// acts on it, doctor's checks, and the agents' shells.
+// decoded into lucid's client.Input, lucid's answer encoded as the plugin
+// acts on it, and doctor's checks. The agents' shells are told by its
+// identity (client/identity), which it embeds.
 //
 // The plugin runs inside opencode; lucid's decisions stay here. It calls
 // lucid with one JSON object on stdin:
@@ -52,61 +53,28 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/applypatch"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is opencode.
-type Client struct{}
-
-func (Client) Name() string { return "opencode" }
-
-// The variables the plugin sets: for the commands of an agent's bash tool,
-// the agent's id; for its own lucid hook calls, a mark.
-const (
-	AgentVar = "LUCID_OPENCODE_AGENT"
-	HookVar  = "LUCID_OPENCODE_HOOK"
-)
-
-// AgentShell tells an agent's bash command by the agent's id, which the
-// plugin gives it (shell.env) and gives its own hook calls not.
-func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
-	a := getenv(AgentVar)
-	if a == "" || getenv(HookVar) != "" {
-		return hooks.Shell{}, false
-	}
-	return hooks.Shell{Client: "opencode", Agent: a}, true
-}
-
-// OwnHook: the plugin marks its hook calls.
-func (Client) OwnHook(getenv func(string) string) (own, known bool) {
-	return getenv(HookVar) == "1", true
-}
-
-// ShellVars are the variables that name an opencode agent: a line that
-// sets one could speak for another agent.
-func (Client) ShellVars() []string { return []string{AgentVar, HookVar} }
-
-// ClientProcess: opencode's own program (a native build), or its package
-// run by node.
-func (Client) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "opencode", "opencode-ai")
-}
+type Client struct{ identity.Opencode }
 
 // Events are the events the plugin calls lucid with; their names are
 // lucid's. A tool call's timeout is the plugin's own bound.
-func (Client) Events() []hooks.Event { return events }
+func (Client) Events() []client.Event { return events }
 
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 5 * time.Second},
-	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Timeout: 5 * time.Second},
-	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Timeout: 5 * time.Second},
-	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 5 * time.Second},
-	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 5 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 5 * time.Second},
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: client.UserPromptSubmit, Lucid: client.UserPromptSubmit, Timeout: 5 * time.Second},
+	{Name: client.PreToolUse, Lucid: client.PreToolUse, Timeout: 5 * time.Second},
+	{Name: client.PostToolUse, Lucid: client.PostToolUse, Timeout: 5 * time.Second},
+	{Name: client.Stop, Lucid: client.Stop, Timeout: 5 * time.Second},
+	{Name: client.PreCompact, Lucid: client.PreCompact, Timeout: 5 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 5 * time.Second},
 }
 
 // opencode 1.18.33's tools that write work-tree files, and its subagent
@@ -148,25 +116,25 @@ type args struct{ Command, Workdir, FilePath, PatchText string }
 // system prompt before each model call (UserPromptSubmit, never the
 // user's own prompt but after a tool's result) and after a tool ran
 // (PostToolUse), never at PreToolUse, whose context nobody reads.
-func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
-	in := hooks.Input{
+	in := client.Input{
 		Event: event, SessionID: p.SessionID, Cwd: p.Cwd, Source: "startup", StopHookActive: p.StopHookActive,
 		ToolName: p.Tool, ToolInput: p.Args,
-		Mute: event == hooks.PreToolUse, NewsAfter: true, NoPrompt: event == hooks.UserPromptSubmit,
-		GateLead: p.ParentID == "", Unrecorded: true, NoRestart: true, WarnAfter: event == hooks.PostToolUse,
-		KeepClaims: p.TextEnd,
+		Caps: client.Mute.If(event == client.PreToolUse) | client.NewsAfter | client.NoPrompt.If(event == client.UserPromptSubmit) |
+			client.GateLead.If(p.ParentID == "") | client.Unrecorded | client.NoRestart | client.WarnAfter.If(event == client.PostToolUse) |
+			client.KeepClaims.If(p.TextEnd),
 	}
 	if p.ParentID != "" {
 		in.SessionID, in.AgentID, in.AgentType = p.ParentID, p.SessionID, "subagent"
 		switch event {
-		case hooks.SessionStart:
-			in.Event = hooks.SubagentStart
-		case hooks.Stop:
-			in.Event = hooks.SubagentStop
+		case client.SessionStart:
+			in.Event = client.SubagentStart
+		case client.Stop:
+			in.Event = client.SubagentStop
 		}
 	}
 	var a args
@@ -175,21 +143,21 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 	})
 	switch p.Tool {
 	case Bash, BackgroundProcess: // background_process's stop, list, logs... name no command: nothing to guard
-		in.Tool, in.Command = hooks.ToolShell, a.Command
+		in.Tool, in.Command = client.ToolShell, a.Command
 		if a.Workdir != "" {
 			in.Cwd = resolveIn(p.Cwd, a.Workdir)
 		}
 	case Write, Edit:
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		if a.FilePath != "" {
 			in.Paths = []string{resolveIn(p.Cwd, a.FilePath)}
 		}
 	case ApplyPatch:
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		patch, _ := applypatch.Parse(a.PatchText) // a malformed patch still names its files
 		in.Paths = patch.Paths(p.Cwd)
 	case Task:
-		in.Tool = hooks.ToolAgent
+		in.Tool = client.ToolAgent
 	}
 	return in, nil
 }
@@ -219,9 +187,9 @@ type output struct {
 
 // Encode writes lucid's answer as the plugin reads it, exit 0 always. A
 // replaced command is left out: the shell signs lucid's commands.
-func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (Client) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	o := output{Deny: out.Deny, Context: out.Context, Block: out.Block}
-	if in.Mute {
+	if in.Caps.Has(client.Mute) {
 		o.Context = ""
 	}
 	if o == (output{}) {

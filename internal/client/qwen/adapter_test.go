@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
-
-	"github.com/lucid-dev/lucid/hooks"
 )
 
 // The adapter against the payloads Qwen Code 0.24.4 sent (recorded, paths
@@ -20,7 +19,7 @@ const version = "qwen-code-0.24.4"
 func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
 
 // decode decodes a recorded payload of its event (the name's first word).
-func decode(t *testing.T, name string) hooks.Input {
+func decode(t *testing.T, name string) client.Input {
 	t.Helper()
 	return clienttest.Decode(t, Client{}, version, "", name)
 }
@@ -32,65 +31,78 @@ func decode(t *testing.T, name string) hooks.Input {
 // a UserPromptSubmit with no submitted prompt of the user's is no prompt.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	lead := hooks.Input{SessionID: "120986e0-ffe9-4430-ad9f-6f564d2191cf", Cwd: repo, PermissionMode: "yolo", GateLead: true, Unrecorded: true}
+	lead := client.Input{SessionID: "120986e0-ffe9-4430-ad9f-6f564d2191cf", Cwd: repo, PermissionMode: "yolo", Caps: client.GateLead | client.Unrecorded}
 	sub := lead
-	sub.SessionID, sub.AgentID, sub.NewsAfter = "c0a260ad-7c2b-42d8-a824-edbd971260af", "general-purpose-call_001", true
-	with := func(in hooks.Input, f func(*hooks.Input)) hooks.Input {
+	sub.SessionID, sub.AgentID = "c0a260ad-7c2b-42d8-a824-edbd971260af", "general-purpose-call_001"
+	sub.Caps |= client.NewsAfter
+	with := func(in client.Input, f func(*client.Input)) client.Input {
 		f(&in)
 		return in
 	}
 	for _, tc := range []struct {
 		file string
-		want hooks.Input
+		want client.Input
 	}{
-		{"SessionStart-startup.json", with(lead, func(in *hooks.Input) { in.Event, in.Source = "SessionStart", "startup" })},
-		{"SessionStart-compact.json", with(lead, func(in *hooks.Input) {
+		{"SessionStart-startup.json", with(lead, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
+		{"SessionStart-compact.json", with(lead, func(in *client.Input) {
 			in.SessionID, in.Event, in.Source = "43aaa0c9-1411-47fd-b017-7d63d3184f3b", "SessionStart", "compact"
 		})},
-		{"UserPromptSubmit-first.json", with(lead, func(in *hooks.Input) { in.Event = "UserPromptSubmit" })},
-		{"UserPromptSubmit-after-tool-result.json", with(lead, func(in *hooks.Input) { in.Event, in.NoPrompt = "UserPromptSubmit", true })},
-		{"UserPromptSubmit-after-stop-block.json", with(lead, func(in *hooks.Input) {
-			in.SessionID, in.Event, in.NoPrompt = "37968836-11da-4485-94d2-9155292c41a1", "UserPromptSubmit", true
+		{"UserPromptSubmit-first.json", with(lead, func(in *client.Input) { in.Event = "UserPromptSubmit" })},
+		{"UserPromptSubmit-after-tool-result.json", with(lead, func(in *client.Input) { in.Event, in.Caps = "UserPromptSubmit", in.Caps|client.NoPrompt })},
+		{"UserPromptSubmit-after-stop-block.json", with(lead, func(in *client.Input) {
+			in.SessionID, in.Event = "37968836-11da-4485-94d2-9155292c41a1", "UserPromptSubmit"
+			in.Caps |= client.NoPrompt
 		})},
-		{"PreToolUse-write_file.json", with(lead, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}
+		{"PreToolUse-write_file.json", with(lead, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
+			in.Caps |= client.Mute
 		})},
-		{"PreToolUse-edit.json", with(lead, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "edit", hooks.ToolEdit, []string{repo + "/notes.txt"}
+		{"PreToolUse-edit.json", with(lead, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "edit", client.ToolEdit, []string{repo + "/notes.txt"}
+			in.Caps |= client.Mute
 		})},
-		{"PreToolUse-run_shell_command.json", with(lead, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool = "PreToolUse", true, "run_shell_command", hooks.ToolShell
+		{"PreToolUse-run_shell_command.json", with(lead, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool = "PreToolUse", "run_shell_command", client.ToolShell
+			in.Caps |= client.Mute
 			in.Command = "env > /home/dev/repo/env.txt; echo shell-ran"
 		})},
-		{"PreToolUse-monitor-via-tool_call.json", with(lead, func(in *hooks.Input) {
-			in.SessionID, in.Event, in.Mute, in.ToolName, in.Tool = "1c5716ff-615e-45b0-8a2d-1368b5c7d8b4", "PreToolUse", true, "monitor", hooks.ToolShell
+		{"PreToolUse-monitor-via-tool_call.json", with(lead, func(in *client.Input) {
+			in.SessionID, in.Event, in.ToolName, in.Tool = "1c5716ff-615e-45b0-8a2d-1368b5c7d8b4", "PreToolUse", "monitor", client.ToolShell
+			in.Caps |= client.Mute
 			in.Command = "echo mon > /home/dev/repo/mon.txt"
 		})},
-		{"PreToolUse-write_file-subagent.json", with(sub, func(in *hooks.Input) {
-			in.Event, in.Mute, in.ToolName, in.Tool, in.Paths = "PreToolUse", true, "write_file", hooks.ToolEdit, []string{repo + "/sub.txt"}
+		{"PreToolUse-write_file-subagent.json", with(sub, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/sub.txt"}
+			in.Caps |= client.Mute
 		})},
 		// The memory agent acts with the lead's ids; it writes outside
 		// the work tree.
-		{"PreToolUse-write_file-memory-agent.json", with(lead, func(in *hooks.Input) {
-			in.SessionID, in.Event, in.Mute, in.ToolName, in.Tool = "ab49a7d4-3b2e-476b-9efc-255b850bdd52", "PreToolUse", true, "write_file", hooks.ToolEdit
+		{"PreToolUse-write_file-memory-agent.json", with(lead, func(in *client.Input) {
+			in.SessionID, in.Event, in.ToolName, in.Tool = "ab49a7d4-3b2e-476b-9efc-255b850bdd52", "PreToolUse", "write_file", client.ToolEdit
+			in.Caps |= client.Mute
 			in.Paths = []string{"/home/dev/home/.qwen/memories/note.md"}
 		})},
-		{"PostToolUse-write_file.json", with(lead, func(in *hooks.Input) {
-			in.Event, in.ToolName, in.Tool, in.Paths, in.WarnAfter = "PostToolUse", "write_file", hooks.ToolEdit, []string{repo + "/new.txt"}, true
+		{"PostToolUse-write_file.json", with(lead, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
+			in.Caps |= client.WarnAfter
 		})},
-		{"PostToolUse-run_shell_command-subagent.json", with(sub, func(in *hooks.Input) {
-			in.Event, in.ToolName, in.Tool, in.WarnAfter = "PostToolUse", "run_shell_command", hooks.ToolShell, true
+		{"PostToolUse-run_shell_command-subagent.json", with(sub, func(in *client.Input) {
+			in.Event, in.ToolName, in.Tool = "PostToolUse", "run_shell_command", client.ToolShell
+			in.Caps |= client.WarnAfter
 			in.Command = "env > /home/dev/repo/env-sub.txt; echo sub-shell"
 		})},
-		{"PostToolUse-agent-foreground.json", with(lead, func(in *hooks.Input) {
-			in.SessionID, in.Event, in.ToolName, in.Tool, in.WarnAfter = sub.SessionID, "PostToolUse", "agent", hooks.ToolAgent, true
+		{"PostToolUse-agent-foreground.json", with(lead, func(in *client.Input) {
+			in.SessionID, in.Event, in.ToolName, in.Tool = sub.SessionID, "PostToolUse", "agent", client.ToolAgent
+			in.Caps |= client.WarnAfter
 		})},
-		{"SubagentStart.json", with(sub, func(in *hooks.Input) { in.Event, in.AgentType, in.Mute = "SubagentStart", "general-purpose", true })},
-		{"SubagentStop-after-block.json", with(sub, func(in *hooks.Input) {
+		{"SubagentStart.json", with(sub, func(in *client.Input) {
+			in.Event, in.AgentType, in.Caps = "SubagentStart", "general-purpose", in.Caps|client.Mute
+		})},
+		{"SubagentStop-after-block.json", with(sub, func(in *client.Input) {
 			in.Event, in.AgentType, in.StopHookActive = "SubagentStop", "general-purpose", true
 		})},
-		{"Stop.json", with(lead, func(in *hooks.Input) { in.Event = "Stop" })},
-		{"Stop-after-block.json", with(lead, func(in *hooks.Input) {
+		{"Stop.json", with(lead, func(in *client.Input) { in.Event = "Stop" })},
+		{"Stop-after-block.json", with(lead, func(in *client.Input) {
 			in.SessionID, in.Event, in.StopHookActive = "37968836-11da-4485-94d2-9155292c41a1", "Stop", true
 		})},
 	} {
@@ -113,23 +125,23 @@ func TestEncode(t *testing.T) {
 	pre := decode(t, "PreToolUse-run_shell_command.json")
 	for _, tc := range []struct {
 		name string
-		in   hooks.Input
-		out  hooks.Output
+		in   client.Input
+		out  client.Output
 		want string
 	}{
-		{"deny", pre, hooks.Output{Deny: "lucid: a.txt is claimed"},
+		{"deny", pre, client.Output{Deny: "lucid: a.txt is claimed"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
-		{"block at Stop", decode(t, "Stop.json"), hooks.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
-		{"block at SubagentStop", decode(t, "SubagentStop.json"), hooks.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
-		{"context at SessionStart", decode(t, "SessionStart-startup.json"), hooks.Output{Context: "# lucid: digest"},
+		{"block at Stop", decode(t, "Stop.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
+		{"block at SubagentStop", decode(t, "SubagentStop.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
+		{"context at SessionStart", decode(t, "SessionStart-startup.json"), client.Output{Context: "# lucid: digest"},
 			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
-		{"context at UserPromptSubmit", decode(t, "UserPromptSubmit-after-tool-result.json"), hooks.Output{Context: "news"},
+		{"context at UserPromptSubmit", decode(t, "UserPromptSubmit-after-tool-result.json"), client.Output{Context: "news"},
 			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"news"}}`},
-		{"context at PostToolUse", decode(t, "PostToolUse-run_shell_command-subagent.json"), hooks.Output{Context: "news"},
+		{"context at PostToolUse", decode(t, "PostToolUse-run_shell_command-subagent.json"), client.Output{Context: "news"},
 			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"news"}}`},
-		{"context at a mute PreToolUse", pre, hooks.Output{Context: "news"}, ``},
-		{"context at a mute SubagentStart", decode(t, "SubagentStart.json"), hooks.Output{Context: "# lucid: digest"}, ``},
-		{"a signed command", pre, hooks.Output{Command: "LUCID_AGENT=x lucid note y", Permission: "allow"}, ``},
+		{"context at a mute PreToolUse", pre, client.Output{Context: "news"}, ``},
+		{"context at a mute SubagentStart", decode(t, "SubagentStart.json"), client.Output{Context: "# lucid: digest"}, ``},
+		{"a signed command", pre, client.Output{Command: "LUCID_AGENT=x lucid note y", Permission: "allow"}, ``},
 	} {
 		b, line, code := Client{}.Encode(tc.in, &tc.out)
 		if got := strings.TrimSuffix(string(b), "\n"); got != tc.want || line != "" || code != 0 {

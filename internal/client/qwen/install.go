@@ -5,9 +5,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client"
+
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // writeTools are the tools whose calls the handlers look at: the edits
@@ -23,16 +25,16 @@ const writeTools = WriteFile + "|" + Edit + "|" + Replace + "|" + NotebookEdit +
 // each tool call too, where PostToolUse and the next UserPromptSubmit
 // carry the news already. A timed-out PreToolUse lets the tool run, so its
 // timeout is far above the hooks' lock wait.
-var events = []hooks.Event{
-	{Name: hooks.SessionStart, Lucid: hooks.SessionStart, Timeout: 15 * time.Second},
-	{Name: hooks.SubagentStart, Lucid: hooks.SubagentStart, Timeout: 15 * time.Second},
-	{Name: hooks.UserPromptSubmit, Lucid: hooks.UserPromptSubmit, Timeout: 10 * time.Second},
-	{Name: hooks.PreToolUse, Lucid: hooks.PreToolUse, Matcher: "^(" + writeTools + ")$", Timeout: 10 * time.Second},
-	{Name: hooks.PostToolUse, Lucid: hooks.PostToolUse, Matcher: "^(" + writeTools + "|" + AgentTool + ")$", Timeout: 10 * time.Second},
-	{Name: hooks.Stop, Lucid: hooks.Stop, Timeout: 10 * time.Second},
-	{Name: hooks.SubagentStop, Lucid: hooks.SubagentStop, Timeout: 10 * time.Second},
-	{Name: hooks.PreCompact, Lucid: hooks.PreCompact, Timeout: 10 * time.Second},
-	{Name: hooks.SessionEnd, Lucid: hooks.SessionEnd, Timeout: 2 * time.Second},
+var events = []client.Event{
+	{Name: client.SessionStart, Lucid: client.SessionStart, Timeout: 15 * time.Second},
+	{Name: client.SubagentStart, Lucid: client.SubagentStart, Timeout: 15 * time.Second},
+	{Name: client.UserPromptSubmit, Lucid: client.UserPromptSubmit, Timeout: 10 * time.Second},
+	{Name: client.PreToolUse, Lucid: client.PreToolUse, Matcher: "^(" + writeTools + ")$", Timeout: 10 * time.Second},
+	{Name: client.PostToolUse, Lucid: client.PostToolUse, Matcher: "^(" + writeTools + "|" + AgentTool + ")$", Timeout: 10 * time.Second},
+	{Name: client.Stop, Lucid: client.Stop, Timeout: 10 * time.Second},
+	{Name: client.SubagentStop, Lucid: client.SubagentStop, Timeout: 10 * time.Second},
+	{Name: client.PreCompact, Lucid: client.PreCompact, Timeout: 10 * time.Second},
+	{Name: client.SessionEnd, Lucid: client.SessionEnd, Timeout: 2 * time.Second},
 }
 
 // Hooks is Qwen Code (0.24.4): hooks in .qwen/settings.json, timeouts in
@@ -55,9 +57,6 @@ const SettingsName = ".qwen/settings.json"
 // HookName is the name of lucid's Qwen entry for event.
 func HookName(event string) string { return "lucid-" + event }
 
-// Title is Qwen Code as its users know it.
-func (Client) Title() string { return "Qwen Code" }
-
 // Hooks is Qwen's settings, as the installer edits them.
 func (Client) Hooks() *installers.Client { return Hooks }
 
@@ -72,7 +71,7 @@ const (
 
 // Install registers lucid's hooks in .qwen/settings.json, keeping every
 // byte of the user's; a file lucid creates carries Qwen's "$version".
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.Change, error) {
+func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	s, err := Hooks.Read(repo, SettingsName)
 	if err != nil {
 		return nil, err
@@ -87,12 +86,12 @@ func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]installers.C
 	if err := s.Write(); err != nil {
 		return nil, err
 	}
-	return []installers.Change{{Path: SettingsName, What: what}}, nil
+	return []setup.Change{{Path: SettingsName, What: what}}, nil
 }
 
 // Uninstall removes lucid's hooks; a file left with nothing but Qwen's
 // "$version" goes too, as it came with them.
-func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
+func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	s, err := Hooks.Read(repo, SettingsName)
 	if err != nil {
 		return nil, err
@@ -110,15 +109,15 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]installers.Change, error) {
 // Check checks lucid's hooks and what Qwen needs before it runs them:
 // the folder it starts in, trust where folder trust is on, hooks not
 // turned off, and lucid on the PATH its hooks run with.
-func (Client) Check(repo *gitstore.Repo) []installers.Finding {
-	return []installers.Finding{
+func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+	return []setup.Finding{
 		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
 		checkStartFolder(repo), checkQwenTrust(repo), checkQwenEnabled(repo), installers.CheckLucidOnPath(Hooks.ID, "Qwen Code"),
 	}
 }
 
 // CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []installers.Finding { return nil }
+func (Client) CheckClient() []setup.Finding { return nil }
 
 // DoctorFiles: lucid reads no file of the client's beside its hooks.
 func (Client) DoctorFiles() []string { return nil }

@@ -1,9 +1,10 @@
 // Package qwen holds all lucid knows of Qwen Code (0.24.4): its hooks'
-// payloads decoded into lucid's hooks.Input and lucid's answer encoded as
+// payloads decoded into lucid's client.Input and lucid's answer encoded as
 // it honours it (the payloads in testdata/payloads/qwen-code-0.24.4); the
 // events lucid registers in .qwen/settings.json; its folder trust and
-// disableAllHooks as doctor checks them; its agents' shells; and the
-// inputs of its tools that write.
+// disableAllHooks as doctor checks them; and the inputs of its tools that
+// write. Its agents' shells are told by its identity (client/identity),
+// which it embeds.
 //
 // Qwen Code's hooks have Claude Code's shape and event names, with these
 // differences that the adapter absorbs: the write tools are write_file,
@@ -21,55 +22,17 @@ package qwen
 import (
 	"fmt"
 
-	"github.com/lucid-dev/lucid/hooks"
-	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Qwen Code.
-type Client struct{}
-
-func (Client) Name() string { return "qwen" }
-
-// AgentShell tells the commands Qwen Code 0.24.4 runs for an agent by
-// QWEN_CODE=1, which its hooks lack (they get QWEN_PROJECT_DIR instead).
-// The shell names the session (QWEN_CODE_SESSION_ID) and the agent
-// (QWEN_CODE_AGENT_ID, empty for the lead, the subagent's id inside one):
-// a Qwen agent is known by its shell alone, and its lucid commands are
-// signed without a stamp. (Seen with the real client.)
-func (Client) AgentShell(getenv func(string) string) (hooks.Shell, bool) {
-	if getenv("QWEN_CODE") != "1" || getenv("QWEN_PROJECT_DIR") != "" {
-		return hooks.Shell{}, false
-	}
-	sh := hooks.Shell{Client: "Qwen Code", Session: getenv("QWEN_CODE_SESSION_ID")}
-	if sh.Session != "" {
-		sh.Agent = agentstore.AgentID(sh.Session, getenv("QWEN_CODE_AGENT_ID"))
-	}
-	return sh, true
-}
-
-// OwnHook: Qwen Code gives its hooks QWEN_PROJECT_DIR (and, for hooks
-// written for those clients, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR
-// too), which its shell lacks.
-func (Client) OwnHook(getenv func(string) string) (own, known bool) {
-	return getenv("QWEN_PROJECT_DIR") != "", true
-}
-
-// ShellVars are those AgentShell and OwnHook read: they alone name a Qwen
-// agent.
-func (Client) ShellVars() []string {
-	return []string{"QWEN_CODE", "QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID", "QWEN_CODE_AGENT_ID"}
-}
-
-// ClientProcess: node running Qwen Code's qwen script (or its package,
-// qwen-code).
-func (Client) ClientProcess(name string, args []string) bool {
-	return hooks.RunsProgram(name, args, "qwen", "qwen-code")
-}
+type Client struct{ identity.Qwen }
 
 // Events are the Qwen events lucid registers; their names are lucid's.
-func (Client) Events() []hooks.Event { return events }
+func (Client) Events() []client.Event { return events }
 
 // payload is the part of a Qwen hook payload lucid reads.
 type payload struct {
@@ -103,32 +66,32 @@ func (p *payload) decode(b []byte) error {
 // model call after a tool's result or a stop hook's block, not a prompt
 // of the user's (NoPrompt). PreToolUse and SubagentStart are mute: what
 // lucid says at PreToolUse of the call itself comes at PostToolUse.
-func (Client) Decode(event string, b []byte) (hooks.Input, error) {
+func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return hooks.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
 	}
-	in := hooks.Input{
+	in := client.Input{
 		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
 		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
 		ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Mute:      event == hooks.PreToolUse || event == hooks.SubagentStart,
-		NewsAfter: p.AgentID != "", NoPrompt: event == hooks.UserPromptSubmit && p.SubmittedPrompt == "",
-		GateLead: true, Unrecorded: true, WarnAfter: event == hooks.PostToolUse,
+		Caps: client.Mute.If(event == client.PreToolUse || event == client.SubagentStart) |
+			client.NewsAfter.If(p.AgentID != "") | client.NoPrompt.If(event == client.UserPromptSubmit && p.SubmittedPrompt == "") |
+			client.GateLead | client.Unrecorded | client.WarnAfter.If(event == client.PostToolUse),
 	}
 	switch p.ToolName {
 	case WriteFile, Edit, Replace, NotebookEdit:
-		in.Tool = hooks.ToolEdit
+		in.Tool = client.ToolEdit
 		for _, w := range Writes(p.ToolName, p.ToolInput, p.Cwd) {
 			in.Paths = append(in.Paths, w.Path)
 		}
 	case ShellTool, Monitor:
-		in.Tool = hooks.ToolShell
+		in.Tool = client.ToolShell
 		if command, dir, ok := ShellCommand(p.ToolInput, p.Cwd); ok {
 			in.Command, in.Cwd = command, dir // the command runs in directory
 		}
 	case AgentTool:
-		in.Tool = hooks.ToolAgent
+		in.Tool = client.ToolAgent
 	}
 	return in, nil
 }
@@ -139,10 +102,10 @@ func (Client) Decode(event string, b []byte) (hooks.Input, error) {
 // more turn, the reason its prompt). What a mute event would say is left
 // out, and so is a replaced command: Qwen ignores a new input, and needs
 // none (AgentShell).
-func (Client) Encode(in hooks.Input, out *hooks.Output) ([]byte, string, int) {
+func (Client) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
 	o := *out
 	o.Command, o.Permission, o.PermissionReason = "", "", ""
-	if in.Mute {
+	if in.Caps.Has(client.Mute) {
 		o.Context = ""
 	}
 	return answer.Encode(in, &o)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // Qwen Code reads a project's hooks only from the folder it starts in,
@@ -84,8 +85,8 @@ func setting(files []string, project string, get func(*qwenSettings) *bool) (val
 // checkStartFolder says where Qwen reads lucid's project hooks: only in a
 // session started at the work tree's top, unless the user's settings
 // register them too.
-func checkStartFolder(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "qwen start folder", OK: true}
+func checkStartFolder(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "qwen start folder", OK: true}
 	if installers.UserSetUp(Hooks, userSettings()) {
 		f.Detail = "lucid's hooks are in " + userSettings() + " too: sessions started in any folder are guarded"
 		return f
@@ -99,8 +100,8 @@ func checkStartFolder(repo *gitstore.Repo) installers.Finding {
 // trust goes: folder trust is off unless the system's or the user's
 // settings turn it on, and then the deepest rule of trustedFolders.json
 // that covers the folder decides (DO_NOT_TRUST where two are as deep).
-func checkQwenTrust(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "qwen folder trust"}
+func checkQwenTrust(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "qwen folder trust"}
 	on, where, err := setting([]string{systemSettings(), userSettings(), systemDefaults()}, "",
 		func(s *qwenSettings) *bool { return s.Security.FolderTrust.Enabled })
 	if err != nil {
@@ -151,8 +152,8 @@ func checkQwenTrust(repo *gitstore.Repo) installers.Finding {
 
 // checkQwenEnabled checks disableAllHooks, which stops every hook: the
 // system's setting wins, then the project's, then the user's.
-func checkQwenEnabled(repo *gitstore.Repo) installers.Finding {
-	f := installers.Finding{Check: "qwen hooks enabled"}
+func checkQwenEnabled(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "qwen hooks enabled"}
 	project := repo.Abs(SettingsName)
 	off, where, err := setting([]string{systemSettings(), project, userSettings(), systemDefaults()}, project,
 		func(s *qwenSettings) *bool { return s.DisableAllHooks })

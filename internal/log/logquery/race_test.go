@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logquery"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -78,7 +79,7 @@ func TestFiltersUnderParallelReaders(t *testing.T) {
 		t.Fatalf("the log is %d bytes, too small to be read in parts", fi.Size())
 	}
 
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, identity.Naming())
 	session := agents[6]
 	type filter struct {
 		name  string
@@ -88,7 +89,7 @@ func TestFiltersUnderParallelReaders(t *testing.T) {
 	}
 	agentBy := func(name, a string) filter {
 		return filter{name: name + " " + a, set: func(opt *logstore.SearchOptions) {
-			opt.Agent, opt.AgentHint = logquery.Agent(present.NewLabeler(repo), a)
+			opt.Agent, opt.AgentHint = logquery.Agent(present.NewLabeler(repo, identity.Naming()), a)
 		}, agent: func(s string) bool { m, _ := logquery.Agent(labels, a); return m(s) }}
 	}
 	pathBy := func(name, spec string) filter {
@@ -103,7 +104,7 @@ func TestFiltersUnderParallelReaders(t *testing.T) {
 		{name: "none", set: func(*logstore.SearchOptions) {}},
 		agentBy("agent id", agents[3]),
 		agentBy("session id", session),
-		agentBy("lead label", present.Label(session, "")),
+		agentBy("lead label", identity.Naming().Label(session, "")),
 		agentBy("subagent label", labels.Label(agents[9])),
 		pathBy("path file", "src/pkg4/file13.go"),
 		pathBy("path folder", "src/pkg2"),

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 )
 
 // Recorded is the payload name recorded from the client version (a
@@ -28,7 +28,7 @@ func Recorded(t testing.TB, version, name string) []byte {
 // Decode decodes the payload name recorded from the client version as
 // an event of c: the name's first word, after the prefix given (a
 // variant's, such as "relative-").
-func Decode(t testing.TB, c hooks.Client, version, prefix, name string) hooks.Input {
+func Decode(t testing.TB, c client.Client, version, prefix, name string) client.Input {
 	t.Helper()
 	event, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSuffix(name, ".json"), prefix), "-")
 	in, err := c.Decode(event, Recorded(t, version, name))

@@ -14,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/talk"
 )
 
@@ -120,12 +121,13 @@ func Supersede(repo *gitstore.Repo, id, text string, retire bool) (logformat.Ent
 }
 
 // Send sends text to the agent to names (an id, a label, a teammate's name,
-// lead or all), a question when ask, as lucid tell and lucid ask do.
-func Send(repo *gitstore.Repo, to, text string, ask bool) (logformat.Entry, error) {
+// lead or all), a question when ask, as lucid tell and lucid ask do;
+// naming names the agents.
+func Send(repo *gitstore.Repo, naming present.Naming, to, text string, ask bool) (logformat.Entry, error) {
 	if strings.TrimSpace(text) == "" {
 		return logformat.Entry{}, refuse("say what to send")
 	}
-	book, err := address.Open(repo, time.Now(), claims.ClaimTTL())
+	book, err := address.Open(repo, naming, time.Now(), claims.ClaimTTL())
 	if err != nil {
 		return logformat.Entry{}, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -22,6 +23,9 @@ import (
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 )
+
+// naming names the agents as lucid-view does.
+var naming = identity.Naming()
 
 func newRepo(t *testing.T) *gitstore.Repo {
 	gittest.Setenv(t)
@@ -100,7 +104,7 @@ func TestLoad(t *testing.T) {
 	agentstore.Save(repo, rec)
 	agentstore.MarkEnded(repo, "sess-a/agent-1")
 
-	b, err := Load(repo, time.Now())
+	b, err := Load(repo, naming, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +133,7 @@ func TestLoad(t *testing.T) {
 			t.Errorf("%s notice: %+v", kind, n)
 		}
 	}
-	again, _ := Load(repo, time.Now())
+	again, _ := Load(repo, naming, time.Now())
 	for i := range b.Notices {
 		if again.Notices[i].ID != b.Notices[i].ID {
 			t.Errorf("a notice's id changed from one board to the next: %q, %q", b.Notices[i].ID, again.Notices[i].ID)
@@ -141,11 +145,11 @@ func TestLoad(t *testing.T) {
 	if err != nil || !slices.Equal(released, []string{"src/auth/**"}) {
 		t.Fatalf("Release = %v, %v", released, err)
 	}
-	b, _ = Load(repo, time.Now())
+	b, _ = Load(repo, naming, time.Now())
 	if bb := find(t, b.Agents, "agent b", func(a Agent) bool { return a.ID == "sess-b" }); bb.Denied != nil || len(b.Claims) != 0 {
 		t.Errorf("after the release: b %+v, claims %+v", bb.Denied, b.Claims)
 	}
-	page, _ := Log(t.Context(), repo, LogQuery{N: 1})
+	page, _ := Log(t.Context(), repo, naming, LogQuery{N: 1})
 	if e := page.Entries[0]; e.Kind != logformat.KindRelease || e.Agent != agentstore.AgentHuman || e.Owner != "sess-a" || e.Text != "b needs it" {
 		t.Errorf("the release as logged: %+v", e)
 	}
@@ -169,7 +173,7 @@ func TestLogPages(t *testing.T) {
 	var got []string
 	before := ""
 	for pages := 0; ; pages++ {
-		p, err := Log(t.Context(), repo, LogQuery{N: 3, Before: before})
+		p, err := Log(t.Context(), repo, naming, LogQuery{N: 3, Before: before})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,31 +192,31 @@ func TestLogPages(t *testing.T) {
 	if !slices.Equal(got, ids) {
 		t.Errorf("paged: %v, want %v", got, ids)
 	}
-	if p, _ := Log(t.Context(), repo, LogQuery{Words: "number c"}); len(p.Entries) == 0 || p.Entries[0].ID != ids[2] {
+	if p, _ := Log(t.Context(), repo, naming, LogQuery{Words: "number c"}); len(p.Entries) == 0 || p.Entries[0].ID != ids[2] {
 		t.Errorf("searching for 'number c': %+v", p.Entries)
 	}
-	if _, err := Log(t.Context(), repo, LogQuery{Kind: "gossip"}); err == nil || !strings.Contains(err.Error(), "fact") {
+	if _, err := Log(t.Context(), repo, naming, LogQuery{Kind: "gossip"}); err == nil || !strings.Contains(err.Error(), "fact") {
 		t.Errorf("an unknown kind: %v", err)
 	}
 	// A page asks for paths in the work tree only, and names entries by id.
 	for _, q := range []LogQuery{{Path: "../../etc"}, {Path: "/etc/passwd"}, {Path: "src/../../x"}, {Before: "x"}, {Before: "../log"}} {
-		if _, err := Log(t.Context(), repo, q); err == nil {
+		if _, err := Log(t.Context(), repo, naming, q); err == nil {
 			t.Errorf("Log(%+v) answered", q)
 		}
 	}
 
 	e, _ := Record(repo, "decision", "use <b>tokens</b>")
-	news, next, rewritten, err := Since(repo, tail, 10)
+	news, next, rewritten, err := Since(repo, naming, tail, 10)
 	if err != nil || rewritten || len(news) != 1 || news[0].ID != e.ID || news[0].Label == "" {
 		t.Fatalf("Since = %+v, %v, %v", news, rewritten, err)
 	}
-	if news, _, _, _ := Since(repo, next, 10); len(news) != 0 {
+	if news, _, _, _ := Since(repo, naming, next, 10); len(news) != 0 {
 		t.Errorf("nothing appended since, yet %+v", news)
 	}
 	// A rewrite of the log (a checkout) starts the reader again.
 	b, _ := os.ReadFile(repo.LogPath())
 	gitstore.WriteFileAtomic(repo.LogPath(), b[:len(b)/2], 0o644)
-	if _, _, rewritten, _ := Since(repo, next, 10); !rewritten {
+	if _, _, rewritten, _ := Since(repo, naming, next, 10); !rewritten {
 		t.Error("a log cut in half was not seen as rewritten")
 	}
 }
@@ -222,7 +226,7 @@ func TestLogPages(t *testing.T) {
 func TestActions(t *testing.T) {
 	repo := newRepo(t)
 	agent(t, repo, "sess-a", "")
-	p, err := LoadPlan(repo, 10)
+	p, err := LoadPlan(repo, naming, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,17 +237,17 @@ func TestActions(t *testing.T) {
 	if _, err := WritePlan(repo, "2. something else\n", p.Hash); err != ErrPlanChanged {
 		t.Errorf("a write from a stale copy of the plan: %v", err)
 	}
-	p, _ = LoadPlan(repo, 10)
+	p, _ = LoadPlan(repo, naming, 10)
 	if p.Text != "1. ship the page\n" || len(p.History) != 1 || p.History[0].ID != e.ID {
 		t.Errorf("the plan after the write: %+v", p)
 	}
 	// An agent's edit no hook saw yet stays the agent's (the user's).
 	os.WriteFile(repo.PlanPath(), []byte("1. ship the page\n2. and the tests\n"), 0o644)
-	p, _ = LoadPlan(repo, 10)
+	p, _ = LoadPlan(repo, naming, 10)
 	if _, err := WritePlan(repo, "1. ship the page\n2. and the tests\n3. then rest\n", p.Hash); err != nil {
 		t.Fatal(err)
 	}
-	p, _ = LoadPlan(repo, 10)
+	p, _ = LoadPlan(repo, naming, 10)
 	if len(p.History) != 3 || p.History[1].Agent != agentstore.AgentUser || p.History[0].Agent != agentstore.AgentHuman {
 		t.Errorf("history: %+v", p.History)
 	}
@@ -262,11 +266,11 @@ func TestActions(t *testing.T) {
 	if _, err := Supersede(repo, n.ID, "again", true); err == nil {
 		t.Error("retiring a retired entry should be refused")
 	}
-	m, err := Send(repo, "sess-a", "stop", false)
+	m, err := Send(repo, naming, "sess-a", "stop", false)
 	if err != nil || !slices.Equal(m.To, []string{"sess-a"}) || m.Agent != agentstore.AgentHuman {
 		t.Fatalf("Send = %+v, %v", m, err)
 	}
-	if _, err := Send(repo, "nobody", "hi", false); err == nil {
+	if _, err := Send(repo, naming, "nobody", "hi", false); err == nil {
 		t.Error("a message to no one should be refused")
 	}
 }
@@ -279,8 +283,8 @@ func TestTree(t *testing.T) {
 	}
 	agent(t, repo, "sess-a", "")
 	claim(t, repo, "sess-a", "t", "src/b/**", "new.go")
-	b, _ := Load(repo, time.Now())
-	tree, err := LoadTree(repo, b, "")
+	b, _ := Load(repo, naming, time.Now())
+	tree, err := LoadTree(repo, naming, b, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +297,7 @@ func TestTree(t *testing.T) {
 	if !claimed["src/b/c.go"] || !claimed["new.go"] || claimed["src/a.go"] || len(claimed) != 2 {
 		t.Errorf("claimed files: %v", claimed)
 	}
-	if _, err := LoadTree(repo, b, filepath.Dir(repo.Top)); err != ErrUnknownTree {
+	if _, err := LoadTree(repo, naming, b, filepath.Dir(repo.Top)); err != ErrUnknownTree {
 		t.Errorf("a folder outside the repository: %v", err)
 	}
 
@@ -309,12 +313,12 @@ func TestTree(t *testing.T) {
 	if err := lichstore.RecordEdit(repo, filepath.Join(repo.Top, "src/a.go"), "sess-a", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	b, _ = Load(repo, time.Now())
+	b, _ = Load(repo, naming, time.Now())
 	c := find(t, b.Claims, "the other machine's claim", func(c Claim) bool { return c.ID == far.ID })
 	if c.Machine != "laptop-2" || !c.Active || b.Fetched.IsZero() {
 		t.Errorf("the other machine's claim: %+v, copy fetched %v", c, b.Fetched)
 	}
-	tree, err = LoadTree(repo, b, "")
+	tree, err = LoadTree(repo, naming, b, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +328,7 @@ func TestTree(t *testing.T) {
 	if f := find(t, tree.Files, "src/a.go", func(f File) bool { return f.Path == "src/a.go" }); len(f.Edits) != 1 || f.Edits[0].Agent != "sess-a" || f.Edits[0].Label == "" {
 		t.Errorf("src/a.go's recent edits: %+v", f.Edits)
 	}
-	if _, err := LoadTree(repo, b, far.Worktree); err != ErrUnknownTree {
+	if _, err := LoadTree(repo, naming, b, far.Worktree); err != ErrUnknownTree {
 		t.Errorf("the other machine's folder: %v", err)
 	}
 }
@@ -338,9 +342,9 @@ func TestTreeIgnoresGitEnvironment(t *testing.T) {
 	other := gittest.Init(t)
 	gittest.WriteFile(t, other, "elsewhere.go", "x\n")
 	gittest.CommitAll(t, other, "other")
-	b, _ := Load(repo, time.Now())
+	b, _ := Load(repo, naming, time.Now())
 	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
-	tree, err := LoadTree(repo, b, "")
+	tree, err := LoadTree(repo, naming, b, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +375,7 @@ func TestLinkedWorkTree(t *testing.T) {
 	if _, _, err := claims.Acquire(linked, claims.ClaimRequest{Owner: "sess-side", Worktree: linked.Top, Task: "side work", Globs: []string{"src/**"}, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Load(repo, time.Now())
+	b, err := Load(repo, naming, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +384,7 @@ func TestLinkedWorkTree(t *testing.T) {
 		t.Errorf("the linked tree's agent: %+v", side)
 	}
 	for top, want := range map[string]bool{repo.Top: false, linked.Top: true} {
-		tree, err := LoadTree(repo, b, top)
+		tree, err := LoadTree(repo, naming, b, top)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,7 +432,7 @@ func TestSinceReadsFromTheTail(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	news, next, reload, err := Since(repo, empty, 500)
+	news, next, reload, err := Since(repo, naming, empty, 500)
 	runtime.ReadMemStats(&after)
 	if err != nil || !reload || len(news) != 0 || next.Size == 0 {
 		t.Fatalf("Since an empty log's tail = %d entries, %+v, reload %v, %v; want a reload", len(news), next, reload, err)
@@ -441,14 +445,14 @@ func TestSinceReadsFromTheTail(t *testing.T) {
 	f, _ := os.OpenFile(repo.LogPath(), os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"id":"01M`) // unfinished
 	f.Close()
-	news, next2, reload, err := Since(repo, next, 500)
+	news, next2, reload, err := Since(repo, naming, next, 500)
 	if err != nil || reload || len(news) != 500 || news[0].Text != "a page's worth 0" || news[499].Text != "a page's worth 499" {
 		t.Fatalf("Since after 500 = %d entries, reload %v, %v", len(news), reload, err)
 	}
 	if fi, _ := os.Stat(repo.LogPath()); next2.Size != fi.Size()-int64(len(`{"id":"01M`)) {
 		t.Errorf("the tail %d is not before the unfinished line (log of %d)", next2.Size, fi.Size())
 	}
-	if _, _, reload, _ := Since(repo, next, 499); !reload {
+	if _, _, reload, _ := Since(repo, naming, next, 499); !reload {
 		t.Error("500 appended, at most 499 wanted: no reload")
 	}
 }

@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/hooks"
 	"github.com/lucid-dev/lucid/internal/agents/address"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
-	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // IdleAfter is how long an agent may make no hook call and still be
@@ -32,9 +31,10 @@ const tailWindow = 512 << 10
 // Load compares with the files, for the stale notices.
 const staleChecked = 200
 
-// Load reads the board of the repository at now.
-func Load(repo *gitstore.Repo, now time.Time) (*Board, error) {
-	book, err := address.Open(repo, now, claims.ClaimTTL())
+// Load reads the board of the repository at now, its agents named as
+// naming says.
+func Load(repo *gitstore.Repo, naming present.Naming, now time.Time) (*Board, error) {
+	book, err := address.Open(repo, naming, now, claims.ClaimTTL())
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func Load(repo *gitstore.Repo, now time.Time) (*Board, error) {
 		a := Agent{ID: r.ID, Label: book.Label(r.ID), Client: r.Client, Worktree: r.Worktree,
 			LastSeen: seen[i], Entries: r.Entries, Edits: r.Edits, Claims: []string{}}
 		if a.Client == "" { // a record names every client but the default
-			a.Client = clients.Default().Name()
+			a.Client = naming.Default
 		}
 		switch ended, ok := agentstore.Ended(repo, r.ID, seen[i]); {
 		case ok:
@@ -199,7 +199,7 @@ func notices(repo *gitstore.Repo, b *Board, t *tail, book *address.Book) []Notic
 		if a.State == Ended && a.Edits > 0 && a.Entries == 0 {
 			out = append(out, Notice{ID: "unreported-" + a.ID + "-" + a.Ended.UTC().Format(time.RFC3339Nano), Kind: NoticeUnreported,
 				At: a.Ended, Agent: a.ID, Label: a.Label,
-				Text: a.Label + " ended after editing " + strconv.Itoa(a.Edits) + " " + hooks.Plural(a.Edits, "file", "files") + " and recorded nothing"})
+				Text: a.Label + " ended after editing " + strconv.Itoa(a.Edits) + " " + present.Plural(a.Edits, "file", "files") + " and recorded nothing"})
 		}
 	}
 	slices.SortStableFunc(out, func(x, y Notice) int { return y.At.Compare(x.At) })

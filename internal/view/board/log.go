@@ -30,8 +30,8 @@ func (e *ErrQuery) Error() string { return e.Msg }
 
 // Log reads one page of the log. A search by words stops, with ctx's
 // error, soon after ctx ends (the page that asked went away); one of more
-// than search.MaxWords words is an *ErrQuery.
-func Log(ctx context.Context, repo *gitstore.Repo, q LogQuery) (*LogPage, error) {
+// than search.MaxWords words is an *ErrQuery. naming names the agents.
+func Log(ctx context.Context, repo *gitstore.Repo, naming present.Naming, q LogQuery) (*LogPage, error) {
 	n := q.N
 	if n <= 0 {
 		n = DefaultPage
@@ -43,7 +43,7 @@ func Log(ctx context.Context, repo *gitstore.Repo, q LogQuery) (*LogPage, error)
 	if q.Before != "" && !logformat.ValidID(q.Before) {
 		return nil, &ErrQuery{"before takes the id of the last entry of the page before"}
 	}
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, naming)
 	var cites func(string) bool
 	var citesHint string
 	if q.Path != "" {
@@ -99,7 +99,7 @@ func agentID(repo *gitstore.Repo, labels *present.Labeler, label string) (string
 	if !strings.Contains(label, "·") {
 		return "", false
 	}
-	book, err := address.Open(repo, time.Now(), claims.ClaimTTL())
+	book, err := address.Open(repo, labels.Naming(), time.Now(), claims.ClaimTTL())
 	if err != nil {
 		return "", false
 	}
@@ -133,8 +133,8 @@ func shown(repo *gitstore.Repo, labels *present.Labeler, listed []logstore.Liste
 // and no entries: the reader starts again from Log. It reads the log from
 // its end, back to t and no further than max lines, so that a reader far
 // behind (a tail of an empty log, and a million entries since) costs
-// what max entries cost.
-func Since(repo *gitstore.Repo, t Tail, max int) (entries []Entry, next Tail, reload bool, err error) {
+// what max entries cost. naming names the agents.
+func Since(repo *gitstore.Repo, naming present.Naming, t Tail, max int) (entries []Entry, next Tail, reload bool, err error) {
 	path := repo.LogPath()
 	now, err := logstore.StatLog(path)
 	if err != nil {
@@ -155,11 +155,12 @@ func Since(repo *gitstore.Repo, t Tail, max int) (entries []Entry, next Tail, re
 	for i, e := range appended {
 		listed[i] = logstore.Listed{Entry: e}
 	}
-	return shown(repo, present.NewLabeler(repo), listed), next, false, nil
+	return shown(repo, present.NewLabeler(repo, naming), listed), next, false, nil
 }
 
-// LoadPlan reads the plan and the newest n changes of it.
-func LoadPlan(repo *gitstore.Repo, n int) (*Plan, error) {
+// LoadPlan reads the plan and the newest n changes of it, their writers
+// named as naming says.
+func LoadPlan(repo *gitstore.Repo, naming present.Naming, n int) (*Plan, error) {
 	text, err := gitstore.ReadFileIfExists(repo.PlanPath(), gitstore.MaxPlan)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -168,5 +169,5 @@ func LoadPlan(repo *gitstore.Repo, n int) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Text: string(text), Hash: logstore.HashHex(text), History: shown(repo, present.NewLabeler(repo), listed)}, nil
+	return &Plan{Text: string(text), Hash: logstore.HashHex(text), History: shown(repo, present.NewLabeler(repo, naming), listed)}, nil
 }

@@ -24,8 +24,9 @@ var ErrUnknownTree = errors.New("not a work tree of this repository that an agen
 const maxMarkers = 5000
 
 // LoadTree reads the tree of the work tree top (one of the repository's)
-// with the claims of b laid over it, and the recent edits of its files.
-func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
+// with the claims of b laid over it, and the recent edits of its files,
+// their agents named as naming says.
+func LoadTree(repo *gitstore.Repo, naming present.Naming, b *Board, top string) (*Tree, error) {
 	if top == "" {
 		top = repo.Top
 	}
@@ -76,7 +77,7 @@ func LoadTree(repo *gitstore.Repo, b *Board, top string) (*Tree, error) {
 		}
 	}
 	markers := lichstore.Recent(wt, time.Time{}, maxMarkers)
-	labels := present.NewLabeler(repo)
+	labels := present.NewLabeler(repo, naming)
 	for _, m := range markers {
 		rel := m.Path
 		if filepath.IsAbs(rel) {

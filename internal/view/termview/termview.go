@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/view/board"
 )
 
@@ -29,9 +30,9 @@ const plainEntries = 20
 // Run shows the board of repo until ctx ends or the person quits: drawn in
 // the terminal when out is one (read keys from in), else as plain text,
 // one frame each time what it shows changes. With once it writes one plain
-// frame and returns.
-func Run(ctx context.Context, repo *gitstore.Repo, in io.Reader, out io.Writer, once bool) error {
-	load := func(n int) (*board.Board, *board.LogPage, error) { return read(repo, n) }
+// frame and returns. naming names the agents.
+func Run(ctx context.Context, repo *gitstore.Repo, naming present.Naming, in io.Reader, out io.Writer, once bool) error {
+	load := func(n int) (*board.Board, *board.LogPage, error) { return read(repo, naming, n) }
 	var watch watcher // none: one frame
 	if !once {
 		watch = func(ctx context.Context, changed func()) error { return board.Watch(ctx, repo, tick, changed) }
@@ -65,12 +66,12 @@ func runTUI(ctx context.Context, load loader, watch watcher, in io.Reader, out i
 }
 
 // read reads the board now and the newest n entries of the log.
-func read(repo *gitstore.Repo, n int) (*board.Board, *board.LogPage, error) {
-	b, err := board.Load(repo, time.Now())
+func read(repo *gitstore.Repo, naming present.Naming, n int) (*board.Board, *board.LogPage, error) {
+	b, err := board.Load(repo, naming, time.Now())
 	if err != nil {
 		return nil, nil, err
 	}
-	page, err := board.Log(context.Background(), repo, board.LogQuery{N: n})
+	page, err := board.Log(context.Background(), repo, naming, board.LogQuery{N: n})
 	if err != nil {
 		return nil, nil, err
 	}

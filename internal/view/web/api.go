@@ -68,7 +68,7 @@ type shown struct {
 }
 
 func (s *Server) loadBoard() (*shown, error) {
-	b, err := board.Load(s.repo, time.Now())
+	b, err := board.Load(s.repo, s.naming, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (s *Server) getLog(w http.ResponseWriter, r *http.Request) {
 	}
 	// The request's context ends when the page goes away (a new search
 	// typed over it, the tab closed): the search stops with it.
-	page, err := board.Log(r.Context(), s.repo, lq)
+	page, err := board.Log(r.Context(), s.repo, s.naming, lq)
 	if r.Context().Err() != nil {
 		return // nobody to answer
 	}
@@ -128,7 +128,7 @@ func (s *Server) getLog(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getPlan(w http.ResponseWriter, r *http.Request) {
-	p, err := board.LoadPlan(s.repo, planHistory)
+	p, err := board.LoadPlan(s.repo, s.naming, planHistory)
 	if err != nil {
 		fail(w, err, http.StatusInternalServerError)
 		return
@@ -137,13 +137,13 @@ func (s *Server) getPlan(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getTree(w http.ResponseWriter, r *http.Request) {
-	b, err := board.Load(s.repo, time.Now())
+	b, err := board.Load(s.repo, s.naming, time.Now())
 	if err != nil {
 		fail(w, err, http.StatusInternalServerError)
 		return
 	}
 	top := r.URL.Query().Get("top")
-	t, err := board.LoadTree(s.repo, b, top)
+	t, err := board.LoadTree(s.repo, s.naming, b, top)
 	if errors.Is(err, board.ErrUnknownTree) {
 		refuse(w, http.StatusBadRequest, "top "+strconv.Quote(top)+" is "+err.Error())
 		return
@@ -238,7 +238,7 @@ func (s *Server) message(r *http.Request) (any, error) {
 	if strings.TrimSpace(req.Text) == "" {
 		return nil, badRequest("text is the message, and it is empty")
 	}
-	return board.Send(s.repo, req.To, req.Text, req.Ask)
+	return board.Send(s.repo, s.naming, req.To, req.Text, req.Ask)
 }
 
 // badRequest is a mistake in a request, told to the page as it is.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/view/board"
 )
 
@@ -27,6 +28,7 @@ type event struct {
 // and the board, once, and sends both to every page.
 type hub struct {
 	repo     *gitstore.Repo
+	naming   present.Naming
 	readOnly bool
 	mu       sync.Mutex
 	tail     board.Tail
@@ -44,8 +46,8 @@ const maxPushed = 500
 // is closed (the page reconnects from its tail).
 const subBuffer = 64
 
-func newHub(repo *gitstore.Repo, readOnly bool) *hub {
-	return &hub{repo: repo, readOnly: readOnly, subs: map[chan []event]bool{}}
+func newHub(repo *gitstore.Repo, naming present.Naming, readOnly bool) *hub {
+	return &hub{repo: repo, naming: naming, readOnly: readOnly, subs: map[chan []event]bool{}}
 }
 
 // appended is the data of an entries event: what was appended, oldest
@@ -79,7 +81,7 @@ func (h *hub) changed() {
 		return
 	}
 	var evs []event
-	entries, next, reload, err := board.Since(h.repo, h.tail, maxPushed)
+	entries, next, reload, err := board.Since(h.repo, h.naming, h.tail, maxPushed)
 	switch {
 	case err != nil:
 	case reload:
@@ -91,7 +93,7 @@ func (h *hub) changed() {
 			evs = append(evs, encode("entries", appended{Entries: entries, Tail: next}))
 		}
 	}
-	if b, err := board.Load(h.repo, time.Now()); err == nil {
+	if b, err := board.Load(h.repo, h.naming, time.Now()); err == nil {
 		evs = append(evs, encode("board", shown{Board: b, ReadOnly: h.readOnly}))
 	}
 	if len(evs) == 0 {
@@ -122,7 +124,7 @@ func (h *hub) subscribe(from *board.Tail) ([]event, chan []event) {
 		// Read under the lock: the hub's tail is at most where this read
 		// ends, so that the page misses nothing (it may get an entry twice,
 		// and drops it by id).
-		entries, next, reload, err := board.Since(h.repo, *from, maxPushed)
+		entries, next, reload, err := board.Since(h.repo, h.naming, *from, maxPushed)
 		switch {
 		case err != nil || reload:
 			missed = append(missed, event{name: "reload", data: []byte("{}")})

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 
 	"github.com/lucid-dev/lucid/internal/testkit/repotest"
@@ -21,6 +22,7 @@ import (
 // handler is called directly.
 func newTestServer(t *testing.T, opt Options) *Server {
 	t.Helper()
+	opt.Naming = identity.Naming() // as lucid-view serves it
 	s, err := Listen(repotest.Lucid(t), opt)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/present"
 )
 
 // Options are how a Server listens and what it allows.
@@ -23,11 +24,14 @@ type Options struct {
 	// Tick is how often the page is sent the board even without a change,
 	// so that ages and states move on; 0 is 10 s.
 	Tick time.Duration
+	// Naming is how the page names agents, as lucid's commands do.
+	Naming present.Naming
 }
 
 // Server is one lucid web server of a repository.
 type Server struct {
 	repo     *gitstore.Repo
+	naming   present.Naming
 	readOnly bool
 	token    string
 	ln       net.Listener
@@ -57,7 +61,7 @@ func Listen(repo *gitstore.Repo, opt Options) (*Server, error) {
 		return nil, err
 	}
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	s := &Server{repo: repo, readOnly: opt.ReadOnly, token: hex.EncodeToString(raw[:]), ln: ln,
+	s := &Server{repo: repo, naming: opt.Naming, readOnly: opt.ReadOnly, token: hex.EncodeToString(raw[:]), ln: ln,
 		tick: opt.Tick}
 	if !loopback(host) {
 		s.exposed = net.JoinHostPort(host, port)
@@ -90,7 +94,7 @@ func Listen(repo *gitstore.Repo, opt Options) (*Server, error) {
 	}
 	s.host = net.JoinHostPort(host, port)
 	s.hosts[s.host] = true
-	s.hub = newHub(repo, opt.ReadOnly)
+	s.hub = newHub(repo, opt.Naming, opt.ReadOnly)
 	return s, nil
 }
 

@@ -1,4 +1,4 @@
-package hooks
+package doctor
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/present"
+	"github.com/lucid-dev/lucid/internal/setup"
 )
 
 // checkFiles checks every file lucid reads (the repository's state files,
@@ -14,8 +16,8 @@ import (
 // rules for reading: a regular file inside the repository, within the size
 // of its role. A pulled branch can turn any of them into a FIFO or a link
 // to /dev/zero, which every hook would then refuse.
-func checkFiles(repo *gitstore.Repo, settings []string) Finding {
-	f := Finding{Check: "files"}
+func checkFiles(repo *gitstore.Repo, settings []string) setup.Finding {
+	f := setup.Finding{Check: "files"}
 	files := repo.StateFiles()
 	for _, name := range append(slices.Clip(settings), ".gitattributes") {
 		files = append(files, gitstore.StateFile{Path: repo.Abs(name), Limit: gitstore.MaxSettings})
@@ -34,7 +36,7 @@ func checkFiles(repo *gitstore.Repo, settings []string) Finding {
 		}
 	}
 	if len(bad) == 0 {
-		f.OK, f.Detail = true, fmt.Sprintf("%d %s lucid reads, all regular and within their limits", len(files), Plural(len(files), "file", "files"))
+		f.OK, f.Detail = true, fmt.Sprintf("%d %s lucid reads, all regular and within their limits", len(files), present.Plural(len(files), "file", "files"))
 		return f
 	}
 	f.Detail = strings.Join(bad, "\n")

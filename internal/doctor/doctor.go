@@ -1,4 +1,8 @@
-package hooks
+// Package doctor is lucid doctor's checks of a repository: the lucid the
+// hooks run, lucid's set-up, the merge driver, the files lucid reads, the
+// log, the claims, the leases and the lock, around the clients' own checks,
+// which the caller hands in.
+package doctor
 
 import (
 	"errors"
@@ -13,23 +17,21 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
+	"github.com/lucid-dev/lucid/internal/present"
 	"github.com/lucid-dev/lucid/internal/settings"
+	"github.com/lucid-dev/lucid/internal/setup"
 	"github.com/lucid-dev/lucid/merge"
 )
 
-// Finding is the result of one check of Doctor (the merge driver's checks
-// report the same way).
-type Finding = merge.Finding
-
-// Doctor checks that lucid is set up to work in the repository, as the
+// Check checks that lucid is set up to work in the repository, as the
 // hooks and git will meet it: the binary the hooks run, the hooks, the
 // /lucid:dream command, the merge driver (merge.Check), the files lucid
 // reads (checkFiles), the log, the claims and the lock. version is this
 // binary's `lucid version` line; clients are the checks of the clients'
 // set-up, and settings the clients' files (relative to the work tree's
 // top) that lucid reads.
-func Doctor(repo *gitstore.Repo, version string, clients []Finding, settingFiles []string) []Finding {
-	fs := []Finding{checkBinary(version), checkSetUp(repo)}
+func Check(repo *gitstore.Repo, version string, clients []setup.Finding, settingFiles []string) []setup.Finding {
+	fs := []setup.Finding{checkBinary(version), checkSetUp(repo)}
 	fs = append(fs, clients...)
 	fs = append(fs, merge.Check(repo)...)
 	return append(fs, checkFiles(repo, settingFiles), checkLog(repo), checkClaims(repo), checkLeases(repo), checkLock(repo))
@@ -37,8 +39,8 @@ func Doctor(repo *gitstore.Repo, version string, clients []Finding, settingFiles
 
 // checkLeases says whether an agent's write takes a lease here, and where
 // that choice comes from.
-func checkLeases(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "leases"}
+func checkLeases(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "leases"}
 	st, err := settings.Load(repo)
 	if err != nil {
 		f.Detail, f.Fix = err.Error(), "correct "+settings.Name+", or run lucid init --leases on|off, which writes it anew"
@@ -55,8 +57,8 @@ func checkLeases(repo *gitstore.Repo) Finding {
 
 // checkBinary finds the lucid the hooks will run (the first on PATH: the
 // registered command is `lucid hook EVENT`) and compares it with this one.
-func checkBinary(version string) Finding {
-	f := Finding{Check: "lucid on PATH"}
+func checkBinary(version string) setup.Finding {
+	f := setup.Finding{Check: "lucid on PATH"}
 	path, err := exec.LookPath("lucid")
 	if err != nil {
 		f.Detail = "no lucid on PATH: the hooks and the merge driver do nothing"
@@ -90,8 +92,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func checkSetUp(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "set up"}
+func checkSetUp(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "set up"}
 	if !repo.Initialised() {
 		f.Detail, f.Fix = "no .lucid/ in "+repo.Top, "run `lucid init`"
 		return f
@@ -102,23 +104,23 @@ func checkSetUp(repo *gitstore.Repo) Finding {
 
 // checkLog reads the whole log, as the merge driver and lucid dream do,
 // though only the head of each line (logstore.CountLog).
-func checkLog(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "log"}
+func checkLog(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "log"}
 	n, invalid, err := logstore.CountLog(repo.LogPath())
 	switch {
 	case err != nil:
 		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), readFix(err)
 	case invalid > 0:
-		f.Detail = fmt.Sprintf("%d %s, and %d %s that are not valid entries (every reader skips them)", n, Plural(n, "entry", "entries"), invalid, Plural(invalid, "line", "lines"))
+		f.Detail = fmt.Sprintf("%d %s, and %d %s that are not valid entries (every reader skips them)", n, present.Plural(n, "entry", "entries"), invalid, present.Plural(invalid, "line", "lines"))
 		f.Fix = "find them with `grep -vn '^{\"id\"' " + gitstore.LogName + "` (a merge without lucid's driver leaves conflict markers) and delete them by hand"
 	default:
-		f.OK, f.Detail = true, fmt.Sprintf("%d %s, all valid", n, Plural(n, "entry", "entries"))
+		f.OK, f.Detail = true, fmt.Sprintf("%d %s, all valid", n, present.Plural(n, "entry", "entries"))
 	}
 	return f
 }
 
-func checkClaims(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "claims"}
+func checkClaims(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "claims"}
 	_, bad, err := claimstore.Load(repo)
 	if err != nil {
 		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
@@ -131,7 +133,7 @@ func checkClaims(repo *gitstore.Repo) Finding {
 	}
 	active := len(set.ActiveClaims())
 	if bad > 0 {
-		f.Detail = fmt.Sprintf("%d %s of %s cannot be read", bad, Plural(bad, "line", "lines"), repo.ClaimsPath())
+		f.Detail = fmt.Sprintf("%d %s of %s cannot be read", bad, present.Plural(bad, "line", "lines"), repo.ClaimsPath())
 		f.Fix = "run `lucid gc`, which writes the store again without them"
 		return f
 	}
@@ -139,8 +141,8 @@ func checkClaims(repo *gitstore.Repo) Finding {
 	return f
 }
 
-func checkLock(repo *gitstore.Repo) Finding {
-	f := Finding{Check: "lock"}
+func checkLock(repo *gitstore.Repo) setup.Finding {
+	f := setup.Finding{Check: "lock"}
 	l, err := repo.LockWithin(2 * time.Second)
 	var busy *gitstore.LockBusyError
 	switch {
