@@ -45,11 +45,11 @@ func (l *Lich) Labels() (map[string]string, error) {
 		if errors.As(err, &exit) {
 			return nil, fmt.Errorf("%s sessions --json exited %d", l.Bin, exit.ExitCode())
 		}
-		return nil, fmt.Errorf("%s sessions --json: %v", l.Bin, err)
+		return nil, fmt.Errorf("%s sessions --json: %w", l.Bin, err)
 	}
 	var roster []rosterEntry
 	if err := json.Unmarshal(out.Bytes(), &roster); err != nil {
-		return nil, fmt.Errorf("%s sessions --json printed no list of sessions: %v", l.Bin, err)
+		return nil, fmt.Errorf("%s sessions --json printed no list of sessions: %w", l.Bin, err)
 	}
 	labels := make(map[string]string, len(roster))
 	for _, s := range roster {

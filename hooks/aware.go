@@ -210,7 +210,7 @@ func (c *call) editingLocked(ts []target, self string) ([]fileNews, string, erro
 			}
 		}
 		if err := lichstore.RecordEdit(t.repo, t.path, self, c.now); err != nil {
-			c.warn(fmt.Errorf("writing the edit marker of %s: %v", t.path, err))
+			c.warn(fmt.Errorf("writing the edit marker of %s: %w", t.path, err))
 		}
 		if eds = c.liveEditors(t, eds); len(eds) == 0 {
 			continue

@@ -235,7 +235,7 @@ func (c *call) writes() written {
 func (c *call) gitWrites(w *written, op guard.GitOp, add func(path string)) {
 	ch, err := op.Changes()
 	if err != nil {
-		c.warn(fmt.Errorf("%s: %v", op, err))
+		c.warn(fmt.Errorf("%s: %w", op, err))
 		return
 	}
 	if ch.LogLoss != "" && w.logLoss == "" {

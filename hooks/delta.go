@@ -46,7 +46,7 @@ import (
 // logUnchanged reports whether the log is as the agent last read it: the
 // hot path, one stat and no read.
 func (c *call) logUnchanged(rec agentstore.Record) bool {
-	now, err := logstore.StatLog(c.repo.LogPath())
+	now, err := logstore.Stat(c.repo.LogPath())
 	return err == nil && now.SameFile(rec.Cursor) && rec.Worktree == c.repo.Top
 }
 
@@ -55,7 +55,7 @@ func (c *call) logUnchanged(rec agentstore.Record) bool {
 // under the lock, only what was appended since is read.
 type readAhead struct {
 	entries []logformat.Entry
-	cur     logstore.LogCursor
+	cur     logstore.Cursor
 }
 
 // appended reports whether the log is the one the agent of rec read, with
@@ -68,7 +68,7 @@ func (c *call) appended(rec agentstore.Record) bool {
 // its own among them, oldest first, and the cursor at the end of what it
 // read. It changes nothing. ahead, when not nil, is the log read before,
 // and only what follows it is read now.
-func (c *call) unread(rec agentstore.Record, ahead *readAhead) ([]logformat.Entry, logstore.LogCursor, error) {
+func (c *call) unread(rec agentstore.Record, ahead *readAhead) ([]logformat.Entry, logstore.Cursor, error) {
 	path := c.repo.LogPath()
 	unseen := func(e logformat.Entry) bool { return !rec.HasSeen(e.ID) }
 	var fresh []logformat.Entry
@@ -76,7 +76,7 @@ func (c *call) unread(rec agentstore.Record, ahead *readAhead) ([]logformat.Entr
 	if !c.appended(rec) {
 		var err error
 		if keep, err = c.unknown(rec); err != nil {
-			return nil, logstore.LogCursor{}, err
+			return nil, logstore.Cursor{}, err
 		}
 	}
 	switch {

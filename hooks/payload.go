@@ -298,11 +298,11 @@ func readPayload(stdin io.Reader, sh shape) (payload []byte, large bool, err err
 	payload, err = io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
 	switch {
 	case err != nil:
-		return nil, false, fmt.Errorf("reading the payload: %v", err)
+		return nil, false, fmt.Errorf("reading the payload: %w", err)
 	case len(payload) > MaxPayload:
 		payload, err = readLarge(io.MultiReader(bytes.NewReader(payload), stdin), sh)
 		if err != nil {
-			return nil, true, fmt.Errorf("payload over 16 MiB is not a JSON object: %v", err)
+			return nil, true, fmt.Errorf("payload over 16 MiB is not a JSON object: %w", err)
 		}
 		return payload, true, nil
 	case len(bytes.TrimSpace(payload)) == 0:

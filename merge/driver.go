@@ -57,7 +57,7 @@ func Driver(ancestor, ours, theirs string) error {
 	defer b.Close()
 	m := &merger{}
 	if err := m.unite(a, b); err != nil {
-		return fmt.Errorf("merge-driver: reading the log: %v; ours is left as it was", err)
+		return fmt.Errorf("merge-driver: reading the log: %w; ours is left as it was", err)
 	}
 	return m.write(ours, aInfo.Mode().Perm(), a, b)
 }
@@ -65,7 +65,7 @@ func Driver(ancestor, ours, theirs string) error {
 func openSide(path, whose string) (*os.File, os.FileInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("merge-driver: cannot read %s side of the log (%v); ours is left as it was", whose, err)
+		return nil, nil, fmt.Errorf("merge-driver: cannot read %s side of the log (%w); ours is left as it was", whose, err)
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
@@ -256,12 +256,12 @@ func (m *merger) dedupe() {
 func (m *merger) write(path string, perm os.FileMode, a, b *os.File) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".lucid-merge-*")
 	if err != nil {
-		return fmt.Errorf("merge-driver: %v; ours is left as it was", err)
+		return fmt.Errorf("merge-driver: %w; ours is left as it was", err)
 	}
 	if err := m.writeTo(f, a, b); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return fmt.Errorf("merge-driver: writing the result: %v; ours is left as it was", err)
+		return fmt.Errorf("merge-driver: writing the result: %w; ours is left as it was", err)
 	}
 	err = f.Chmod(perm)
 	if cerr := f.Close(); err == nil {
@@ -272,7 +272,7 @@ func (m *merger) write(path string, perm os.FileMode, a, b *os.File) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("merge-driver: writing the result: %v; ours is left as it was", err)
+		return fmt.Errorf("merge-driver: writing the result: %w; ours is left as it was", err)
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ func findInitialised() (*gitstore.Repo, error) {
 	var notRepo *gitstore.NotRepoError
 	switch {
 	case errors.As(err, &notRepo), errors.Is(err, gitstore.ErrBare):
-		return nil, fmt.Errorf("%v: run it in the work tree of a git repository where `lucid init` was run", err)
+		return nil, fmt.Errorf("%w: run it in the work tree of a git repository where `lucid init` was run", err)
 	case err != nil:
 		return nil, err
 	case !repo.Initialised():

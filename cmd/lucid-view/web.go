@@ -92,7 +92,7 @@ func openBrowser(url string, failed func(error)) {
 	}
 	go func() {
 		if err := cmd.Wait(); err != nil {
-			failed(fmt.Errorf("%s: %v", cmd.Args[0], err))
+			failed(fmt.Errorf("%s: %w", cmd.Args[0], err))
 		}
 	}()
 }

@@ -60,7 +60,7 @@ gives digest.md and only the entries newer than that point.`)
 	defer live.Close()
 	warnInvalid(c, live.Invalid)
 	// The entries are streamed from the log, not held: a long log is
-	// consolidated in little memory (logstore.LiveLog).
+	// consolidated in little memory (logstore.Live).
 	out := bufio.NewWriterSize(c.stdout, 64<<10)
 	defer out.Flush()
 	checker := logstore.NewChecker(repo)

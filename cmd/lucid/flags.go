@@ -261,7 +261,7 @@ func (f *flags) Used(name string) bool {
 func (d *flagDef) apply(value string) error {
 	d.used = true
 	if err := d.set(value); err != nil {
-		return fmt.Errorf("invalid argument %q for %q flag: %v", value, d.names(), err)
+		return fmt.Errorf("invalid argument %q for %q flag: %w", value, d.names(), err)
 	}
 	return nil
 }

@@ -162,7 +162,7 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 	}
 	joined := escape.Line(strings.Join(globs, ", "))
 	if _, err := talk.Handoff(repo, me, to.ID, globs, ask, "handed over the claim on "+joined); err != nil {
-		return fmt.Errorf("handed %s to %s, but the log could not tell it (%v): tell it with lucid tell %s", joined, to.Label, err, to.ID)
+		return fmt.Errorf("handed %s to %s, but the log could not tell it (%w): tell it with lucid tell %s", joined, to.Label, err, to.ID)
 	}
 	fmt.Fprintf(c.stdout, "handed %s to %s\n", joined, to.Label)
 	if to.Silent > 0 {

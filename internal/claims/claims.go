@@ -38,7 +38,7 @@ type ClaimSet struct {
 	// Claims is this machine's store.
 	Claims []claimstore.Claim
 	// Remote is the claims of other machines in the last fetched copy of
-	// the remote's (see remoteclaims.RemoteClaimsRef), expired or not; a
+	// the remote's (see remoteclaims.Ref), expired or not; a
 	// foreign claim holds until it expires. Fetched is when that copy was
 	// fetched, zero without one.
 	Remote  []claimstore.Claim

@@ -53,7 +53,7 @@ func sharedClaimError(remote, what string, err error) error {
 		// answer may answer later.
 		next := "try again when it answers"
 		if re.Refused {
-			next = "ask the remote's owner to let " + remoteclaims.RemoteClaimsRef + " be pushed"
+			next = "ask the remote's owner to let " + remoteclaims.Ref + " be pushed"
 		}
 		if what == nothingClaimed {
 			return fmt.Errorf("%s: %w; %s, or claim on this machine only with --local-only", what, re, next)

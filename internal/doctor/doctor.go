@@ -103,10 +103,10 @@ func checkSetUp(repo *gitstore.Repo) setup.Finding {
 }
 
 // checkLog reads the whole log, as the merge driver and lucid dream do,
-// though only the head of each line (logstore.CountLog).
+// though only the head of each line (logstore.Count).
 func checkLog(repo *gitstore.Repo) setup.Finding {
 	f := setup.Finding{Check: "log"}
-	n, invalid, err := logstore.CountLog(repo.LogPath())
+	n, invalid, err := logstore.Count(repo.LogPath())
 	switch {
 	case err != nil:
 		f.Detail, f.Fix = "cannot read "+gitstore.LogName+": "+err.Error(), readFix(err)

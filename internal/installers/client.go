@@ -180,9 +180,9 @@ func (c *Client) readAt(path, name string) (*Settings, error) {
 
 func (s *Settings) invalid(raw []byte, err error) error {
 	if line := syntaxLine(raw, err); line > 0 {
-		return fmt.Errorf("%s:%d: not valid JSON (%v): fix it, then run lucid again", s.name, line, err)
+		return fmt.Errorf("%s:%d: not valid JSON (%w): fix it, then run lucid again", s.name, line, err)
 	}
-	return fmt.Errorf("%s: not valid JSON (%v): fix it, then run lucid again", s.name, err)
+	return fmt.Errorf("%s: not valid JSON (%w): fix it, then run lucid again", s.name, err)
 }
 
 func (s *Settings) root() node { return root(s.doc) }

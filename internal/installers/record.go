@@ -45,7 +45,7 @@ func ReadRecord[R any](path string) (R, error) {
 		return r, err
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return r, fmt.Errorf("%s: %v", path, err)
+		return r, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
 }

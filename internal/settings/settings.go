@@ -95,7 +95,7 @@ func (s *Settings) read(path string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %v: correct it, or lucid init --leases on|off writes it anew", path, err)
+		return fmt.Errorf("%s: %w: correct it, or lucid init --leases on|off writes it anew", path, err)
 	}
 	return nil
 }
@@ -113,7 +113,7 @@ func SetLeases(r *gitstore.Repo, on bool) (bool, error) {
 		return false, err
 	default:
 		if err := json.Unmarshal(b, &keys); err != nil {
-			return false, fmt.Errorf("%s is not a JSON object (%v): correct it or remove it, then run lucid init --leases again", path, err)
+			return false, fmt.Errorf("%s is not a JSON object (%w): correct it or remove it, then run lucid init --leases again", path, err)
 		}
 	}
 	value := json.RawMessage("false")

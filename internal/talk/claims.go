@@ -135,7 +135,7 @@ func EndClaims(repo *gitstore.Repo, by, owner string, globs []string, why string
 		why = NoReason
 	}
 	if _, err := Release(repo, by, owner, released, why); err != nil {
-		return end, fmt.Errorf("released the claims on %s, but the log could not tell the agent (%v): tell it with lucid tell %s",
+		return end, fmt.Errorf("released the claims on %s, but the log could not tell the agent (%w): tell it with lucid tell %s",
 			strings.Join(released, ", "), err, owner)
 	}
 	end.Unsynced = claims.SyncReleased(repo, shared)

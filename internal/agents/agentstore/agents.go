@@ -47,7 +47,7 @@ type Record struct {
 
 	// Cursor is where the agent last read the log; see the hooks package
 	// for how the delta uses it.
-	Cursor logstore.LogCursor `json:"cursor"`
+	Cursor logstore.Cursor `json:"cursor"`
 	// KnownBefore (Unix ms) is the agent's first look (or its latest
 	// digest): an entry older than this that arrives by a rewrite of the
 	// log is known to it only when its starting log held it, at StartHead

@@ -24,7 +24,7 @@ func TestAgentRecordRoundTrip(t *testing.T) {
 	want := Record{
 		ID: "30df32ba-0d45-4195-af71-803394f51561/aalpha-29065e", Type: "general-purpose", Client: "codex",
 		Worktree: r.Top, Started: "2026-12-03T08:00:00Z",
-		Cursor:      logstore.LogCursor{Size: 1 << 40, Inode: 1<<63 + 5, MTime: -1, Tail: "9f86d081884c7d65"},
+		Cursor:      logstore.Cursor{Size: 1 << 40, Inode: 1<<63 + 5, MTime: -1, Tail: "9f86d081884c7d65"},
 		KnownBefore: 1796285464398, Seen: []string{"a\x00b", "é\u2028", `"q"`},
 		Edits: 3, Entries: 4, Asked: true, Compacted: true, Lich: "lich-one",
 	}

@@ -197,7 +197,7 @@ func appendClaims(path string, lines []byte) (bool, error) {
 	if _, err := gitstore.WriteFile(f, lines); err != nil {
 		// All or nothing: the lock is ours, so the store was fi.Size() long.
 		if terr := f.Truncate(fi.Size()); terr != nil {
-			return true, fmt.Errorf("adding to %s: %v; cutting it back: %v: remove its last line by hand", path, err, terr)
+			return true, fmt.Errorf("adding to %s: %w; cutting it back: %w: remove its last line by hand", path, err, terr)
 		}
 		return true, err
 	}

@@ -11,14 +11,14 @@ import (
 )
 
 // Claims shared across machines live on a git remote, as one ref:
-// RemoteClaimsRef points to a commit whose tree holds one JSON file per
+// Ref points to a commit whose tree holds one JSON file per
 // claim, "<claim id>.json" (see remote_json.go). Each update is a new commit
 // whose parent is the commit it replaced, pushed with a lease on that
 // commit, so the remote itself decides which of two machines that updated
 // the same commit wins.
 //
 // This machine keeps two things of the remote's claims:
-//   - RemoteCopyRef, the last fetched commit (what fetch stores), which keeps
+//   - CopyRef, the last fetched commit (what fetch stores), which keeps
 //     its objects from git's garbage collection;
 //   - RemoteClaimsPath, the claims of the last fetched commit that decoded,
 //     in the local store's format, written by every fetch and push. The hooks
@@ -30,8 +30,8 @@ import (
 // apply; refs are updated with git update-ref, which keeps git's lock
 // protocol; objects are written here, as loose objects (remote_objects.go).
 const (
-	RemoteClaimsRef = "refs/lucid/claims"
-	RemoteCopyRef   = "refs/lucid/remote/claims"
+	Ref     = "refs/lucid/claims"
+	CopyRef = "refs/lucid/remote/claims"
 )
 
 // LoadCopy reads the local copy of the remote's claims (every
@@ -67,8 +67,8 @@ func forgetRemoteClaims(r *gitstore.Repo) error {
 	if err := os.Remove(r.RemoteClaimsPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if _, err := git(r, nil, "update-ref", "-d", RemoteCopyRef); err != nil {
-		return fmt.Errorf("removing %s: %w", RemoteCopyRef, err)
+	if _, err := git(r, nil, "update-ref", "-d", CopyRef); err != nil {
+		return fmt.Errorf("removing %s: %w", CopyRef, err)
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func (e *RemoteError) Error() string {
 	return fmt.Sprintf("cannot reach the remote %s (git: %s)", e.Remote, e.Reason)
 }
 
-// BadRefError says that the remote's RemoteClaimsRef is not a claims commit
+// BadRefError says that the remote's Ref is not a claims commit
 // (someone rewrote it by hand, or another tool uses the name).
 type BadRefError struct {
 	Remote string
@@ -100,7 +100,7 @@ type BadRefError struct {
 func (e *BadRefError) Error() string {
 	return fmt.Sprintf("%s on the remote %s (%.12s) is not a lucid claims commit: %s; "+
 		"to start the shared claims over, delete it with `git push %s :%s` (each machine shares its claims again with `lucid remote sync`)",
-		RemoteClaimsRef, e.Remote, e.Commit, e.Why, e.Remote, RemoteClaimsRef)
+		Ref, e.Remote, e.Commit, e.Why, e.Remote, Ref)
 }
 
 // ErrLeaseLost says that a push was refused because the remote's claims

@@ -50,27 +50,27 @@ func remoteFailure(remote string, err error) error {
 // lsRemoteClaims returns the commit the remote's claims ref points to, ""
 // when it has none.
 func lsRemoteClaims(r *gitstore.Repo, remote string) (string, error) {
-	out, err := gitRemote(r, "ls-remote", "--refs", remote, RemoteClaimsRef)
+	out, err := gitRemote(r, "ls-remote", "--refs", remote, Ref)
 	if err != nil {
 		return "", remoteFailure(remote, err)
 	}
 	for line := range strings.SplitSeq(string(out), "\n") {
 		oid, name, ok := strings.Cut(line, "\t")
-		if ok && name == RemoteClaimsRef {
+		if ok && name == Ref {
 			return oid, nil
 		}
 	}
 	return "", nil
 }
 
-// fetchClaims makes RemoteCopyRef what the remote's claims ref is: the
+// fetchClaims makes CopyRef what the remote's claims ref is: the
 // commit it points to, or no ref when the remote has none. The refspec is a
 // pattern, "refs/lucid/claims*", because a pattern that matches nothing is
 // no error, and --prune then removes the local ref: an absent ref needs no
 // reading of git's messages.
 func fetchClaims(r *gitstore.Repo, remote string) error {
 	_, err := gitRemote(r, "fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", "--no-auto-maintenance",
-		"--no-recurse-submodules", remote, "+"+RemoteClaimsRef+"*:"+RemoteCopyRef+"*")
+		"--no-recurse-submodules", remote, "+"+Ref+"*:"+CopyRef+"*")
 	if err != nil {
 		return remoteFailure(remote, err)
 	}
@@ -82,10 +82,10 @@ func fetchClaims(r *gitstore.Repo, remote string) error {
 // none). A refusal because the ref moved is ErrLeaseLost.
 func pushClaims(r *gitstore.Repo, remote, base, commit string) error {
 	out, err := gitRemote(r, "push", "--porcelain", "--no-verify", "--no-signed", "--no-force-if-includes",
-		"--recurse-submodules=no", "--force-with-lease="+RemoteClaimsRef+":"+base, remote, commit+":"+RemoteClaimsRef)
+		"--recurse-submodules=no", "--force-with-lease="+Ref+":"+base, remote, commit+":"+Ref)
 	for line := range strings.SplitSeq(string(out), "\n") {
 		fields := strings.Split(line, "\t")
-		if len(fields) < 3 || !strings.HasSuffix(fields[1], ":"+RemoteClaimsRef) {
+		if len(fields) < 3 || !strings.HasSuffix(fields[1], ":"+Ref) {
 			continue
 		}
 		switch {
@@ -104,7 +104,7 @@ func pushClaims(r *gitstore.Repo, remote, base, commit string) error {
 	if err != nil {
 		return remoteFailure(remote, err)
 	}
-	return &RemoteError{Remote: remote, Reason: "git push said nothing of " + RemoteClaimsRef}
+	return &RemoteError{Remote: remote, Reason: "git push said nothing of " + Ref}
 }
 
 // refMoved reports whether the remote's claims ref no longer points to
@@ -115,8 +115,8 @@ func refMoved(r *gitstore.Repo, remote, base string) bool {
 	return err == nil && now != base
 }
 
-// updateCopyRef points RemoteCopyRef at commit.
+// updateCopyRef points CopyRef at commit.
 func updateCopyRef(r *gitstore.Repo, commit string) error {
-	_, err := git(r, nil, "update-ref", "-m", "lucid: the remote's claims", RemoteCopyRef, commit)
+	_, err := git(r, nil, "update-ref", "-m", "lucid: the remote's claims", CopyRef, commit)
 	return err
 }

@@ -48,7 +48,7 @@ func encodeRemoteClaim(c claimstore.Claim) ([]byte, error) {
 func decodeRemoteClaim(name string, data []byte) (claimstore.Claim, error) {
 	var rc remoteClaim
 	if err := json.Unmarshal(data, &rc); err != nil {
-		return claimstore.Claim{}, fmt.Errorf("%s does not parse as JSON (%v)", name, err)
+		return claimstore.Claim{}, fmt.Errorf("%s does not parse as JSON (%w)", name, err)
 	}
 	created, err1 := time.Parse(time.RFC3339, rc.Created)
 	expires, err2 := time.Parse(time.RFC3339, rc.Expires)

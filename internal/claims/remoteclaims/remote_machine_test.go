@@ -105,7 +105,7 @@ func TestPushRefusesWhatCannotBeWritten(t *testing.T) {
 			t.Errorf("claim id %q: %v", id, err)
 		}
 	}
-	if got := ref(t, bare, RemoteClaimsRef); got != "" {
+	if got := ref(t, bare, Ref); got != "" {
 		t.Errorf("the remote got %s", got)
 	}
 	gittest.Run(t, a.Top, "config", "extensions.objectFormat", "sha512")

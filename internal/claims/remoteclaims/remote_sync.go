@@ -6,16 +6,16 @@ import (
 	"time"
 )
 
-// RemoteClaims is the claims ref of a remote as this machine last saw it:
+// State is the claims ref of a remote as this machine last saw it:
 // the base of the next update.
-type RemoteClaims struct {
+type State struct {
 	Remote string
 	Commit string // the commit fetched, "" when the remote has no claims ref
 	Claims []claimstore.Claim
 }
 
 // Fetch reads the remote's claims: git ls-remote for the
-// commit its ref points to, git fetch into RemoteCopyRef only when that
+// commit its ref points to, git fetch into CopyRef only when that
 // commit is not here already (after this machine's own push, or when
 // nothing changed), then the commit's claims. With moved (a push just lost
 // its lease, so the ref changed), it fetches straight away, which saves the
@@ -24,7 +24,7 @@ type RemoteClaims struct {
 // A remote that git cannot reach is a RemoteError, a ref that is not a
 // claims commit a BadRefError; either leaves the local copy as it was. The
 // caller holds the repository's lock.
-func Fetch(r *gitstore.Repo, remote string, moved bool) (*RemoteClaims, error) {
+func Fetch(r *gitstore.Repo, remote string, moved bool) (*State, error) {
 	hashLen, err := hashLen(r)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func Fetch(r *gitstore.Repo, remote string, moved bool) (*RemoteClaims, error) {
 		if o, err = openObjects(r); err != nil {
 			return nil, err
 		}
-		objs, err := o.read(RemoteCopyRef)
+		objs, err := o.read(CopyRef)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func Fetch(r *gitstore.Repo, remote string, moved bool) (*RemoteClaims, error) {
 		commit = objs[0].oid
 	}
 	if commit == "" {
-		return &RemoteClaims{Remote: remote}, SaveCopy(r, nil)
+		return &State{Remote: remote}, SaveCopy(r, nil)
 	}
 	claims, err := readClaimsCommit(o, remote, commit, hashLen)
 	if err != nil {
@@ -78,14 +78,14 @@ func Fetch(r *gitstore.Repo, remote string, moved bool) (*RemoteClaims, error) {
 	if err := SaveCopy(r, claims); err != nil {
 		return nil, err
 	}
-	return &RemoteClaims{Remote: remote, Commit: commit, Claims: claims}, nil
+	return &State{Remote: remote, Commit: commit, Claims: claims}, nil
 }
 
-// pointCopyRef makes RemoteCopyRef point at commit (no ref for "") when
+// pointCopyRef makes CopyRef point at commit (no ref for "") when
 // the commit is here already, and reports whether it is: when it is not,
 // it must be fetched.
 func pointCopyRef(r *gitstore.Repo, o *objectReader, commit string) (bool, error) {
-	names := []string{RemoteCopyRef}
+	names := []string{CopyRef}
 	if commit != "" {
 		names = append(names, commit)
 	}
@@ -97,7 +97,7 @@ func pointCopyRef(r *gitstore.Repo, o *objectReader, commit string) (bool, error
 	switch {
 	case commit == "" && ref.kind == "":
 	case commit == "":
-		_, err = git(r, nil, "update-ref", "-d", RemoteCopyRef)
+		_, err = git(r, nil, "update-ref", "-d", CopyRef)
 	case objs[1].kind == "":
 		return false, nil
 	case ref.oid != commit:
@@ -112,7 +112,7 @@ func pointCopyRef(r *gitstore.Repo, o *objectReader, commit string) (bool, error
 // refuses it and the error is ErrLeaseLost; fetch and decide again. On
 // success the local copy holds claims. The caller holds the repository's
 // lock.
-func Push(r *gitstore.Repo, base *RemoteClaims, claims []claimstore.Claim, message string, now time.Time) (*RemoteClaims, error) {
+func Push(r *gitstore.Repo, base *State, claims []claimstore.Claim, message string, now time.Time) (*State, error) {
 	commit, err := writeClaimsCommit(r, claims, base.Commit, message, now)
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func Push(r *gitstore.Repo, base *RemoteClaims, claims []claimstore.Claim, messa
 	if err := SaveCopy(r, claims); err != nil {
 		return nil, err
 	}
-	return &RemoteClaims{Remote: base.Remote, Commit: commit, Claims: claims}, nil
+	return &State{Remote: base.Remote, Commit: commit, Claims: claims}, nil
 }
 
 // hashLen is the length in bytes of the repository's object ids.

@@ -97,10 +97,10 @@ func TestClaimsTravelBetweenClones(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ref(t, bare, RemoteClaimsRef); got != pushed.Commit || got == "" {
+	if got := ref(t, bare, Ref); got != pushed.Commit || got == "" {
 		t.Fatalf("the remote's ref %q, pushed %q", got, pushed.Commit)
 	}
-	if got := ref(t, a.Top, RemoteCopyRef); got != pushed.Commit {
+	if got := ref(t, a.Top, CopyRef); got != pushed.Commit {
 		t.Errorf("the pusher's copy ref %q, pushed %q", got, pushed.Commit)
 	}
 	if claims, _, _ := LoadCopy(a); ids(claims) != "01KA1" {
@@ -125,7 +125,7 @@ func TestClaimsTravelBetweenClones(t *testing.T) {
 	if claims, _, _ := LoadCopy(b); ids(claims) != "01KA1" {
 		t.Errorf("the fetcher's copy: %v", claims)
 	}
-	if r := ref(t, b.Top, RemoteCopyRef); r != pushed.Commit {
+	if r := ref(t, b.Top, CopyRef); r != pushed.Commit {
 		t.Errorf("the fetcher's copy ref %q", r)
 	}
 
@@ -171,7 +171,7 @@ func TestPushLosesTheLease(t *testing.T) {
 	if _, err := Push(b, baseB, []claimstore.Claim{claimOf(t, b, "01KB1", "src/**")}, "b", time.Now()); !errors.Is(err, ErrLeaseLost) {
 		t.Fatalf("the second push on the same base: %v", err)
 	}
-	if got := ref(t, bare, RemoteClaimsRef); got != won.Commit {
+	if got := ref(t, bare, Ref); got != won.Commit {
 		t.Fatalf("the remote's ref moved to %s after a lost lease", got)
 	}
 	if claims, _, _ := LoadCopy(b); len(claims) != 0 {
@@ -190,7 +190,7 @@ func TestPushLosesTheLease(t *testing.T) {
 	if _, err := Push(a, won, nil, "release", time.Now()); !errors.Is(err, ErrLeaseLost) {
 		t.Fatalf("a push on a stale commit: %v", err)
 	}
-	if got := ref(t, bare, RemoteClaimsRef); got != next.Commit {
+	if got := ref(t, bare, Ref); got != next.Commit {
 		t.Fatalf("the remote's ref is %s, want %s", got, next.Commit)
 	}
 }
@@ -210,20 +210,20 @@ func TestFetchFollowsTheRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gittest.Run(t, bare, "update-ref", RemoteClaimsRef, first.Commit, second.Commit)
+	gittest.Run(t, bare, "update-ref", Ref, first.Commit, second.Commit)
 	got, err := Fetch(a, "origin", false)
 	if err != nil || got.Commit != first.Commit || ids(got.Claims) != "01KA1" {
 		t.Fatalf("after the remote went back: %+v, %v", got, err)
 	}
-	if r := ref(t, a.Top, RemoteCopyRef); r != first.Commit {
+	if r := ref(t, a.Top, CopyRef); r != first.Commit {
 		t.Errorf("the copy ref %s, want %s", r, first.Commit)
 	}
-	gittest.Run(t, bare, "update-ref", "-d", RemoteClaimsRef)
+	gittest.Run(t, bare, "update-ref", "-d", Ref)
 	got, err = Fetch(a, "origin", false)
 	if err != nil || got.Commit != "" || len(got.Claims) != 0 {
 		t.Fatalf("after the remote's ref was deleted: %+v, %v", got, err)
 	}
-	if r := ref(t, a.Top, RemoteCopyRef); r != "" {
+	if r := ref(t, a.Top, CopyRef); r != "" {
 		t.Errorf("the copy ref is still %s", r)
 	}
 	if claims, at, _ := LoadCopy(a); len(claims) != 0 || at.IsZero() {
@@ -236,7 +236,7 @@ func TestFetchFollowsTheRemote(t *testing.T) {
 	// A ref that is not a claims commit leaves the copy as it was.
 	SaveCopy(a, []claimstore.Claim{claimOf(t, a, "01KKEEP", "k")})
 	blob := gittest.Run(t, a.Top, "hash-object", "-w", gittest.WriteFile(t, t.TempDir(), "x", "not claims\n"))
-	gittest.Run(t, a.Top, "push", "-q", "origin", blob+":"+RemoteClaimsRef)
+	gittest.Run(t, a.Top, "push", "-q", "origin", blob+":"+Ref)
 	var bad *BadRefError
 	if _, err := Fetch(a, "origin", false); !errors.As(err, &bad) || bad.Commit != blob || !strings.Contains(err.Error(), "it points to a blob, not a commit") {
 		t.Errorf("a blob on the ref: %v", err)
@@ -266,7 +266,7 @@ func TestUnreachableRemote(t *testing.T) {
 	if _, err := Fetch(a, "origin", true); !errors.As(err, &re) || err.Error() != want {
 		t.Errorf("a moved Fetch: %v\nwant %s", err, want)
 	}
-	if _, err := Push(a, &RemoteClaims{Remote: "origin"}, kept, "x", time.Now()); !errors.As(err, &re) || err.Error() != want {
+	if _, err := Push(a, &State{Remote: "origin"}, kept, "x", time.Now()); !errors.As(err, &re) || err.Error() != want {
 		t.Errorf("Push: %v\nwant %s", err, want)
 	}
 	if claims, _, _ := LoadCopy(a); ids(claims) != "01KKEEP" {
@@ -314,7 +314,7 @@ func TestPushRefusedByTheRemote(t *testing.T) {
 	if !errors.As(err, &re) || errors.Is(err, ErrLeaseLost) || err.Error() != "the remote origin refused the push (git: [remote rejected] (pre-receive hook declined))" {
 		t.Errorf("a declined push: %v", err)
 	}
-	if got := ref(t, bare, RemoteClaimsRef); got != "" {
+	if got := ref(t, bare, Ref); got != "" {
 		t.Errorf("the remote took it: %s", got)
 	}
 }
@@ -348,7 +348,7 @@ func TestSetAndUnsetRemote(t *testing.T) {
 	if err := SetRemote(a, "origin"); err != nil {
 		t.Fatal(err)
 	}
-	if claims, _, _ := LoadCopy(a); ids(claims) != "01KA1" || ref(t, a.Top, RemoteCopyRef) == "" {
+	if claims, _, _ := LoadCopy(a); ids(claims) != "01KA1" || ref(t, a.Top, CopyRef) == "" {
 		t.Errorf("setting the same remote forgot its claims: %v", claims)
 	}
 	gittest.Run(t, a.Top, "remote", "add", "other", bare)
@@ -358,20 +358,20 @@ func TestSetAndUnsetRemote(t *testing.T) {
 	if Remote(a) != "other" || gittest.Run(t, a.Top, "config", "--local", ConfigKey) != "other" {
 		t.Errorf("the remote is %q", Remote(a))
 	}
-	if _, err := os.Stat(a.RemoteClaimsPath()); !errors.Is(err, os.ErrNotExist) || ref(t, a.Top, RemoteCopyRef) != "" {
-		t.Errorf("a new remote kept the old one's copy: %v, %s", err, ref(t, a.Top, RemoteCopyRef))
+	if _, err := os.Stat(a.RemoteClaimsPath()); !errors.Is(err, os.ErrNotExist) || ref(t, a.Top, CopyRef) != "" {
+		t.Errorf("a new remote kept the old one's copy: %v, %s", err, ref(t, a.Top, CopyRef))
 	}
 	Fetch(a, "other", false)
 	if set, err := UnsetRemote(a); !set || err != nil {
 		t.Errorf("UnsetRemote: %v, %v", set, err)
 	}
-	if Remote(a) != "" || ref(t, a.Top, RemoteCopyRef) != "" {
-		t.Errorf("after UnsetRemote: %q, %s", Remote(a), ref(t, a.Top, RemoteCopyRef))
+	if Remote(a) != "" || ref(t, a.Top, CopyRef) != "" {
+		t.Errorf("after UnsetRemote: %q, %s", Remote(a), ref(t, a.Top, CopyRef))
 	}
 	if _, err := os.Stat(a.RemoteClaimsPath()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the copy is left: %v", err)
 	}
-	if got := ref(t, bare, RemoteClaimsRef); got == "" {
+	if got := ref(t, bare, Ref); got == "" {
 		t.Error("unsetting the remote deleted its claims")
 	}
 	if set, err := UnsetRemote(a); set || err != nil {
@@ -396,7 +396,7 @@ func TestPushMeetsAnotherOnTheRemote(t *testing.T) {
 	}
 	gittest.Run(t, b.Top, "push", "-q", "origin", theirs+":refs/heads/theirs")
 	hook := filepath.Join(bare, "hooks", "update")
-	script := "#!/bin/sh\ngit update-ref " + RemoteClaimsRef + " refs/heads/theirs\n"
+	script := "#!/bin/sh\ngit update-ref " + Ref + " refs/heads/theirs\n"
 	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestPushMeetsAnotherOnTheRemote(t *testing.T) {
 	if _, err := Push(a, base, []claimstore.Claim{claimOf(t, a, "01KA1", "src/**")}, "mine", time.Now()); !errors.Is(err, ErrLeaseLost) {
 		t.Fatalf("a push that met another: %v", err)
 	}
-	if got := ref(t, bare, RemoteClaimsRef); got != theirs {
+	if got := ref(t, bare, Ref); got != theirs {
 		t.Fatalf("the remote's ref is %s, want the other push's %s", got, theirs)
 	}
 	os.Remove(hook)

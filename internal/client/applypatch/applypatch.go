@@ -349,7 +349,7 @@ func ShellPatches(command string) (patches []Patch, ok bool, err error) {
 	if perr != nil {
 		p, _ := Parse(command) // the shell cannot be parsed: its hunk headers, at least
 		return []Patch{{Files: sweepHeaders(patchLines(command), 1, p.Files)}}, true,
-			fmt.Errorf("a shell command that calls apply_patch does not parse (%v); its patch cannot be read", perr)
+			fmt.Errorf("a shell command that calls apply_patch does not parse (%w); its patch cannot be read", perr)
 	}
 	return PatchesInShell(file, command)
 }

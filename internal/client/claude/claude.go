@@ -93,7 +93,7 @@ func (br *bashResponse) decode(b []byte) {
 func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %w", err)
 	}
 	in := client.Input{
 		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,

@@ -190,7 +190,7 @@ type args struct{ Command, Path string }
 func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %w", err)
 	}
 	session := p.SessionID
 	if p.AgentID != "" && p.SessionID == p.AgentID && p.Parent != "" {

@@ -119,7 +119,7 @@ type args struct{ Command, Workdir, FilePath, PatchText string }
 func (Client) Decode(event string, b []byte) (client.Input, error) {
 	var p payload
 	if err := p.decode(b); err != nil {
-		return client.Input{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return client.Input{}, fmt.Errorf("payload is not a JSON object: %w", err)
 	}
 	in := client.Input{
 		Event: event, SessionID: p.SessionID, Cwd: p.Cwd, Source: "startup", StopHookActive: p.StopHookActive,

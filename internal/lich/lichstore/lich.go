@@ -111,7 +111,7 @@ func ReadMarker(r *gitstore.Repo, path string) (*Marker, error) {
 	}
 	m, err := parseLichMarker(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrCorrupt, file, err)
+		return nil, fmt.Errorf("%w %s: %w", ErrCorrupt, file, err)
 	}
 	if m.Path != path {
 		return nil, nil

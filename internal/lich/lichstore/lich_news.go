@@ -48,7 +48,7 @@ func ReadNews(r *gitstore.Repo, session string) (*News, error) {
 	}
 	var n News
 	if err := json.Unmarshal(b, &n); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if n.Session != session {
 		return nil, nil // another session's, whose name hashed the same

@@ -85,8 +85,8 @@ func TestLogThatIsNotAFile(t *testing.T) {
 	if _, err := Scan(r.LogPath(), func(logformat.Entry) bool { return true }); err == nil {
 		t.Fatal("Scan of a folder gave no error")
 	}
-	if _, _, err := CountLog(r.LogPath()); err == nil {
-		t.Fatal("CountLog of a folder gave no error")
+	if _, _, err := Count(r.LogPath()); err == nil {
+		t.Fatal("Count of a folder gave no error")
 	}
 	if _, err := OpenLive(r); err == nil {
 		t.Fatal("OpenLive of a folder gave no error")

@@ -33,7 +33,7 @@ import (
 //     overriding earlier ones: read only when a supersede or a retirement
 //     must find what it ends;
 //   - a cursor: the log as the index last read it, as an agent's cursor
-//     is (LogCursor).
+//     is (Cursor).
 //
 // The index follows the log as the delta does: lines appended since the
 // cursor are read from the cursor on (a merge by lucid's driver appends
@@ -79,7 +79,7 @@ func CitesFresh(r *gitstore.Repo) bool {
 	if !ok {
 		return false
 	}
-	now, err := StatLog(r.LogPath())
+	now, err := Stat(r.LogPath())
 	return err == nil && now.SameFile(cur)
 }
 
@@ -160,7 +160,7 @@ func ReadCited(r *gitstore.Repo, cites []Citation) ([]logformat.Entry, error) {
 type CitesAhead struct {
 	refs  []citeRef
 	ended []string
-	cur   LogCursor
+	cur   Cursor
 }
 
 // ReadCitesAhead reads the log whole when the index must be rebuilt from
@@ -180,13 +180,13 @@ func ReadCitesAhead(r *gitstore.Repo) *CitesAhead {
 
 // citesCursor is the index's cursor, and whether the index must be
 // rebuilt: it has none, or the log is not its log with lines appended.
-func citesCursor(r *gitstore.Repo) (LogCursor, bool) {
+func citesCursor(r *gitstore.Repo) (Cursor, bool) {
 	b, err := gitstore.ReadFile(filepath.Join(r.CitesDir(), cursorFile), gitstore.MaxRecord)
 	if err != nil {
-		return LogCursor{}, true
+		return Cursor{}, true
 	}
 	cur, ok := parseCursor(b)
-	return cur, !ok || cur == (LogCursor{}) || !Grown(r.LogPath(), cur)
+	return cur, !ok || cur == (Cursor{}) || !Grown(r.LogPath(), cur)
 }
 
 // UpdateCites brings the index up to the log: what was appended since its
@@ -238,10 +238,10 @@ func UpdateCites(r *gitstore.Repo, ahead *CitesAhead) error {
 // scanCites reads the log from off: the entries that cite files (not
 // retired, not dream points, not addressed), in the log's order, and the
 // ids that supersede entries end.
-func scanCites(path string, off int64) (refs []citeRef, ended []string, cur LogCursor, err error) {
+func scanCites(path string, off int64) (refs []citeRef, ended []string, cur Cursor, err error) {
 	f, cur, err := openLogCursor(path)
 	if f == nil {
-		return nil, nil, LogCursor{}, err
+		return nil, nil, Cursor{}, err
 	}
 	defer f.Close()
 	evidence, supersede := []byte(`"evidence"`), []byte(logformat.KindSupersede)
@@ -277,11 +277,11 @@ func scanCites(path string, off int64) (refs []citeRef, ended []string, cur LogC
 		return true
 	})
 	if err != nil {
-		return nil, nil, LogCursor{}, err
+		return nil, nil, Cursor{}, err
 	}
 	cur.Size = end
 	if cur.Tail, err = tailHash(f, end); err != nil {
-		return nil, nil, LogCursor{}, err
+		return nil, nil, Cursor{}, err
 	}
 	return refs, ended, cur, nil
 }
@@ -508,22 +508,22 @@ func writeCiting(r *gitstore.Repo, rel string, cites []Citation) error {
 	return gitstore.WriteFileAtomic(citeFile(r, rel), b, 0o644)
 }
 
-func parseCursor(b []byte) (LogCursor, bool) {
+func parseCursor(b []byte) (Cursor, bool) {
 	f := strings.Fields(string(b))
 	if len(f) != 4 {
-		return LogCursor{}, false
+		return Cursor{}, false
 	}
 	size, err1 := strconv.ParseInt(f[0], 10, 64)
 	inode, err2 := strconv.ParseUint(f[1], 10, 64)
 	mtime, err3 := strconv.ParseInt(f[2], 10, 64)
 	if err1 != nil || err2 != nil || err3 != nil {
-		return LogCursor{}, false
+		return Cursor{}, false
 	}
 	tail := f[3]
 	if tail == "-" {
 		tail = ""
 	}
-	return LogCursor{Size: size, Inode: inode, MTime: mtime, Tail: tail}, true
+	return Cursor{Size: size, Inode: inode, MTime: mtime, Tail: tail}, true
 }
 
 // citeFile is the index's file of the entries citing rel.

@@ -17,42 +17,42 @@ import (
 // hold the end of the last entry read, whose id makes it unique.
 const tailLen = 64
 
-// StatLog returns the size, inode and modification time of the log, without
+// Stat returns the size, inode and modification time of the log, without
 // reading it; a missing log is the zero cursor. It is the hot path's one
 // look at the log when nothing changed.
-func StatLog(path string) (LogCursor, error) {
+func Stat(path string) (Cursor, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return LogCursor{}, nil
+		return Cursor{}, nil
 	}
 	if err != nil {
-		return LogCursor{}, err
+		return Cursor{}, err
 	}
 	return cursorOf(fi), nil
 }
 
 // cursorOf is the cursor of a file's size, inode and time, before Tail.
-func cursorOf(fi os.FileInfo) LogCursor {
-	return LogCursor{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Inode: gitstore.Inode(fi)}
+func cursorOf(fi os.FileInfo) Cursor {
+	return Cursor{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Inode: gitstore.Inode(fi)}
 }
 
 // openLogCursor opens the log and returns it with its cursor; a missing
 // log gives a nil file and no error.
-func openLogCursor(path string) (*os.File, LogCursor, error) {
+func openLogCursor(path string) (*os.File, Cursor, error) {
 	f, err := openLog(path)
 	if f == nil {
-		return nil, LogCursor{}, err
+		return nil, Cursor{}, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, LogCursor{}, err
+		return nil, Cursor{}, err
 	}
 	return f, cursorOf(fi), nil
 }
 
 // SameFile reports whether two cursors saw the log unchanged.
-func (c LogCursor) SameFile(o LogCursor) bool {
+func (c Cursor) SameFile(o Cursor) bool {
 	return c.Size == o.Size && c.Inode == o.Inode && c.MTime == o.MTime
 }
 
@@ -69,7 +69,7 @@ func tailHash(f *os.File, off int64) (string, error) {
 
 // Grown reports whether the log at path is the state of cursor c with lines
 // appended: the bytes before c.Size are still the ones c saw.
-func Grown(path string, c LogCursor) bool {
+func Grown(path string, c Cursor) bool {
 	f, _, err := gitstore.OpenFile(path)
 	if err != nil {
 		return false
@@ -87,27 +87,27 @@ func Grown(path string, c LogCursor) bool {
 // oldest first, and returns the cursor just past the last whole line (an
 // unfinished last line is left for the next reader) and the number of
 // invalid lines read.
-func ScanFrom(path string, off int64, fn func(logformat.Entry)) (LogCursor, int, error) {
+func ScanFrom(path string, off int64, fn func(logformat.Entry)) (Cursor, int, error) {
 	return scanFrom(path, off, "", func(e logformat.Entry, _ int64) { fn(e) })
 }
 
 // ScanFromMatching is ScanFrom of only the lines that contain needle: a
 // search for one id decodes the few lines that name it, not the whole log.
 // The invalid lines are counted only among those.
-func ScanFromMatching(path string, off int64, needle string, fn func(logformat.Entry)) (LogCursor, int, error) {
+func ScanFromMatching(path string, off int64, needle string, fn func(logformat.Entry)) (Cursor, int, error) {
 	return scanFrom(path, off, needle, func(e logformat.Entry, _ int64) { fn(e) })
 }
 
 // ScanFromOffsets is ScanFrom that also gives where each entry's line
 // starts, for a reader that compares entries with cursors.
-func ScanFromOffsets(path string, off int64, fn func(e logformat.Entry, at int64)) (LogCursor, int, error) {
+func ScanFromOffsets(path string, off int64, fn func(e logformat.Entry, at int64)) (Cursor, int, error) {
 	return scanFrom(path, off, "", fn)
 }
 
-func scanFrom(path string, off int64, needle string, fn func(e logformat.Entry, at int64)) (LogCursor, int, error) {
+func scanFrom(path string, off int64, needle string, fn func(e logformat.Entry, at int64)) (Cursor, int, error) {
 	f, cur, err := openLogCursor(path)
 	if f == nil {
-		return LogCursor{}, 0, err
+		return Cursor{}, 0, err
 	}
 	defer f.Close()
 	invalid := 0
@@ -119,21 +119,21 @@ func scanFrom(path string, off int64, needle string, fn func(e logformat.Entry, 
 		return len(n) > 0 && !bytes.Contains(line, n) || decode(line)
 	})
 	if err != nil {
-		return LogCursor{}, invalid, err
+		return Cursor{}, invalid, err
 	}
 	cur.Size = end
 	if cur.Tail, err = tailHash(f, end); err != nil {
-		return LogCursor{}, invalid, err
+		return Cursor{}, invalid, err
 	}
 	return cur, invalid, nil
 }
 
 // EndCursor returns the cursor at the end of the log's last whole line,
 // reading only the log's last block.
-func EndCursor(path string) (LogCursor, error) {
+func EndCursor(path string) (Cursor, error) {
 	f, cur, err := openLogCursor(path)
 	if f == nil {
-		return LogCursor{}, err
+		return Cursor{}, err
 	}
 	defer f.Close()
 	return endCursor(f, cur)
@@ -141,13 +141,13 @@ func EndCursor(path string) (LogCursor, error) {
 
 // endCursor is cur, f's cursor as opened, moved back over an unfinished
 // last line, with its tail.
-func endCursor(f *os.File, cur LogCursor) (LogCursor, error) {
+func endCursor(f *os.File, cur Cursor) (Cursor, error) {
 	end := cur.Size
 	for end > 0 {
 		start := max(end-4096, 0)
 		buf := make([]byte, end-start)
 		if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
-			return LogCursor{}, err
+			return Cursor{}, err
 		}
 		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 			end = start + int64(i) + 1
@@ -168,21 +168,21 @@ func endCursor(f *os.File, cur LogCursor) (LogCursor, error) {
 // more true and no entries, so that a reader far behind (a page that read
 // an empty log, then slept while 200,000 entries came) costs what max
 // entries cost, not what the log holds.
-func TailSince(path string, off int64, max int) (entries []logformat.Entry, cur LogCursor, more bool, err error) {
+func TailSince(path string, off int64, max int) (entries []logformat.Entry, cur Cursor, more bool, err error) {
 	f, cur, err := openLogCursor(path)
 	if f == nil {
-		return nil, LogCursor{}, false, err
+		return nil, Cursor{}, false, err
 	}
 	defer f.Close()
 	if cur, err = endCursor(f, cur); err != nil {
-		return nil, LogCursor{}, false, err
+		return nil, Cursor{}, false, err
 	}
 	back := newBackReader(f, min(off, cur.Size), cur.Size, false)
 	lines := 0
 	for {
 		line, ok, err := back.next()
 		if err != nil {
-			return nil, LogCursor{}, false, err
+			return nil, Cursor{}, false, err
 		}
 		if !ok {
 			break
@@ -201,10 +201,10 @@ func TailSince(path string, off int64, max int) (entries []logformat.Entry, cur 
 	return entries, cur, false, nil
 }
 
-// LogCursor identifies a state of the log file: its size, inode and
+// Cursor identifies a state of the log file: its size, inode and
 // modification time, and a hash of the bytes just before Size, by which a
 // reader tells an append from a rewrite.
-type LogCursor struct {
+type Cursor struct {
 	Size  int64  `json:"size"`
 	Inode uint64 `json:"inode"`
 	MTime int64  `json:"mtime_ns"`

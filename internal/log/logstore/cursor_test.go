@@ -17,7 +17,7 @@ func TestCursorReadsOnlyWhatWasAppended(t *testing.T) {
 	r := repotest.Lucid(t)
 	path := r.LogPath()
 	first := appendNotes(t, path, "one", "two")
-	read := func(off int64) ([]string, LogCursor, int) {
+	read := func(off int64) ([]string, Cursor, int) {
 		t.Helper()
 		var ids []string
 		cur, invalid, err := ScanFrom(path, off, func(e logformat.Entry) { ids = append(ids, e.ID) })
@@ -33,8 +33,8 @@ func TestCursorReadsOnlyWhatWasAppended(t *testing.T) {
 	if end, err := EndCursor(path); err != nil || end != cur {
 		t.Fatalf("EndCursor %+v, %v; ScanFrom's cursor %+v", end, err, cur)
 	}
-	if st, err := StatLog(path); err != nil || !st.SameFile(cur) || st.Size != cur.Size {
-		t.Fatalf("StatLog %+v, %v: not the state ScanFrom saw %+v", st, err, cur)
+	if st, err := Stat(path); err != nil || !st.SameFile(cur) || st.Size != cur.Size {
+		t.Fatalf("Stat %+v, %v: not the state ScanFrom saw %+v", st, err, cur)
 	}
 	if !Grown(path, cur) {
 		t.Fatal("an unchanged log reads as rewritten")
@@ -47,8 +47,8 @@ func TestCursorReadsOnlyWhatWasAppended(t *testing.T) {
 	if !Grown(path, cur) {
 		t.Fatal("an appended log reads as rewritten")
 	}
-	if st, _ := StatLog(path); st.SameFile(cur) {
-		t.Fatal("StatLog sees no change after an append")
+	if st, _ := Stat(path); st.SameFile(cur) {
+		t.Fatal("Stat sees no change after an append")
 	}
 	ids, cur2, invalid := read(cur.Size)
 	if !slices.Equal(ids, more) || invalid != 1 {
@@ -103,19 +103,19 @@ func TestCursorsOfAMissingOrEmptyLog(t *testing.T) {
 		t.Fatal("the empty log is not grown from its own cursor")
 	}
 	os.Remove(r.LogPath())
-	for name, f := range map[string]func(string) (LogCursor, error){
-		"StatLog":   StatLog,
+	for name, f := range map[string]func(string) (Cursor, error){
+		"Stat":      Stat,
 		"EndCursor": EndCursor,
-		"ScanFrom": func(p string) (LogCursor, error) {
+		"ScanFrom": func(p string) (Cursor, error) {
 			c, _, err := ScanFrom(p, 0, func(logformat.Entry) { t.Fatal("an entry in a missing log") })
 			return c, err
 		},
 	} {
-		if c, err := f(r.LogPath()); err != nil || c != (LogCursor{}) {
+		if c, err := f(r.LogPath()); err != nil || c != (Cursor{}) {
 			t.Errorf("%s of a missing log: %+v, %v; want the zero cursor", name, c, err)
 		}
 	}
-	if Grown(r.LogPath(), LogCursor{}) {
+	if Grown(r.LogPath(), Cursor{}) {
 		t.Fatal("a missing log reads as grown")
 	}
 }
@@ -185,7 +185,7 @@ func TestTailSince(t *testing.T) {
 	f, _ = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"id":"01M9`)
 	f.Close()
-	want, end, _ := func() ([]string, LogCursor, error) {
+	want, end, _ := func() ([]string, Cursor, error) {
 		var out []string
 		cur, _, err := ScanFrom(path, start.Size, func(e logformat.Entry) { out = append(out, e.ID) })
 		return out, cur, err

@@ -18,7 +18,7 @@ type LiveEntry struct {
 	StandsFor string `json:"stands_for"`
 }
 
-// LiveLog is where the live entries of the log are: the entries that hold,
+// Live is where the live entries of the log are: the entries that hold,
 // neither superseded nor retired, leaving out retirements and dream points.
 // It is for consolidation (lucid dream), not for the hooks.
 //
@@ -29,7 +29,7 @@ type LiveEntry struct {
 // for each line only the kind it stands for; Each then reads again the
 // lines of the kinds asked for. One open file is read throughout, whatever
 // a checkout does to the path meanwhile.
-type LiveLog struct {
+type Live struct {
 	f     *os.File
 	kinds []string // the kinds stood for, in the order first met
 	marks []uint16 // per line, oldest first: 0 not live, else 1 + index in kinds
@@ -41,8 +41,8 @@ type LiveLog struct {
 
 // OpenLive indexes the live entries of the log; Close releases it. A
 // missing log has none.
-func OpenLive(r *gitstore.Repo) (*LiveLog, error) {
-	l := &LiveLog{Counts: map[string]int{}}
+func OpenLive(r *gitstore.Repo) (*Live, error) {
+	l := &Live{Counts: map[string]int{}}
 	f, err := openLog(r.LogPath())
 	if f == nil {
 		return l, err
@@ -55,7 +55,7 @@ func OpenLive(r *gitstore.Repo) (*LiveLog, error) {
 	return l, nil
 }
 
-func (l *LiveLog) index() error {
+func (l *Live) index() error {
 	replaces := map[idKey]idKey{} // replacement id -> the id it replaces
 	if _, err := forwardLines(l.f, 0, func(line []byte) bool {
 		noteReplacement(line, func(by, target idKey) { replaces[by] = target })
@@ -185,11 +185,11 @@ func validLine(line []byte, h *logformat.Head) bool {
 	return logformat.ReadHead(line, h)
 }
 
-// CountLog counts the valid entries of the log and the lines that are not,
+// Count counts the valid entries of the log and the lines that are not,
 // as Scan would, reading only the head of each line (DecodeHead), in as
 // many parts at once as there are processors to read them: lucid doctor
 // checks a log of a million entries in a fraction of a second.
-func CountLog(path string) (valid, invalid int, err error) {
+func Count(path string) (valid, invalid int, err error) {
 	f, err := openLog(path)
 	if f == nil {
 		return 0, 0, err
@@ -237,7 +237,7 @@ func CountLog(path string) (valid, invalid int, err error) {
 	return valid, invalid, err
 }
 
-// countSplitSize is the size of log from which CountLog and Search read
+// countSplitSize is the size of log from which Count and Search read
 // in parts (a variable for the tests).
 var countSplitSize int64 = 8 << 20
 
@@ -282,11 +282,11 @@ func nextLineStart(f *os.File, off int64) (int64, error) {
 }
 
 // Kinds are the kinds the live entries stand for, in no fixed order.
-func (l *LiveLog) Kinds() []string { return slices.Clone(l.kinds) }
+func (l *Live) Kinds() []string { return slices.Clone(l.kinds) }
 
 // Each calls fn for each live entry that stands for a kind keep accepts,
 // oldest first, until fn returns false.
-func (l *LiveLog) Each(keep func(kind string) bool, fn func(LiveEntry) bool) error {
+func (l *Live) Each(keep func(kind string) bool, fn func(LiveEntry) bool) error {
 	if l.f == nil {
 		return nil
 	}
@@ -319,7 +319,7 @@ func (l *LiveLog) Each(keep func(kind string) bool, fn func(LiveEntry) bool) err
 }
 
 // Close releases the log.
-func (l *LiveLog) Close() {
+func (l *Live) Close() {
 	if l.f != nil {
 		l.f.Close()
 		l.f = nil

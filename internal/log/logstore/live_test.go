@@ -15,7 +15,7 @@ import (
 )
 
 // liveAll is the consolidation as it was written first, holding the whole
-// log: the reference LiveLog must agree with.
+// log: the reference Live must agree with.
 func liveAll(path string) ([]LiveEntry, int, error) {
 	var all []logformat.Entry
 	byID := map[string]int{}
@@ -48,7 +48,7 @@ func liveAll(path string) ([]LiveEntry, int, error) {
 
 // TestLiveLogAgrees: on random logs with chains of replacements,
 // retirements, dream points, unknown kinds, replacements of missing ids,
-// replacements before what they replace, and invalid lines, LiveLog lists
+// replacements before what they replace, and invalid lines, Live lists
 // what the whole-log reading lists, and counts the same.
 func TestLiveLogAgrees(t *testing.T) {
 	dir := t.TempDir()
@@ -108,16 +108,16 @@ func TestLiveLogAgrees(t *testing.T) {
 			counts[e.StandsFor]++
 		}
 		if !reflect.DeepEqual(got, want) || l.Invalid != wantInvalid || !reflect.DeepEqual(l.Counts, counts) {
-			t.Fatalf("seed %d: LiveLog lists\n%v (%d invalid, counts %v)\nwant\n%v (%d invalid, counts %v)", seed, got, l.Invalid, l.Counts, want, wantInvalid, counts)
+			t.Fatalf("seed %d: Live lists\n%v (%d invalid, counts %v)\nwant\n%v (%d invalid, counts %v)", seed, got, l.Invalid, l.Counts, want, wantInvalid, counts)
 		}
-		// CountLog, in one part and in many, counts as Scan does.
+		// Count, in one part and in many, counts as Scan does.
 		scanned := 0
 		scanInvalid, _ := Scan(repo.LogPath(), func(logformat.Entry) bool { scanned++; return true })
 		for _, split := range []int64{8 << 20, 0} {
 			countSplitSize = split
-			valid, inv, err := CountLog(repo.LogPath())
+			valid, inv, err := Count(repo.LogPath())
 			if err != nil || valid != scanned || inv != scanInvalid {
-				t.Fatalf("seed %d: CountLog (split at %d) = %d valid, %d invalid, %v; Scan: %d, %d", seed, split, valid, inv, err, scanned, scanInvalid)
+				t.Fatalf("seed %d: Count (split at %d) = %d valid, %d invalid, %v; Scan: %d, %d", seed, split, valid, inv, err, scanned, scanInvalid)
 			}
 		}
 		countSplitSize = 8 << 20
@@ -200,8 +200,8 @@ func TestLiveLogReadsEscapedLines(t *testing.T) {
 	by := logformat.NewEntry(now.Add(2*time.Second), "a", logformat.KindSupersede, "replacing")
 	by.Supersedes = old.ID
 	os.WriteFile(r.LogPath(), []byte(escaped(fact)+escaped(old)+escaped(by)), 0o644)
-	if valid, invalid, err := CountLog(r.LogPath()); valid != 3 || invalid != 0 || err != nil {
-		t.Fatalf("CountLog: %d valid, %d invalid, %v; want 3 valid", valid, invalid, err)
+	if valid, invalid, err := Count(r.LogPath()); valid != 3 || invalid != 0 || err != nil {
+		t.Fatalf("Count: %d valid, %d invalid, %v; want 3 valid", valid, invalid, err)
 	}
 	l, err := OpenLive(r)
 	if err != nil {

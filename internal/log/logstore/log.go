@@ -94,7 +94,7 @@ func appendLine(path string, line []byte) (replaced bool, err error) {
 	if err != nil {
 		if n > 0 {
 			if terr := f.Truncate(fi.Size()); terr != nil {
-				return false, fmt.Errorf("appending to %s: %w; cutting off the %d bytes written also failed (%v): run lucid doctor", path, err, n, terr)
+				return false, fmt.Errorf("appending to %s: %w; cutting off the %d bytes written also failed (%w): run lucid doctor", path, err, n, terr)
 			}
 		}
 		return false, fmt.Errorf("appending to %s: %w (nothing was written)", path, err)

@@ -204,8 +204,8 @@ func TestVeryLongLine(t *testing.T) {
 	defer func(n int64) { countSplitSize = n }(countSplitSize)
 	for _, split := range []int64{countSplitSize, 0} {
 		countSplitSize = split
-		if valid, invalid, err := CountLog(r.LogPath()); valid != 3 || invalid != 0 || err != nil {
-			t.Fatalf("CountLog (split at %d): %d valid, %d invalid, %v", split, valid, invalid, err)
+		if valid, invalid, err := Count(r.LogPath()); valid != 3 || invalid != 0 || err != nil {
+			t.Fatalf("Count (split at %d): %d valid, %d invalid, %v", split, valid, invalid, err)
 		}
 	}
 }

@@ -23,16 +23,16 @@ import (
 
 // runsCache is the start of each ascending run of the log, up to Cursor.
 type runsCache struct {
-	Cursor LogCursor `json:"cursor"`
-	Last   string    `json:"last"` // the greatest order key up to Cursor
-	Starts []int64   `json:"starts"`
+	Cursor Cursor  `json:"cursor"`
+	Last   string  `json:"last"` // the greatest order key up to Cursor
+	Starts []int64 `json:"starts"`
 }
 
 func runsPath(r *gitstore.Repo) string { return filepath.Join(r.GitDir, "lucid", "log.runs") }
 
 // logRuns returns the offsets where the log's ascending runs start (the
 // first is 0), and the cursor at the end of what they cover.
-func logRuns(r *gitstore.Repo) ([]int64, LogCursor, error) {
+func logRuns(r *gitstore.Repo) ([]int64, Cursor, error) {
 	path := r.LogPath()
 	var c runsCache
 	if b, err := gitstore.ReadFileIfExists(runsPath(r), gitstore.MaxRecord); err == nil && b != nil {

@@ -78,7 +78,7 @@ func Supersede(r *gitstore.Repo, agent, id, text string, retire bool, cwd string
 	}
 	defer lock.Unlock()
 	if !Grown(r.LogPath(), cur) {
-		s, cur = supersession{}, LogCursor{}
+		s, cur = supersession{}, Cursor{}
 	}
 	if _, err := s.find(r.LogPath(), cur.Size, id); err != nil {
 		return logformat.Entry{}, err
@@ -98,7 +98,7 @@ type supersession struct{ target, by *logformat.Entry }
 
 // find reads the log from byte off for the entry id and its supersession,
 // and returns the cursor past the last line read.
-func (s *supersession) find(path string, off int64, id string) (LogCursor, error) {
+func (s *supersession) find(path string, off int64, id string) (Cursor, error) {
 	cur, _, err := ScanFromMatching(path, off, id, func(e logformat.Entry) {
 		switch {
 		case e.ID == id && s.target == nil:

@@ -55,7 +55,7 @@ type Found struct {
 // reads the words of a line without decoding it) and keeps the best in a
 // heap; those few are decoded at the end.
 //
-// It takes at most search.MaxWords words (a *search.TooManyWords
+// It takes at most search.MaxWords words (a *search.TooManyWordsError
 // otherwise), and stops, returning ctx's error, soon after ctx ends: the
 // page's server stops a search whose page went away.
 func Search(ctx context.Context, r *gitstore.Repo, opt SearchOptions) ([]Found, error) {
@@ -236,7 +236,7 @@ func Search(ctx context.Context, r *gitstore.Repo, opt SearchOptions) ([]Found, 
 // and, for a query with words, which lines may hold one (one bit a line)
 // and how many lines hold each (df). It returns the number of lines,
 // counted as forwardLines does. A long log is read in parts at once, as
-// CountLog reads it.
+// Count reads it.
 func firstPass(ctx context.Context, f *os.File, q *search.Query, note func(by, target idKey), df []int) (lines int, mentions []uint64, parts []logPart, err error) {
 	fi, err := f.Stat()
 	if err != nil {

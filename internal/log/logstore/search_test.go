@@ -315,9 +315,9 @@ func TestSearchBounds(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf("word%d", i)
 	}
-	var tooMany *search.TooManyWords
+	var tooMany *search.TooManyWordsError
 	if _, err := Search(t.Context(), r, SearchOptions{Words: many, N: 5}); !errors.As(err, &tooMany) || tooMany.N != len(many) {
-		t.Fatalf("10,000 words: %v, want a *search.TooManyWords of 10000", err)
+		t.Fatalf("10,000 words: %v, want a *search.TooManyWordsError of 10000", err)
 	}
 	if _, err := Search(t.Context(), r, SearchOptions{Words: many[:search.MaxWords], N: 5}); err != nil {
 		t.Fatalf("%d words: %v", search.MaxWords, err)

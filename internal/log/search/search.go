@@ -36,18 +36,18 @@ const (
 // minutes. A person's search says what it wants in a few.
 const MaxWords = 16
 
-// TooManyWords is the error of a query of more than MaxWords words.
-type TooManyWords struct{ N int }
+// TooManyWordsError is the error of a query of more than MaxWords words.
+type TooManyWordsError struct{ N int }
 
-func (e *TooManyWords) Error() string {
+func (e *TooManyWordsError) Error() string {
 	return fmt.Sprintf("a search takes at most %d words, and this one has %d: keep the few that say most", MaxWords, e.N)
 }
 
-// CheckWords returns a *TooManyWords when words, split as NewQuery splits
+// CheckWords returns a *TooManyWordsError when words, split as NewQuery splits
 // them, are more than MaxWords different words.
 func CheckWords(words []string) error {
 	if n := len(NewQuery(words).terms); n > MaxWords {
-		return &TooManyWords{N: n}
+		return &TooManyWordsError{N: n}
 	}
 	return nil
 }

@@ -169,7 +169,7 @@ func TestCheckWords(t *testing.T) {
 		{nil, 0},
 	} {
 		err := CheckWords(c.words)
-		var many *TooManyWords
+		var many *TooManyWordsError
 		switch {
 		case c.want == 0 && err != nil:
 			t.Errorf("%d words: %v", len(c.words), err)

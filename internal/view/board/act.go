@@ -22,13 +22,13 @@ import (
 // lucid's command line.
 const person = agentstore.AgentHuman
 
-// ErrAction is an action that cannot be done as asked; the message says
+// ActionError is an action that cannot be done as asked; the message says
 // why and what to do.
-type ErrAction struct{ Msg string }
+type ActionError struct{ Msg string }
 
-func (e *ErrAction) Error() string { return e.Msg }
+func (e *ActionError) Error() string { return e.Msg }
 
-func refuse(format string, args ...any) error { return &ErrAction{fmt.Sprintf(format, args...)} }
+func refuse(format string, args ...any) error { return &ActionError{fmt.Sprintf(format, args...)} }
 
 // Release ends owner's claims on globs (all of them when none), as
 // lucid release --owner does, tells owner through the log, and returns
@@ -40,7 +40,7 @@ func Release(repo *gitstore.Repo, owner string, globs []string, why string) ([]s
 	var notHeld *talk.NotHeldError
 	switch {
 	case errors.Is(err, talk.ErrNotAgent) || errors.As(err, &notHeld):
-		return nil, &ErrAction{err.Error()}
+		return nil, &ActionError{err.Error()}
 	case err != nil:
 		return end.Released, err
 	case len(end.Released) == 0:
@@ -115,7 +115,7 @@ func Supersede(repo *gitstore.Repo, id, text string, retire bool) (logformat.Ent
 	if err != nil {
 		// An unknown id, an entry already replaced: lucid supersede's
 		// errors say what to do.
-		return e, &ErrAction{err.Error()}
+		return e, &ActionError{err.Error()}
 	}
 	return e, nil
 }
@@ -133,14 +133,14 @@ func Send(repo *gitstore.Repo, naming present.Naming, to, text string, ask bool)
 	}
 	r, err := book.Resolve(person, to)
 	if err != nil {
-		return logformat.Entry{}, &ErrAction{err.Error()}
+		return logformat.Entry{}, &ActionError{err.Error()}
 	}
 	if !r.Ended.IsZero() {
 		return logformat.Entry{}, refuse("%s has ended and will read nothing more: tell another agent", r.Label)
 	}
 	e, err := talk.Send(repo, person, []string{r.ID}, text, ask, nil)
 	if err != nil {
-		return e, &ErrAction{err.Error()}
+		return e, &ActionError{err.Error()}
 	}
 	return e, nil
 }

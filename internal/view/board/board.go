@@ -144,7 +144,7 @@ type LogPage struct {
 }
 
 // Tail is a place in the log, from which Since reads what was appended.
-type Tail = logstore.LogCursor
+type Tail = logstore.Cursor
 
 // End is the log's tail now.
 func End(repo *gitstore.Repo) (Tail, error) { return logstore.EndCursor(repo.LogPath()) }

@@ -112,7 +112,7 @@ func claimOf(set *claims.ClaimSet, c claimstore.Claim, book *address.Book) Claim
 // with where each starts.
 type tail struct {
 	start   int64 // where the window starts; 0 when it holds the whole log
-	end     logstore.LogCursor
+	end     logstore.Cursor
 	entries []logformat.Entry
 	offsets []int64
 }

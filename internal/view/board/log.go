@@ -23,14 +23,14 @@ const (
 	MaxPage     = 500
 )
 
-// ErrQuery is a LogQuery that cannot be answered; the message says why.
-type ErrQuery struct{ Msg string }
+// QueryError is a LogQuery that cannot be answered; the message says why.
+type QueryError struct{ Msg string }
 
-func (e *ErrQuery) Error() string { return e.Msg }
+func (e *QueryError) Error() string { return e.Msg }
 
 // Log reads one page of the log. A search by words stops, with ctx's
 // error, soon after ctx ends (the page that asked went away); one of more
-// than search.MaxWords words is an *ErrQuery. naming names the agents.
+// than search.MaxWords words is an *QueryError. naming names the agents.
 func Log(ctx context.Context, repo *gitstore.Repo, naming present.Naming, q LogQuery) (*LogPage, error) {
 	n := q.N
 	if n <= 0 {
@@ -38,10 +38,10 @@ func Log(ctx context.Context, repo *gitstore.Repo, naming present.Naming, q LogQ
 	}
 	n = min(n, MaxPage)
 	if q.Kind != "" && !logstore.KnownKind(q.Kind) {
-		return nil, &ErrQuery{"unknown kind " + q.Kind + ": use one of " + strings.Join(logstore.Kinds, ", ")}
+		return nil, &QueryError{"unknown kind " + q.Kind + ": use one of " + strings.Join(logstore.Kinds, ", ")}
 	}
 	if q.Before != "" && !logformat.ValidID(q.Before) {
-		return nil, &ErrQuery{"before takes the id of the last entry of the page before"}
+		return nil, &QueryError{"before takes the id of the last entry of the page before"}
 	}
 	labels := present.NewLabeler(repo, naming)
 	var cites func(string) bool
@@ -49,7 +49,7 @@ func Log(ctx context.Context, repo *gitstore.Repo, naming present.Naming, q LogQ
 	if q.Path != "" {
 		var err error
 		if cites, citesHint, err = logquery.Path(repo.Top, q.Path); err != nil {
-			return nil, &ErrQuery{err.Error()}
+			return nil, &QueryError{err.Error()}
 		}
 	}
 	agent := strings.TrimSpace(q.Agent)
@@ -57,7 +57,7 @@ func Log(ctx context.Context, repo *gitstore.Repo, naming present.Naming, q LogQ
 	var listed []logstore.Listed
 	if words := strings.Fields(q.Words); len(words) > 0 {
 		if err := search.CheckWords(words); err != nil {
-			return nil, &ErrQuery{err.Error()}
+			return nil, &QueryError{err.Error()}
 		}
 		opt := logstore.SearchOptions{Words: words, N: n, All: q.All, Cites: cites, CitesHint: citesHint}
 		if q.Kind != "" {
@@ -136,7 +136,7 @@ func shown(repo *gitstore.Repo, labels *present.Labeler, listed []logstore.Liste
 // what max entries cost. naming names the agents.
 func Since(repo *gitstore.Repo, naming present.Naming, t Tail, max int) (entries []Entry, next Tail, reload bool, err error) {
 	path := repo.LogPath()
-	now, err := logstore.StatLog(path)
+	now, err := logstore.Stat(path)
 	if err != nil {
 		return nil, t, false, err
 	}

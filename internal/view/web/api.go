@@ -168,7 +168,7 @@ func (s *Server) release(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if req.Owner == "" {
-		return nil, badRequest("owner names the agent whose claims to release")
+		return nil, badRequestError("owner names the agent whose claims to release")
 	}
 	released, err := board.Release(s.repo, req.Owner, req.Globs, req.Why)
 	if err != nil {
@@ -186,7 +186,7 @@ func (s *Server) writePlan(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if req.Base == "" {
-		return nil, badRequest("base is the plan's hash when you opened it (GET /api/plan gives it)")
+		return nil, badRequestError("base is the plan's hash when you opened it (GET /api/plan gives it)")
 	}
 	return board.WritePlan(s.repo, req.Text, req.Base)
 }
@@ -200,7 +200,7 @@ func (s *Server) record(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(req.Text) == "" {
-		return nil, badRequest("text is what to record, and it is empty")
+		return nil, badRequestError("text is what to record, and it is empty")
 	}
 	return board.Record(s.repo, req.Kind, req.Text)
 }
@@ -215,10 +215,10 @@ func (s *Server) supersede(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if req.ID == "" {
-		return nil, badRequest("id names the entry to supersede or retire")
+		return nil, badRequestError("id names the entry to supersede or retire")
 	}
 	if strings.TrimSpace(req.Text) == "" {
-		return nil, badRequest("text is the new entry's text, or why it is retired, and it is empty")
+		return nil, badRequestError("text is the new entry's text, or why it is retired, and it is empty")
 	}
 	return board.Supersede(s.repo, req.ID, req.Text, req.Retire)
 }
@@ -233,18 +233,18 @@ func (s *Server) message(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if req.To == "" {
-		return nil, badRequest("to names the agent to send to (an id, a label, lead or all)")
+		return nil, badRequestError("to names the agent to send to (an id, a label, lead or all)")
 	}
 	if strings.TrimSpace(req.Text) == "" {
-		return nil, badRequest("text is the message, and it is empty")
+		return nil, badRequestError("text is the message, and it is empty")
 	}
 	return board.Send(s.repo, s.naming, req.To, req.Text, req.Ask)
 }
 
-// badRequest is a mistake in a request, told to the page as it is.
-type badRequest string
+// badRequestError is a mistake in a request, told to the page as it is.
+type badRequestError string
 
-func (e badRequest) Error() string { return string(e) }
+func (e badRequestError) Error() string { return string(e) }
 
 func readJSON(r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBody))
@@ -252,12 +252,12 @@ func readJSON(r *http.Request, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return badRequest("the request's body is over 1 MiB")
+			return badRequestError("the request's body is over 1 MiB")
 		}
-		return badRequest("the request's body is not the JSON this takes: " + err.Error())
+		return badRequestError("the request's body is not the JSON this takes: " + err.Error())
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return badRequest("the request's body holds more than one JSON value")
+		return badRequestError("the request's body holds more than one JSON value")
 	}
 	return nil
 }
@@ -266,9 +266,9 @@ func readJSON(r *http.Request, v any) error {
 // the page's actions fail with 4xx (their errors are the person's mistakes,
 // said as the commands say them), its reads with 500.
 func fail(w http.ResponseWriter, err error, status int) {
-	var bad badRequest
+	var bad badRequestError
 	var busy *gitstore.LockBusyError
-	var query *board.ErrQuery
+	var query *board.QueryError
 	switch {
 	case errors.As(err, &bad), errors.As(err, &query):
 		refuse(w, http.StatusBadRequest, err.Error())

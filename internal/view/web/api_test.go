@@ -302,7 +302,7 @@ func TestSearchBounds(t *testing.T) {
 	var e map[string]string
 	began := time.Now()
 	code := getJSON(t, c, s, "/api/log?q="+url.QueryEscape(strings.Join(words, " ")), &e)
-	if code != http.StatusBadRequest || e["error"] != (&search.TooManyWords{N: 10000}).Error() {
+	if code != http.StatusBadRequest || e["error"] != (&search.TooManyWordsError{N: 10000}).Error() {
 		t.Errorf("a search of 10,000 words: %d %v, want 400 and that it takes at most %d", code, e, search.MaxWords)
 	}
 	if d := time.Since(began); d > 5*time.Second {
