@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/internal/lich/lichguard"
 )
 
 // lichMode is the lich mode of a hook call, run after lucid's own handler,
@@ -19,7 +19,7 @@ import (
 // PostToolUse and no marker. The guard's own trouble is one line on
 // stderr; the edit goes on.
 func lichMode(in Input, out *Output, stderr io.Writer) *Output {
-	l := guard.LichFromEnv()
+	l := lichguard.FromEnv()
 	if l == nil || (in.Event != PreToolUse && in.Event != PostToolUse) {
 		return out
 	}

@@ -1,4 +1,4 @@
-package guard
+package lichguard
 
 import (
 	"errors"
@@ -15,49 +15,49 @@ import (
 	"github.com/lucid-dev/lucid/internal/present"
 )
 
-// LichWindow is how long another session's edit stays news: long enough to
+// Window is how long another session's edit stays news: long enough to
 // span the turn that made it, short enough that finished work goes quiet.
-const LichWindow = 10 * time.Minute
+const Window = 10 * time.Minute
 
-// LichRosterTimeout bounds `$LICH_BIN sessions --json`: the edit waits on it.
-const LichRosterTimeout = 2 * time.Second
+// RosterTimeout bounds `$LICH_BIN sessions --json`: the edit waits on it.
+const RosterTimeout = 2 * time.Second
 
-// Lich is the lich mode of one hook call: the lich session it runs in.
+// Session is the lich mode of one hook call: the lich session it runs in.
 // lich runs several Claude Code sessions in one checkout; each edit leaves a
 // marker in lich's format under the git dir, and an edit of a file another
-// session edited within LichWindow gets a note naming that session.
-type Lich struct {
-	// Session is LICH_SESSION_ID, the name markers are written under.
-	Session string
+// session edited within Window gets a note naming that session.
+type Session struct {
+	// Name is LICH_SESSION_ID, the name markers are written under.
+	Name string
 	// Bin is LICH_BIN, asked for the other sessions' labels; empty, the
 	// note names a session by its id.
 	Bin string
-	// RosterTimeout bounds the call to Bin; zero means LichRosterTimeout.
+	// RosterTimeout bounds the call to Bin; zero means RosterTimeout.
 	RosterTimeout time.Duration
 }
 
-// LichFromEnv returns the lich mode from LICH_SESSION_ID and LICH_BIN, or
+// FromEnv returns the lich mode from LICH_SESSION_ID and LICH_BIN, or
 // nil outside lich (LICH_SESSION_ID unset or empty).
-func LichFromEnv() *Lich {
+func FromEnv() *Session {
 	id := os.Getenv("LICH_SESSION_ID")
 	if id == "" {
 		return nil
 	}
-	return &Lich{Session: id, Bin: os.Getenv("LICH_BIN")}
+	return &Session{Name: id, Bin: os.Getenv("LICH_BIN")}
 }
 
 // Before is the lich mode of PreToolUse on Edit, Write or NotebookEdit:
 // path is the tool's file_path or notebook_path, exactly as given. When
-// other sessions edited the file within LichWindow, after this session's own
+// other sessions edited the file within Window, after this session's own
 // last edit of it, it returns the note for the model (and records it as the
-// session's newest news for LichStatus); otherwise "". It reads one small
+// session's newest news for Status); otherwise "". It reads one small
 // file and runs nothing when there is no news.
 //
 // warn is nil or one line starting "lucid lich:" for stderr: a failure of
 // the guard itself, never a reason to stop the edit. Outside a git
 // repository it does nothing at all.
-func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
-	if l == nil || l.Session == "" || path == "" {
+func (l *Session) Before(path string, now time.Time) (note string, warn error) {
+	if l == nil || l.Name == "" || path == "" {
 		return "", nil
 	}
 	repo, err := gitstore.Find(path)
@@ -77,7 +77,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 	if warn != nil {
 		warns = append(warns, warn)
 	}
-	if err := lichstore.WriteNews(repo, lichstore.News{Session: l.Session, Path: path, By: by, At: news[0].At}); err != nil {
+	if err := lichstore.WriteNews(repo, lichstore.News{Session: l.Name, Path: path, By: by, At: news[0].At}); err != nil {
 		warns = append(warns, lichWarning("recording the news for the status line: %v", err))
 	}
 	return note, joinWarnings(warns)
@@ -87,7 +87,7 @@ func (l *Lich) Before(path string, now time.Time) (note string, warn error) {
 // edited path, each named by its label in lich's roster where Bin gives
 // one, else by its id; by is how it named the newest, for the status line.
 // warn is a failure of the roster's, one "lucid lich:" line.
-func (l *Lich) Note(path string, news []lichstore.Edit, now time.Time) (note, by string, warn error) {
+func (l *Session) Note(path string, news []lichstore.Edit, now time.Time) (note, by string, warn error) {
 	labels, err := l.Labels()
 	if err != nil {
 		warn = lichWarning("%v; naming sessions by their ids", err)
@@ -106,16 +106,16 @@ func (l *Lich) Note(path string, news []lichstore.Edit, now time.Time) (note, by
 // seen, newest first: those inside the window and newer than this
 // session's own last edit of the file (Claude Code makes a session read a
 // file changed under it before it edits it, so by its own edit it knew).
-func (l *Lich) news(m *lichstore.Marker, now time.Time) []lichstore.Edit {
+func (l *Session) news(m *lichstore.Marker, now time.Time) []lichstore.Edit {
 	if m == nil {
 		return nil
 	}
 	var out []lichstore.Edit
 	for _, e := range m.Edits() {
-		if e.Session == l.Session {
+		if e.Session == l.Name {
 			break
 		}
-		if now.Sub(e.Time()) < LichWindow {
+		if now.Sub(e.Time()) < Window {
 			out = append(out, e)
 		}
 	}
@@ -128,8 +128,8 @@ func (l *Lich) news(m *lichstore.Marker, now time.Time) []lichstore.Edit {
 // outside any git repository is skipped; a path whose folders are new is
 // recorded in the git dir of its nearest existing folder. warn is as in
 // Before: every failure, joined into one line.
-func (l *Lich) After(paths []string, now time.Time) (warn error) {
-	if l == nil || l.Session == "" {
+func (l *Session) After(paths []string, now time.Time) (warn error) {
+	if l == nil || l.Name == "" {
 		return nil
 	}
 	var warns []error
@@ -152,18 +152,18 @@ func (l *Lich) After(paths []string, now time.Time) (warn error) {
 		if repo == nil {
 			continue
 		}
-		if err := lichstore.RecordEdit(repo, p, l.Session, now); err != nil {
+		if err := lichstore.RecordEdit(repo, p, l.Name, now); err != nil {
 			warns = append(warns, lichWarning("writing the edit marker of %s: %v", p, err))
 		}
 	}
 	return joinWarnings(warns)
 }
 
-// LichStatus is the lich part of `lucid statusline` for session (its
+// Status is the lich part of `lucid statusline` for session (its
 // LICH_SESSION_ID) in the work tree workTree: "<file name> also edited by
 // <label>" while the newest note the session was given is about an edit
-// under LichWindow old, else "". It reads one small file.
-func LichStatus(workTree, session string, now time.Time) string {
+// under Window old, else "". It reads one small file.
+func Status(workTree, session string, now time.Time) string {
 	if session == "" || workTree == "" {
 		return ""
 	}
@@ -172,7 +172,7 @@ func LichStatus(workTree, session string, now time.Time) string {
 		return ""
 	}
 	n, err := lichstore.ReadNews(repo, session)
-	if err != nil || n == nil || now.Sub(n.Time()) >= LichWindow {
+	if err != nil || n == nil || now.Sub(n.Time()) >= Window {
 		return ""
 	}
 	return escape.Line(fileName(n.Path) + " also edited by " + n.By)

@@ -1,4 +1,4 @@
-package guard
+package lichguard
 
 import (
 	"bytes"
@@ -21,13 +21,13 @@ type rosterEntry struct {
 // session it lists, by id. With no Bin it asks nothing and returns none; a
 // failure (the command fails, times out, or prints what is not a JSON
 // array of sessions) is an error, and the note falls back to ids.
-func (l *Lich) Labels() (map[string]string, error) {
+func (l *Session) Labels() (map[string]string, error) {
 	if l.Bin == "" {
 		return nil, nil
 	}
 	timeout := l.RosterTimeout
 	if timeout <= 0 {
-		timeout = LichRosterTimeout
+		timeout = RosterTimeout
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

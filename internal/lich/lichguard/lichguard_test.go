@@ -1,4 +1,4 @@
-package guard
+package lichguard
 
 import (
 	"errors"
@@ -69,14 +69,14 @@ func fakeLich(t *testing.T, body string) (bin string, runs func() int) {
 const roster = `[{"id":"lich-a","label":"quiet-comet","name":"repo-7c0e","project":"repo","kind":"claude","state":"working"},` +
 	`{"id":"lich-c","label":"amber-fox","name":"repo-11aa","project":"repo","kind":"claude","state":"idle"}]`
 
-func mustAfter(t *testing.T, l *Lich, now time.Time, paths ...string) {
+func mustAfter(t *testing.T, l *Session, now time.Time, paths ...string) {
 	t.Helper()
 	if warn := l.After(paths, now); warn != nil {
 		t.Fatalf("After(%v): %v", paths, warn)
 	}
 }
 
-func mustBefore(t *testing.T, l *Lich, path string, now time.Time) string {
+func mustBefore(t *testing.T, l *Session, path string, now time.Time) string {
 	t.Helper()
 	note, warn := l.Before(path, now)
 	if warn != nil {
@@ -100,7 +100,7 @@ func markers(t *testing.T, gitDir string) []string {
 
 func TestLichNoteInsideTheWindow(t *testing.T) {
 	top, _ := lichRepo(t)
-	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
+	a, b := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}
 	file := filepath.Join(top, "a.go")
 	if note := mustBefore(t, a, file, t0); note != "" {
 		t.Fatalf("a first edit got a note: %s", note)
@@ -126,7 +126,7 @@ func TestLichNoteInsideTheWindow(t *testing.T) {
 
 func TestLichNoNoteForOwnEditOrAnotherFile(t *testing.T) {
 	top, gitDir := lichRepo(t)
-	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
+	a, b := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}
 	fa, fb := filepath.Join(top, "a.go"), filepath.Join(top, "b.go")
 	mustAfter(t, a, t0, fa)
 	if note := mustBefore(t, a, fa, at(time.Minute)); note != "" {
@@ -153,7 +153,7 @@ func TestLichNoNoteForOwnEditOrAnotherFile(t *testing.T) {
 // session that edited it since, inside the window.
 func TestLichNewsIsWhatCameAfterOwnEdit(t *testing.T) {
 	top, _ := lichRepo(t)
-	a, b, c, d := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}, &Lich{Session: "lich-c"}, &Lich{Session: "lich-d"}
+	a, b, c, d := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}, &Session{Name: "lich-c"}, &Session{Name: "lich-d"}
 	file := filepath.Join(top, "a.go")
 	mustAfter(t, b, t0, file)
 	mustAfter(t, a, at(1*time.Minute), file)
@@ -181,7 +181,7 @@ func TestLichNewsIsWhatCameAfterOwnEdit(t *testing.T) {
 
 func TestLichWriteInNewFoldersAndNotebook(t *testing.T) {
 	top, gitDir := lichRepo(t)
-	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
+	a, b := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}
 	fresh := filepath.Join(top, "new", "deep", "x.go") // a Write that makes new folders
 	notebook := filepath.Join(top, "nb.ipynb")         // NotebookEdit's notebook_path
 	for _, file := range []string{fresh, notebook} {
@@ -216,7 +216,7 @@ func TestLichLinkedWorkTreeAndBashFiles(t *testing.T) {
 	linked := filepath.Join(filepath.Dir(top), "linked")
 	gittest.Run(t, top, "worktree", "add", "-q", linked)
 	linkedGitDir := gittest.Run(t, linked, "rev-parse", "--absolute-git-dir")
-	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
+	a, b := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}
 	// A shell command's changedFiles, across both work trees.
 	changed := []string{filepath.Join(linked, "a.go"), filepath.Join(linked, "b.go"), filepath.Join(top, "b.go")}
 	mustAfter(t, a, t0, changed...)
@@ -233,7 +233,7 @@ func TestLichLinkedWorkTreeAndBashFiles(t *testing.T) {
 		t.Errorf("linked a.go, edited by a shell command of lich-a: %q", note)
 	}
 	// The status line of a session in either work tree reads the same news.
-	if s := LichStatus(top, "lich-b", at(2*time.Minute)); s != "a.go also edited by lich-a" {
+	if s := Status(top, "lich-b", at(2*time.Minute)); s != "a.go also edited by lich-a" {
 		t.Errorf("status from the main work tree: %q", s)
 	}
 }
@@ -255,7 +255,7 @@ func TestLichOutsideGit(t *testing.T) {
 	os.WriteFile(file, []byte("x\n"), 0o644)
 	bin, runs := fakeLich(t, "echo '"+roster+"'")
 	before := snapshot(t, dir)
-	a, b := &Lich{Session: "lich-a", Bin: bin}, &Lich{Session: "lich-b", Bin: bin}
+	a, b := &Session{Name: "lich-a", Bin: bin}, &Session{Name: "lich-b", Bin: bin}
 	mustAfter(t, a, t0, file, filepath.Join(dir, "new", "b.go"))
 	if note := mustBefore(t, b, file, at(time.Minute)); note != "" {
 		t.Errorf("note outside git: %s", note)
@@ -267,7 +267,7 @@ func TestLichOutsideGit(t *testing.T) {
 	if n := runs(); n != 0 {
 		t.Errorf("lich was asked %d times outside git", n)
 	}
-	if s := LichStatus(dir, "lich-b", at(time.Minute)); s != "" {
+	if s := Status(dir, "lich-b", at(time.Minute)); s != "" {
 		t.Errorf("status outside git: %q", s)
 	}
 }
@@ -288,7 +288,7 @@ func TestLichCorruptMarker(t *testing.T) {
 	marker := filepath.Join(gitDir, "lich-edits", lichstore.Hash(file))
 	os.MkdirAll(filepath.Dir(marker), 0o755)
 	os.WriteFile(marker, []byte(`{"path":"`+file+`","sess`), 0o644)
-	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
+	a, b := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}
 
 	note, warn := b.Before(file, t0)
 	if note != "" {
@@ -317,7 +317,7 @@ func TestLichUnwritableMarkers(t *testing.T) {
 		os.Mkdir(edits, 0o555)
 		t.Cleanup(func() { os.Chmod(edits, 0o755) })
 	}
-	a, b := &Lich{Session: "lich-a"}, &Lich{Session: "lich-b"}
+	a, b := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}
 	warn := a.After([]string{file, filepath.Join(top, "b.go")}, t0)
 	oneLine(t, warn)
 	if !strings.Contains(warn.Error(), "a.go") || !strings.Contains(warn.Error(), "b.go") {
@@ -354,8 +354,8 @@ func TestLichLabels(t *testing.T) {
 			if c.name == "LICH_BIN unset" {
 				bin = ""
 			}
-			a := &Lich{Session: "lich-a", Bin: bin}
-			b := &Lich{Session: "lich-b", Bin: bin, RosterTimeout: 300 * time.Millisecond}
+			a := &Session{Name: "lich-a", Bin: bin}
+			b := &Session{Name: "lich-b", Bin: bin, RosterTimeout: 300 * time.Millisecond}
 			mustAfter(t, a, t0, file)
 			if n := runs(); n != 0 {
 				t.Fatalf("After asked lich %d times", n)
@@ -395,9 +395,9 @@ func TestLichRosterOncePerNote(t *testing.T) {
 	file := filepath.Join(top, "a.go")
 	bin, runs := fakeLich(t, "echo '"+roster+"'")
 	for i, s := range []string{"lich-a", "lich-b", "lich-c"} {
-		mustAfter(t, &Lich{Session: s, Bin: bin}, at(time.Duration(i)*time.Minute), file)
+		mustAfter(t, &Session{Name: s, Bin: bin}, at(time.Duration(i)*time.Minute), file)
 	}
-	d := &Lich{Session: "lich-d", Bin: bin}
+	d := &Session{Name: "lich-d", Bin: bin}
 	note := mustBefore(t, d, file, at(3*time.Minute))
 	if n := runs(); n != 1 {
 		t.Fatalf("a note naming three sessions asked lich %d times", n)
@@ -414,16 +414,16 @@ func TestLichRosterOncePerNote(t *testing.T) {
 	}
 }
 
-func TestLichStatus(t *testing.T) {
+func TestStatus(t *testing.T) {
 	top, _ := lichRepo(t)
 	fa, fb := filepath.Join(top, "a.go"), filepath.Join(top, "b.go")
 	bin, _ := fakeLich(t, "echo '"+roster+"'")
-	a, b, c := &Lich{Session: "lich-a", Bin: bin}, &Lich{Session: "lich-b", Bin: bin}, &Lich{Session: "lich-c", Bin: bin}
-	if s := LichStatus(top, "lich-b", t0); s != "" {
+	a, b, c := &Session{Name: "lich-a", Bin: bin}, &Session{Name: "lich-b", Bin: bin}, &Session{Name: "lich-c", Bin: bin}
+	if s := Status(top, "lich-b", t0); s != "" {
 		t.Fatalf("status with no news: %q", s)
 	}
 	mustAfter(t, a, t0, fa)
-	if s := LichStatus(top, "lich-b", at(time.Minute)); s != "" {
+	if s := Status(top, "lich-b", at(time.Minute)); s != "" {
 		t.Fatalf("status before any note was given: %q", s)
 	}
 	mustBefore(t, b, fa, at(3*time.Minute))
@@ -431,11 +431,11 @@ func TestLichStatus(t *testing.T) {
 		d    time.Duration
 		want string
 	}{{3 * time.Minute, `a.go also edited by "quiet-comet"`}, {9*time.Minute + 59*time.Second, `a.go also edited by "quiet-comet"`}, {10 * time.Minute, ""}} {
-		if s := LichStatus(top, "lich-b", at(c.d)); s != c.want {
+		if s := Status(top, "lich-b", at(c.d)); s != c.want {
 			t.Errorf("at +%v: %q, want %q", c.d, s, c.want)
 		}
 	}
-	if s := LichStatus(top, "lich-a", at(4*time.Minute)); s != "" {
+	if s := Status(top, "lich-a", at(4*time.Minute)); s != "" {
 		t.Errorf("lich-a was told nothing, its status is %q", s)
 	}
 	// A newer note replaces the older: b.go, edited by lich-c at +8.
@@ -445,7 +445,7 @@ func TestLichStatus(t *testing.T) {
 		d    time.Duration
 		want string
 	}{{9 * time.Minute, `b.go also edited by "amber-fox"`}, {12 * time.Minute, `b.go also edited by "amber-fox"`}, {18 * time.Minute, ""}} {
-		if s := LichStatus(top, "lich-b", at(c.d)); s != c.want {
+		if s := Status(top, "lich-b", at(c.d)); s != c.want {
 			t.Errorf("at +%v: %q, want %q", c.d, s, c.want)
 		}
 	}
@@ -454,7 +454,7 @@ func TestLichStatus(t *testing.T) {
 	mustBefore(t, c, fa, at(17*time.Minute)) // c is told about a's edit of +10
 	mustAfter(t, b, at(17*time.Minute), fb)
 	mustBefore(t, c, fb, at(18*time.Minute)) // then about b's edit of +17
-	if s := LichStatus(top, "lich-c", at(19*time.Minute)); s != "b.go also edited by lich-b" {
+	if s := Status(top, "lich-c", at(19*time.Minute)); s != "b.go also edited by lich-b" {
 		t.Errorf("after two notes: %q", s)
 	}
 }
@@ -469,26 +469,26 @@ func TestLichReadsLichsOwnMarker(t *testing.T) {
 	lichAt := at(-2 * time.Minute).UnixMilli()
 	os.WriteFile(filepath.Join(edits, lichstore.Hash(file)),
 		[]byte(`{"path":"`+file+`","session":"s1","at":`+itoa(lichAt)+`}`), 0o644)
-	b := &Lich{Session: "s2"}
+	b := &Session{Name: "s2"}
 	if note := mustBefore(t, b, file, t0); !strings.Contains(note, "the lich session s1 at 2026-03-01T11:58:00.000Z (2 min ago)") {
 		t.Fatalf("note on lich's marker: %q", note)
 	}
 	mustAfter(t, b, t0, file)
-	if note := mustBefore(t, &Lich{Session: "s3"}, file, at(time.Minute)); !strings.Contains(note, "s2 at") || !strings.Contains(note, "s1 at") {
+	if note := mustBefore(t, &Session{Name: "s3"}, file, at(time.Minute)); !strings.Contains(note, "s2 at") || !strings.Contains(note, "s1 at") {
 		t.Fatalf("after lucid's edit over lich's marker: %q", note)
 	}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-func TestLichFromEnv(t *testing.T) {
+func TestFromEnv(t *testing.T) {
 	t.Setenv("LICH_SESSION_ID", "")
 	t.Setenv("LICH_BIN", "/opt/lich")
-	if l := LichFromEnv(); l != nil {
+	if l := FromEnv(); l != nil {
 		t.Fatalf("outside lich: %+v", l)
 	}
 	t.Setenv("LICH_SESSION_ID", "lich-a")
-	if l := LichFromEnv(); l == nil || l.Session != "lich-a" || l.Bin != "/opt/lich" {
+	if l := FromEnv(); l == nil || l.Name != "lich-a" || l.Bin != "/opt/lich" {
 		t.Fatalf("inside lich: %+v", l)
 	}
 }
@@ -501,7 +501,7 @@ func BenchmarkLichBeforeNoNews(b *testing.B) {
 	gittest.Run(b, dir, "init", "-q", top)
 	file := filepath.Join(top, "src", "a.go")
 	os.MkdirAll(filepath.Dir(file), 0o755)
-	l := &Lich{Session: "lich-a", Bin: "/nonexistent/lich"}
+	l := &Session{Name: "lich-a", Bin: "/nonexistent/lich"}
 	if warn := l.After([]string{file}, t0); warn != nil {
 		b.Fatal(warn)
 	}
