@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lucid-dev/lucid/internal/shellword"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard/realpath"
+	"github.com/lucid-dev/lucid/internal/shellword"
 )
 
 // GitChanges is what a git command would do to the files of a work tree,
@@ -64,7 +65,7 @@ func (op GitOp) Changes() (GitChanges, error) {
 	if op.Dir == "" {
 		return GitChanges{Unknown: fmt.Sprintf("The folder `%s` runs in is not known (a cd to a variable, or --git-dir): lucid cannot ask git what it changes.", op.String())}, nil
 	}
-	if statKind(op.Dir) != kindDir {
+	if realpath.Stat(op.Dir) != realpath.Dir {
 		return GitChanges{Unknown: fmt.Sprintf("The folder `%s` runs in, %s, does not exist yet: lucid cannot ask git what it changes.", op.String(), op.Dir)}, nil
 	}
 	repo, err := gitstore.Find(op.Dir)
@@ -252,7 +253,7 @@ func (q *gitQuery) checkout() error {
 	var target string
 	guess := !o.has("no-guess", "detach")
 	if q.op.Args[0] == "checkout" {
-		co := checkoutOperands(o, &shState{dir: q.op.Dir, fs: osFS{}}, statKind)
+		co := checkoutOperands(o, &shState{dir: q.op.Dir, fs: osFS{}}, realpath.Stat)
 		if co.pathForm && o.dashes < 0 && len(o.ops) == 1 && q.isCommit(o.ops[0].s) {
 			// A name that is both a path and a branch: git switches to
 			// the branch (seen with git 2.39).
@@ -695,7 +696,7 @@ func (q *gitQuery) apply() error {
 		dir = q.repo.Top
 		for i, f := range files {
 			files[i] = filepath.Join(q.op.Dir, f)
-			if statKind(files[i]) == kindDir {
+			if realpath.Stat(files[i]) == realpath.Dir {
 				q.unknown("it reads a Maildir, which lucid does not")
 				return nil
 			}
@@ -1008,7 +1009,7 @@ func (q *gitQuery) lose(files []string, why string, safe func() string) {
 		if err != nil || strings.HasPrefix(rel, "..") {
 			rel = f
 		}
-		if statKind(f) == kindDir {
+		if realpath.Stat(f) == realpath.Dir {
 			rel += "/"
 		}
 		names = append(names, rel)

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
 // A Makefile is read as GNU make reads it, as far as lucid can without
@@ -788,7 +790,7 @@ func (m *makefile) call(fn, rawArgs string, env *makeEnv, depth int) string {
 	case fn == "notdir" && len(args) == 1:
 		return each(func(w string) string { return w[strings.LastIndexByte(w, '/')+1:] })
 	case fn == "abspath" && len(args) == 1:
-		return each(func(w string) string { return InDir(m.dir, w) })
+		return each(func(w string) string { return realpath.InDir(m.dir, w) })
 	case fn == "addprefix" && len(args) == 2:
 		return each(func(w string) string { return strings.TrimSpace(args[0]) + w })
 	case fn == "addsuffix" && len(args) == 2:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -227,7 +228,7 @@ func (st *shState) clone() *shState {
 }
 
 // path is where an argument leads from the shell's directory, absolute
-// but not cleaned: a .. in it is the kernel's to take (see realPath). It
+// but not cleaned: a .. in it is the kernel's to take (see realpath.Resolve). It
 // reports false when the argument or the directory is not known.
 func (st *shState) path(a shArg) (string, bool) {
 	s, ok := a.lit()
@@ -269,7 +270,7 @@ func (w *shellWalker) open(st *shState, a shArg, by string) {
 func (w *shellWalker) writeArg(st *shState, a shArg, by string, opens bool) {
 	if a.under != "" {
 		base, rel := st.from(a.s)
-		p, _ := realPath(w.fs, base, rel, true)
+		p, _ := realpath.Resolve(w.fs, base, rel, true)
 		w.record(ShellWrite{Path: p, Under: a.under, By: by}, a.pos)
 		return
 	}

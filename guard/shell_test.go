@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
 // The corpus is testdata/shellwrites/*.txt at the top of the repository;
@@ -38,14 +40,14 @@ type shellCase struct {
 // testFS is the imaginary disk of the corpus: the folders, files and
 // symbolic links its lines declare, and every folder above them.
 type testFS struct {
-	kinds map[string]pathKind
+	kinds map[string]realpath.Kind
 	links map[string]string // link -> target
 	files map[string]string // file -> content
 }
 
 func newTestFS() *testFS {
-	fsys := &testFS{kinds: map[string]pathKind{}, links: map[string]string{}, files: map[string]string{}}
-	fsys.add("/repo/sub", kindDir)
+	fsys := &testFS{kinds: map[string]realpath.Kind{}, links: map[string]string{}, files: map[string]string{}}
+	fsys.add("/repo/sub", realpath.Dir)
 	return fsys
 }
 
@@ -56,26 +58,26 @@ func (fsys *testFS) with() *testFS {
 }
 
 // add declares path, and every folder above it.
-func (fsys *testFS) add(path string, k pathKind) {
+func (fsys *testFS) add(path string, k realpath.Kind) {
 	fsys.kinds[path] = k
 	for d := filepath.Dir(path); d != "/"; d = filepath.Dir(d) {
-		fsys.kinds[d] = kindDir
+		fsys.kinds[d] = realpath.Dir
 	}
 }
 
 // The disk calls resolve a path as the kernel does, the links in it
 // followed (the last one too, but for lstat and readlink).
 
-func (fsys *testFS) lstat(p string) pathKind { return fsys.kinds[fsys.real(p, false)] }
+func (fsys *testFS) Lstat(p string) realpath.Kind { return fsys.kinds[fsys.real(p, false)] }
 
-func (fsys *testFS) readlink(p string) (string, bool) {
+func (fsys *testFS) Readlink(p string) (string, bool) {
 	t, ok := fsys.links[fsys.real(p, false)]
 	return t, ok
 }
 
 func (fsys *testFS) readDir(p string, max int) ([]string, bool) {
 	p = fsys.real(p, true)
-	if fsys.kinds[p] != kindDir {
+	if fsys.kinds[p] != realpath.Dir {
 		return nil, false
 	}
 	var names []string
@@ -90,7 +92,7 @@ func (fsys *testFS) readDir(p string, max int) ([]string, bool) {
 
 func (fsys *testFS) readFile(p string, max int) ([]byte, bool, bool) {
 	p = fsys.real(p, true)
-	if fsys.kinds[p] != kindFile {
+	if fsys.kinds[p] != realpath.File {
 		return nil, false, false
 	}
 	b := fsys.files[p]
@@ -99,16 +101,16 @@ func (fsys *testFS) readFile(p string, max int) ([]byte, bool, bool) {
 
 // real is where the kernel takes the path p on this disk.
 func (fsys *testFS) real(p string, followLast bool) string {
-	r, _ := realPath(declared{fsys}, "/", p, followLast)
+	r, _ := realpath.Resolve(declared{fsys}, "/", p, followLast)
 	return r
 }
 
 // declared is a testFS as declared, paths taken as they are spelled.
 type declared struct{ *testFS }
 
-func (d declared) lstat(p string) pathKind { return d.kinds[p] }
+func (d declared) Lstat(p string) realpath.Kind { return d.kinds[p] }
 
-func (d declared) readlink(p string) (string, bool) {
+func (d declared) Readlink(p string) (string, bool) {
 	t, ok := d.links[p]
 	return t, ok
 }
@@ -179,7 +181,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 			home = line[5:]
 		case strings.HasPrefix(line, "dir "):
 			fsys = fsys.with()
-			fsys.add(line[4:], kindDir)
+			fsys.add(line[4:], realpath.Dir)
 		case strings.HasPrefix(line, "file "):
 			path, content := line[5:], ""
 			if i := strings.Index(path, ` "`); i >= 0 {
@@ -190,7 +192,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 				path = path[:i]
 			}
 			fsys = fsys.with()
-			fsys.add(path, kindFile)
+			fsys.add(path, realpath.File)
 			fsys.files[path] = content
 		case strings.HasPrefix(line, "archive "):
 			words := strings.Fields(line[len("archive "):])
@@ -199,7 +201,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 				fail(err.Error())
 			}
 			fsys = fsys.with()
-			fsys.add(words[0], kindFile)
+			fsys.add(words[0], realpath.File)
 			fsys.files[words[0]] = string(b)
 		case strings.HasPrefix(line, "link "):
 			path, target, ok := strings.Cut(line[5:], " ")
@@ -207,7 +209,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 				fail("want `link PATH TARGET`")
 			}
 			fsys = fsys.with()
-			fsys.add(path, kindLink)
+			fsys.add(path, realpath.Link)
 			fsys.links[path] = target
 		default:
 			fail("unknown line")
@@ -411,8 +413,8 @@ func checkWrites(t *testing.T, cmd string, ws []ShellWrite) {
 // allDirs is a disk where every path is an empty folder.
 type allDirs struct{}
 
-func (allDirs) lstat(string) pathKind                     { return kindDir }
-func (allDirs) readlink(string) (string, bool)            { return "", false }
+func (allDirs) Lstat(string) realpath.Kind                { return realpath.Dir }
+func (allDirs) Readlink(string) (string, bool)            { return "", false }
 func (allDirs) readDir(string, int) ([]string, bool)      { return nil, false }
 func (allDirs) readFile(string, int) ([]byte, bool, bool) { return nil, false, false }
 
@@ -526,12 +528,12 @@ func TestShellHugeCommand(t *testing.T) {
 func TestShellExpandLimits(t *testing.T) {
 	big := newTestFS()
 	for i := range maxDirNames + 1 {
-		big.add("/repo/sub/big/f"+strconv.Itoa(i), kindFile)
+		big.add("/repo/sub/big/f"+strconv.Itoa(i), realpath.File)
 	}
 	for i := range maxGlobReads + 1 {
-		big.add("/repo/sub/many/d"+strconv.Itoa(i)+"/x", kindFile)
+		big.add("/repo/sub/many/d"+strconv.Itoa(i)+"/x", realpath.File)
 	}
-	big.add("/repo/sub/huge.txt", kindFile)
+	big.add("/repo/sub/huge.txt", realpath.File)
 	big.files["/repo/sub/huge.txt"] = strings.Repeat("a.go\n", maxFileBytes/5+1)
 	var cases strings.Builder
 	cases.WriteString("case $1 in ")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -114,7 +115,7 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 			top = shArg{s: archiveStem(archive.s)}
 		}
 		if s, ok := top.lit(); ok && s != "" {
-			dir = InDir(dir, s)
+			dir = realpath.InDir(dir, s)
 		} else {
 			w.everything(dest, dir, "tar x", pos)
 			return
@@ -146,7 +147,7 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 				continue
 			}
 			if s, ok := stripComponents(strings.TrimLeft(s, "/"), strip); ok {
-				w.everything(dest, InDir(dir, s), "tar x", a.pos)
+				w.everything(dest, realpath.InDir(dir, s), "tar x", a.pos)
 			} else {
 				w.everything(dest, dir, "tar x", a.pos)
 			}
@@ -164,7 +165,7 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 		if !ok || hasDotDot(n) {
 			continue
 		}
-		w.write(dest, shArg{s: InDir(dir, n), pos: pos}, "tar x")
+		w.write(dest, shArg{s: realpath.InDir(dir, n), pos: pos}, "tar x")
 	}
 }
 
@@ -333,7 +334,7 @@ func (w *shellWalker) unzip(args []shArg, st *shState) {
 		if n == "" {
 			continue
 		}
-		w.write(dest, shArg{s: InDir(dest.dir, n), pos: pos}, "unzip")
+		w.write(dest, shArg{s: realpath.InDir(dest.dir, n), pos: pos}, "unzip")
 	}
 }
 
@@ -424,10 +425,10 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 	dp = filepath.Clean(dp)
 	if b, ok := o.get("backup-dir"); ok {
 		if s, ok := b.lit(); ok {
-			w.everything(st, InDir(dp, s), "rsync --backup-dir", pos)
+			w.everything(st, realpath.InDir(dp, s), "rsync --backup-dir", pos)
 		}
 	}
-	into := strings.HasSuffix(d, "/") || len(srcs) > 1 || w.kindAt(st, dp) == kindDir
+	into := strings.HasSuffix(d, "/") || len(srcs) > 1 || w.kindAt(st, dp) == realpath.Dir
 	if o.has("files-from") {
 		w.everything(st, dp, "rsync", pos)
 		return
@@ -456,7 +457,7 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 			continue
 		}
 		kind := w.kindAt(st, sp)
-		if kind == kindNone {
+		if kind == realpath.None {
 			continue
 		}
 		contents := s == "." || strings.HasSuffix(s, "/") || strings.HasSuffix(s, "/.")
@@ -466,13 +467,13 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 			if i := strings.Index(s, "/./"); i >= 0 {
 				rel = s[i+3:]
 			}
-			target = InDir(dp, strings.TrimLeft(rel, "/"))
+			target = realpath.InDir(dp, strings.TrimLeft(rel, "/"))
 			contents = false
 		}
 		switch {
-		case kind == kindDir && contents:
+		case kind == realpath.Dir && contents:
 			w.everything(st, dp, "rsync", a.pos)
-		case kind == kindDir:
+		case kind == realpath.Dir:
 			w.everything(st, target, "rsync", a.pos)
 		case into || o.has("R", "relative"):
 			w.write(st, shArg{s: target, pos: a.pos}, "rsync")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -345,7 +346,7 @@ func (w *shellWalker) links(st *shState, o opts) {
 		return
 	}
 	if !toDir && !o.has("T", "no-target-directory") &&
-		(len(srcs) > 1 || strings.HasSuffix(t.s, "/") || !o.has("n", "no-dereference") && w.kindAt(st, dest) == kindDir) {
+		(len(srcs) > 1 || strings.HasSuffix(t.s, "/") || !o.has("n", "no-dereference") && w.kindAt(st, dest) == realpath.Dir) {
 		toDir = true
 	}
 	for _, src := range srcs {
@@ -365,7 +366,7 @@ func (w *shellWalker) links(st *shState, o opts) {
 		if !filepath.IsAbs(at) {
 			at = filepath.Join(filepath.Dir(link), at)
 		}
-		real, _ := realPath(w.fs, "/", at, true)
+		real, _ := realpath.Resolve(w.fs, "/", at, true)
 		if _, inState := gitstore.StateDir(real); inState {
 			w.record(ShellWrite{Path: real, By: "ln -s"}, src.pos)
 		}
@@ -410,7 +411,7 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 	}
 	// ln -n and ln -T take a link to a folder as the link to replace.
 	follow := !(by == "ln" && o.has("n", "no-dereference"))
-	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || follow && w.kindAt(st, p) == kindDir {
+	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || follow && w.kindAt(st, p) == realpath.Dir {
 		w.into(st, t, srcs, by, o.has("parents"), opens)
 		return
 	}
@@ -463,7 +464,7 @@ func cd(st *shState, args []shArg) {
 		return
 	}
 	if o.has("P") {
-		st.dir, _ = realPath(st.fs, "/", p, true)
+		st.dir, _ = realpath.Resolve(st.fs, "/", p, true)
 		return
 	}
 	st.dir = filepath.Clean(p)

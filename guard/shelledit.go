@@ -3,6 +3,7 @@ package guard
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -186,7 +187,7 @@ func (w *shellWalker) scriptSource(src string, find func(string) []pyWrite, st *
 		}
 		a := shArg{s: pw.path, pos: pos}
 		if pw.src != "" {
-			if p, ok := st.path(a); ok && (strings.HasSuffix(pw.path, "/") || w.kindAt(st, p) == kindDir) {
+			if p, ok := st.path(a); ok && (strings.HasSuffix(pw.path, "/") || w.kindAt(st, p) == realpath.Dir) {
 				w.into(st, a, []shArg{{s: pw.src}}, pw.by, false, pw.opens)
 				continue
 			}

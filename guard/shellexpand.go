@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -388,7 +389,7 @@ func (w *shellWalker) glob(st *shState, pattern string) (matches []string, ok bo
 				p = base + "/" + c
 			}
 			k := w.kindAt(st, p)
-			return k == kindNone || strings.HasSuffix(c, "/") && k != kindDir
+			return k == realpath.None || strings.HasSuffix(c, "/") && k != realpath.Dir
 		})
 	}
 	slices.Sort(cands)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
 // Formatters and fixers rewrite the files they are given in place, and
@@ -44,9 +45,9 @@ func (w *shellWalker) fmtWrite(st *shState, a shArg, glob, by string, toolGlobs 
 	}
 	kind := w.kindAt(st, p)
 	switch {
-	case kind == kindDir || strings.HasSuffix(s, "/") || s == "." || s == ".." || strings.HasSuffix(s, "/.") || strings.HasSuffix(s, "/.."):
+	case kind == realpath.Dir || strings.HasSuffix(s, "/") || s == "." || s == ".." || strings.HasSuffix(s, "/.") || strings.HasSuffix(s, "/.."):
 		w.formats(st, filepath.Clean(p), glob, by, a.pos)
-	case kind == kindNone && toolGlobs && toolGlob(s):
+	case kind == realpath.None && toolGlobs && toolGlob(s):
 		dir, rest, ok := splitToolGlob(s)
 		if !ok {
 			return
@@ -65,7 +66,7 @@ func (w *shellWalker) fmtWrite(st *shState, a shArg, glob, by string, toolGlobs 
 // (absolute) that the doublestar glob matches.
 func (w *shellWalker) formats(st *shState, dir, glob, by string, pos uint) {
 	base, rel := st.from(dir)
-	p, _ := realPath(w.fs, base, rel, true)
+	p, _ := realpath.Resolve(w.fs, base, rel, true)
 	w.record(ShellWrite{Path: p, Under: glob, By: by, Format: true}, pos)
 }
 
@@ -131,7 +132,7 @@ func (w *shellWalker) upward(dir, name string) (folder, file string, ok bool) {
 	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		f := filepath.Join(d, name)
-		if w.kind(f) == kindFile {
+		if w.kind(f) == realpath.File {
 			return d, f, true
 		}
 		if d == "/" {
@@ -540,7 +541,7 @@ func (w *shellWalker) pyConfigs(st *shState, dir string, given shArg, hasGiven b
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		for _, n := range names {
 			f := filepath.Join(d, n)
-			if w.kind(f) != kindFile {
+			if w.kind(f) != realpath.File {
 				continue
 			}
 			if n == "pyproject.toml" {

@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lucid-dev/lucid/guard/realpath"
+)
 
 // git finds what a git command writes. The work-tree paths that git
 // checkout, restore, mv, rm and clean are told to write are writes; the
@@ -252,7 +256,7 @@ type checkoutArgs struct {
 // checkoutOperands: paths after --, or after one tree-ish; without --, a
 // single operand is a path only when it exists (otherwise it is a branch),
 // and of several the first is a tree-ish unless it exists.
-func checkoutOperands(o opts, st *shState, kind func(string) pathKind) checkoutArgs {
+func checkoutOperands(o opts, st *shState, kind func(string) realpath.Kind) checkoutArgs {
 	switch {
 	case o.has("b", "B", "orphan", "detach") || len(o.ops) == 0:
 	case o.dashes >= 0 && o.dashes < len(o.ops):
@@ -262,7 +266,7 @@ func checkoutOperands(o opts, st *shState, kind func(string) pathKind) checkoutA
 		return checkoutArgs{pathForm: true, paths: o.ops}
 	case o.dashes < 0:
 		p, ok := st.resolve(o.ops[0])
-		if ok && kind(p) != kindNone {
+		if ok && kind(p) != realpath.None {
 			return checkoutArgs{pathForm: true, paths: o.ops}
 		}
 		if len(o.ops) > 1 {
@@ -287,7 +291,7 @@ func (w *shellWalker) manyFiles(st *shState, o opts, paths []shArg) bool {
 		if !ok || strings.ContainsAny(s, "*?[") || strings.HasPrefix(s, ":") {
 			return true
 		}
-		if p, ok := st.resolve(a); !ok || w.kind(p) == kindDir {
+		if p, ok := st.resolve(a); !ok || w.kind(p) == realpath.Dir {
 			return true
 		}
 	}

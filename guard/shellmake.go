@@ -3,6 +3,8 @@ package guard
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
 // makeRun is what a make command line asks: where it runs, the
@@ -209,7 +211,7 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 	var files []string
 	if len(r.files) == 0 {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-			if w.kind(dir+"/"+n) == kindFile {
+			if w.kind(dir+"/"+n) == realpath.File {
 				files = []string{n}
 				break
 			}
@@ -232,7 +234,7 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 	var incDirs []string
 	for _, a := range r.includes {
 		if s, ok := a.lit(); ok {
-			incDirs = append(incDirs, InDir(dir, s))
+			incDirs = append(incDirs, realpath.InDir(dir, s))
 		}
 	}
 	include := func(name string) (string, bool) {
@@ -240,7 +242,7 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 			if filepath.IsAbs(name) && d != dir {
 				break
 			}
-			if text, ok := w.readConfig(InDir(d, name)); ok {
+			if text, ok := w.readConfig(realpath.InDir(d, name)); ok {
 				return text, true
 			}
 		}
@@ -252,7 +254,7 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 	}
 	m.files = nil
 	for _, f := range files {
-		text, ok := w.readConfig(InDir(dir, f))
+		text, ok := w.readConfig(realpath.InDir(dir, f))
 		if !ok || !m.read(text, f, include) {
 			m = nil
 			break

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -222,9 +223,9 @@ func (w *shellWalker) lsOutput(args []shArg, st *shState) shOutput {
 			return shOutput{}
 		}
 		switch k := w.kindAt(st, p); {
-		case k == kindNone:
+		case k == realpath.None:
 			continue
-		case o.has("d") || k != kindDir:
+		case o.has("d") || k != realpath.Dir:
 			list = append(list, a.s)
 			continue
 		}
@@ -286,7 +287,7 @@ func (w *shellWalker) pwdOutput(args []shArg, st *shState) shOutput {
 		return shOutput{}
 	}
 	if o.has("P") {
-		d, _ := realPath(w.fs, "/", st.dir, true)
+		d, _ := realpath.Resolve(w.fs, "/", st.dir, true)
 		return lines([]string{d})
 	}
 	return lines([]string{st.dir})
@@ -305,7 +306,7 @@ func (w *shellWalker) gitOutput(args []shArg, st *shState) shOutput {
 	case "--show-toplevel":
 		return lines([]string{top})
 	case "--show-cdup":
-		here, _ := realPath(w.fs, "/", st.dir, true)
+		here, _ := realpath.Resolve(w.fs, "/", st.dir, true)
 		rel, err := filepath.Rel(top, here)
 		if err != nil || rel == "." {
 			return lines([]string{""})
@@ -319,12 +320,12 @@ func (w *shellWalker) gitOutput(args []shArg, st *shState) shOutput {
 // --show-toplevel prints it: the nearest folder at or above dir, links
 // resolved, that holds a .git folder or a .git file (gitdir: ...).
 func (w *shellWalker) gitTop(dir string) (string, bool) {
-	d, _ := realPath(w.fs, "/", dir, true)
+	d, _ := realpath.Resolve(w.fs, "/", dir, true)
 	for {
-		switch w.fs.lstat(filepath.Join(d, ".git")) {
-		case kindDir:
+		switch w.fs.Lstat(filepath.Join(d, ".git")) {
+		case realpath.Dir:
 			return d, true
-		case kindFile:
+		case realpath.File:
 			b, _, ok := w.fs.readFile(filepath.Join(d, ".git"), 256)
 			if ok && bytes.HasPrefix(b, []byte("gitdir:")) {
 				return d, true

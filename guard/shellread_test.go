@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
 // TestFormatWrites checks that the writes of formatters and fixers are
@@ -33,7 +35,7 @@ func TestPkgScripts(t *testing.T) {
 		"/p/noscripts/package.json": `{"scripts": "nope"}`,
 		"/p/big/package.json":       `{"scripts": {"a": "` + strings.Repeat("x", maxConfigBytes) + `"}}`,
 	} {
-		fsys.add(path, kindFile)
+		fsys.add(path, realpath.File)
 		fsys.files[path] = text
 	}
 	w := &shellWalker{fs: &memoFS{shellFS: fsys}}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -139,7 +140,7 @@ func (w *shellWalker) npm(args []shArg, redirs []*syntax.Redirect, st *shState) 
 	}
 	for _, f := range o.flags {
 		if f.has && (f.name == "w" || f.name == "workspace") {
-			if d, ok := st.path(f.val); ok && w.kind(d+"/package.json") == kindFile {
+			if d, ok := st.path(f.val); ok && w.kind(d+"/package.json") == realpath.File {
 				dirs = append(dirs[:0:0], d)
 			} else {
 				return // a workspace by its package's name: not read

@@ -3,6 +3,7 @@ package guard
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -336,7 +337,7 @@ func chdir(st *shState, d shArg) *shState {
 	st = st.clone()
 	p, ok := st.path(d)
 	if ok {
-		p, _ = realPath(st.fs, "/", p, true)
+		p, _ = realpath.Resolve(st.fs, "/", p, true)
 	}
 	st.dir = p
 	return st

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
@@ -173,7 +174,7 @@ func (c *call) writes() written {
 		}
 		paths := []string{filepath.Clean(raw)}
 		if !resolved {
-			if k := guard.ResolvePath(raw); k != paths[0] {
+			if k := realpath.Of(raw); k != paths[0] {
 				paths = append(paths, k)
 			}
 		}

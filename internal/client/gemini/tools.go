@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -45,7 +46,7 @@ func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
 		if in.decode(input) != nil || in.FilePath == "" {
 			return nil
 		}
-		return []guard.ShellWrite{{Path: guard.InDir(cwd, in.FilePath), By: tool}}
+		return []guard.ShellWrite{{Path: realpath.InDir(cwd, in.FilePath), By: tool}}
 	case ShellTool:
 		if command, dir, ok := ShellCommand(input, cwd); ok {
 			return guard.ShellWrites(command, dir)
@@ -64,7 +65,7 @@ func ShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bo
 	}
 	dir = cwd
 	if in.DirPath != "" {
-		dir = guard.InDir(cwd, in.DirPath)
+		dir = realpath.InDir(cwd, in.DirPath)
 	}
 	return in.Command, dir, true
 }

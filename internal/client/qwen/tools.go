@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -58,7 +59,7 @@ func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
 		if path == "" {
 			return nil
 		}
-		return []guard.ShellWrite{{Path: guard.InDir(cwd, path), By: tool}}
+		return []guard.ShellWrite{{Path: realpath.InDir(cwd, path), By: tool}}
 	case ShellTool, Monitor:
 		if command, dir, ok := ShellCommand(input, cwd); ok {
 			return guard.ShellWrites(command, dir)
@@ -77,7 +78,7 @@ func ShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bo
 	}
 	dir = cwd
 	if in.Directory != "" {
-		dir = guard.InDir(cwd, in.Directory)
+		dir = realpath.InDir(cwd, in.Directory)
 	}
 	return in.Command, dir, true
 }

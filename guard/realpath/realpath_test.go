@@ -1,4 +1,4 @@
-package guard
+package realpath
 
 import (
 	"os"
@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// ResolvePath lands where the kernel lands: the write the shell makes
+// Of lands where the kernel lands: the write the shell makes
 // through each path is checked against the file it really changes.
-func TestResolvePathAsTheKernel(t *testing.T) {
+func TestOfAsTheKernel(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -43,12 +43,12 @@ func TestResolvePathAsTheKernel(t *testing.T) {
 		{"src/new/dir/f.go", "src/new/dir/f.go"},
 		{"a.go", "a.go"},
 	} {
-		if got := ResolvePath(root + "/" + tc.in); got != filepath.Join(root, tc.want) {
-			t.Errorf("ResolvePath(%s) = %s, want %s", tc.in, got, filepath.Join(root, tc.want))
+		if got := Of(root + "/" + tc.in); got != filepath.Join(root, tc.want) {
+			t.Errorf("Of(%s) = %s, want %s", tc.in, got, filepath.Join(root, tc.want))
 		}
 	}
 	// A loop ends without hanging, somewhere in the loop.
-	if got := ResolvePath(filepath.Join(root, "loop1")); filepath.Dir(got) != root {
+	if got := Of(filepath.Join(root, "loop1")); filepath.Dir(got) != root {
 		t.Errorf("a loop of links resolved to %s", got)
 	}
 }
