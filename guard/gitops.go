@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/internal/shellword"
 )
@@ -80,7 +81,7 @@ func (op GitOp) Changes() (GitChanges, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	q := &gitQuery{ctx: ctx, op: op, repo: repo, c: &c,
-		o: parseOpts(strArgs(op.Args[1:]), gitSpec(op.Args[0]))}
+		o: cmdline.ParseOpts(strArgs(op.Args[1:]), cmdline.GitSpec(op.Args[0]))}
 	err = q.ask()
 	slices.Sort(q.paths)
 	c.Paths = slices.Compact(q.paths)
@@ -105,7 +106,7 @@ func (op GitOp) String() string {
 type gitQuery struct {
 	ctx   context.Context
 	op    GitOp
-	o     opts // op's options and operands after the subcommand
+	o     cmdline.Opts // op's options and operands after the subcommand
 	repo  *gitstore.Repo
 	c     *GitChanges
 	paths []string // absolute, found so far
@@ -159,8 +160,8 @@ func (q *gitQuery) ask() error {
 // commit the stash was made on.
 func (q *gitQuery) stash() error {
 	o := q.o
-	ops := lits(o.ops)
-	switch action := stashAction(o); action {
+	ops := lits(o.Ops)
+	switch action := cmdline.StashAction(o); action {
 	case "pop", "apply", "branch":
 		ref := "stash@{0}"
 		i := 1
@@ -177,18 +178,18 @@ func (q *gitQuery) stash() error {
 		}
 		return q.list(q.op.Dir, q.repo.Top, "stash", "show", "--name-only", "-z", "--no-renames", "--include-untracked", ref)
 	case "push", "save":
-		if _, ok := o.get("pathspec-from-file"); ok {
+		if _, ok := o.Get("pathspec-from-file"); ok {
 			q.unknown("it reads its paths from a file")
 			return nil
 		}
 		var pathspecs []string
 		switch {
-		case action == "push" && o.dashes != 0 && len(ops) > 0:
+		case action == "push" && o.Dashes != 0 && len(ops) > 0:
 			pathspecs = ops[1:]
 		case action == "push":
 			pathspecs = ops
 		}
-		entries, err := q.status(q.op.Dir, q.repo.Top, o.has("a", "all"), pathspecs)
+		entries, err := q.status(q.op.Dir, q.repo.Top, o.Has("a", "all"), pathspecs)
 		if err != nil {
 			return err
 		}
@@ -210,16 +211,16 @@ func (q *gitQuery) stash() error {
 
 // stashes reports whether git stash push with options o takes the
 // changes of status entry e, and so changes its file.
-func stashes(o opts, e statusEntry) bool {
-	all := o.has("a", "all")
+func stashes(o cmdline.Opts, e statusEntry) bool {
+	all := o.Has("a", "all")
 	switch index, tree := e.xy[0], e.xy[1]; {
 	case e.xy == "??":
-		return all || o.has("u", "include-untracked")
+		return all || o.Has("u", "include-untracked")
 	case e.xy == "!!":
 		return all
-	case o.has("S", "staged"):
+	case o.Has("S", "staged"):
 		return index != ' '
-	case o.has("k", "keep-index") && !o.has("no-keep-index"):
+	case o.Has("k", "keep-index") && !o.Has("no-keep-index"):
 		return tree != ' ' // the work tree keeps what is staged
 	}
 	return true
@@ -227,10 +228,10 @@ func stashes(o opts, e statusEntry) bool {
 
 // stashSafe is git stash push with the options of o and its pathspecs,
 // with .lucid/ left out.
-func stashSafe(o opts, action string, pathspecs []string) []string {
+func stashSafe(o cmdline.Opts, action string, pathspecs []string) []string {
 	args := append([]string{"stash", "push"}, flagArgs(o)...)
 	if action == "save" {
-		if msg := strings.Join(lits(o.ops[1:]), " "); msg != "" {
+		if msg := strings.Join(lits(o.Ops[1:]), " "); msg != "" {
 			args = append(args, "-m", msg)
 		}
 	}
@@ -251,34 +252,37 @@ const excludeLucid = ":(top,exclude).lucid"
 func (q *gitQuery) checkout() error {
 	o := q.o
 	var target string
-	guess := !o.has("no-guess", "detach")
+	guess := !o.Has("no-guess", "detach")
 	if q.op.Args[0] == "checkout" {
-		co := checkoutOperands(o, &shState{dir: q.op.Dir, fs: osFS{}}, realpath.Stat)
-		if co.pathForm && o.dashes < 0 && len(o.ops) == 1 && q.isCommit(o.ops[0].s) {
+		co := cmdline.CheckoutOperands(o, func(a cmdline.Arg) bool {
+			s, ok := a.Lit()
+			return ok && s != "" && realpath.Stat(realpath.InDir(q.op.Dir, s)) != realpath.None
+		})
+		if co.PathForm && o.Dashes < 0 && len(o.Ops) == 1 && q.isCommit(o.Ops[0].Text) {
 			// A name that is both a path and a branch: git switches to
 			// the branch (seen with git 2.39).
-			co = checkoutArgs{target: o.ops[0]}
+			co = cmdline.CheckoutArgs{Target: o.Ops[0]}
 		}
-		if co.pathForm {
-			_, fromFile := o.get("pathspec-from-file")
-			return q.restorePaths(co.source.s, lits(co.paths), fromFile)
+		if co.PathForm {
+			_, fromFile := o.Get("pathspec-from-file")
+			return q.restorePaths(co.Source.Text, lits(co.Paths), fromFile)
 		}
-		target = co.target.s
-		guess = guess && !o.has("b", "B", "orphan")
+		target = co.Target.Text
+		guess = guess && !o.Has("b", "B", "orphan")
 	} else {
-		if _, ok := o.get("orphan"); ok {
+		if _, ok := o.Get("orphan"); ok {
 			if err := q.list(q.repo.Top, q.repo.Top, "ls-files", "-z"); err != nil {
 				return err
 			}
 			return q.loseIfLocal(q.paths, "git switch --orphan removes every tracked file", q.keepLog)
 		}
-		if len(o.ops) > 0 {
-			target = o.ops[0].s
+		if len(o.Ops) > 0 {
+			target = o.Ops[0].Text
 		}
-		guess = guess && !o.has("c", "C", "create", "force-create")
+		guess = guess && !o.Has("c", "C", "create", "force-create")
 	}
 	target = revision(target)
-	force := o.has("f", "force", "discard-changes")
+	force := o.Has("f", "force", "discard-changes")
 	changes := func(target string) error {
 		if force {
 			return q.diffTo(target)
@@ -337,13 +341,13 @@ func (q *gitQuery) remoteBranch(name string) (string, bool) {
 func (q *gitQuery) restore() error {
 	o := q.o
 	source := ""
-	if s, ok := o.get("s", "source"); ok {
-		source = s.s
-	} else if o.has("S", "staged") {
+	if s, ok := o.Get("s", "source"); ok {
+		source = s.Text
+	} else if o.Has("S", "staged") {
 		source = "HEAD" // with --worktree: both from HEAD
 	}
-	_, fromFile := o.get("pathspec-from-file")
-	return q.restorePaths(source, lits(o.ops), fromFile)
+	_, fromFile := o.Get("pathspec-from-file")
+	return q.restorePaths(source, lits(o.Ops), fromFile)
 }
 
 // restorePaths: git restore and git checkout of pathspecs write the files
@@ -378,10 +382,10 @@ func (q *gitQuery) restorePaths(source string, pathspecs []string, fromFile bool
 // --abort is resetMerge to HEAD.
 func (q *gitQuery) merge() error {
 	o := q.o
-	if o.has("abort") {
+	if o.Has("abort") {
 		return q.resetMerge("HEAD")
 	}
-	targets := lits(o.ops)
+	targets := lits(o.Ops)
 	if len(targets) == 0 {
 		targets = []string{"@{upstream}"}
 	}
@@ -401,24 +405,24 @@ func (q *gitQuery) merge() error {
 func (q *gitQuery) pick() error {
 	o := q.o
 	switch {
-	case o.has("abort"):
+	case o.Has("abort"):
 		start := q.gitFile("sequencer/head")
 		if start == "" {
 			start = "HEAD"
 		}
 		return q.resetMerge(start)
-	case o.has("skip"):
+	case o.Has("skip"):
 		if err := q.resetMerge("HEAD"); err != nil {
 			return err
 		}
 		return q.todo("sequencer/todo")
-	case o.has("continue"):
+	case o.Has("continue"):
 		return q.todo("sequencer/todo")
-	case o.has("stdin"):
+	case o.Has("stdin"):
 		q.unknown("it reads the commits from standard input")
 		return nil
 	}
-	revs := lits(o.ops)
+	revs := lits(o.Ops)
 	for i, r := range revs {
 		revs[i] = revision(r)
 	}
@@ -489,7 +493,7 @@ func (q *gitQuery) rebase() error {
 		state = "rebase-apply"
 	}
 	switch {
-	case o.has("abort"):
+	case o.Has("abort"):
 		orig := q.gitFile(state + "/orig-head")
 		if orig == "" {
 			return nil // no rebase in progress: the command fails
@@ -504,8 +508,8 @@ func (q *gitQuery) rebase() error {
 			return q.list(q.op.Dir, q.repo.Top, "stash", "show", "--name-only", "-z", "--no-renames", "--include-untracked", stash)
 		}
 		return nil
-	case o.has("skip") || o.has("continue"):
-		if o.has("skip") {
+	case o.Has("skip") || o.Has("continue"):
+		if o.Has("skip") {
 			if err := q.diffTo("HEAD"); err != nil {
 				return err
 			}
@@ -516,27 +520,27 @@ func (q *gitQuery) rebase() error {
 			return nil
 		}
 		return q.todo(state + "/git-rebase-todo")
-	case o.has("root"):
+	case o.Has("root"):
 		q.unknown("git rebase --root replays every commit")
 		return nil
 	}
-	if _, ok := o.get("x", "exec"); ok {
+	if _, ok := o.Get("x", "exec"); ok {
 		q.unknown("git rebase --exec runs commands between the commits")
 	}
-	ops := lits(o.ops)
+	ops := lits(o.Ops)
 	upstream := "@{upstream}"
 	if len(ops) > 0 {
 		upstream = revision(ops[0])
 	}
-	onto, hasOnto := o.get("onto")
-	if !hasOnto && len(ops) == 1 && !o.has("i", "interactive", "r", "rebase-merges", "keep-base", "fork-point") {
+	onto, hasOnto := o.Get("onto")
+	if !hasOnto && len(ops) == 1 && !o.Has("i", "interactive", "r", "rebase-merges", "keep-base", "fork-point") {
 		if err := q.diff([]string{"HEAD..." + upstream}, nil); err != nil {
 			return err
 		}
 	} else {
 		base, branch := upstream, "HEAD"
 		if hasOnto {
-			base = revision(onto.s)
+			base = revision(onto.Text)
 		}
 		if len(ops) > 1 {
 			branch = revision(ops[1])
@@ -569,8 +573,8 @@ func (q *gitQuery) pull() error {
 // meanwhile: a LogLoss.
 func (q *gitQuery) autostash(keys ...string) error {
 	on, decided := false, false
-	for i := len(q.o.flags) - 1; i >= 0 && !decided; i-- {
-		switch q.o.flags[i].name {
+	for i := len(q.o.Flags) - 1; i >= 0 && !decided; i-- {
+		switch q.o.Flags[i].Name {
 		case "autostash":
 			on, decided = true, true
 		case "no-autostash":
@@ -599,18 +603,18 @@ func (q *gitQuery) autostash(keys ...string) error {
 func (q *gitQuery) reset() error {
 	o := q.o
 	commit := "HEAD"
-	if len(o.ops) > 0 {
-		commit = revision(o.ops[0].s)
+	if len(o.Ops) > 0 {
+		commit = revision(o.Ops[0].Text)
 	}
 	switch {
-	case o.has("hard"):
+	case o.Has("hard"):
 		if err := q.diffTo(commit); err != nil {
 			return err
 		}
 		return q.loseIfLocal(q.paths, "git reset --hard puts back the copies of "+commit, q.keepLog)
-	case o.has("merge"):
+	case o.Has("merge"):
 		return q.resetMerge(commit)
-	case o.has("keep"):
+	case o.Has("keep"):
 		return q.diff([]string{"HEAD", commit}, nil)
 	}
 	return nil
@@ -632,14 +636,14 @@ func (q *gitQuery) resetMerge(commit string) error {
 func (q *gitQuery) clean() error {
 	o := q.o
 	args := []string{"clean", "--dry-run"}
-	for _, f := range o.flags {
-		switch f.name {
+	for _, f := range o.Flags {
+		switch f.Name {
 		case "f", "force", "n", "dry-run", "i", "interactive", "q", "quiet":
 		default:
 			args = append(args, flagArg(f)...)
 		}
 	}
-	args = append(append(args, "--"), lits(o.ops)...)
+	args = append(append(args, "--"), lits(o.Ops)...)
 	out, err := q.git(q.op.Dir, args...)
 	if err != nil {
 		return err
@@ -659,12 +663,12 @@ func (q *gitQuery) clean() error {
 	// -e adds an ignore rule: -x still keeps what it ignores, -X deletes
 	// only what is ignored, so there a negated rule keeps .lucid/.
 	exclude := ".lucid"
-	if o.has("X") {
+	if o.Has("X") {
 		exclude = "!.lucid"
 	}
 	safe := append(append([]string{"clean"}, flagArgs(o)...), "-e", exclude)
-	if len(o.ops) > 0 {
-		safe = append(append(safe, "--"), lits(o.ops)...)
+	if len(o.Ops) > 0 {
+		safe = append(append(safe, "--"), lits(o.Ops)...)
 	}
 	q.lose(q.underLucidOf(q.paths), "git clean deletes them, and they were never committed",
 		func() string { return q.here(safe) })
@@ -681,11 +685,11 @@ func (q *gitQuery) clean() error {
 func (q *gitQuery) apply() error {
 	o := q.o
 	am := q.op.Args[0] == "am"
-	if am && o.has("continue", "skip", "abort", "resolved", "r", "retry") {
+	if am && o.Has("continue", "skip", "abort", "resolved", "r", "retry") {
 		q.unknown("it goes on with the patches git am stopped in, which lucid does not read")
 		return nil
 	}
-	files := lits(o.ops)
+	files := lits(o.Ops)
 	if len(files) == 0 || slices.Contains(files, "-") {
 		q.unknown("it reads the patch from standard input, which lucid does not see")
 		return nil
@@ -704,8 +708,8 @@ func (q *gitQuery) apply() error {
 	}
 	args := []string{"apply", "--numstat", "-z"}
 	reverse := false
-	for _, f := range o.flags {
-		switch f.name {
+	for _, f := range o.Flags {
+		switch f.Name {
 		case "p", "directory", "include", "exclude", "recount", "unidiff-zero", "inaccurate-eof":
 			args = append(args, flagArg(f)...)
 		case "R", "reverse":
@@ -741,18 +745,18 @@ func (q *gitQuery) apply() error {
 // --empty every tracked file. --prefix is Unknown.
 func (q *gitQuery) readTree() error {
 	o := q.o
-	if _, ok := o.get("prefix"); ok {
+	if _, ok := o.Get("prefix"); ok {
 		q.unknown("git read-tree --prefix reads a tree into a folder, which lucid does not follow")
 		return nil
 	}
-	if o.has("empty") {
+	if o.Has("empty") {
 		if err := q.list(q.repo.Top, q.repo.Top, "ls-files", "-z"); err != nil {
 			return err
 		}
 	}
-	for _, t := range lits(o.ops) {
+	for _, t := range lits(o.Ops) {
 		var err error
-		if o.has("reset") {
+		if o.Has("reset") {
 			err = q.diffTo(revision(t))
 		} else {
 			err = q.diff([]string{revision(t)}, nil, "--cached")
@@ -761,7 +765,7 @@ func (q *gitQuery) readTree() error {
 			return err
 		}
 	}
-	if !o.has("reset") {
+	if !o.Has("reset") {
 		return nil
 	}
 	return q.loseIfLocal(q.paths, "git read-tree --reset -u puts back the copies of the tree", q.keepLog)
@@ -772,18 +776,18 @@ func (q *gitQuery) readTree() error {
 // missing ones. --prefix and --stdin are Unknown.
 func (q *gitQuery) checkoutIndex() error {
 	o := q.o
-	if _, ok := o.get("prefix"); ok || o.has("stdin") {
+	if _, ok := o.Get("prefix"); ok || o.Has("stdin") {
 		q.unknown("it writes to a prefix or reads its paths from standard input, which lucid does not follow")
 		return nil
 	}
-	if !o.has("a", "all") && len(o.ops) == 0 {
+	if !o.Has("a", "all") && len(o.Ops) == 0 {
 		return nil
 	}
 	var options, paths []string
-	if !o.has("f", "force") {
+	if !o.Has("f", "force") {
 		options = []string{"--diff-filter=D"}
 	}
-	for _, p := range lits(o.ops) {
+	for _, p := range lits(o.Ops) {
 		paths = append(paths, ":(literal)"+p) // its operands are paths, not pathspecs
 	}
 	if err := q.diff(nil, paths, options...); err != nil {
@@ -797,7 +801,7 @@ func (q *gitQuery) checkoutIndex() error {
 // with what it holds: Paths is its folder. Its uncommitted changes under
 // .lucid/ are lost with it.
 func (q *gitQuery) worktreeRemove() error {
-	ops := lits(q.o.ops)
+	ops := lits(q.o.Ops)
 	if len(ops) < 2 {
 		return nil
 	}
@@ -1102,41 +1106,41 @@ func revision(s string) string {
 }
 
 // flagArgs writes the options of o back as arguments.
-func flagArgs(o opts) []string {
+func flagArgs(o cmdline.Opts) []string {
 	var args []string
-	for _, f := range o.flags {
+	for _, f := range o.Flags {
 		args = append(args, flagArg(f)...)
 	}
 	return args
 }
 
 // flagArg writes one option back as arguments.
-func flagArg(f optFlag) []string {
+func flagArg(f cmdline.Flag) []string {
 	switch {
-	case len(f.name) == 1 && f.has:
-		return []string{"-" + f.name, f.val.s}
-	case len(f.name) == 1:
-		return []string{"-" + f.name}
-	case f.has:
-		return []string{"--" + f.name + "=" + f.val.s}
+	case len(f.Name) == 1 && f.Has:
+		return []string{"-" + f.Name, f.Val.Text}
+	case len(f.Name) == 1:
+		return []string{"-" + f.Name}
+	case f.Has:
+		return []string{"--" + f.Name + "=" + f.Val.Text}
 	}
-	return []string{"--" + f.name}
+	return []string{"--" + f.Name}
 }
 
 // strArgs are known words as the option parser takes them.
-func strArgs(words []string) []shArg {
-	args := make([]shArg, len(words))
+func strArgs(words []string) []cmdline.Arg {
+	args := make([]cmdline.Arg, len(words))
 	for i, w := range words {
-		args[i] = shArg{s: w}
+		args[i] = cmdline.Arg{Text: w}
 	}
 	return args
 }
 
 // lits is the text of known words.
-func lits(args []shArg) []string {
+func lits(args []cmdline.Arg) []string {
 	words := make([]string, len(args))
 	for i, a := range args {
-		words[i] = a.s
+		words[i] = a.Text
 	}
 	return words
 }

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"crypto/sha256"
-	"github.com/lucid-dev/lucid/internal/shellword"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 

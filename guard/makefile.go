@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
@@ -14,7 +15,7 @@ import (
 // their recipes, the files it includes, and the conditionals it can
 // decide. What it cannot tell ($(shell ...), $(wildcard ...), a variable
 // from the environment, a branch of a condition it cannot decide) is
-// shUnknown in the text of a recipe, whose words it is part of are then
+// cmdline.Unknown in the text of a recipe, whose words it is part of are then
 // not known either: they write nothing that lucid reports.
 
 // Bounds on what is read of Makefiles.
@@ -187,7 +188,7 @@ func (m *makefile) read(text, name string, include func(name string) (string, bo
 			continue
 		case "include", "-include", "sinclude":
 			for _, f := range strings.Fields(m.expand(rest, nil, 0)) {
-				if strings.Contains(f, shUnknown) {
+				if strings.Contains(f, cmdline.Unknown) {
 					continue
 				}
 				if text, ok := include(f); ok && !m.read(text, f, include) {
@@ -389,7 +390,7 @@ func (m *makefile) rule(line string) *makeRule {
 		case strings.Contains(t, "%"):
 			continue // a pattern rule: which targets it makes is not read
 		}
-		if m.goal == "" && (!strings.HasPrefix(t, ".") || strings.Contains(t, "/")) && !strings.Contains(t, shUnknown) {
+		if m.goal == "" && (!strings.HasPrefix(t, ".") || strings.Contains(t, "/")) && !strings.Contains(t, cmdline.Unknown) {
 			m.goal = t
 		}
 		m.rules[t] = append(m.rules[t], r)
@@ -497,7 +498,7 @@ func (m *makefile) test(word, rest string) condValue {
 	case "ifdef", "ifndef":
 		name := strings.TrimSpace(m.expand(rest, nil, 0))
 		v := m.vars[name]
-		if strings.Contains(name, shUnknown) || v == nil || !v.known {
+		if strings.Contains(name, cmdline.Unknown) || v == nil || !v.known {
 			return condUnknown // the environment may set it
 		}
 		ok = strings.TrimSpace(v.val) != "" // the value as set, not expanded
@@ -510,7 +511,7 @@ func (m *makefile) test(word, rest string) condValue {
 			return condUnknown
 		}
 		a, b = m.expand(a, nil, 0), m.expand(b, nil, 0)
-		if strings.Contains(a+b, shUnknown) {
+		if strings.Contains(a+b, cmdline.Unknown) {
 			return condUnknown
 		}
 		ok = a == b
@@ -562,14 +563,14 @@ type makeEnv struct {
 	vars    map[string]*makeVar
 }
 
-// expand expands the references in s as make does, shUnknown where what
+// expand expands the references in s as make does, cmdline.Unknown where what
 // they name is not known.
 func (m *makefile) expand(s string, env *makeEnv, depth int) string {
 	if !strings.Contains(s, "$") {
 		return s
 	}
 	if depth > maxMakeDepth {
-		return shUnknown
+		return cmdline.Unknown
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -587,7 +588,7 @@ func (m *makefile) expand(s string, env *makeEnv, depth int) string {
 		case '(', '{':
 			end := closing(s, i+1)
 			if end < 0 {
-				b.WriteString(shUnknown)
+				b.WriteString(cmdline.Unknown)
 				return b.String()
 			}
 			b.WriteString(m.ref(s[i+2:end], env, depth))
@@ -598,7 +599,7 @@ func (m *makefile) expand(s string, env *makeEnv, depth int) string {
 		}
 		if b.Len() > maxConfigBytes {
 			m.exhausted = true
-			return shUnknown
+			return cmdline.Unknown
 		}
 	}
 	return b.String()
@@ -631,7 +632,7 @@ func closing(s string, i int) int {
 func (m *makefile) ref(inner string, env *makeEnv, depth int) string {
 	if m.refs++; m.refs > maxMakeRefs {
 		m.exhausted = true
-		return shUnknown
+		return cmdline.Unknown
 	}
 	if fn, args, ok := strings.Cut(inner, " "); ok && makeFunction(fn) {
 		return m.call(fn, args, env, depth)
@@ -649,7 +650,7 @@ func (m *makefile) ref(inner string, env *makeEnv, depth int) string {
 	}
 	name = m.expand(name, env, depth+1)
 	val := m.value(name, env, depth)
-	if subst && !strings.Contains(val, shUnknown) {
+	if subst && !strings.Contains(val, cmdline.Unknown) {
 		from, to = m.expand(from, env, depth+1), m.expand(to, env, depth+1)
 		if !strings.Contains(from, "%") {
 			from, to = "%"+from, "%"+to
@@ -707,13 +708,13 @@ func (m *makefile) value(name string, env *makeEnv, depth int) string {
 	case "CXX":
 		return "g++"
 	}
-	return shUnknown
+	return cmdline.Unknown
 }
 
 func (m *makefile) varValue(v *makeVar, env *makeEnv, depth int) string {
 	switch {
 	case !v.known:
-		return shUnknown
+		return cmdline.Unknown
 	case v.recursive:
 		return m.expand(v.val, env, depth+1)
 	}
@@ -742,8 +743,8 @@ func (m *makefile) call(fn, rawArgs string, env *makeEnv, depth int) string {
 	args := splitArgs(rawArgs)
 	for i := range args {
 		args[i] = m.expand(args[i], env, depth+1)
-		if strings.Contains(args[i], shUnknown) {
-			return shUnknown
+		if strings.Contains(args[i], cmdline.Unknown) {
+			return cmdline.Unknown
 		}
 	}
 	words := func(i int) []string {
@@ -811,7 +812,7 @@ func (m *makefile) call(fn, rawArgs string, env *makeEnv, depth int) string {
 		}
 		return strings.Join(out, " ")
 	}
-	return shUnknown
+	return cmdline.Unknown
 }
 
 // splitArgs splits a function's arguments at the commas outside nested

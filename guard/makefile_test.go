@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/guard/cmdline"
 )
 
 // testMakefile exercises what lucid reads of a Makefile: each kind of
@@ -125,7 +127,7 @@ func TestMakefileRead(t *testing.T) {
 		steps, deep := m.steps(goal, map[string]bool{}, 0)
 		for _, s := range steps {
 			for _, l := range s.lines {
-				got = append(got, strings.ReplaceAll(l.text, shUnknown, "?"))
+				got = append(got, strings.ReplaceAll(l.text, cmdline.Unknown, "?"))
 			}
 		}
 		if deep || !slices.Equal(got, want[goal]) {
@@ -162,7 +164,7 @@ func TestMakefileUnknown(t *testing.T) {
 	steps, _ := m.steps("x", map[string]bool{}, 0)
 	var got []string
 	for _, l := range steps[0].lines {
-		got = append(got, strings.ReplaceAll(l.text, shUnknown, "?"))
+		got = append(got, strings.ReplaceAll(l.text, cmdline.Unknown, "?"))
 	}
 	want := []string{"? out", "?/run", "?", "?/bin/tool", "touch quiet", "? touch spaced"}
 	if !slices.Equal(got, want) {

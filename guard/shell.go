@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -100,15 +100,8 @@ func AnalyzeShell(command, cwd string) ShellAnalysis {
 // deeply, megabytes of command line) from costing more than a hook may
 // spend; past them, what is left is not looked at and the analysis says so
 // (ShellAnalysis.Unsure).
-const (
-	maxShellDepth = 8    // bash -c inside bash -c, and function calls
-	maxShellSteps = 4096 // statements and calls walked per command
-	// maxShellBytes is the longest command read at all: parsing runs at
-	// 5 to 25 MB/s, and the hook parses a command twice (AnalyzeShell,
-	// StampLucid), so 1 MiB costs at most about 0.3 s. What agents write
-	// stays far below it: a tool call's input is a model's output.
-	maxShellBytes = 1 << 20
-)
+// The depth and the bytes are cmdline.MaxDepth and cmdline.MaxBytes.
+const maxShellSteps = 4096 // statements and calls walked per command
 
 // The reasons the analysis gives for stopping short, for the model to read.
 const (
@@ -118,26 +111,11 @@ const (
 	unsureNested = "the command's nested scripts (bash -c, heredocs fed to a shell) hold over 1 MiB in all, more than lucid reads: split it, or write a script"
 )
 
-var shellParsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash))
-}}
-
-func parseShell(src string) *syntax.File {
-	p := shellParsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
-	// The parser drops its buffers on reset, so f stays valid.
-	shellParsers.Put(p)
-	if err != nil {
-		return nil
-	}
-	return f
-}
-
 func analyzeShell(command, cwd, home string, fsys shellFS) ShellAnalysis {
-	if len(command) > maxShellBytes {
+	if len(command) > cmdline.MaxBytes {
 		return ShellAnalysis{Unsure: unsureBytes}
 	}
-	f := parseShell(command)
+	f := cmdline.Parse(command)
 	if f == nil {
 		return ShellAnalysis{}
 	}
@@ -230,8 +208,8 @@ func (st *shState) clone() *shState {
 // path is where an argument leads from the shell's directory, absolute
 // but not cleaned: a .. in it is the kernel's to take (see realpath.Resolve). It
 // reports false when the argument or the directory is not known.
-func (st *shState) path(a shArg) (string, bool) {
-	s, ok := a.lit()
+func (st *shState) path(a cmdline.Arg) (string, bool) {
+	s, ok := a.Lit()
 	switch {
 	case !ok || s == "":
 		return "", false
@@ -246,7 +224,7 @@ func (st *shState) path(a shArg) (string, bool) {
 // resolve turns an argument into an absolute clean path as the shell
 // writes it (cd's idea of a path: .. removes the name before it), or
 // reports that it cannot.
-func (st *shState) resolve(a shArg) (string, bool) {
+func (st *shState) resolve(a cmdline.Arg) (string, bool) {
 	p, ok := st.path(a)
 	if !ok {
 		return "", false
@@ -256,26 +234,26 @@ func (st *shState) resolve(a shArg) (string, bool) {
 
 // write records that the path a names is replaced or removed (rm, mv, ln,
 // git checkout): a symbolic link there is itself what changes.
-func (w *shellWalker) write(st *shState, a shArg, by string) {
+func (w *shellWalker) write(st *shState, a cmdline.Arg, by string) {
 	w.writeArg(st, a, by, false)
 }
 
 // open records that the command opens the file a names and writes into
 // it (>, tee, cp's destination, touch): through a symbolic link there,
 // the link's target is written, a dangling link's created.
-func (w *shellWalker) open(st *shState, a shArg, by string) {
+func (w *shellWalker) open(st *shState, a cmdline.Arg, by string) {
 	w.writeArg(st, a, by, true)
 }
 
-func (w *shellWalker) writeArg(st *shState, a shArg, by string, opens bool) {
-	if a.under != "" {
-		base, rel := st.from(a.s)
+func (w *shellWalker) writeArg(st *shState, a cmdline.Arg, by string, opens bool) {
+	if a.Under != "" {
+		base, rel := st.from(a.Text)
 		p, _ := realpath.Resolve(w.fs, base, rel, true)
-		w.record(ShellWrite{Path: p, Under: a.under, By: by}, a.pos)
+		w.record(ShellWrite{Path: p, Under: a.Under, By: by}, a.Pos)
 		return
 	}
 	if p, ok := st.path(a); ok {
-		w.writePath(st, p, by, a.pos, opens)
+		w.writePath(st, p, by, a.Pos, opens)
 	}
 }
 
@@ -360,7 +338,7 @@ func (w *shellWalker) budget() bool {
 // deeper reports whether the walk may enter one more shell or function
 // call.
 func (w *shellWalker) deeper() bool {
-	if w.depth >= maxShellDepth {
+	if w.depth >= cmdline.MaxDepth {
 		w.stop(unsureDepth)
 		return false
 	}
@@ -528,13 +506,13 @@ func (w *shellWalker) forClause(c *syntax.ForClause, st *shState) {
 	}
 	if it.InPos.IsValid() {
 		items := w.expand(it.Items, st)
-		if !slices.ContainsFunc(items, func(a shArg) bool { _, ok := a.lit(); return !ok }) {
+		if !slices.ContainsFunc(items, func(a cmdline.Arg) bool { _, ok := a.Lit(); return !ok }) {
 			if len(items) > maxLoopRuns {
 				w.stop(unsureLoop)
 				items = items[:maxLoopRuns]
 			}
 			for _, a := range items {
-				st.set(it.Name.Value, a.s, true, false)
+				st.set(it.Name.Value, a.Text, true, false)
 				w.stmts(c.Do, st)
 			}
 			return
@@ -580,7 +558,7 @@ func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
 		by = r.Op.String()
 	case syntax.DplOut:
 		// `>& file` writes file; `>&2`, `>&-` and `>&2-` only move descriptors.
-		s, ok := shellArg(r.Word).lit()
+		s, ok := cmdline.ArgOf(r.Word).Lit()
 		if !ok || s == "-" || strings.Trim(s, "0123456789") == "" || strings.HasSuffix(s, "-") {
 			return
 		}
@@ -627,11 +605,11 @@ func (w *shellWalker) script(src string, st *shState, pos uint) {
 	if !ok {
 		// Nested heredocs can each hold the rest of the line: what is
 		// parsed in all is bounded like the line.
-		if w.parsed += int32(min(len(src), maxShellBytes+1)); w.parsed > maxShellBytes {
+		if w.parsed += int32(min(len(src), cmdline.MaxBytes+1)); w.parsed > cmdline.MaxBytes {
 			w.stop(unsureNested)
 			return
 		}
-		f = parseShell(src)
+		f = cmdline.Parse(src)
 		if w.scripts == nil {
 			w.scripts = map[string]*syntax.File{}
 		}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
@@ -397,7 +398,7 @@ func checkWrites(t *testing.T, cmd string, ws []ShellWrite) {
 		switch {
 		case !filepath.IsAbs(w.Path) || filepath.Clean(w.Path) != w.Path:
 			t.Fatalf("%q: path %q is not absolute and clean", cmd, w.Path)
-		case strings.Contains(w.Path, shUnknown):
+		case strings.Contains(w.Path, cmdline.Unknown):
 			t.Fatalf("%q: path %q holds an unknown part", cmd, w.Path)
 		case strings.HasPrefix(w.Path, "/dev/"):
 			t.Fatalf("%q: device %q reported", cmd, w.Path)
@@ -456,7 +457,7 @@ func BenchmarkShellWrites(b *testing.B) {
 	// The parse alone, for comparison: the rest of "typical" is the walk.
 	b.Run("parse-typical", func(b *testing.B) {
 		for b.Loop() {
-			parseShell(`cd web && npm run build > build.log 2>&1 && cp -r dist ../public`)
+			cmdline.Parse(`cd web && npm run build > build.log 2>&1 && cp -r dist ../public`)
 		}
 	})
 	cases := readCorpus(b)
@@ -490,7 +491,7 @@ func TestShellLimits(t *testing.T) {
 	for i := range 8 {
 		fmt.Fprintf(&nest, "bash <<'E%d'\n", i)
 	}
-	nest.WriteString(strings.Repeat("echo a\n", (maxShellBytes-200)/7))
+	nest.WriteString(strings.Repeat("echo a\n", (cmdline.MaxBytes-200)/7))
 	for i := 7; i >= 0; i-- {
 		fmt.Fprintf(&nest, "E%d\n", i)
 	}

@@ -5,13 +5,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // readArchive is the member paths of the archive file a (see
 // archiveMembers), when it can be read.
-func (w *shellWalker) readArchive(a shArg, st *shState) ([]string, bool) {
+func (w *shellWalker) readArchive(a cmdline.Arg, st *shState) ([]string, bool) {
 	p, ok := st.path(a)
 	if !ok {
 		return nil, false
@@ -26,24 +27,24 @@ func (w *shellWalker) readArchive(a shArg, st *shState) ([]string, bool) {
 // everything records that by may write anything under the folder dir
 // (absolute): what an archive lucid cannot read unpacks there.
 func (w *shellWalker) everything(st *shState, dir, by string, pos uint) {
-	w.writeArg(st, shArg{s: filepath.Clean(dir), under: globAny, pos: pos}, by, false)
+	w.writeArg(st, cmdline.Arg{Text: filepath.Clean(dir), Under: globAny, Pos: pos}, by, false)
 }
 
 // tarOldStyle turns tar's first word without a dash (tar xzf A, tar
 // cvf A DIR) into the options it stands for, each letter that takes an
 // argument taking the next word, in order.
-func tarOldStyle(args []shArg) []shArg {
-	if len(args) == 0 || strings.HasPrefix(args[0].s, "-") {
+func tarOldStyle(args []cmdline.Arg) []cmdline.Arg {
+	if len(args) == 0 || strings.HasPrefix(args[0].Text, "-") {
 		return args
 	}
-	s, ok := args[0].lit()
+	s, ok := args[0].Lit()
 	if !ok {
 		return args
 	}
-	out := make([]shArg, 0, len(args)+len(s))
+	out := make([]cmdline.Arg, 0, len(args)+len(s))
 	rest := args[1:]
 	for _, c := range s {
-		out = append(out, shArg{s: "-" + string(c), pos: args[0].pos})
+		out = append(out, cmdline.Arg{Text: "-" + string(c), Pos: args[0].Pos})
 		if strings.ContainsRune(tarArgs, c) && len(rest) > 0 {
 			out = append(out, rest[0])
 			rest = rest[1:]
@@ -62,21 +63,21 @@ const tarArgs = "fCbFgHIKLNTVX"
 // names --transform changes, write anything under the folder. tar c, r,
 // u and --delete write the archive (-f), and --remove-files removes what
 // went into it.
-func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(tarOldStyle(args), optSpec{args: tarArgs, long: []string{"file", "directory",
+func (w *shellWalker) tar(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	o := cmdline.ParseOpts(tarOldStyle(args), cmdline.Spec{Args: tarArgs, Long: []string{"file", "directory",
 		"strip-components", "transform", "xform", "to-command", "files-from", "exclude", "exclude-from",
 		"use-compress-program", "format", "blocking-factor", "record-size", "owner", "group", "mode", "mtime",
 		"newer", "newer-mtime", "after-date", "label", "tape-length", "info-script", "new-volume-script",
 		"volno-file", "checkpoint-action", "suffix", "quoting-style", "rmt-command", "rsh-command",
 		"index-file", "sort", "exclude-tag", "exclude-tag-under", "exclude-tag-all", "hole-detection",
 		"xattrs-include", "xattrs-exclude", "warning", "pax-option", "level", "listed-incremental", "starting-file"}})
-	if o.informational() {
+	if o.Informational() {
 		return
 	}
 	mode := ""
 	dest := st
-	for _, f := range o.flags {
-		switch f.name {
+	for _, f := range o.Flags {
+		switch f.Name {
 		case "x", "extract", "get":
 			mode = "x"
 		case "c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete":
@@ -84,20 +85,20 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 		case "t", "list", "d", "diff", "compare":
 			mode = "t"
 		case "C", "directory":
-			if f.has {
-				dest = chdir(dest, f.val)
+			if f.Has {
+				dest = chdir(dest, f.Val)
 			}
 		}
 	}
-	archive, hasArchive := o.get("f", "file")
+	archive, hasArchive := o.Get("f", "file")
 	pos := posOf(args)
 	switch mode {
 	case "c":
-		if hasArchive && !archive.is("-") {
+		if hasArchive && !archive.Is("-") {
 			w.open(st, archive, "tar c")
 		}
-		if o.has("remove-files") {
-			for _, a := range o.ops {
+		if o.Has("remove-files") {
+			for _, a := range o.Ops {
 				w.write(dest, a, "tar --remove-files")
 			}
 		}
@@ -106,15 +107,15 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 	default:
 		return
 	}
-	if o.has("O", "to-stdout", "to-command") || dest.dir == "" {
+	if o.Has("O", "to-stdout", "to-command") || dest.dir == "" {
 		return
 	}
 	dir := dest.dir
-	if top, ok := o.get("one-top-level"); ok || o.has("one-top-level") {
+	if top, ok := o.Get("one-top-level"); ok || o.Has("one-top-level") {
 		if !ok {
-			top = shArg{s: archiveStem(archive.s)}
+			top = cmdline.Arg{Text: archiveStem(archive.Text)}
 		}
-		if s, ok := top.lit(); ok && s != "" {
+		if s, ok := top.Lit(); ok && s != "" {
 			dir = realpath.InDir(dir, s)
 		} else {
 			w.everything(dest, dir, "tar x", pos)
@@ -122,14 +123,14 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 		}
 	}
 	strip := 0
-	if s, ok := o.get("strip-components"); ok {
-		strip, _ = strconv.Atoi(s.s)
+	if s, ok := o.Get("strip-components"); ok {
+		strip, _ = strconv.Atoi(s.Text)
 	}
 	var names []string
 	known := false
 	switch {
-	case o.has("transform", "xform"):
-	case hasArchive && !archive.is("-"):
+	case o.Has("transform", "xform"):
+	case hasArchive && !archive.Is("-"):
 		names, known = w.readArchive(archive, st)
 	default:
 		if in, ok := stdinFile(redirs, w, st); ok {
@@ -137,35 +138,35 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 		}
 	}
 	if !known {
-		if len(o.ops) == 0 {
+		if len(o.Ops) == 0 {
 			w.everything(dest, dir, "tar x", pos)
 		}
-		for _, a := range o.ops {
-			s, ok := a.lit()
+		for _, a := range o.Ops {
+			s, ok := a.Lit()
 			if !ok {
 				w.everything(dest, dir, "tar x", pos)
 				continue
 			}
 			if s, ok := stripComponents(strings.TrimLeft(s, "/"), strip); ok {
-				w.everything(dest, realpath.InDir(dir, s), "tar x", a.pos)
+				w.everything(dest, realpath.InDir(dir, s), "tar x", a.Pos)
 			} else {
-				w.everything(dest, dir, "tar x", a.pos)
+				w.everything(dest, dir, "tar x", a.Pos)
 			}
 		}
 		return
 	}
 	for _, n := range names {
-		if !tarSelected(n, o.ops) {
+		if !tarSelected(n, o.Ops) {
 			continue
 		}
-		if !o.has("P", "absolute-names") {
+		if !o.Has("P", "absolute-names") {
 			n = strings.TrimLeft(n, "/")
 		}
 		n, ok := stripComponents(n, strip)
 		if !ok || hasDotDot(n) {
 			continue
 		}
-		w.write(dest, shArg{s: realpath.InDir(dir, n), pos: pos}, "tar x")
+		w.write(dest, cmdline.Arg{Text: realpath.InDir(dir, n), Pos: pos}, "tar x")
 	}
 }
 
@@ -173,13 +174,13 @@ func (w *shellWalker) tar(args []shArg, redirs []*syntax.Redirect, st *shState) 
 // member operands ops: all without any; else those named, and what lies
 // under a folder named. A pattern (--wildcards) or a word not known
 // selects all.
-func tarSelected(name string, ops []shArg) bool {
+func tarSelected(name string, ops []cmdline.Arg) bool {
 	if len(ops) == 0 {
 		return true
 	}
 	name = strings.TrimPrefix(strings.TrimLeft(name, "/"), "./")
 	for _, a := range ops {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok || strings.ContainsAny(s, "*?[") {
 			return true
 		}
@@ -229,8 +230,8 @@ func archiveStem(name string) string {
 
 // stdinFile is the file a command reads as its standard input through
 // < FILE, when that is what it reads.
-func stdinFile(redirs []*syntax.Redirect, w *shellWalker, st *shState) (shArg, bool) {
-	var in shArg
+func stdinFile(redirs []*syntax.Redirect, w *shellWalker, st *shState) (cmdline.Arg, bool) {
+	var in cmdline.Arg
 	ok := false
 	for _, r := range redirs {
 		if r.N != nil && r.N.Value != "0" {
@@ -238,12 +239,12 @@ func stdinFile(redirs []*syntax.Redirect, w *shellWalker, st *shState) (shArg, b
 		}
 		switch r.Op {
 		case syntax.RdrIn:
-			in, ok = shArg{}, false
+			in, ok = cmdline.Arg{}, false
 			if t := w.expandWord(nil, r.Word, st); len(t) == 1 {
 				in, ok = t[0], true
 			}
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrInOut, syntax.DplIn:
-			in, ok = shArg{}, false
+			in, ok = cmdline.Arg{}, false
 		}
 	}
 	return in, ok
@@ -254,14 +255,14 @@ func stdinFile(redirs []*syntax.Redirect, w *shellWalker, st *shState) (shArg, b
 // base names, leading slashes and .. components dropped as unzip drops
 // them (unless -:). An archive lucid cannot read writes anything under
 // the folder. -l, -t, -v, -z, -Z, -p and -c write nothing.
-func (w *shellWalker) unzip(args []shArg, st *shState) {
-	var archive shArg
+func (w *shellWalker) unzip(args []cmdline.Arg, st *shState) {
+	var archive cmdline.Arg
 	hasArchive := false
-	var patterns []shArg
+	var patterns []cmdline.Arg
 	dest := st
 	junk, dotdot, exclude := false, false, false
 	for i := 0; i < len(args); i++ {
-		s := args[i].s
+		s := args[i].Text
 		if strings.HasPrefix(s, "-") && len(s) > 1 {
 			exclude = false
 		letters:
@@ -276,7 +277,7 @@ func (w *shellWalker) unzip(args []shArg, st *shState) {
 				case 'x':
 					exclude = true
 				case 'd', 'P', 'O', 'I':
-					v := args[i].from(j + 1)
+					v := args[i].From(j + 1)
 					if j+1 == len(s) {
 						if i+1 >= len(args) {
 							return
@@ -306,8 +307,8 @@ func (w *shellWalker) unzip(args []shArg, st *shState) {
 	pos := posOf(args)
 	names, ok := w.readArchive(archive, st)
 	if !ok {
-		if a, lit := archive.lit(); lit && !strings.HasSuffix(a, ".zip") {
-			names, ok = w.readArchive(shArg{s: a + ".zip"}, st) // unzip tries NAME.zip too
+		if a, lit := archive.Lit(); lit && !strings.HasSuffix(a, ".zip") {
+			names, ok = w.readArchive(cmdline.Arg{Text: a + ".zip"}, st) // unzip tries NAME.zip too
 		}
 	}
 	if !ok {
@@ -334,7 +335,7 @@ func (w *shellWalker) unzip(args []shArg, st *shState) {
 		if n == "" {
 			continue
 		}
-		w.write(dest, shArg{s: realpath.InDir(dest.dir, n), pos: pos}, "unzip")
+		w.write(dest, cmdline.Arg{Text: realpath.InDir(dest.dir, n), Pos: pos}, "unzip")
 	}
 }
 
@@ -342,12 +343,12 @@ func (w *shellWalker) unzip(args []shArg, st *shState) {
 // patterns: all without any; else those a pattern matches, * and ?
 // matching / too as unzip's do. A class ([...]) or a word not known
 // selects all.
-func unzipSelected(name string, patterns []shArg) bool {
+func unzipSelected(name string, patterns []cmdline.Arg) bool {
 	if len(patterns) == 0 {
 		return true
 	}
 	for _, a := range patterns {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok || strings.Contains(s, "[") || wildMatch(s, name) {
 			return true
 		}
@@ -388,8 +389,8 @@ func wildMatch(pattern, name string) bool {
 // those; -R keeps the source's path. A remote source may be either.
 // --dry-run and --list-only write nothing; --log-file and --write-batch
 // write their files, and --backup-dir what is backed up.
-func (w *shellWalker) rsync(args []shArg, st *shState) {
-	o := parseOpts(args, optSpec{args: "efTBM@", long: []string{"rsh", "exclude", "include", "filter",
+func (w *shellWalker) rsync(args []cmdline.Arg, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "efTBM@", Long: []string{"rsh", "exclude", "include", "filter",
 		"exclude-from", "include-from", "files-from", "backup-dir", "suffix", "chmod", "log-file",
 		"log-file-format", "partial-dir", "temp-dir", "compare-dest", "copy-dest", "link-dest", "max-size",
 		"min-size", "bwlimit", "timeout", "port", "password-file", "out-format", "rsync-path", "block-size",
@@ -397,24 +398,24 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 		"modify-window", "write-batch", "read-batch", "only-write-batch", "protocol", "checksum-choice",
 		"compress-choice", "zc", "compress-level", "zl", "skip-compress", "max-delete", "stop-after",
 		"stop-at", "outbuf", "early-input", "address", "checksum-seed", "max-alloc"}})
-	if o.informational() || o.has("n", "dry-run", "list-only") {
+	if o.Informational() || o.Has("n", "dry-run", "list-only") {
 		return
 	}
 	pos := posOf(args)
-	if f, ok := o.get("log-file"); ok {
+	if f, ok := o.Get("log-file"); ok {
 		w.open(st, f, "rsync --log-file")
 	}
 	for _, name := range []string{"write-batch", "only-write-batch"} {
-		if f, ok := o.get(name); ok {
+		if f, ok := o.Get(name); ok {
 			w.open(st, f, "rsync --"+name)
-			w.open(st, shArg{s: f.s + ".sh", pos: f.pos}, "rsync --"+name)
+			w.open(st, cmdline.Arg{Text: f.Text + ".sh", Pos: f.Pos}, "rsync --"+name)
 		}
 	}
-	if len(o.ops) < 2 {
+	if len(o.Ops) < 2 {
 		return
 	}
-	dst, srcs := o.ops[len(o.ops)-1], o.ops[:len(o.ops)-1]
-	d, ok := dst.lit()
+	dst, srcs := o.Ops[len(o.Ops)-1], o.Ops[:len(o.Ops)-1]
+	d, ok := dst.Lit()
 	if !ok || rsyncRemote(d) {
 		return
 	}
@@ -423,18 +424,18 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 		return
 	}
 	dp = filepath.Clean(dp)
-	if b, ok := o.get("backup-dir"); ok {
-		if s, ok := b.lit(); ok {
+	if b, ok := o.Get("backup-dir"); ok {
+		if s, ok := b.Lit(); ok {
 			w.everything(st, realpath.InDir(dp, s), "rsync --backup-dir", pos)
 		}
 	}
 	into := strings.HasSuffix(d, "/") || len(srcs) > 1 || w.kindAt(st, dp) == realpath.Dir
-	if o.has("files-from") {
+	if o.Has("files-from") {
 		w.everything(st, dp, "rsync", pos)
 		return
 	}
 	for _, a := range srcs {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok {
 			continue
 		}
@@ -443,12 +444,12 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 			base := filepath.Base(strings.TrimLeft(path, ":"))
 			switch {
 			case path == "" || strings.HasSuffix(path, "/") || base == "." || base == "/":
-				w.everything(st, dp, "rsync", a.pos)
+				w.everything(st, dp, "rsync", a.Pos)
 			default: // a file, or a folder: DEST/NAME, and what lies under it
 				if !into {
-					w.write(st, shArg{s: dp, pos: a.pos}, "rsync")
+					w.write(st, cmdline.Arg{Text: dp, Pos: a.Pos}, "rsync")
 				}
-				w.everything(st, dp+"/"+base, "rsync", a.pos)
+				w.everything(st, dp+"/"+base, "rsync", a.Pos)
 			}
 			continue
 		}
@@ -462,7 +463,7 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 		}
 		contents := s == "." || strings.HasSuffix(s, "/") || strings.HasSuffix(s, "/.")
 		target := dp + "/" + filepath.Base(filepath.Clean(sp))
-		if o.has("R", "relative") {
+		if o.Has("R", "relative") {
 			rel := s
 			if i := strings.Index(s, "/./"); i >= 0 {
 				rel = s[i+3:]
@@ -472,13 +473,13 @@ func (w *shellWalker) rsync(args []shArg, st *shState) {
 		}
 		switch {
 		case kind == realpath.Dir && contents:
-			w.everything(st, dp, "rsync", a.pos)
+			w.everything(st, dp, "rsync", a.Pos)
 		case kind == realpath.Dir:
-			w.everything(st, target, "rsync", a.pos)
-		case into || o.has("R", "relative"):
-			w.write(st, shArg{s: target, pos: a.pos}, "rsync")
+			w.everything(st, target, "rsync", a.Pos)
+		case into || o.Has("R", "relative"):
+			w.write(st, cmdline.Arg{Text: target, Pos: a.Pos}, "rsync")
 		default:
-			w.write(st, shArg{s: dp, pos: a.pos}, "rsync")
+			w.write(st, cmdline.Arg{Text: dp, Pos: a.Pos}, "rsync")
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -25,7 +26,7 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 		w.assigns(c.Assigns, st, false)
 		return
 	}
-	args := make([]shArg, 0, len(c.Args))
+	args := make([]cmdline.Arg, 0, len(c.Args))
 	i := 0
 	for ; len(args) == 0 && i < len(c.Args); i++ {
 		args = w.expandWord(args, c.Args[i], st) // $EMPTY cmd runs cmd
@@ -33,7 +34,7 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 	if len(args) == 0 {
 		return
 	}
-	name, ok := args[0].lit()
+	name, ok := args[0].Lit()
 	if !ok {
 		return
 	}
@@ -41,7 +42,7 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 		w.callFunc(body, st, c.Args[0].Pos().Offset())
 		return
 	}
-	if !shellCommand(commandName(name)) {
+	if !shellCommand(cmdline.CommandName(name)) {
 		return
 	}
 	for _, word := range c.Args[i:] {
@@ -66,24 +67,16 @@ func (w *shellWalker) callFunc(body *syntax.Stmt, st *shState, pos uint) {
 	w.fixed, w.hasFixed = fixed, hasFixed
 }
 
-// commandName is the name a command is known by: the base of its path.
-func commandName(s string) string {
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
-}
-
 // shellCommand reports whether run knows the command; for any other one
 // the arguments are not even converted.
 func shellCommand(name string) bool { return handlerOf(name) != nil }
 
 // shCall is a command that run hands to its handler: its name (as
-// commandName gives it), the words after it, its redirections and where
+// cmdline.CommandName gives it), the words after it, its redirections and where
 // it runs.
 type shCall struct {
 	name   string
-	args   []shArg
+	args   []cmdline.Arg
 	redirs []*syntax.Redirect
 	st     *shState
 	pos    uint // where the command's name lies in the source
@@ -182,9 +175,9 @@ func handlerOf(name string) func(*shellWalker, shCall) {
 		return func(w *shellWalker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
 	}
 	switch {
-	case isWrapper(name):
+	case cmdline.IsWrapper(name):
 		return func(w *shellWalker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
-	case isShell(name):
+	case cmdline.IsShell(name):
 		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
 	case isPython(name):
 		return func(w *shellWalker, c shCall) { w.python(c.args, c.redirs, c.st) }
@@ -207,51 +200,51 @@ func isPython(name string) bool {
 }
 
 // run dispatches a command whose words are args (args[0] is its name).
-func (w *shellWalker) run(args []shArg, redirs []*syntax.Redirect, st *shState) {
+func (w *shellWalker) run(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	if len(args) == 0 || !w.budget() {
 		return
 	}
-	s, ok := args[0].lit()
+	s, ok := args[0].Lit()
 	if !ok {
 		return
 	}
-	name := commandName(s)
+	name := cmdline.CommandName(s)
 	if h := handlerOf(name); h != nil {
-		h(w, shCall{name: name, args: args[1:], redirs: redirs, st: st, pos: args[0].pos})
+		h(w, shCall{name: name, args: args[1:], redirs: redirs, st: st, pos: args[0].Pos})
 	}
 }
 
 // dd writes the file of its of= operand.
-func (w *shellWalker) dd(args []shArg, st *shState) {
+func (w *shellWalker) dd(args []cmdline.Arg, st *shState) {
 	for _, a := range args {
-		if strings.HasPrefix(a.s, "of=") {
-			w.open(st, shArg{s: a.s[3:], multi: a.multi, pos: a.pos}, "dd")
+		if strings.HasPrefix(a.Text, "of=") {
+			w.open(st, cmdline.Arg{Text: a.Text[3:], Multi: a.Multi, Pos: a.Pos}, "dd")
 		}
 	}
 }
 
 // operandSpec is the options that take an argument of the commands whose
 // operands are all written (rm, touch, tee...).
-func operandSpec(name string) optSpec {
+func operandSpec(name string) cmdline.Spec {
 	switch name {
 	case "touch":
-		return optSpec{args: "dtr", long: []string{"date", "reference", "time"}}
+		return cmdline.Spec{Args: "dtr", Long: []string{"date", "reference", "time"}}
 	case "tee":
-		return optSpec{long: []string{"output-error"}}
+		return cmdline.Spec{Long: []string{"output-error"}}
 	case "truncate":
-		return optSpec{args: "sr", long: []string{"size", "reference"}}
+		return cmdline.Spec{Args: "sr", Long: []string{"size", "reference"}}
 	case "shred":
-		return optSpec{args: "ns", long: []string{"iterations", "size", "random-source"}}
+		return cmdline.Spec{Args: "ns", Long: []string{"iterations", "size", "random-source"}}
 	}
-	return optSpec{}
+	return cmdline.Spec{}
 }
 
 // operands records the operands of rm, touch, tee and the like. rm,
 // rmdir and unlink remove a symbolic link itself; the others open the file
 // and write through a link to its target (touch -h excepted).
-func (w *shellWalker) operands(name string, args []shArg, st *shState) {
-	o := parseOpts(args, operandSpec(name))
-	if o.informational() {
+func (w *shellWalker) operands(name string, args []cmdline.Arg, st *shState) {
+	o := cmdline.ParseOpts(args, operandSpec(name))
+	if o.Informational() {
 		return
 	}
 	opens := true
@@ -259,33 +252,33 @@ func (w *shellWalker) operands(name string, args []shArg, st *shState) {
 	case "rm", "rmdir", "unlink":
 		opens = false
 	case "touch":
-		opens = !o.has("h", "no-dereference")
+		opens = !o.Has("h", "no-dereference")
 	}
-	for _, a := range o.ops {
+	for _, a := range o.Ops {
 		w.writeArg(st, a, name, opens)
 	}
 }
 
 // chmod changes a file's mode, which git records. Its mode may look like
 // an option (-x, -w).
-func (w *shellWalker) chmod(args []shArg, st *shState) {
-	var kept []shArg
+func (w *shellWalker) chmod(args []cmdline.Arg, st *shState) {
+	var kept []cmdline.Arg
 	for _, a := range args {
-		if s, ok := a.lit(); ok && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "rwxXstugoa+-=,01234567") == "" {
-			a.s = "+" + s[1:] // a mode, not an option
+		if s, ok := a.Lit(); ok && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "rwxXstugoa+-=,01234567") == "" {
+			a.Text = "+" + s[1:] // a mode, not an option
 		}
 		kept = append(kept, a)
 	}
-	o := parseOpts(kept, optSpec{long: []string{"reference"}})
-	if o.informational() {
+	o := cmdline.ParseOpts(kept, cmdline.Spec{Long: []string{"reference"}})
+	if o.Informational() {
 		return
 	}
-	files := o.ops
-	if _, ok := o.get("reference"); !ok && len(files) > 0 {
+	files := o.Ops
+	if _, ok := o.Get("reference"); !ok && len(files) > 0 {
 		files = files[1:]
 	}
 	// A link's own mode does not exist on Linux: chmod changes its target.
-	opens := !o.has("h", "no-dereference")
+	opens := !o.Has("h", "no-dereference")
 	for _, a := range files {
 		w.writeArg(st, a, "chmod", opens)
 	}
@@ -294,17 +287,17 @@ func (w *shellWalker) chmod(args []shArg, st *shState) {
 // copyLike handles cp, mv, ln and install: the last operand, or -t DIR, is
 // the destination; into a folder each source keeps its base name. mv also
 // removes its sources.
-func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
-	spec := optSpec{args: "tS", long: []string{"target-directory", "suffix"}}
+func (w *shellWalker) copyLike(name string, args []cmdline.Arg, st *shState) {
+	spec := cmdline.Spec{Args: "tS", Long: []string{"target-directory", "suffix"}}
 	if name == "install" {
-		spec = optSpec{args: "tSmog", long: []string{"target-directory", "suffix", "mode", "owner", "group", "strip-program"}}
+		spec = cmdline.Spec{Args: "tSmog", Long: []string{"target-directory", "suffix", "mode", "owner", "group", "strip-program"}}
 	}
-	o := parseOpts(args, spec)
-	if o.informational() {
+	o := cmdline.ParseOpts(args, spec)
+	if o.Informational() {
 		return
 	}
-	if name == "install" && o.has("d", "directory") {
-		for _, a := range o.ops {
+	if name == "install" && o.Has("d", "directory") {
+		for _, a := range o.Ops {
 			w.write(st, a, name)
 		}
 		return
@@ -312,9 +305,9 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 	if name == "ln" {
 		defer w.links(st, o)
 	}
-	if name == "ln" && len(o.ops) == 1 {
-		if _, ok := o.get("t", "target-directory"); !ok {
-			w.into(st, shArg{s: ".", pos: o.ops[0].pos}, o.ops, name, false, false)
+	if name == "ln" && len(o.Ops) == 1 {
+		if _, ok := o.Get("t", "target-directory"); !ok {
+			w.into(st, cmdline.Arg{Text: ".", Pos: o.Ops[0].Pos}, o.Ops, name, false, false)
 			return
 		}
 	}
@@ -328,14 +321,14 @@ func (w *shellWalker) copyLike(name string, args []shArg, st *shState) {
 // And a symbolic link the line makes is known to the rest of the line, so
 // that a write through it resolves where the kernel will put it (ln -s
 // .git/lucid x && : > x/claims writes the claims).
-func (w *shellWalker) links(st *shState, o opts) {
-	symbolic := o.has("s", "symbolic")
-	srcs := o.ops
-	t, toDir := o.get("t", "target-directory")
+func (w *shellWalker) links(st *shState, o cmdline.Opts) {
+	symbolic := o.Has("s", "symbolic")
+	srcs := o.Ops
+	t, toDir := o.Get("t", "target-directory")
 	switch {
 	case toDir:
 	case len(srcs) == 1:
-		t, toDir = shArg{s: ".", pos: srcs[0].pos}, true
+		t, toDir = cmdline.Arg{Text: ".", Pos: srcs[0].Pos}, true
 	case len(srcs) > 1:
 		t, srcs = srcs[len(srcs)-1], srcs[:len(srcs)-1]
 	default:
@@ -345,12 +338,12 @@ func (w *shellWalker) links(st *shState, o opts) {
 	if !ok {
 		return
 	}
-	if !toDir && !o.has("T", "no-target-directory") &&
-		(len(srcs) > 1 || strings.HasSuffix(t.s, "/") || !o.has("n", "no-dereference") && w.kindAt(st, dest) == realpath.Dir) {
+	if !toDir && !o.Has("T", "no-target-directory") &&
+		(len(srcs) > 1 || strings.HasSuffix(t.Text, "/") || !o.Has("n", "no-dereference") && w.kindAt(st, dest) == realpath.Dir) {
 		toDir = true
 	}
 	for _, src := range srcs {
-		s, ok := src.lit()
+		s, ok := src.Lit()
 		if !ok || s == "" {
 			continue
 		}
@@ -368,7 +361,7 @@ func (w *shellWalker) links(st *shState, o opts) {
 		}
 		real, _ := realpath.Resolve(w.fs, "/", at, true)
 		if _, inState := gitstore.StateDir(real); inState {
-			w.record(ShellWrite{Path: real, By: "ln -s"}, src.pos)
+			w.record(ShellWrite{Path: real, By: "ln -s"}, src.Pos)
 		}
 		if m, ok := w.fs.(*memoFS); ok {
 			m.link(link, s)
@@ -380,10 +373,10 @@ func (w *shellWalker) links(st *shState, o opts) {
 // operands are o; a move also removes its sources. Only cp writes into an
 // existing destination, through a symbolic link to its target: mv and
 // git mv rename onto it, install and ln remove it first.
-func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
+func (w *shellWalker) copyOps(st *shState, o cmdline.Opts, by string, move bool) {
 	opens := by == "cp"
-	srcs := o.ops
-	t, toDir := o.get("t", "target-directory")
+	srcs := o.Ops
+	t, toDir := o.Get("t", "target-directory")
 	if !toDir {
 		if len(srcs) < 2 {
 			return
@@ -395,7 +388,7 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 			w.write(st, a, by)
 		}
 	}
-	if !toDir && o.has("T", "no-target-directory") {
+	if !toDir && o.Has("T", "no-target-directory") {
 		w.writeArg(st, t, by, opens)
 		return
 	}
@@ -405,14 +398,14 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 	}
 	known := 0
 	for _, a := range srcs {
-		if !a.multi {
+		if !a.Multi {
 			known++
 		}
 	}
 	// ln -n and ln -T take a link to a folder as the link to replace.
-	follow := !(by == "ln" && o.has("n", "no-dereference"))
-	if toDir || known > 1 || strings.HasSuffix(t.s, "/") || o.has("parents") || follow && w.kindAt(st, p) == realpath.Dir {
-		w.into(st, t, srcs, by, o.has("parents"), opens)
+	follow := !(by == "ln" && o.Has("n", "no-dereference"))
+	if toDir || known > 1 || strings.HasSuffix(t.Text, "/") || o.Has("parents") || follow && w.kindAt(st, p) == realpath.Dir {
+		w.into(st, t, srcs, by, o.Has("parents"), opens)
 		return
 	}
 	w.writeArg(st, t, by, opens)
@@ -420,13 +413,13 @@ func (w *shellWalker) copyOps(st *shState, o opts, by string, move bool) {
 
 // into records dir/base(src) for each source copied into folder dir, or
 // dir/src with --parents.
-func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, parents, opens bool) {
+func (w *shellWalker) into(st *shState, dir cmdline.Arg, srcs []cmdline.Arg, by string, parents, opens bool) {
 	d, ok := st.path(dir)
 	if !ok {
 		return
 	}
 	for _, src := range srcs {
-		s, ok := src.lit()
+		s, ok := src.Lit()
 		if !ok || s == "" {
 			continue
 		}
@@ -442,28 +435,28 @@ func (w *shellWalker) into(st *shState, dir shArg, srcs []shArg, by string, pare
 				continue
 			}
 		}
-		w.writePath(st, d+"/"+rel, by, dir.pos, opens)
+		w.writePath(st, d+"/"+rel, by, dir.Pos, opens)
 	}
 }
 
 // cd follows cd DIR; no argument, cd -, and what cannot be resolved make
 // the directory unknown. Like bash, cd takes DIR as written (link/.. is
 // where it started), and cd -P as the kernel resolves it.
-func cd(st *shState, args []shArg) {
-	o := parseOpts(args, optSpec{stop: true})
-	if len(o.ops) == 0 {
+func cd(st *shState, args []cmdline.Arg) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true})
+	if len(o.Ops) == 0 {
 		st.dir = ""
 		return
 	}
-	if o.ops[0].is("") {
+	if o.Ops[0].Is("") {
 		return // cd "" stays
 	}
-	p, ok := st.path(o.ops[0])
-	if !ok || o.ops[0].is("-") {
+	p, ok := st.path(o.Ops[0])
+	if !ok || o.Ops[0].Is("-") {
 		st.dir = ""
 		return
 	}
-	if o.has("P") {
+	if o.Has("P") {
 		st.dir, _ = realpath.Resolve(st.fs, "/", p, true)
 		return
 	}
@@ -474,31 +467,31 @@ func cd(st *shState, args []shArg) {
 // unset empties them; read, mapfile and printf -v set them to what is not
 // known; source and eval may set any; set -f turns globs off, shopt
 // changes how they match; exit ends the shell.
-func setsVars(name string, args []shArg, st *shState) {
+func setsVars(name string, args []cmdline.Arg, st *shState) {
 	switch name {
 	case "unset":
-		o := parseOpts(args, optSpec{})
-		if o.has("f") {
+		o := cmdline.ParseOpts(args, cmdline.Spec{})
+		if o.Has("f") {
 			return // functions
 		}
-		for _, a := range o.ops {
-			st.set(a.s, "", true, false)
+		for _, a := range o.Ops {
+			st.set(a.Text, "", true, false)
 		}
 	case "read", "mapfile", "readarray":
-		o := parseOpts(args, optSpec{args: "adinNptuCcs"})
-		if a, ok := o.get("a"); ok {
-			st.set(a.s, "", false, false)
+		o := cmdline.ParseOpts(args, cmdline.Spec{Args: "adinNptuCcs"})
+		if a, ok := o.Get("a"); ok {
+			st.set(a.Text, "", false, false)
 		}
-		for _, a := range o.ops {
-			st.set(a.s, "", false, false)
+		for _, a := range o.Ops {
+			st.set(a.Text, "", false, false)
 		}
-		if name != "read" && len(o.ops) == 0 {
+		if name != "read" && len(o.Ops) == 0 {
 			st.set("MAPFILE", "", false, false)
 		}
 	case "printf":
-		if o := parseOpts(args, optSpec{args: "v", stop: true}); o.has("v") {
-			v, _ := o.get("v")
-			st.set(v.s, "", false, false)
+		if o := cmdline.ParseOpts(args, cmdline.Spec{Args: "v", Stop: true}); o.Has("v") {
+			v, _ := o.Get("v")
+			st.set(v.Text, "", false, false)
 		}
 	case "source", ".", "eval":
 		for _, v := range st.vars {
@@ -509,11 +502,11 @@ func setsVars(name string, args []shArg, st *shState) {
 	case "set":
 		for _, a := range args {
 			switch {
-			case a.s == "noglob":
+			case a.Text == "noglob":
 				st.glob = globOff
-			case strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "f") && !strings.HasPrefix(a.s, "--"):
+			case strings.HasPrefix(a.Text, "-") && strings.Contains(a.Text, "f") && !strings.HasPrefix(a.Text, "--"):
 				st.glob = globOff
-			case strings.HasPrefix(a.s, "+") && strings.Contains(a.s, "f"):
+			case strings.HasPrefix(a.Text, "+") && strings.Contains(a.Text, "f"):
 				st.glob = globOn
 			}
 		}
@@ -522,8 +515,8 @@ func setsVars(name string, args []shArg, st *shState) {
 	}
 }
 
-func pushd(st *shState, args []shArg) {
-	if len(args) != 1 || strings.HasPrefix(args[0].s, "-") || strings.HasPrefix(args[0].s, "+") {
+func pushd(st *shState, args []cmdline.Arg) {
+	if len(args) != 1 || strings.HasPrefix(args[0].Text, "-") || strings.HasPrefix(args[0].Text, "+") {
 		st.dir = "" // swapping or rotating a stack this command did not build
 		return
 	}
@@ -531,7 +524,7 @@ func pushd(st *shState, args []shArg) {
 	cd(st, args)
 }
 
-func popd(st *shState, args []shArg) {
+func popd(st *shState, args []cmdline.Arg) {
 	if len(args) != 0 || len(st.stack) == 0 {
 		st.dir = ""
 		return
@@ -543,11 +536,11 @@ func popd(st *shState, args []shArg) {
 // gofmt -w and goimports -w rewrite the files they are given, and the .go
 // files under the folders they are given. Their flags are Go flags: -name, --name, -name=value, and they end at
 // the first operand or after --.
-func (w *shellWalker) gofmt(name string, args []shArg, st *shState) {
+func (w *shellWalker) gofmt(name string, args []cmdline.Arg, st *shState) {
 	write := false
 	i := 0
 	for ; i < len(args); i++ {
-		flag, ok := args[i].lit()
+		flag, ok := args[i].Lit()
 		if !ok || !strings.HasPrefix(flag, "-") || flag == "-" {
 			break
 		}
@@ -576,12 +569,12 @@ func (w *shellWalker) gofmt(name string, args []shArg, st *shState) {
 // go fix rewrite (goFmt), and the go.mod and go.sum that go mod tidy and
 // its kin rewrite (goMod). -C DIR, before the subcommand or right after
 // it, moves it.
-func (w *shellWalker) goTool(args []shArg, st *shState) {
+func (w *shellWalker) goTool(args []cmdline.Arg, st *shState) {
 	args, st = goChdir(args, st)
 	if len(args) == 0 {
 		return
 	}
-	switch sub := args[0].s; sub {
+	switch sub := args[0].Text; sub {
 	case "fmt", "fix":
 		rest, st := goChdir(args[1:], st)
 		w.goFmt(sub, rest, st)
@@ -594,9 +587,9 @@ func (w *shellWalker) goTool(args []shArg, st *shState) {
 	default:
 		return
 	}
-	sub := args[0].s
+	sub := args[0].Text
 	for i := 1; i < len(args); i++ {
-		s, ok := args[i].lit()
+		s, ok := args[i].Lit()
 		if !ok || !strings.HasPrefix(s, "-") {
 			continue
 		}
@@ -607,7 +600,7 @@ func (w *shellWalker) goTool(args []shArg, st *shState) {
 		if name != "o" && name != "coverprofile" && name != "test.coverprofile" {
 			continue
 		}
-		target := shArg{s: val, pos: args[i].pos}
+		target := cmdline.Arg{Text: val, Pos: args[i].Pos}
 		if !hasVal {
 			if i+1 >= len(args) {
 				return
@@ -622,13 +615,13 @@ func (w *shellWalker) goTool(args []shArg, st *shState) {
 
 // goChdir takes the go command's -C DIR (also -C=DIR, --C) off the front
 // of args, and moves st there as go does.
-func goChdir(args []shArg, st *shState) ([]shArg, *shState) {
+func goChdir(args []cmdline.Arg, st *shState) ([]cmdline.Arg, *shState) {
 	for len(args) > 0 {
-		name, val, hasVal := strings.Cut(strings.TrimLeft(args[0].s, "-"), "=")
-		if !strings.HasPrefix(args[0].s, "-") || name != "C" {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(args[0].Text, "-"), "=")
+		if !strings.HasPrefix(args[0].Text, "-") || name != "C" {
 			break
 		}
-		d := shArg{s: val, pos: args[0].pos}
+		d := cmdline.Arg{Text: val, Pos: args[0].Pos}
 		if !hasVal {
 			if len(args) < 2 {
 				return nil, st
@@ -642,29 +635,29 @@ func goChdir(args []shArg, st *shState) ([]shArg, *shState) {
 
 // outputFlag handles curl -o, wget -O and sort -o, which name the file
 // they write in an option.
-func (w *shellWalker) outputFlag(name string, args []shArg, st *shState) {
-	var spec optSpec
+func (w *shellWalker) outputFlag(name string, args []cmdline.Arg, st *shState) {
+	var spec cmdline.Spec
 	var flag, long string
 	switch name {
 	case "curl":
 		// Every curl short option that takes an argument, so that a
 		// bundle like -sSLo stays apart from -H 'x: y'.
-		spec = optSpec{args: "AbcCdDeEFHKmoPQrtTuUwxXyYz", long: []string{"output", "data", "header", "user-agent", "request", "url", "form", "user", "cookie", "cookie-jar", "config", "write-out"}}
+		spec = cmdline.Spec{Args: "AbcCdDeEFHKmoPQrtTuUwxXyYz", Long: []string{"output", "data", "header", "user-agent", "request", "url", "form", "user", "cookie", "cookie-jar", "config", "write-out"}}
 		flag, long = "o", "output"
 	case "wget":
-		spec = optSpec{args: "oaeiBtOTwQPUlARDIX", long: []string{"output-document", "output-file", "append-output", "directory-prefix"}}
+		spec = cmdline.Spec{Args: "oaeiBtOTwQPUlARDIX", Long: []string{"output-document", "output-file", "append-output", "directory-prefix"}}
 		flag, long = "O", "output-document"
 	case "sort":
-		spec = optSpec{args: "ktoST", long: []string{"key", "field-separator", "output", "buffer-size", "temporary-directory"}}
+		spec = cmdline.Spec{Args: "ktoST", Long: []string{"key", "field-separator", "output", "buffer-size", "temporary-directory"}}
 		flag, long = "o", "output"
 	}
-	o := parseOpts(args, spec)
-	if o.informational() {
+	o := cmdline.ParseOpts(args, spec)
+	if o.Informational() {
 		return
 	}
-	for _, f := range o.flags {
-		if (f.name == flag || f.name == long) && f.has && !f.val.is("-") {
-			w.open(st, f.val, name+" -"+flag)
+	for _, f := range o.Flags {
+		if (f.Name == flag || f.Name == long) && f.Has && !f.Val.Is("-") {
+			w.open(st, f.Val, name+" -"+flag)
 		}
 	}
 }

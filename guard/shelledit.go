@@ -3,6 +3,7 @@ package guard
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -11,24 +12,24 @@ import (
 // BSD: -i SUFFIX, where an empty suffix word is recognised). The script is
 // the first operand unless -e or -f gave it. A script's own w commands are
 // not read.
-func (w *shellWalker) sed(args []shArg, st *shState) {
+func (w *shellWalker) sed(args []cmdline.Arg, st *shState) {
 	for i := 0; i+1 < len(args); i++ {
-		if args[i].is("-i") && args[i+1].is("") {
+		if args[i].Is("-i") && args[i+1].Is("") {
 			args = append(args[:i+1:i+1], args[i+2:]...)
 			break
 		}
 	}
-	o := parseOpts(args, optSpec{args: "efl", optional: "i", long: []string{"expression", "file", "line-length"}})
-	if o.informational() || !o.has("i", "in-place") {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "efl", Optional: "i", Long: []string{"expression", "file", "line-length"}})
+	if o.Informational() || !o.Has("i", "in-place") {
 		return
 	}
-	files := o.ops
-	if !o.has("e", "f", "expression", "file") && len(files) > 0 {
+	files := o.Ops
+	if !o.Has("e", "f", "expression", "file") && len(files) > 0 {
 		files = files[1:]
 	}
 	// sed -i writes a new file and renames it onto the old: a symbolic
 	// link is replaced, unless --follow-symlinks has it write the target.
-	opens := o.has("follow-symlinks")
+	opens := o.Has("follow-symlinks")
 	for _, a := range files {
 		w.writeArg(st, a, "sed -i", opens)
 	}
@@ -36,7 +37,7 @@ func (w *shellWalker) sed(args []shArg, st *shState) {
 
 // perl writes its files only with -i[EXT]: the files after the -e
 // script, or after the script file.
-func (w *shellWalker) perl(args []shArg, st *shState) {
+func (w *shellWalker) perl(args []cmdline.Arg, st *shState) {
 	o := scanBundled(args, bundleSpec{script: "eE", arg: "I", rest: "iMmCdDxVF", digits: "0l"})
 	if !strings.Contains(o.letters, "i") {
 		return
@@ -51,7 +52,7 @@ func (w *shellWalker) perl(args []shArg, st *shState) {
 }
 
 // bundleSpec is the single-letter options of perl or ruby, which bundle
-// (-pi.bak -e CODE) in a way parseOpts does not read.
+// (-pi.bak -e CODE) in a way cmdline.ParseOpts does not read.
 type bundleSpec struct {
 	script string // letters followed by a script: the rest of the word, or the next word
 	arg    string // letters followed by an argument: the rest of the word, or the next word
@@ -61,19 +62,19 @@ type bundleSpec struct {
 
 // bundled is what scanBundled read.
 type bundled struct {
-	letters  string  // every option letter given
-	scripts  []shArg // the scripts of the script letters, in order
-	operands []shArg // the words after the options
+	letters  string        // every option letter given
+	scripts  []cmdline.Arg // the scripts of the script letters, in order
+	operands []cmdline.Arg // the words after the options
 }
 
 // scanBundled reads the options at the start of args; they end at the
 // first word that is not one, or after --. Long options are skipped.
-func scanBundled(args []shArg, spec bundleSpec) bundled {
+func scanBundled(args []cmdline.Arg, spec bundleSpec) bundled {
 	var o bundled
 	i := 0
 words:
 	for ; i < len(args); i++ {
-		s, ok := args[i].lit()
+		s, ok := args[i].Lit()
 		if !ok || len(s) < 2 || s[0] != '-' {
 			break
 		}
@@ -89,8 +90,8 @@ words:
 			o.letters += string(c)
 			switch {
 			case strings.IndexByte(spec.script, c) >= 0 || strings.IndexByte(spec.arg, c) >= 0:
-				val := shArg{s: s[j+1:], pos: args[i].pos}
-				if val.s == "" {
+				val := cmdline.Arg{Text: s[j+1:], Pos: args[i].Pos}
+				if val.Text == "" {
 					if i+1 >= len(args) {
 						break words
 					}
@@ -117,9 +118,9 @@ words:
 // python reads the script of python -c and of python - or python with a
 // heredoc, and finds the files it opens for writing; python -m black,
 // isort or ruff is that formatter.
-func (w *shellWalker) python(args []shArg, redirs []*syntax.Redirect, st *shState) {
+func (w *shellWalker) python(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	for i := 0; i < len(args); i++ {
-		s, ok := args[i].lit()
+		s, ok := args[i].Lit()
 		if !ok || s == "" {
 			return // a script file, or unknown
 		}
@@ -130,7 +131,7 @@ func (w *shellWalker) python(args []shArg, redirs []*syntax.Redirect, st *shStat
 			return // a script file
 		}
 		if s == "--" {
-			if i+1 < len(args) && args[i+1].is("-") {
+			if i+1 < len(args) && args[i+1].Is("-") {
 				break
 			}
 			return
@@ -140,20 +141,20 @@ func (w *shellWalker) python(args []shArg, redirs []*syntax.Redirect, st *shStat
 			switch s[j] {
 			case 'c':
 				if j+1 < len(s) {
-					w.pythonSource(s[j+1:], st, args[i].pos)
+					w.pythonSource(s[j+1:], st, args[i].Pos)
 				} else if i+1 < len(args) {
-					w.pythonSource(args[i+1].s, st, args[i+1].pos)
+					w.pythonSource(args[i+1].Text, st, args[i+1].Pos)
 				}
 				return
 			case 'm':
 				// Runs a module: the formatters' run as their commands do.
 				mod, rest := s[j+1:], args[i+1:]
 				if mod == "" && i+1 < len(args) {
-					mod, rest = args[i+1].s, args[i+2:]
+					mod, rest = args[i+1].Text, args[i+2:]
 				}
 				switch mod {
 				case "black", "isort", "ruff":
-					w.run(append([]shArg{{s: mod, pos: args[i].pos}}, rest...), redirs, st)
+					w.run(append([]cmdline.Arg{{Text: mod, Pos: args[i].Pos}}, rest...), redirs, st)
 				}
 				return
 			case 'W', 'X':
@@ -166,7 +167,7 @@ func (w *shellWalker) python(args []shArg, redirs []*syntax.Redirect, st *shStat
 			}
 		}
 	}
-	if text, ok := stdinScript(redirs); ok {
+	if text, ok := cmdline.StdinScript(redirs); ok {
 		w.pythonSource(text, st, redirPos(redirs))
 	}
 }
@@ -185,10 +186,10 @@ func (w *shellWalker) scriptSource(src string, find func(string) []pyWrite, st *
 		if chdir && !strings.HasPrefix(pw.path, "/") {
 			continue // the script moved; relative paths are not known
 		}
-		a := shArg{s: pw.path, pos: pos}
+		a := cmdline.Arg{Text: pw.path, Pos: pos}
 		if pw.src != "" {
 			if p, ok := st.path(a); ok && (strings.HasSuffix(pw.path, "/") || w.kindAt(st, p) == realpath.Dir) {
-				w.into(st, a, []shArg{{s: pw.src}}, pw.by, false, pw.opens)
+				w.into(st, a, []cmdline.Arg{{Text: pw.src}}, pw.by, false, pw.opens)
 				continue
 			}
 		}

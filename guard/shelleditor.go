@@ -3,29 +3,30 @@ package guard
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // awk -i inplace (gawk's in-place extension; also --include=inplace, or
 // @include "inplace" in the program) rewrites the files it is given after
 // its program (or after -f FILE); NAME=VALUE operands are assignments.
-func (w *shellWalker) awk(args []shArg, st *shState) {
+func (w *shellWalker) awk(args []cmdline.Arg, st *shState) {
 	inplace, prog := false, false
 	i := 0
-	arg := func(s string, at int) shArg { // an option's argument: attached, or the next word
+	arg := func(s string, at int) cmdline.Arg { // an option's argument: attached, or the next word
 		if at < len(s) {
-			return args[i].from(at)
+			return args[i].From(at)
 		}
 		if i+1 < len(args) {
 			i++
 			return args[i]
 		}
-		return shArg{}
+		return cmdline.Arg{}
 	}
-	isInplace := func(a shArg) bool { return a.is("inplace") || a.is("inplace.awk") }
+	isInplace := func(a cmdline.Arg) bool { return a.Is("inplace") || a.Is("inplace.awk") }
 options:
 	for ; i < len(args); i++ {
-		s, ok := args[i].lit()
+		s, ok := args[i].Lit()
 		if !ok || len(s) < 2 || s[0] != '-' {
 			break
 		}
@@ -35,11 +36,11 @@ options:
 		}
 		if strings.HasPrefix(s, "--") {
 			name, val, hasVal := strings.Cut(s[2:], "=")
-			var v shArg
+			var v cmdline.Arg
 			switch name {
 			case "file", "source", "exec", "include", "assign", "field-separator", "load":
 				if hasVal {
-					v = args[i].from(len(s) - len(val))
+					v = args[i].From(len(s) - len(val))
 				} else {
 					v = arg(s, len(s))
 				}
@@ -82,14 +83,14 @@ options:
 	}
 	ops := args[min(i, len(args)):]
 	if !prog && len(ops) > 0 {
-		inplace = inplace || strings.Contains(ops[0].s, `@include "inplace"`)
+		inplace = inplace || strings.Contains(ops[0].Text, `@include "inplace"`)
 		ops = ops[1:]
 	}
 	if !inplace {
 		return
 	}
 	for _, a := range ops {
-		if name, _, ok := strings.Cut(a.s, "="); ok && isIdent(name) || a.is("-") {
+		if name, _, ok := strings.Cut(a.Text, "="); ok && isIdent(name) || a.Is("-") {
 			continue
 		}
 		w.write(st, a, "awk -i inplace")
@@ -111,18 +112,18 @@ func isIdent(s string) bool {
 // echo or printf pipe), it writes what their w and wq write (the file,
 // or the one named, or the one e or f made current) and runs what their
 // ! runs; where they cannot, it writes the file.
-func (w *shellWalker) ed(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(args, optSpec{args: "p", long: []string{"prompt"}})
-	if o.informational() {
+func (w *shellWalker) ed(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "p", Long: []string{"prompt"}})
+	if o.Informational() {
 		return
 	}
-	var file shArg
-	if len(o.ops) > 0 && !strings.HasPrefix(o.ops[0].s, "!") {
-		file = o.ops[0]
+	var file cmdline.Arg
+	if len(o.Ops) > 0 && !strings.HasPrefix(o.Ops[0].Text, "!") {
+		file = o.Ops[0]
 	}
 	in := w.stdinOf(redirs, st, true)
 	if !in.known || in.found != nil {
-		if file.s != "" {
+		if file.Text != "" {
 			w.open(st, file, "ed")
 		}
 		return
@@ -152,13 +153,13 @@ func (w *shellWalker) ed(args []shArg, redirs []*syntax.Redirect, st *shState) {
 			case strings.HasPrefix(rest, "!"):
 				w.script(rest[1:], st, pos)
 			case rest != "":
-				w.open(st, shArg{s: rest, pos: pos}, "ed")
-			case cur.s != "":
+				w.open(st, cmdline.Arg{Text: rest, Pos: pos}, "ed")
+			case cur.Text != "":
 				w.open(st, cur, "ed")
 			}
 		case 'e', 'E', 'f':
 			if rest != "" && !strings.HasPrefix(rest, "!") {
-				cur = shArg{s: rest, pos: pos}
+				cur = cmdline.Arg{Text: rest, Pos: pos}
 			}
 		case '!':
 			w.script(cmd[1:], st, pos)
@@ -213,24 +214,24 @@ type vimEdit struct {
 // input, for what they write (see vimCommands): the files it edits, and
 // those named. A script lucid cannot read (-S FILE, -u FILE, -s FILE in
 // Normal mode) may write the files edited.
-func (w *shellWalker) vim(name string, args []shArg, redirs []*syntax.Redirect, st *shState) {
+func (w *shellWalker) vim(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	exMode := name == "ex"
 	var cmds []string
-	var files []shArg
+	var files []cmdline.Arg
 	var e vimEdit
 	i := 0
 	arg := func(s string, at int, optional bool) (string, bool) {
 		if at < len(s) {
 			return s[at:], true
 		}
-		if i+1 < len(args) && (!optional || !strings.HasPrefix(args[i+1].s, "-")) {
+		if i+1 < len(args) && (!optional || !strings.HasPrefix(args[i+1].Text, "-")) {
 			i++
-			return args[i].s, true
+			return args[i].Text, true
 		}
 		return "", false
 	}
 	for ; i < len(args); i++ {
-		s := args[i].s
+		s := args[i].Text
 		switch {
 		case s == "--":
 			files = append(files, args[i+1:]...)
@@ -247,7 +248,7 @@ func (w *shellWalker) vim(name string, args []shArg, redirs []*syntax.Redirect, 
 				}
 			case "--startuptime", "--log":
 				if f, ok := arg(s, len(s), false); ok {
-					w.open(st, shArg{s: f, pos: args[i].pos}, name+" "+s)
+					w.open(st, cmdline.Arg{Text: f, Pos: args[i].Pos}, name+" "+s)
 				}
 			case "--listen", "--servername", "--server", "--api-info", "--remote-ui":
 				i++
@@ -285,7 +286,7 @@ func (w *shellWalker) vim(name string, args []shArg, redirs []*syntax.Redirect, 
 					break letters
 				case 'w', 'W':
 					if f, ok := arg(s, j+1, false); ok && strings.Trim(f, "0123456789") != "" {
-						w.open(st, shArg{s: f, pos: args[i].pos}, name+" -"+string(s[j]))
+						w.open(st, cmdline.Arg{Text: f, Pos: args[i].Pos}, name+" -"+string(s[j]))
 					}
 					break letters
 				case 'U', 'i', 'T', 't', 'q':
@@ -326,19 +327,19 @@ func (w *shellWalker) vim(name string, args []shArg, redirs []*syntax.Redirect, 
 // on its command line and opened by its commands, when the commands write
 // the files edited or a script lucid cannot read runs; and the files
 // they write by name.
-func (w *shellWalker) editWrites(e vimEdit, files []shArg, st *shState, by string, pos uint) {
+func (w *shellWalker) editWrites(e vimEdit, files []cmdline.Arg, st *shState, by string, pos uint) {
 	if e.buffers || e.unknown {
 		for _, a := range files {
-			if !a.is("-") {
+			if !a.Is("-") {
 				w.open(st, a, by)
 			}
 		}
 		for _, f := range e.edits {
-			w.open(st, shArg{s: f, pos: pos}, by)
+			w.open(st, cmdline.Arg{Text: f, Pos: pos}, by)
 		}
 	}
 	for _, f := range e.files {
-		w.open(st, shArg{s: f, pos: pos}, by)
+		w.open(st, cmdline.Arg{Text: f, Pos: pos}, by)
 	}
 }
 
@@ -478,12 +479,12 @@ func skipVimRange(c string) string {
 // save-some-buffers, write-file), or when a Lisp file lucid cannot read
 // runs (-l, --script); write-file "NAME" and write-region's file are
 // written too, and find-file "NAME" visits one more.
-func (w *shellWalker) emacs(args []shArg, st *shState) {
+func (w *shellWalker) emacs(args []cmdline.Arg, st *shState) {
 	var e vimEdit
-	var files []shArg
+	var files []cmdline.Arg
 	pos := posOf(args)
 	for i := 0; i < len(args); i++ {
-		s := args[i].s
+		s := args[i].Text
 		long := strings.TrimPrefix(s, "-")
 		name, val, hasVal := strings.Cut(long, "=")
 		next := func() string {
@@ -492,7 +493,7 @@ func (w *shellWalker) emacs(args []shArg, st *shState) {
 			}
 			if i+1 < len(args) {
 				i++
-				return args[i].s
+				return args[i].Text
 			}
 			return ""
 		}
@@ -515,10 +516,10 @@ func (w *shellWalker) emacs(args []shArg, st *shState) {
 		case "-eval", "eval", "-execute", "execute":
 			elispWrites(next(), &e)
 		case "-chdir", "chdir":
-			st = chdir(st, shArg{s: next()})
+			st = chdir(st, cmdline.Arg{Text: next()})
 		case "-file", "-find-file", "-visit", "file", "find-file", "visit":
 			if f := next(); f != "" {
-				files = append(files, shArg{s: f, pos: pos})
+				files = append(files, cmdline.Arg{Text: f, Pos: pos})
 			}
 		case "L", "-directory", "directory", "-insert", "insert", "u", "-user", "user", "t", "-terminal", "d", "-display",
 			"-dump-file", "-seccomp", "T", "-title", "-name", "-init-directory":

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -15,7 +16,7 @@ import (
 // and command substitutions, field splitting, globs, quote removal), as
 // far as the command line and the disk tell. A variable the line sets to
 // a known value, $HOME, $PWD, the output of a few commands (see output)
-// and globs against the disk are known; anything else stays shUnknown.
+// and globs against the disk are known; anything else stays cmdline.Unknown.
 
 // Bounds on what an analysis expands, so that hostile input stays cheap;
 // past one the analysis stops there and says so (ShellAnalysis.Unsure).
@@ -92,8 +93,8 @@ const (
 )
 
 // expand expands the words of a command; see expandWord.
-func (w *shellWalker) expand(words []*syntax.Word, st *shState) []shArg {
-	out := make([]shArg, 0, len(words))
+func (w *shellWalker) expand(words []*syntax.Word, st *shState) []cmdline.Arg {
+	out := make([]cmdline.Arg, 0, len(words))
 	for _, word := range words {
 		out = w.expandWord(out, word, st)
 	}
@@ -101,15 +102,15 @@ func (w *shellWalker) expand(words []*syntax.Word, st *shState) []shArg {
 }
 
 // expandWord appends what the shell makes of word, as command arguments:
-// none, one or many words, what is not known shUnknown.
-func (w *shellWalker) expandWord(out []shArg, word *syntax.Word, st *shState) []shArg {
+// none, one or many words, what is not known cmdline.Unknown.
+func (w *shellWalker) expandWord(out []cmdline.Arg, word *syntax.Word, st *shState) []cmdline.Arg {
 	if word == nil || len(word.Parts) == 0 || w.words > maxExpandWords {
 		return out
 	}
 	pos := word.Pos().Offset()
 	if len(word.Parts) == 1 { // most words: no need for more
-		if lit, ok := word.Parts[0].(*syntax.Lit); ok && plainLit(lit.Value) {
-			return append(out, shArg{s: lit.Value, pos: pos, word: word})
+		if lit, ok := word.Parts[0].(*syntax.Lit); ok && cmdline.PlainLit(lit.Value) {
+			return append(out, cmdline.Arg{Text: lit.Value, Pos: pos, Word: word})
 		}
 	}
 	for _, parts := range w.braces(word) {
@@ -140,7 +141,7 @@ type field struct {
 	// pat is text as a glob pattern: what was quoted is escaped.
 	pat     []byte
 	glob    bool // an unquoted * ? or [ in it
-	unknown bool // text holds shUnknown
+	unknown bool // text holds cmdline.Unknown
 	multi   bool // an unquoted expansion not known: any number of words
 	exists  bool // something, "" included, was written into it
 }
@@ -166,7 +167,7 @@ func (e *expander) end() {
 func (e *expander) add(s string, quoted bool) {
 	e.cur.exists = true
 	e.cur.text = append(e.cur.text, s...)
-	if strings.Contains(s, shUnknown) {
+	if strings.Contains(s, cmdline.Unknown) {
 		e.cur.unknown = true
 	}
 	for i := 0; i < len(s); i++ {
@@ -191,13 +192,13 @@ func (e *expander) parts(parts []syntax.WordPart, quoted bool) {
 		case *syntax.Lit:
 			if quoted {
 				var b strings.Builder
-				unescape(&b, p.Value, "$`\"\\\n", nil, 0, double)
+				cmdline.Unescape(&b, p.Value, "$`\"\\\n", nil, 0, cmdline.Double)
 				e.add(b.String(), true)
 			} else {
 				e.bare(p.Value, i == 0)
 			}
 		case *syntax.SglQuoted:
-			e.add(dollarQuoted(p), true)
+			e.add(cmdline.DollarQuoted(p), true)
 		case *syntax.DblQuoted:
 			e.cur.exists = true
 			e.parts(p.Parts, true)
@@ -209,7 +210,7 @@ func (e *expander) parts(parts []syntax.WordPart, quoted bool) {
 			v, ok := e.w.substOutput(p, e.st)
 			e.expansion(v, ok, quoted, false)
 		case *syntax.ProcSubst:
-			e.add(shUnknown, true) // a /dev/fd/N path
+			e.add(cmdline.Unknown, true) // a /dev/fd/N path
 		default: // $(( )), extended globs
 			e.expansion("", false, quoted, false)
 		}
@@ -241,7 +242,7 @@ func (e *expander) bare(s string, first bool) {
 				dir, ok = e.st.lookup("PWD")
 			}
 			if !ok {
-				dir = shUnknown
+				dir = cmdline.Unknown
 			}
 			e.add(dir, true)
 			i += end - 1
@@ -257,7 +258,7 @@ func (e *expander) bare(s string, first bool) {
 func (e *expander) expansion(v string, ok, quoted, all bool) {
 	switch {
 	case !ok:
-		e.add(shUnknown, true)
+		e.add(cmdline.Unknown, true)
 		e.cur.multi = e.cur.multi || all || !quoted && !e.assign
 	case quoted || e.assign:
 		e.add(v, true)
@@ -286,28 +287,28 @@ func (e *expander) param(p *syntax.ParamExp) (string, bool) {
 // globField appends the words field f makes once its glob, if any, is
 // matched against the disk as bash matches it: no match leaves it as it
 // is.
-func (w *shellWalker) globField(out []shArg, f field, st *shState, pos uint) []shArg {
-	a := shArg{s: string(f.text), multi: f.multi, pos: pos}
+func (w *shellWalker) globField(out []cmdline.Arg, f field, st *shState, pos uint) []cmdline.Arg {
+	a := cmdline.Arg{Text: string(f.text), Multi: f.multi, Pos: pos}
 	if !f.glob || f.unknown || st.glob == globOff {
-		a.multi = a.multi || f.glob && f.unknown
+		a.Multi = a.Multi || f.glob && f.unknown
 		return w.count(out, a)
 	}
 	matches, ok := w.glob(st, string(f.pat))
 	switch {
 	case !ok || st.glob == globUnknown:
-		a.multi = true
+		a.Multi = true
 		return append(out, a)
 	case len(matches) == 0:
 		return w.count(out, a)
 	}
 	for _, m := range matches {
-		out = w.count(out, shArg{s: m, pos: pos})
+		out = w.count(out, cmdline.Arg{Text: m, Pos: pos})
 	}
 	return out
 }
 
 // count appends a, one more expanded word, while the bound allows.
-func (w *shellWalker) count(out []shArg, a shArg) []shArg {
+func (w *shellWalker) count(out []cmdline.Arg, a cmdline.Arg) []cmdline.Arg {
 	w.words++
 	if w.words > maxExpandWords {
 		w.stop(unsureWords)

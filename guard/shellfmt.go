@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
@@ -30,12 +31,12 @@ const (
 // names: the file; under a folder (one on disk, ".", or a name ending in
 // "/"), the files that glob matches; with toolGlobs, a pattern the tool
 // matches itself (prettier 'src/**/*.ts') names the paths it matches.
-func (w *shellWalker) fmtWrite(st *shState, a shArg, glob, by string, toolGlobs bool) {
-	if a.under != "" { // what find hands to xargs or -exec
-		w.formats(st, a.s, a.under, by, a.pos)
+func (w *shellWalker) fmtWrite(st *shState, a cmdline.Arg, glob, by string, toolGlobs bool) {
+	if a.Under != "" { // what find hands to xargs or -exec
+		w.formats(st, a.Text, a.Under, by, a.Pos)
 		return
 	}
-	s, ok := a.lit()
+	s, ok := a.Lit()
 	if !ok || s == "" || s == "-" {
 		return
 	}
@@ -46,19 +47,19 @@ func (w *shellWalker) fmtWrite(st *shState, a shArg, glob, by string, toolGlobs 
 	kind := w.kindAt(st, p)
 	switch {
 	case kind == realpath.Dir || strings.HasSuffix(s, "/") || s == "." || s == ".." || strings.HasSuffix(s, "/.") || strings.HasSuffix(s, "/.."):
-		w.formats(st, filepath.Clean(p), glob, by, a.pos)
+		w.formats(st, filepath.Clean(p), glob, by, a.Pos)
 	case kind == realpath.None && toolGlobs && toolGlob(s):
 		dir, rest, ok := splitToolGlob(s)
 		if !ok {
 			return
 		}
-		d, ok := st.path(shArg{s: dir})
+		d, ok := st.path(cmdline.Arg{Text: dir})
 		if !ok {
 			return
 		}
-		w.formats(st, filepath.Clean(d), rest, by, a.pos)
+		w.formats(st, filepath.Clean(d), rest, by, a.Pos)
 	default:
-		w.formatsFile(st, p, by, a.pos)
+		w.formatsFile(st, p, by, a.Pos)
 	}
 }
 
@@ -82,11 +83,11 @@ func (w *shellWalker) formatsFile(st *shState, p, by string, pos uint) {
 
 // formatsOperand records that by rewrites the file a names, or what
 // find hands it through xargs or -exec.
-func (w *shellWalker) formatsOperand(st *shState, a shArg, by string) {
-	if a.under != "" {
-		w.formats(st, a.s, a.under, by, a.pos)
+func (w *shellWalker) formatsOperand(st *shState, a cmdline.Arg, by string) {
+	if a.Under != "" {
+		w.formats(st, a.Text, a.Under, by, a.Pos)
 	} else if p, ok := st.path(a); ok {
-		w.formatsFile(st, p, by, a.pos)
+		w.formatsFile(st, p, by, a.Pos)
 	}
 }
 
@@ -193,17 +194,17 @@ func tomlKeys(text, section string) map[string]string {
 // is its own files, a pattern ending in /... every .go file under its
 // folder, a .go file itself, and an import path of the main module (go.mod's
 // module line) its folder. go fmt -n only prints; go fix -diff too.
-func (w *shellWalker) goFmt(sub string, args []shArg, st *shState) {
+func (w *shellWalker) goFmt(sub string, args []cmdline.Arg, st *shState) {
 	pkgs, flags, ok := goArgs(args)
 	if !ok || slices.Contains(flags, "n") || slices.Contains(flags, "diff") {
 		return
 	}
 	by := "go " + sub
 	if len(pkgs) == 0 {
-		pkgs = []shArg{{s: "."}}
+		pkgs = []cmdline.Arg{{Text: "."}}
 	}
 	for _, a := range pkgs {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok {
 			continue
 		}
@@ -225,8 +226,8 @@ func (w *shellWalker) goFmt(sub string, args []shArg, st *shState) {
 				s = "."
 			}
 		}
-		if p, ok := st.path(shArg{s: s}); ok {
-			w.formats(st, filepath.Clean(p), glob, by, a.pos)
+		if p, ok := st.path(cmdline.Arg{Text: s}); ok {
+			w.formats(st, filepath.Clean(p), glob, by, a.Pos)
 		}
 	}
 }
@@ -278,13 +279,13 @@ func (w *shellWalker) goModule(dir string) (root, mod string, ok bool) {
 
 // goArgs splits the arguments of a go subcommand into its packages and
 // the names of its flags. -C is taken by goTool.
-func goArgs(args []shArg) (pkgs []shArg, flags []string, ok bool) {
+func goArgs(args []cmdline.Arg) (pkgs []cmdline.Arg, flags []string, ok bool) {
 	fl, pkgs := dashFlags(args, goValueFlag)
 	for _, f := range fl {
-		if f.name == "h" || f.name == "help" {
+		if f.Name == "h" || f.Name == "help" {
 			return nil, nil, false
 		}
-		flags = append(flags, f.name)
+		flags = append(flags, f.Name)
 	}
 	return pkgs, flags, true
 }
@@ -293,9 +294,9 @@ func goArgs(args []shArg) (pkgs []shArg, flags []string, ok bool) {
 // them: -name or --name, its value after = or, for the names valued
 // takes, as the next word; options and operands mix, and -- ends the
 // options.
-func dashFlags(args []shArg, valued func(string) bool) (flags []optFlag, ops []shArg) {
+func dashFlags(args []cmdline.Arg, valued func(string) bool) (flags []cmdline.Flag, ops []cmdline.Arg) {
 	for i := 0; i < len(args); i++ {
-		s, lit := args[i].lit()
+		s, lit := args[i].Lit()
 		if !lit || !strings.HasPrefix(s, "-") || s == "-" {
 			ops = append(ops, args[i])
 			continue
@@ -305,12 +306,12 @@ func dashFlags(args []shArg, valued func(string) bool) (flags []optFlag, ops []s
 		}
 		trimmed := strings.TrimLeft(s, "-")
 		name, val, hasVal := strings.Cut(trimmed, "=")
-		f := optFlag{name: name, has: hasVal}
+		f := cmdline.Flag{Name: name, Has: hasVal}
 		if hasVal {
-			f.val = args[i].from(len(s) - len(val))
+			f.Val = args[i].From(len(s) - len(val))
 		} else if valued(name) && i+1 < len(args) {
 			i++
-			f.val, f.has = args[i], true
+			f.Val, f.Has = args[i], true
 		}
 		flags = append(flags, f)
 	}
@@ -334,12 +335,12 @@ func goValueFlag(name string) bool {
 // go.sum (go mod tidy, go get, go mod edit, go mod vendor, go mod init):
 // those of the module the command runs in, the go.mod nearest above it,
 // or of -modfile's file.
-func (w *shellWalker) goMod(sub string, args []shArg, st *shState) {
+func (w *shellWalker) goMod(sub string, args []cmdline.Arg, st *shState) {
 	if sub == "mod" {
 		if len(args) == 0 {
 			return
 		}
-		sub, args = "mod "+args[0].s, args[1:]
+		sub, args = "mod "+args[0].Text, args[1:]
 	}
 	by := "go " + sub
 	ops, flags, ok := goArgs(args)
@@ -348,9 +349,9 @@ func (w *shellWalker) goMod(sub string, args []shArg, st *shState) {
 	}
 	modfile := ""
 	for i, a := range args {
-		if name, val, has := strings.Cut(strings.TrimLeft(a.s, "-"), "="); strings.HasPrefix(a.s, "-") && name == "modfile" {
+		if name, val, has := strings.Cut(strings.TrimLeft(a.Text, "-"), "="); strings.HasPrefix(a.Text, "-") && name == "modfile" {
 			if !has && i+1 < len(args) {
-				val = args[i+1].s
+				val = args[i+1].Text
 			}
 			modfile = val
 		}
@@ -370,23 +371,23 @@ func (w *shellWalker) goMod(sub string, args []shArg, st *shState) {
 		}
 	case "mod init":
 		if modfile == "" {
-			w.open(st, shArg{s: "go.mod", pos: posOf(args)}, by)
+			w.open(st, cmdline.Arg{Text: "go.mod", Pos: posOf(args)}, by)
 			return
 		}
 	case "mod vendor":
-		dir := shArg{s: "vendor"}
+		dir := cmdline.Arg{Text: "vendor"}
 		for i, a := range args {
-			if a.is("-o") && i+1 < len(args) {
+			if a.Is("-o") && i+1 < len(args) {
 				dir = args[i+1]
-			} else if v, ok := strings.CutPrefix(a.s, "-o="); ok {
-				dir = shArg{s: v}
+			} else if v, ok := strings.CutPrefix(a.Text, "-o="); ok {
+				dir = cmdline.Arg{Text: v}
 			}
 		}
 		root, _, ok := w.goModule(st.dir)
 		if !ok {
 			return
 		}
-		if s, ok := dir.lit(); ok {
+		if s, ok := dir.Lit(); ok {
 			if !filepath.IsAbs(s) {
 				s = root + "/" + s
 			}
@@ -398,44 +399,44 @@ func (w *shellWalker) goMod(sub string, args []shArg, st *shState) {
 	}
 	pos := posOf(args)
 	if modfile != "" {
-		w.open(st, shArg{s: modfile, pos: pos}, by)
-		w.open(st, shArg{s: strings.TrimSuffix(modfile, ".mod") + ".sum", pos: pos}, by)
+		w.open(st, cmdline.Arg{Text: modfile, Pos: pos}, by)
+		w.open(st, cmdline.Arg{Text: strings.TrimSuffix(modfile, ".mod") + ".sum", Pos: pos}, by)
 		return
 	}
 	root, _, ok := w.goModule(st.dir)
 	if !ok {
 		return
 	}
-	w.open(st, shArg{s: root + "/go.mod", pos: pos}, by)
+	w.open(st, cmdline.Arg{Text: root + "/go.mod", Pos: pos}, by)
 	if sub != "mod edit" {
-		w.open(st, shArg{s: root + "/go.sum", pos: pos}, by)
+		w.open(st, cmdline.Arg{Text: root + "/go.sum", Pos: pos}, by)
 	}
 }
 
 // posOf is where the first of args lies in the source, for ordering.
-func posOf(args []shArg) uint {
+func posOf(args []cmdline.Arg) uint {
 	if len(args) == 0 {
 		return 0
 	}
-	return args[0].pos
+	return args[0].Pos
 }
 
-// fmtOpts reads the options of a formatter with a write flag: parseOpts
+// fmtOpts reads the options of a formatter with a write flag: cmdline.ParseOpts
 // with spec, and whether any of the options named in write was given and
 // none of those in dry.
-func fmtOpts(args []shArg, spec optSpec, write, dry []string) (opts, bool) {
-	o := parseOpts(args, spec)
-	if o.informational() {
+func fmtOpts(args []cmdline.Arg, spec cmdline.Spec, write, dry []string) (cmdline.Opts, bool) {
+	o := cmdline.ParseOpts(args, spec)
+	if o.Informational() {
 		return o, false
 	}
-	return o, o.has(write...) && !o.has(dry...)
+	return o, o.Has(write...) && !o.Has(dry...)
 }
 
 // prettier --write (-w) rewrites its files, folders (any file under them
 // that a language of its own or of a plugin takes) and the globs it
 // matches itself. --check, --list-different alone, and stdin write none.
-func (w *shellWalker) prettier(args []shArg, st *shState) {
-	o, write := fmtOpts(args, optSpec{exact: true, long: []string{"config", "ignore-path", "plugin", "parser", "stdin-filepath",
+func (w *shellWalker) prettier(args []cmdline.Arg, st *shState) {
+	o, write := fmtOpts(args, cmdline.Spec{Exact: true, Long: []string{"config", "ignore-path", "plugin", "parser", "stdin-filepath",
 		"cache-location", "cache-strategy", "log-level", "loglevel", "print-width", "tab-width", "trailing-comma",
 		"arrow-parens", "end-of-line", "prose-wrap", "quote-props", "html-whitespace-sensitivity",
 		"embedded-language-formatting", "object-wrap", "experimental-operator-position", "cursor-offset",
@@ -444,8 +445,8 @@ func (w *shellWalker) prettier(args []shArg, st *shState) {
 	if !write {
 		return
 	}
-	for _, a := range o.ops {
-		if !strings.HasPrefix(a.s, "!") { // !pattern ignores
+	for _, a := range o.Ops {
+		if !strings.HasPrefix(a.Text, "!") { // !pattern ignores
 			w.fmtWrite(st, a, globAny, "prettier --write", true)
 		}
 	}
@@ -455,25 +456,25 @@ func (w *shellWalker) prettier(args []shArg, st *shState) {
 // a folder (which files its config takes is open-ended), the globs it
 // matches itself; with no operand, the directory (ESLint 9). -o writes
 // its report, fix or not.
-func (w *shellWalker) eslint(args []shArg, st *shState) {
-	o, fix := fmtOpts(args, optSpec{args: "cfo", exact: true, long: []string{"config", "ext", "global", "parser", "parser-options",
+func (w *shellWalker) eslint(args []cmdline.Arg, st *shState) {
+	o, fix := fmtOpts(args, cmdline.Spec{Args: "cfo", Exact: true, Long: []string{"config", "ext", "global", "parser", "parser-options",
 		"resolve-plugins-relative-to", "rulesdir", "plugin", "rule", "env", "ignore-path", "ignore-pattern", "format",
 		"output-file", "max-warnings", "cache-location", "cache-strategy", "fix-type", "stdin-filename",
 		"report-unused-disable-directives-severity", "report-unused-inline-configs", "flag", "concurrency",
 		"print-config", "suppressions-location", "suppress-rule"}},
 		[]string{"fix"}, []string{"fix-dry-run", "stdin", "print-config", "init", "env-info"})
-	if o.informational() || o.has("print-config", "init", "env-info") {
+	if o.Informational() || o.Has("print-config", "init", "env-info") {
 		return
 	}
-	if f, ok := o.get("o", "output-file"); ok {
+	if f, ok := o.Get("o", "output-file"); ok {
 		w.open(st, f, "eslint -o")
 	}
 	if !fix {
 		return
 	}
-	ops := o.ops
+	ops := o.Ops
 	if len(ops) == 0 {
-		ops = []shArg{{s: ".", pos: posOf(args)}}
+		ops = []cmdline.Arg{{Text: ".", Pos: posOf(args)}}
 	}
 	for _, a := range ops {
 		w.fmtWrite(st, a, globAny, "eslint --fix", true)
@@ -526,10 +527,10 @@ func iniKeys(text string) map[string]string {
 // the nearest of names above it (each name looked for in each folder,
 // nearest first; pyproject.toml only where it has section), or given, the
 // one named on the command line.
-func (w *shellWalker) pyConfigs(st *shState, dir string, given shArg, hasGiven bool, section string, names ...string) []string {
+func (w *shellWalker) pyConfigs(st *shState, dir string, given cmdline.Arg, hasGiven bool, section string, names ...string) []string {
 	if hasGiven {
-		if s, ok := given.lit(); ok && !strings.Contains(s, "=") {
-			if p, ok := st.path(shArg{s: s}); ok {
+		if s, ok := given.Lit(); ok && !strings.Contains(s, "=") {
+			if p, ok := st.path(cmdline.Arg{Text: s}); ok {
 				return []string{filepath.Clean(p)}
 			}
 		}
@@ -560,18 +561,18 @@ func (w *shellWalker) pyConfigs(st *shState, dir string, given shArg, hasGiven b
 // black rewrites its files, and under a folder its Python files (.py,
 // .pyi, .ipynb; every file with --include, or include in its config).
 // --check, --diff and -c (code given inline) write nothing.
-func (w *shellWalker) black(args []shArg, st *shState) {
-	o := parseOpts(args, optSpec{args: "cltW", exact: true, long: []string{"code", "line-length", "target-version",
+func (w *shellWalker) black(args []cmdline.Arg, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "cltW", Exact: true, Long: []string{"code", "line-length", "target-version",
 		"python-cell-magics", "include", "exclude", "extend-exclude", "force-exclude", "stdin-filename", "workers",
 		"config", "required-version", "enable-unstable-feature", "line-ranges"}})
-	if o.informational() || o.has("check", "diff", "c", "code") {
+	if o.Informational() || o.Has("check", "diff", "c", "code") {
 		return
 	}
-	cfg, hasCfg := o.get("config")
-	for _, a := range o.ops {
+	cfg, hasCfg := o.Get("config")
+	for _, a := range o.Ops {
 		glob := globPython
 		if p, ok := st.path(a); ok {
-			glob = w.pyGlob(globPython, p, o.has("include"), w.pyConfigs(st, p, cfg, hasCfg, "tool.black", "pyproject.toml"), "tool.black", "include")
+			glob = w.pyGlob(globPython, p, o.Has("include"), w.pyConfigs(st, p, cfg, hasCfg, "tool.black", "pyproject.toml"), "tool.black", "include")
 		}
 		w.fmtWrite(st, a, glob, "black", false)
 	}
@@ -583,34 +584,34 @@ func (w *shellWalker) black(args []shArg, st *shState) {
 // does check without a fix. Under a folder: .py, .pyi and .ipynb, every
 // file where --extension or the config's include, extend-include or
 // extension widens them. -o writes its report.
-func (w *shellWalker) ruff(args []shArg, st *shState) {
+func (w *shellWalker) ruff(args []cmdline.Arg, st *shState) {
 	sub := "check"
 	if len(args) > 0 {
-		switch args[0].s {
+		switch args[0].Text {
 		case "format", "check":
-			sub, args = args[0].s, args[1:]
+			sub, args = args[0].Text, args[1:]
 		case "rule", "config", "linter", "clean", "version", "help", "server", "analyze":
 			return
 		}
 	}
-	o := parseOpts(args, optSpec{args: "o", exact: true, long: []string{"config", "select", "ignore", "extend-select",
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "o", Exact: true, Long: []string{"config", "select", "ignore", "extend-select",
 		"extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude", "fixable",
 		"unfixable", "extend-fixable", "extend-unfixable", "output-format", "output-file", "target-version",
 		"line-length", "cache-dir", "stdin-filename", "dummy-variable-rgx", "extension", "range", "python", "format"}})
-	if o.informational() || o.has("diff", "watch", "show-settings", "show-files", "statistics") {
+	if o.Informational() || o.Has("diff", "watch", "show-settings", "show-files", "statistics") {
 		return
 	}
-	if f, ok := o.get("o", "output-file"); ok {
+	if f, ok := o.Get("o", "output-file"); ok {
 		w.open(st, f, "ruff -o")
 	}
-	if o.has("check") && sub == "format" {
+	if o.Has("check") && sub == "format" {
 		return
 	}
-	ops := o.ops
+	ops := o.Ops
 	if len(ops) == 0 {
-		ops = []shArg{{s: ".", pos: posOf(args)}}
+		ops = []cmdline.Arg{{Text: ".", Pos: posOf(args)}}
 	}
-	cfg, hasCfg := o.get("config")
+	cfg, hasCfg := o.Get("config")
 	by := "ruff format"
 	if sub == "check" {
 		by = "ruff check --fix"
@@ -621,11 +622,11 @@ func (w *shellWalker) ruff(args []shArg, st *shState) {
 			continue
 		}
 		configs := w.pyConfigs(st, p, cfg, hasCfg, "tool.ruff", ".ruff.toml", "ruff.toml", "pyproject.toml")
-		fix := o.has("fix", "fix-only", "add-noqa") || !o.has("no-fix") && w.ruffFixes(configs)
+		fix := o.Has("fix", "fix-only", "add-noqa") || !o.Has("no-fix") && w.ruffFixes(configs)
 		if sub == "check" && !fix {
 			continue
 		}
-		widen := o.has("extension") || hasCfg && (strings.Contains(cfg.s, "include") || strings.Contains(cfg.s, "extension"))
+		widen := o.Has("extension") || hasCfg && (strings.Contains(cfg.Text, "include") || strings.Contains(cfg.Text, "extension"))
 		glob := w.pyGlob(globPython, p, widen, configs, "tool.ruff", "include", "extend-include", "extension")
 		w.fmtWrite(st, a, glob, by, false)
 	}
@@ -652,23 +653,23 @@ func (w *shellWalker) ruffFixes(configs []string) bool {
 // isort rewrites its files, and under a folder .py, .pyi, .pyx and .pxd
 // files (every file where --ext or the config's supported_extensions
 // widens them). --check-only, --diff and --stdout write nothing.
-func (w *shellWalker) isort(args []shArg, st *shState) {
-	o := parseOpts(args, optSpec{args: "abflmopsj", exact: true, long: []string{"add-import", "builtin", "extra-builtin", "future",
+func (w *shellWalker) isort(args []cmdline.Arg, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "abflmopsj", Exact: true, Long: []string{"add-import", "builtin", "extra-builtin", "future",
 		"line-length", "line-width", "wrap-length", "multi-line", "thirdparty", "project", "known-local-folder",
 		"virtual-env", "conda-env", "python-version", "py", "profile", "settings-path", "sp", "settings-file",
 		"settings", "skip", "skip-glob", "sg", "extend-skip", "extend-skip-glob", "src", "src-path", "rm",
 		"remove-import", "jobs", "ext", "extension", "supported-extension", "blocked-extension", "section-default",
 		"sd", "lines-after-imports", "lai", "lines-between-types", "lbt", "line-ending", "le", "filename",
 		"indent", "wl", "ap", "no-lines-before", "nlb", "only-sections", "formatter", "treat-comment-as-code"}})
-	if o.informational() || o.has("c", "check-only", "check", "diff", "df", "d", "stdout", "show-config", "show-files") {
+	if o.Informational() || o.Has("c", "check-only", "check", "diff", "df", "d", "stdout", "show-config", "show-files") {
 		return
 	}
-	sp, hasSp := o.get("sp", "settings-path", "settings-file", "settings")
-	for _, a := range o.ops {
+	sp, hasSp := o.Get("sp", "settings-path", "settings-file", "settings")
+	for _, a := range o.Ops {
 		glob := globIsort
 		if p, ok := st.path(a); ok {
-			configs := w.pyConfigs(st, p, sp, hasSp && !strings.HasSuffix(sp.s, "/"), "tool.isort", ".isort.cfg", "pyproject.toml", "setup.cfg", "tox.ini")
-			glob = w.pyGlob(globIsort, p, o.has("ext", "extension", "supported-extension"), configs, "tool.isort", "supported_extensions", "extend_supported_extensions")
+			configs := w.pyConfigs(st, p, sp, hasSp && !strings.HasSuffix(sp.Text, "/"), "tool.isort", ".isort.cfg", "pyproject.toml", "setup.cfg", "tox.ini")
+			glob = w.pyGlob(globIsort, p, o.Has("ext", "extension", "supported-extension"), configs, "tool.isort", "supported_extensions", "extend_supported_extensions")
 		}
 		w.fmtWrite(st, a, glob, "isort", false)
 	}
@@ -679,10 +680,10 @@ func (w *shellWalker) isort(args []shArg, st *shState) {
 // workspace (a Cargo.toml above it with [workspace]) with --all or -p,
 // or where that nearest Cargo.toml is the workspace's. --check, and
 // rustfmt's own --check or --emit stdout after --, write nothing.
-func (w *shellWalker) cargo(args []shArg, st *shState) {
+func (w *shellWalker) cargo(args []cmdline.Arg, st *shState) {
 	i := 0
-	for ; i < len(args) && (strings.HasPrefix(args[i].s, "+") || strings.HasPrefix(args[i].s, "-")); i++ {
-		switch args[i].s { // a +toolchain, or cargo's own options
+	for ; i < len(args) && (strings.HasPrefix(args[i].Text, "+") || strings.HasPrefix(args[i].Text, "-")); i++ {
+		switch args[i].Text { // a +toolchain, or cargo's own options
 		case "-C":
 			if i+1 < len(args) {
 				i++
@@ -692,20 +693,20 @@ func (w *shellWalker) cargo(args []shArg, st *shState) {
 			i++
 		}
 	}
-	if i >= len(args) || !args[i].is("fmt") {
+	if i >= len(args) || !args[i].Is("fmt") {
 		return
 	}
-	o := parseOpts(args[i+1:], optSpec{args: "p", long: []string{"manifest-path", "package", "message-format"}})
-	if o.informational() || o.has("check") {
+	o := cmdline.ParseOpts(args[i+1:], cmdline.Spec{Args: "p", Long: []string{"manifest-path", "package", "message-format"}})
+	if o.Informational() || o.Has("check") {
 		return
 	}
-	for j, a := range o.ops {
-		if o.dashes >= 0 && j >= o.dashes && (a.is("--check") || a.is("stdout") || a.is("--emit=stdout")) {
+	for j, a := range o.Ops {
+		if o.Dashes >= 0 && j >= o.Dashes && (a.Is("--check") || a.Is("stdout") || a.Is("--emit=stdout")) {
 			return
 		}
 	}
 	dir := st.dir
-	if m, ok := o.get("manifest-path"); ok {
+	if m, ok := o.Get("manifest-path"); ok {
 		p, ok := st.path(m)
 		if !ok {
 			return
@@ -723,7 +724,7 @@ func (w *shellWalker) cargo(args []shArg, st *shState) {
 		for d := filepath.Dir(crate); d != "/" && d != "."; d = filepath.Dir(d) {
 			f := filepath.Join(d, "Cargo.toml")
 			if t, ok := w.readConfig(f); ok && strings.Contains(t, "[workspace]") {
-				if o.has("all", "p", "package") {
+				if o.Has("all", "p", "package") {
 					root = d
 				}
 				break
@@ -737,18 +738,18 @@ func (w *shellWalker) cargo(args []shArg, st *shState) {
 // they declare (mod x; is x.rs or x/mod.rs beside or below the file, or
 // anywhere #[path] says): every .rs file under the file's folder.
 // --check and --emit stdout write nothing.
-func (w *shellWalker) rustfmt(args []shArg, st *shState) {
-	o := parseOpts(args, optSpec{exact: true, long: []string{"config-path", "edition", "config", "emit", "color", "print-config", "style-edition", "backup"}})
-	if o.informational() || o.has("check", "print-config", "l", "files-with-diff") {
+func (w *shellWalker) rustfmt(args []cmdline.Arg, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Exact: true, Long: []string{"config-path", "edition", "config", "emit", "color", "print-config", "style-edition", "backup"}})
+	if o.Informational() || o.Has("check", "print-config", "l", "files-with-diff") {
 		return
 	}
-	if e, ok := o.get("emit"); ok && !e.is("files") {
+	if e, ok := o.Get("emit"); ok && !e.Is("files") {
 		return
 	}
-	for _, a := range o.ops {
+	for _, a := range o.Ops {
 		w.formatsOperand(st, a, "rustfmt")
 		if p, ok := st.path(a); ok {
-			w.formats(st, filepath.Dir(filepath.Clean(p)), globRust, "rustfmt", a.pos)
+			w.formats(st, filepath.Dir(filepath.Clean(p)), globRust, "rustfmt", a.Pos)
 		}
 	}
 }
@@ -756,7 +757,7 @@ func (w *shellWalker) rustfmt(args []shArg, st *shState) {
 // clangFormat -i rewrites the files it is given (it takes no folders),
 // and those listed in --files=FILE when the file can be read. LLVM's
 // options take one dash or two, the value after = or as the next word.
-func (w *shellWalker) clangFormat(args []shArg, st *shState) {
+func (w *shellWalker) clangFormat(args []cmdline.Arg, st *shState) {
 	flags, files := dashFlags(args, func(name string) bool {
 		switch name {
 		case "style", "fallback-style", "assume-filename", "lines", "offset", "length", "cursor", "qualifier-alignment", "ferror-limit", "files":
@@ -766,16 +767,16 @@ func (w *shellWalker) clangFormat(args []shArg, st *shState) {
 	})
 	inPlace := false
 	for _, f := range flags {
-		switch f.name {
+		switch f.Name {
 		case "i":
 			inPlace = true
 		case "n", "dry-run", "dump-config", "help", "version", "output-replacements-xml":
 			return
 		case "files":
-			out := w.fileOutput(f.val, st)
+			out := w.fileOutput(f.Val, st)
 			for l := range strings.Lines(out.text) {
 				if l = strings.TrimSpace(l); l != "" && out.known {
-					files = append(files, shArg{s: l, pos: f.val.pos})
+					files = append(files, cmdline.Arg{Text: l, Pos: f.Val.Pos})
 				}
 			}
 		}
@@ -791,15 +792,15 @@ func (w *shellWalker) clangFormat(args []shArg, st *shState) {
 // shfmt -w rewrites its files, and under a folder the shell scripts it
 // finds: by their name's extension, or any file without one whose #!
 // line names a shell, so every file. -f only lists them.
-func (w *shellWalker) shfmt(args []shArg, st *shState) {
+func (w *shellWalker) shfmt(args []cmdline.Arg, st *shState) {
 	flags, ops := dashFlags(args, func(name string) bool {
 		return name == "i" || name == "indent" || name == "ln" || name == "language-dialect" || name == "filename"
 	})
 	write := false
 	for _, f := range flags {
-		switch f.name {
+		switch f.Name {
 		case "w", "write":
-			write = !f.has || f.val.is("true")
+			write = !f.Has || f.Val.Is("true")
 		case "f", "find", "h", "help", "version", "tojson", "to-json":
 			return
 		}

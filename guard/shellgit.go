@@ -3,6 +3,7 @@ package guard
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
@@ -11,11 +12,11 @@ import (
 // commands whose writes git decides itself (stash, a branch switch, merge,
 // rebase, reset --hard, clean, apply...) are recorded as a GitOp, whose
 // Changes asks git before the command runs.
-func (w *shellWalker) git(args []shArg, st *shState) {
-	var settings []shArg // the -c options, some of which change what the command does
+func (w *shellWalker) git(args []cmdline.Arg, st *shState) {
+	var settings []cmdline.Arg // the -c options, some of which change what the command does
 	i := 0
 	for ; i < len(args); i++ {
-		s, ok := args[i].lit()
+		s, ok := args[i].Lit()
 		if !ok {
 			return
 		}
@@ -46,46 +47,49 @@ func (w *shellWalker) git(args []shArg, st *shState) {
 	if i >= len(args) {
 		return
 	}
-	sub, rest := args[i].s, args[i+1:]
-	o := parseOpts(rest, gitSpec(sub))
-	if o.has("h", "help") {
+	sub, rest := args[i].Text, args[i+1:]
+	o := cmdline.ParseOpts(rest, cmdline.GitSpec(sub))
+	if o.Has("h", "help") {
 		return
 	}
 	switch sub {
 	case "checkout":
-		co := checkoutOperands(o, st, w.kind)
-		if co.pathForm {
-			w.gitPaths(st, o, co.paths, "git checkout")
+		co := cmdline.CheckoutOperands(o, func(a cmdline.Arg) bool {
+			p, ok := st.resolve(a)
+			return ok && w.kind(p) != realpath.None
+		})
+		if co.PathForm {
+			w.gitPaths(st, o, co.Paths, "git checkout")
 			// One operand without -- that names a path may name a branch
 			// too, which git prefers: only git can tell.
-			ambiguous := o.dashes < 0 && len(o.ops) == 1
-			if ambiguous || w.manyFiles(st, o, co.paths) {
+			ambiguous := o.Dashes < 0 && len(o.Ops) == 1
+			if ambiguous || w.manyFiles(st, o, co.Paths) {
 				w.gitOp(st, sub, settings, rest)
 			}
 			return
 		}
 	case "restore":
 		// --staged alone restores the index, not the files.
-		if o.has("S", "staged") && !o.has("W", "worktree") {
+		if o.Has("S", "staged") && !o.Has("W", "worktree") {
 			return
 		}
-		w.gitPaths(st, o, o.ops, "git restore")
-		if w.manyFiles(st, o, o.ops) {
+		w.gitPaths(st, o, o.Ops, "git restore")
+		if w.manyFiles(st, o, o.Ops) {
 			w.gitOp(st, sub, settings, rest)
 		}
 		return
 	case "rm":
-		if !o.has("cached", "n", "dry-run") {
-			w.gitPaths(st, o, o.ops, "git rm")
+		if !o.Has("cached", "n", "dry-run") {
+			w.gitPaths(st, o, o.Ops, "git rm")
 		}
 		return
 	case "clean":
-		if !o.has("f", "force") || o.has("n", "dry-run", "i", "interactive") {
+		if !o.Has("f", "force") || o.Has("n", "dry-run", "i", "interactive") {
 			return
 		}
-		w.gitPaths(st, o, o.ops, "git clean")
+		w.gitPaths(st, o, o.Ops, "git clean")
 	case "mv":
-		if !o.has("n", "dry-run") {
+		if !o.Has("n", "dry-run") {
 			w.copyOps(st, o, "git mv", true)
 		}
 		return
@@ -95,106 +99,56 @@ func (w *shellWalker) git(args []shArg, st *shState) {
 	}
 }
 
-// gitSpec is the options of a git subcommand that take an argument, so
-// that its operands (branches, commits, paths) are told from them. The
-// walker and GitOp.Changes read a command with the same spec.
-func gitSpec(sub string) optSpec {
-	switch sub {
-	case "checkout":
-		return optSpec{args: "bB", long: []string{"orphan", "pathspec-from-file", "conflict"}}
-	case "switch":
-		return optSpec{args: "cC", long: []string{"create", "force-create", "orphan", "conflict"}}
-	case "restore":
-		return optSpec{args: "s", long: []string{"source", "pathspec-from-file", "conflict"}}
-	case "rm", "reset":
-		return optSpec{long: []string{"pathspec-from-file"}}
-	case "clean":
-		return optSpec{args: "e", long: []string{"exclude"}}
-	case "stash":
-		return optSpec{args: "m", long: []string{"message", "pathspec-from-file"}}
-	case "merge":
-		return optSpec{args: "msFX", long: []string{"message", "file", "strategy", "strategy-option", "into-name", "cleanup"}}
-	case "cherry-pick", "revert":
-		return optSpec{args: "mX", long: []string{"mainline", "strategy", "strategy-option", "cleanup"}}
-	case "rebase":
-		return optSpec{args: "sxXC", long: []string{"onto", "strategy", "strategy-option", "exec", "whitespace", "empty"}}
-	case "pull":
-		return optSpec{args: "sXj", long: []string{"strategy", "strategy-option", "jobs", "depth", "deepen", "shallow-since", "shallow-exclude", "upload-pack", "refmap", "server-option", "negotiation-tip"}}
-	case "apply", "am":
-		return optSpec{args: "pC", long: []string{"directory", "include", "exclude", "whitespace", "build-fake-ancestor", "patch-format", "resolvemsg"}}
-	case "read-tree":
-		return optSpec{long: []string{"prefix", "index-output", "exclude-per-directory"}}
-	case "checkout-index":
-		return optSpec{long: []string{"prefix", "stage"}}
-	}
-	return optSpec{}
-}
-
 // changesWorkTree reports whether git subcommand sub, with options and
 // operands o, changes files of the work tree that git chooses. Those that
 // only read, or only touch the index or a commit (stash list, merge
 // --continue, reset --soft, apply --check), are not asked about.
-func changesWorkTree(sub string, o opts) bool {
+func changesWorkTree(sub string, o cmdline.Opts) bool {
 	switch sub {
 	case "checkout":
 		// Its path forms are read by the caller. A new branch at HEAD
 		// (-b NEW, --orphan NEW) leaves the files as they are.
-		return len(o.ops) > 0 || o.has("f", "force")
+		return len(o.Ops) > 0 || o.Has("f", "force")
 	case "switch":
-		_, orphan := o.get("orphan")
-		return len(o.ops) > 0 || orphan || o.has("f", "force", "discard-changes")
+		_, orphan := o.Get("orphan")
+		return len(o.Ops) > 0 || orphan || o.Has("f", "force", "discard-changes")
 	case "stash":
-		switch stashAction(o) {
+		switch cmdline.StashAction(o) {
 		case "push", "save", "pop", "apply", "branch":
 			return true
 		}
 	case "merge":
-		return !o.has("continue", "quit")
+		return !o.Has("continue", "quit")
 	case "cherry-pick", "revert":
-		return !o.has("quit")
+		return !o.Has("quit")
 	case "rebase":
-		return !o.has("quit", "edit-todo", "show-current-patch")
+		return !o.Has("quit", "edit-todo", "show-current-patch")
 	case "am":
-		return !o.has("quit", "show-current-patch")
+		return !o.Has("quit", "show-current-patch")
 	case "pull", "clean":
 		return true
 	case "reset":
-		return o.has("hard", "merge", "keep")
+		return o.Has("hard", "merge", "keep")
 	case "apply":
-		return !o.has("cached") && (o.has("apply") || !o.has("check", "stat", "numstat", "summary"))
+		return !o.Has("cached") && (o.Has("apply") || !o.Has("check", "stat", "numstat", "summary"))
 	case "read-tree":
-		return o.has("u")
+		return o.Has("u")
 	case "checkout-index":
-		return !o.has("temp")
+		return !o.Has("temp")
 	case "worktree":
-		return len(o.ops) > 0 && o.ops[0].is("remove") && o.has("f", "force")
+		return len(o.Ops) > 0 && o.Ops[0].Is("remove") && o.Has("f", "force")
 	}
 	return false
-}
-
-// stashAction is what git stash is asked to do: "push" when no
-// subcommand is named (git stash, git stash -u, git stash -- path), "" for
-// a word git would refuse.
-func stashAction(o opts) string {
-	if len(o.ops) == 0 || o.dashes == 0 {
-		return "push"
-	}
-	s, _ := o.ops[0].lit()
-	switch s {
-	case "push", "save", "pop", "apply", "branch", "list", "show", "drop", "clear", "create", "store":
-		return s
-	}
-	return ""
 }
 
 // gitOp records a git command whose writes git decides. The -c settings
 // that change what it does become the options that do the same
 // (rebase.autoStash is --autostash); the others are dropped.
-func (w *shellWalker) gitOp(st *shState, sub string, settings, args []shArg) {
+func (w *shellWalker) gitOp(st *shState, sub string, settings, args []cmdline.Arg) {
 	op := GitOp{Dir: st.dir, Args: make([]string, 0, 1+len(args)), Known: true}
 	op.Args = append(op.Args, sub)
 	for _, a := range settings {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok {
 			op.Known = false
 			continue
@@ -204,10 +158,10 @@ func (w *shellWalker) gitOp(st *shState, sub string, settings, args []shArg) {
 		}
 	}
 	for _, a := range args {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok {
 			op.Known = false
-			s = strings.ReplaceAll(a.s, shUnknown, "…")
+			s = strings.ReplaceAll(a.Text, cmdline.Unknown, "…")
 		}
 		op.Args = append(op.Args, s)
 	}
@@ -243,51 +197,15 @@ func settingFlag(sub, setting string) string {
 	return ""
 }
 
-// checkoutArgs is how git checkout reads its operands: switching to a
-// commit (target, "" for HEAD), or writing paths (from source, "" for the
-// index).
-type checkoutArgs struct {
-	pathForm bool
-	target   shArg
-	source   shArg
-	paths    []shArg
-}
-
-// checkoutOperands: paths after --, or after one tree-ish; without --, a
-// single operand is a path only when it exists (otherwise it is a branch),
-// and of several the first is a tree-ish unless it exists.
-func checkoutOperands(o opts, st *shState, kind func(string) realpath.Kind) checkoutArgs {
-	switch {
-	case o.has("b", "B", "orphan", "detach") || len(o.ops) == 0:
-	case o.dashes >= 0 && o.dashes < len(o.ops):
-		if o.dashes > 0 {
-			return checkoutArgs{pathForm: true, source: o.ops[0], paths: o.ops[o.dashes:]}
-		}
-		return checkoutArgs{pathForm: true, paths: o.ops}
-	case o.dashes < 0:
-		p, ok := st.resolve(o.ops[0])
-		if ok && kind(p) != realpath.None {
-			return checkoutArgs{pathForm: true, paths: o.ops}
-		}
-		if len(o.ops) > 1 {
-			return checkoutArgs{pathForm: true, source: o.ops[0], paths: o.ops[1:]}
-		}
-	}
-	if len(o.ops) > 0 {
-		return checkoutArgs{target: o.ops[0]}
-	}
-	return checkoutArgs{}
-}
-
 // manyFiles reports whether the pathspecs of a checkout or restore leave
 // to git which files they write: a folder, a glob, :(magic), a variable,
 // a list read from a file. A plain file is a write already.
-func (w *shellWalker) manyFiles(st *shState, o opts, paths []shArg) bool {
-	if _, ok := o.get("pathspec-from-file"); ok {
+func (w *shellWalker) manyFiles(st *shState, o cmdline.Opts, paths []cmdline.Arg) bool {
+	if _, ok := o.Get("pathspec-from-file"); ok {
 		return true
 	}
 	for _, a := range paths {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok || strings.ContainsAny(s, "*?[") || strings.HasPrefix(s, ":") {
 			return true
 		}
@@ -300,12 +218,12 @@ func (w *shellWalker) manyFiles(st *shState, o opts, paths []shArg) bool {
 
 // gitPaths records pathspecs that name a path: not a glob (git expands
 // those itself, even quoted) and no :(magic).
-func (w *shellWalker) gitPaths(st *shState, o opts, paths []shArg, by string) {
-	if _, ok := o.get("pathspec-from-file"); ok {
+func (w *shellWalker) gitPaths(st *shState, o cmdline.Opts, paths []cmdline.Arg, by string) {
+	if _, ok := o.Get("pathspec-from-file"); ok {
 		return
 	}
 	for _, a := range paths {
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		if !ok || strings.ContainsAny(s, "*?[") || strings.HasPrefix(s, ":") {
 			continue
 		}

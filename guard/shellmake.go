@@ -4,18 +4,19 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
 // makeRun is what a make command line asks: where it runs, the
 // Makefiles it reads, the goals it makes, and how.
 type makeRun struct {
-	st       *shState // -C applied
-	files    []shArg  // -f
-	includes []shArg  // -I
-	vars     []string // NAME=VALUE operands
-	eval     []string // --eval texts
-	goals    []shArg
+	st       *shState      // -C applied
+	files    []cmdline.Arg // -f
+	includes []cmdline.Arg // -I
+	vars     []string      // NAME=VALUE operands
+	eval     []string      // --eval texts
+	goals    []cmdline.Arg
 	dry      bool // -n: only the lines with + or $(MAKE) run
 	question bool // -q: nothing runs
 	touch    bool // -t: the targets are touched instead
@@ -23,22 +24,22 @@ type makeRun struct {
 
 // parseMake reads make's command line as GNU make reads it: options
 // anywhere, -j and -l with an optional number, NAME=VALUE operands.
-func parseMake(args []shArg, st *shState) (makeRun, bool) {
+func parseMake(args []cmdline.Arg, st *shState) (makeRun, bool) {
 	r := makeRun{st: st}
-	takes := func(i *int, s string, at int) shArg {
+	takes := func(i *int, s string, at int) cmdline.Arg {
 		if at < len(s) {
-			return args[*i].from(at)
+			return args[*i].From(at)
 		}
 		if *i+1 < len(args) {
 			*i++
 			return args[*i]
 		}
-		return shArg{s: shUnknown}
+		return cmdline.Arg{Text: cmdline.Unknown}
 	}
 	for i := 0; i < len(args); i++ {
-		s, ok := args[i].lit()
+		s, ok := args[i].Lit()
 		if !ok {
-			if !strings.HasPrefix(args[i].s, "-") {
+			if !strings.HasPrefix(args[i].Text, "-") {
 				r.goals = append(r.goals, args[i])
 			}
 			continue
@@ -46,8 +47,8 @@ func parseMake(args []shArg, st *shState) (makeRun, bool) {
 		switch {
 		case s == "--":
 			for _, a := range args[i+1:] {
-				if _, _, _, ok := assignment(a.s); ok {
-					r.vars = append(r.vars, a.s)
+				if _, _, _, ok := assignment(a.Text); ok {
+					r.vars = append(r.vars, a.Text)
 				} else {
 					r.goals = append(r.goals, a)
 				}
@@ -55,9 +56,9 @@ func parseMake(args []shArg, st *shState) (makeRun, bool) {
 			return r, true
 		case strings.HasPrefix(s, "--"):
 			name, val, hasVal := strings.Cut(s[2:], "=")
-			arg := func() shArg {
+			arg := func() cmdline.Arg {
 				if hasVal {
-					return args[i].from(len(s) - len(val))
+					return args[i].From(len(s) - len(val))
 				}
 				return takes(&i, "", 0)
 			}
@@ -75,7 +76,7 @@ func parseMake(args []shArg, st *shState) (makeRun, bool) {
 			case "include-dir":
 				r.includes = append(r.includes, arg())
 			case "eval":
-				r.eval = append(r.eval, arg().s)
+				r.eval = append(r.eval, arg().Text)
 			case "old-file", "assume-old", "new-file", "what-if", "assume-new":
 				arg()
 			case "just-print", "dry-run", "recon":
@@ -97,7 +98,7 @@ func parseMake(args []shArg, st *shState) (makeRun, bool) {
 					r.includes = append(r.includes, takes(&i, s, j+1))
 					break letters
 				case 'E':
-					r.eval = append(r.eval, takes(&i, s, j+1).s)
+					r.eval = append(r.eval, takes(&i, s, j+1).Text)
 					break letters
 				case 'o', 'W':
 					takes(&i, s, j+1)
@@ -105,7 +106,7 @@ func parseMake(args []shArg, st *shState) (makeRun, bool) {
 				case 'j', 'l':
 					// An optional number: attached, or the next word when it
 					// is one.
-					if j+1 == len(s) && i+1 < len(args) && args[i+1].s != "" && strings.Trim(args[i+1].s, "0123456789.") == "" {
+					if j+1 == len(s) && i+1 < len(args) && args[i+1].Text != "" && strings.Trim(args[i+1].Text, "0123456789.") == "" {
 						i++
 					}
 					break letters
@@ -138,7 +139,7 @@ func parseMake(args []shArg, st *shState) (makeRun, bool) {
 // make's directory. The Makefile is -f's, or GNUmakefile, makefile or
 // Makefile in the directory (after -C). A goal that is no explicit rule
 // of it, and a Makefile that cannot be read, are not read.
-func (w *shellWalker) make(args []shArg, st *shState, pos uint) {
+func (w *shellWalker) make(args []cmdline.Arg, st *shState, pos uint) {
 	r, ok := parseMake(args, st)
 	if !ok || r.question || r.st.dir == "" {
 		return
@@ -160,11 +161,11 @@ func (w *shellWalker) make(args []shArg, st *shState, pos uint) {
 		if m.goal == "" {
 			return
 		}
-		goals = []shArg{{s: m.goal, pos: pos}}
+		goals = []cmdline.Arg{{Text: m.goal, Pos: pos}}
 	}
 	done := map[string]bool{}
 	for _, g := range goals {
-		s, ok := g.lit()
+		s, ok := g.Lit()
 		if !ok {
 			continue
 		}
@@ -186,7 +187,7 @@ func (w *shellWalker) make(args []shArg, st *shState, pos uint) {
 // touched.
 func (w *shellWalker) makeStep(m *makefile, r makeRun, step makeStep, pos uint) {
 	if r.touch && !m.phony[step.target] {
-		w.open(r.st, shArg{s: step.target, pos: pos}, "make -t")
+		w.open(r.st, cmdline.Arg{Text: step.target, Pos: pos}, "make -t")
 	}
 	var lines []string
 	for _, l := range step.lines {
@@ -218,7 +219,7 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 		}
 	}
 	for _, f := range r.files {
-		s, ok := f.lit()
+		s, ok := f.Lit()
 		if !ok {
 			return nil
 		}
@@ -233,7 +234,7 @@ func (w *shellWalker) readMakefile(r makeRun) *makefile {
 	}
 	var incDirs []string
 	for _, a := range r.includes {
-		if s, ok := a.lit(); ok {
+		if s, ok := a.Lit(); ok {
 			incDirs = append(incDirs, realpath.InDir(dir, s))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -111,32 +112,32 @@ func stripPath(name string, n int) (string, bool) {
 // folder. -o FILE writes that file instead, -r FILE its rejects;
 // --dry-run writes nothing. A patch lucid cannot read (what another
 // command pipes) is not read; one over 1 MiB makes the analysis unsure.
-func (w *shellWalker) patch(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(args, optSpec{args: "pdiorBYzVDFg", long: []string{"strip", "directory", "input", "output",
+func (w *shellWalker) patch(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "pdiorBYzVDFg", Long: []string{"strip", "directory", "input", "output",
 		"reject-file", "prefix", "basename-prefix", "suffix", "version-control", "ifdef", "fuzz", "get",
 		"quoting-style", "reject-format", "read-only"}})
-	if o.informational() || o.has("dry-run", "C", "check") {
+	if o.Informational() || o.Has("dry-run", "C", "check") {
 		return
 	}
-	if d, ok := o.get("d", "directory"); ok {
+	if d, ok := o.Get("d", "directory"); ok {
 		st = chdir(st, d)
 	}
-	if r, ok := o.get("r", "reject-file"); ok && !r.is("-") {
+	if r, ok := o.Get("r", "reject-file"); ok && !r.Is("-") {
 		w.open(st, r, "patch -r")
 	}
-	if out, ok := o.get("o", "output"); ok {
-		if !out.is("-") {
+	if out, ok := o.Get("o", "output"); ok {
+		if !out.Is("-") {
 			w.open(st, out, "patch -o")
 		}
 		return
 	}
-	if len(o.ops) > 0 {
-		w.write(st, o.ops[0], "patch")
+	if len(o.Ops) > 0 {
+		w.write(st, o.Ops[0], "patch")
 		return
 	}
 	strip := -1
-	if p, ok := o.get("p", "strip"); ok {
-		n, err := strconv.Atoi(p.s)
+	if p, ok := o.Get("p", "strip"); ok {
+		n, err := strconv.Atoi(p.Text)
 		if err != nil || n < 0 {
 			return
 		}
@@ -149,26 +150,26 @@ func (w *shellWalker) patch(args []shArg, redirs []*syntax.Redirect, st *shState
 	pos := posOf(args)
 	for _, n := range patchNames(text) {
 		if s, ok := stripPath(n, strip); ok {
-			w.write(st, shArg{s: s, pos: pos}, "patch")
+			w.write(st, cmdline.Arg{Text: s, Pos: pos}, "patch")
 		}
 	}
 }
 
 // patchText is the text of the patch that patch reads: -i FILE's, or
 // its standard input's.
-func (w *shellWalker) patchText(o opts, redirs []*syntax.Redirect, st *shState) (string, bool) {
-	file, ok := o.get("i", "input")
+func (w *shellWalker) patchText(o cmdline.Opts, redirs []*syntax.Redirect, st *shState) (string, bool) {
+	file, ok := o.Get("i", "input")
 	if !ok {
 		for _, r := range redirs {
 			if (r.N == nil || r.N.Value == "0") && r.Op == syntax.RdrIn {
 				if t := w.expandWord(nil, r.Word, st); len(t) == 1 {
 					file, ok = t[0], true
 				} else {
-					file, ok = shArg{s: shUnknown}, true
+					file, ok = cmdline.Arg{Text: cmdline.Unknown}, true
 				}
 			}
 		}
-		if stdinRedir(redirs) != nil {
+		if cmdline.StdinRedir(redirs) != nil {
 			ok = false // a heredoc after the < wins
 		}
 	}

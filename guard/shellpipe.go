@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -18,7 +19,7 @@ type shOutput struct {
 	known bool
 	// found is what a find prints, as write's arguments (see foundArgs):
 	// where the files lie, not which they are.
-	found []shArg
+	found []cmdline.Arg
 }
 
 // substOutput is the value of a command substitution: what its one
@@ -46,7 +47,7 @@ func (w *shellWalker) output(s *syntax.Stmt, st *shState) shOutput {
 			return shOutput{} // what it prints goes elsewhere, or it reads a file
 		}
 	}
-	name, _ := shellArg(call.Args[0]).lit()
+	name, _ := cmdline.ArgOf(call.Args[0]).Lit()
 	switch name {
 	case "echo", "printf", "ls", "cat", "pwd", "git", "dirname", "basename", "find":
 	default:
@@ -57,7 +58,7 @@ func (w *shellWalker) output(s *syntax.Stmt, st *shState) shOutput {
 	}
 	args := w.expand(call.Args[1:], st)
 	for _, a := range args {
-		if _, ok := a.lit(); !ok {
+		if _, ok := a.Lit(); !ok {
 			return shOutput{}
 		}
 	}
@@ -94,10 +95,10 @@ func lines(list []string) shOutput {
 
 // echoOutput is what bash's echo prints: its words joined by blanks; -n
 // drops the newline; with -e, a backslash makes the output not known.
-func echoOutput(args []shArg) shOutput {
+func echoOutput(args []cmdline.Arg) shOutput {
 	newline, escapes := true, false
 	for len(args) > 0 {
-		s := args[0].s
+		s := args[0].Text
 		if len(s) < 2 || s[0] != '-' || strings.Trim(s[1:], "neE") != "" {
 			break
 		}
@@ -115,10 +116,10 @@ func echoOutput(args []shArg) shOutput {
 	}
 	words := make([]string, len(args))
 	for i, a := range args {
-		if escapes && strings.Contains(a.s, `\`) {
+		if escapes && strings.Contains(a.Text, `\`) {
 			return shOutput{}
 		}
-		words[i] = a.s
+		words[i] = a.Text
 	}
 	text := strings.Join(words, " ")
 	if newline {
@@ -129,14 +130,14 @@ func echoOutput(args []shArg) shOutput {
 
 // printfOutput is what printf FORMAT ARGS prints when FORMAT has only %s,
 // %% and escapes: the format is used again while arguments remain.
-func printfOutput(args []shArg) shOutput {
-	if len(args) > 0 && args[0].s == "--" {
+func printfOutput(args []cmdline.Arg) shOutput {
+	if len(args) > 0 && args[0].Text == "--" {
 		args = args[1:]
 	}
-	if len(args) == 0 || strings.HasPrefix(args[0].s, "-") {
+	if len(args) == 0 || strings.HasPrefix(args[0].Text, "-") {
 		return shOutput{} // -v VAR prints nothing here
 	}
-	format, vals := args[0].s, args[1:]
+	format, vals := args[0].Text, args[1:]
 	var b strings.Builder
 	for {
 		used := 0
@@ -151,7 +152,7 @@ func printfOutput(args []shArg) shOutput {
 				i++
 			case c == '%' && i+1 < len(format) && format[i+1] == 's':
 				if used < len(vals) {
-					b.WriteString(vals[used].s)
+					b.WriteString(vals[used].Text)
 				}
 				used++
 				i++
@@ -188,10 +189,10 @@ func printfEscape(s string) (byte, int) {
 	case 'v':
 		return '\v', 1
 	case '0', '1', '2', '3', '4', '5', '6', '7':
-		n, w := ansiDigits(s, 3, 8)
+		n, w := cmdline.ANSIDigits(s, 3, 8)
 		return byte(n), w
 	case 'x':
-		if n, w := ansiDigits(s[1:], 2, 16); w > 0 {
+		if n, w := cmdline.ANSIDigits(s[1:], 2, 16); w > 0 {
 			return byte(n), w + 1
 		}
 	}
@@ -205,16 +206,16 @@ func printfEscape(s string) (byte, int) {
 // that is not a folder (or with -d) as given, a folder's names (without
 // the dot files unless -a or -A); an operand that does not exist prints
 // nothing. With any other option, not known.
-func (w *shellWalker) lsOutput(args []shArg, st *shState) shOutput {
-	o := parseOpts(args, optSpec{})
-	for _, f := range o.flags {
-		if len(f.name) != 1 || !strings.Contains("1aAd", f.name) {
+func (w *shellWalker) lsOutput(args []cmdline.Arg, st *shState) shOutput {
+	o := cmdline.ParseOpts(args, cmdline.Spec{})
+	for _, f := range o.Flags {
+		if len(f.Name) != 1 || !strings.Contains("1aAd", f.Name) {
 			return shOutput{}
 		}
 	}
-	ops := o.ops
+	ops := o.Ops
 	if len(ops) == 0 {
-		ops = []shArg{{s: "."}}
+		ops = []cmdline.Arg{{Text: "."}}
 	}
 	var list []string
 	for _, a := range ops {
@@ -225,8 +226,8 @@ func (w *shellWalker) lsOutput(args []shArg, st *shState) shOutput {
 		switch k := w.kindAt(st, p); {
 		case k == realpath.None:
 			continue
-		case o.has("d") || k != realpath.Dir:
-			list = append(list, a.s)
+		case o.Has("d") || k != realpath.Dir:
+			list = append(list, a.Text)
 			continue
 		}
 		names, more := w.readDir(p)
@@ -234,7 +235,7 @@ func (w *shellWalker) lsOutput(args []shArg, st *shState) shOutput {
 			return shOutput{}
 		}
 		for _, n := range names {
-			if n[0] != '.' || o.has("a", "A") {
+			if n[0] != '.' || o.Has("a", "A") {
 				list = append(list, n)
 			}
 		}
@@ -243,19 +244,19 @@ func (w *shellWalker) lsOutput(args []shArg, st *shState) shOutput {
 }
 
 // catOutput is what cat prints: its files, or the heredoc it reads.
-func (w *shellWalker) catOutput(args []shArg, redirs []*syntax.Redirect, st *shState) shOutput {
-	o := parseOpts(args, optSpec{})
-	if len(o.flags) > 0 {
+func (w *shellWalker) catOutput(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) shOutput {
+	o := cmdline.ParseOpts(args, cmdline.Spec{})
+	if len(o.Flags) > 0 {
 		return shOutput{}
 	}
-	if len(o.ops) == 0 || len(o.ops) == 1 && o.ops[0].s == "-" {
-		if r := stdinRedir(redirs); r != nil {
-			return shOutput{text: redirText(r, nil), known: true}
+	if len(o.Ops) == 0 || len(o.Ops) == 1 && o.Ops[0].Text == "-" {
+		if r := cmdline.StdinRedir(redirs); r != nil {
+			return shOutput{text: cmdline.RedirText(r, nil), known: true}
 		}
 		return shOutput{}
 	}
 	var b strings.Builder
-	for _, a := range o.ops {
+	for _, a := range o.Ops {
 		out := w.fileOutput(a, st)
 		if !out.known {
 			return shOutput{}
@@ -266,7 +267,7 @@ func (w *shellWalker) catOutput(args []shArg, redirs []*syntax.Redirect, st *shS
 }
 
 // fileOutput is the content of the file a names, read up to maxFileBytes.
-func (w *shellWalker) fileOutput(a shArg, st *shState) shOutput {
+func (w *shellWalker) fileOutput(a cmdline.Arg, st *shState) shOutput {
 	p, ok := st.path(a)
 	if !ok {
 		return shOutput{}
@@ -281,12 +282,12 @@ func (w *shellWalker) fileOutput(a shArg, st *shState) shOutput {
 
 // pwdOutput is the shell's directory, as pwd prints it (-P: links
 // resolved).
-func (w *shellWalker) pwdOutput(args []shArg, st *shState) shOutput {
-	o := parseOpts(args, optSpec{})
-	if st.dir == "" || len(o.ops) > 0 {
+func (w *shellWalker) pwdOutput(args []cmdline.Arg, st *shState) shOutput {
+	o := cmdline.ParseOpts(args, cmdline.Spec{})
+	if st.dir == "" || len(o.Ops) > 0 {
 		return shOutput{}
 	}
-	if o.has("P") {
+	if o.Has("P") {
 		d, _ := realpath.Resolve(w.fs, "/", st.dir, true)
 		return lines([]string{d})
 	}
@@ -294,15 +295,15 @@ func (w *shellWalker) pwdOutput(args []shArg, st *shState) shOutput {
 }
 
 // gitOutput is what git rev-parse --show-toplevel and --show-cdup print.
-func (w *shellWalker) gitOutput(args []shArg, st *shState) shOutput {
-	if len(args) != 2 || args[0].s != "rev-parse" || st.dir == "" {
+func (w *shellWalker) gitOutput(args []cmdline.Arg, st *shState) shOutput {
+	if len(args) != 2 || args[0].Text != "rev-parse" || st.dir == "" {
 		return shOutput{}
 	}
 	top, ok := w.gitTop(st.dir)
 	if !ok {
 		return shOutput{}
 	}
-	switch args[1].s {
+	switch args[1].Text {
 	case "--show-toplevel":
 		return lines([]string{top})
 	case "--show-cdup":
@@ -339,33 +340,33 @@ func (w *shellWalker) gitTop(dir string) (string, bool) {
 }
 
 // nameOutput is what dirname and basename print for their operands.
-func nameOutput(name string, args []shArg) shOutput {
+func nameOutput(name string, args []cmdline.Arg) shOutput {
 	if name == "dirname" {
-		o := parseOpts(args, optSpec{})
-		if len(o.flags) > 0 || len(o.ops) == 0 {
+		o := cmdline.ParseOpts(args, cmdline.Spec{})
+		if len(o.Flags) > 0 || len(o.Ops) == 0 {
 			return shOutput{}
 		}
-		list := make([]string, len(o.ops))
-		for i, a := range o.ops {
-			list[i] = dirname(a.s)
+		list := make([]string, len(o.Ops))
+		for i, a := range o.Ops {
+			list[i] = dirname(a.Text)
 		}
 		return lines(list)
 	}
-	o := parseOpts(args, optSpec{args: "s", long: []string{"suffix"}})
-	suffix, hasSuffix := o.get("s", "suffix")
-	ops := o.ops
+	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "s", Long: []string{"suffix"}})
+	suffix, hasSuffix := o.Get("s", "suffix")
+	ops := o.Ops
 	switch {
-	case len(ops) == 0 || o.has("z", "zero"):
+	case len(ops) == 0 || o.Has("z", "zero"):
 		return shOutput{}
-	case !hasSuffix && !o.has("a", "multiple") && len(ops) == 2:
+	case !hasSuffix && !o.Has("a", "multiple") && len(ops) == 2:
 		suffix, ops = ops[1], ops[:1] // basename NAME SUFFIX
-	case !hasSuffix && !o.has("a", "multiple") && len(ops) > 2:
+	case !hasSuffix && !o.Has("a", "multiple") && len(ops) > 2:
 		return shOutput{} // basename refuses
 	}
 	list := make([]string, len(ops))
 	for i, a := range ops {
-		b := basename(a.s)
-		if s := suffix.s; s != "" && b != s {
+		b := basename(a.Text)
+		if s := suffix.Text; s != "" && b != s {
 			b = strings.TrimSuffix(b, s)
 		}
 		list[i] = b
@@ -402,22 +403,22 @@ func basename(p string) string {
 // items it reads (from -a FILE, its standard input, or what the pipe
 // gives it, when known) added as xargs adds them: all at the end, -n N
 // items or -L N lines at a time, or each in place of -I's string. When
-// what it reads is not known, see xargsCommand.
-func (w *shellWalker) xargsRuns(o opts, inner []shArg, redirs []*syntax.Redirect, st *shState) [][]shArg {
+// what it reads is not known, see cmdline.XargsCommand.
+func (w *shellWalker) xargsRuns(o cmdline.Opts, inner []cmdline.Arg, redirs []*syntax.Redirect, st *shState) [][]cmdline.Arg {
 	in := w.stdinOf(redirs, st, true)
-	if f, ok := o.get("a", "arg-file"); ok {
+	if f, ok := o.Get("a", "arg-file"); ok {
 		in = w.fileOutput(f, st)
 	}
 	if len(inner) == 0 {
-		inner = []shArg{{s: "echo"}}
+		inner = []cmdline.Arg{{Text: "echo"}}
 	}
 	if !in.known || in.found != nil {
-		return [][]shArg{xargsCommand(o, inner, in.found)}
+		return [][]cmdline.Arg{cmdline.XargsCommand(o, inner, in.found)}
 	}
-	pos := inner[len(inner)-1].pos
+	pos := inner[len(inner)-1].Pos
 	var groups []string // what each run reads
-	if v, ok := o.get("L", "max-lines"); ok {
-		if n, err := strconv.Atoi(v.s); err == nil && n > 0 {
+	if v, ok := o.Get("L", "max-lines"); ok {
+		if n, err := strconv.Atoi(v.Text); err == nil && n > 0 {
 			lines := slices.DeleteFunc(strings.Split(in.text, "\n"), func(l string) bool { return strings.TrimSpace(l) == "" })
 			for len(lines) > 0 {
 				k := min(n, len(lines))
@@ -426,26 +427,26 @@ func (w *shellWalker) xargsRuns(o opts, inner []shArg, redirs []*syntax.Redirect
 		}
 	}
 	if groups != nil {
-		runs := make([][]shArg, 0, len(groups))
+		runs := make([][]cmdline.Arg, 0, len(groups))
 		for _, g := range groups {
 			run := inner[:len(inner):len(inner)]
 			for _, it := range xargsItems(g, o) {
-				run = w.count(run, shArg{s: it, pos: pos})
+				run = w.count(run, cmdline.Arg{Text: it, Pos: pos})
 			}
 			runs = append(runs, run)
 		}
 		return runs
 	}
-	var items []shArg
+	var items []cmdline.Arg
 	for _, it := range xargsItems(in.text, o) {
-		items = w.count(items, shArg{s: it, pos: pos})
+		items = w.count(items, cmdline.Arg{Text: it, Pos: pos})
 	}
-	if repl, ok := xargsRepl(o); ok {
-		runs := make([][]shArg, 0, len(items))
+	if repl, ok := cmdline.XargsRepl(o); ok {
+		runs := make([][]cmdline.Arg, 0, len(items))
 		for _, it := range items {
-			cmd := make([]shArg, len(inner))
+			cmd := make([]cmdline.Arg, len(inner))
 			for i, a := range inner {
-				a.s = strings.ReplaceAll(a.s, repl, it.s)
+				a.Text = strings.ReplaceAll(a.Text, repl, it.Text)
 				cmd[i] = a
 			}
 			runs = append(runs, cmd)
@@ -453,12 +454,12 @@ func (w *shellWalker) xargsRuns(o opts, inner []shArg, redirs []*syntax.Redirect
 		return runs
 	}
 	n := len(items)
-	if v, ok := o.get("n", "max-args"); ok {
-		if k, err := strconv.Atoi(v.s); err == nil && k > 0 {
+	if v, ok := o.Get("n", "max-args"); ok {
+		if k, err := strconv.Atoi(v.Text); err == nil && k > 0 {
 			n = k
 		}
 	}
-	var runs [][]shArg
+	var runs [][]cmdline.Arg
 	for len(items) > 0 || runs == nil {
 		k := min(n, len(items))
 		runs = append(runs, append(inner[:len(inner):len(inner)], items[:k]...))
@@ -481,7 +482,7 @@ func (w *shellWalker) stdinOf(redirs []*syntax.Redirect, st *shState, files bool
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			in = shOutput{text: redirText(r, nil), known: true}
+			in = shOutput{text: cmdline.RedirText(r, nil), known: true}
 		case syntax.RdrIn:
 			in = shOutput{}
 			if t := w.expandWord(nil, r.Word, st); files && len(t) == 1 {
@@ -494,33 +495,22 @@ func (w *shellWalker) stdinOf(redirs []*syntax.Redirect, st *shState, files bool
 	return in
 }
 
-// xargsRepl is the string that -I (or -i, --replace) has xargs replace.
-func xargsRepl(o opts) (string, bool) {
-	if r, ok := o.get("I", "i", "replace"); ok && r.s != "" {
-		return r.s, true
-	}
-	if o.has("i", "replace") {
-		return "{}", true
-	}
-	return "", false
-}
-
 // xargsItems splits what xargs reads as xargs does: at NULs with -0, at
 // the delimiter of -d, one item a line with -I (leading blanks dropped),
 // else at blanks and newlines; '...', "..." and \ quote but for -0 and -d.
-func xargsItems(text string, o opts) []string {
-	if o.has("0", "null") {
+func xargsItems(text string, o cmdline.Opts) []string {
+	if o.Has("0", "null") {
 		return splitItems(text, "\x00")
 	}
-	if d, ok := o.get("d", "delimiter"); ok {
-		sep := d.s
+	if d, ok := o.Get("d", "delimiter"); ok {
+		sep := d.Text
 		if len(sep) > 1 && sep[0] == '\\' {
 			b, _ := printfEscape(sep[1:])
 			sep = string(b)
 		}
 		return splitItems(text, sep)
 	}
-	_, perLine := xargsRepl(o)
+	_, perLine := cmdline.XargsRepl(o)
 	var items []string
 	var b strings.Builder
 	have := false

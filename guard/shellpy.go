@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lucid-dev/lucid/guard/cmdline"
+)
 
 const maxPyArgTokens = 64
 
@@ -155,10 +159,10 @@ func pathMethodWrites(toks pyScan, i int, path string) []pyWrite {
 	return nil
 }
 
-// pyValue is a string token's value, or shUnknown when it is not known.
+// pyValue is a string token's value, or cmdline.Unknown when it is not known.
 func pyValue(t pyToken) string {
 	if !t.ok {
-		return shUnknown
+		return cmdline.Unknown
 	}
 	return t.text
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
@@ -57,7 +58,7 @@ func TestPkgScripts(t *testing.T) {
 			}
 		}
 	}
-	if got := scriptArgs([]shArg{{s: "--fix"}, {s: "a b"}, {s: "it's"}, {s: "x" + shUnknown}}); got != ` --fix 'a b' 'it'\''s' `+shUnknown {
+	if got := scriptArgs([]cmdline.Arg{{Text: "--fix"}, {Text: "a b"}, {Text: "it's"}, {Text: "x" + cmdline.Unknown}}); got != ` --fix 'a b' 'it'\''s' `+cmdline.Unknown {
 		t.Errorf("scriptArgs: %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 	"mvdan.cc/sh/v3/syntax"
@@ -55,7 +56,7 @@ func (w *shellWalker) pkgDir(st *shState) (string, bool) {
 // with prePost, preNAME before it and postNAME after it too (npm and
 // yarn 1 run them; lucid reads them for every manager, to miss none). It
 // reports whether the package has the script.
-func (w *shellWalker) runScript(dir, name string, args []shArg, prePost bool, st *shState, pos uint) bool {
+func (w *shellWalker) runScript(dir, name string, args []cmdline.Arg, prePost bool, st *shState, pos uint) bool {
 	scripts := w.pkgScripts(dir)
 	text, ok := scripts[name]
 	if !ok {
@@ -75,14 +76,14 @@ func (w *shellWalker) runScript(dir, name string, args []shArg, prePost bool, st
 
 // scriptArgs is args as a package manager appends them to a script's
 // line: each quoted for sh; one not known stays not known.
-func scriptArgs(args []shArg) string {
+func scriptArgs(args []cmdline.Arg) string {
 	var b strings.Builder
 	for _, a := range args {
 		b.WriteByte(' ')
-		s, ok := a.lit()
+		s, ok := a.Lit()
 		switch {
 		case !ok:
-			b.WriteString(shUnknown)
+			b.WriteString(cmdline.Unknown)
 		case s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:@%+,") == "":
 			b.WriteString(s)
 		default:
@@ -94,26 +95,26 @@ func scriptArgs(args []shArg) string {
 
 // joinWords is args joined by blanks into one shell line, as pnpm exec
 // -c runs them; a word not known stays not known.
-func joinWords(args []shArg) string {
+func joinWords(args []cmdline.Arg) string {
 	words := make([]string, len(args))
 	for i, a := range args {
-		if s, ok := a.lit(); ok {
+		if s, ok := a.Lit(); ok {
 			words[i] = s
 		} else {
-			words[i] = shUnknown
+			words[i] = cmdline.Unknown
 		}
 	}
 	return strings.Join(words, " ")
 }
 
 // runTool runs inner, a tool a package manager starts (its name as
-// npxName reads a package spec), in st.
-func (w *shellWalker) runTool(inner []shArg, redirs []*syntax.Redirect, st *shState) {
+// cmdline.NPXName reads a package spec), in st.
+func (w *shellWalker) runTool(inner []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	if len(inner) == 0 {
 		return
 	}
 	inner = slices.Clone(inner)
-	inner[0].s = npxName(inner[0].s)
+	inner[0].Text = cmdline.NPXName(inner[0].Text)
 	w.runKnown(inner, redirs, st)
 }
 
@@ -122,25 +123,25 @@ func (w *shellWalker) runTool(inner []shArg, redirs []*syntax.Redirect, st *shSt
 // after -- appended; --prefix DIR or -w DIR (a workspace's folder) names
 // the package. npm exec (npm x) runs a tool, -c its shell line. Any
 // other npm command (install, ci...) is not read.
-func (w *shellWalker) npm(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	spec := optSpec{args: "wcp", long: []string{"prefix", "workspace", "loglevel", "script-shell", "userconfig",
+func (w *shellWalker) npm(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	spec := cmdline.Spec{Args: "wcp", Long: []string{"prefix", "workspace", "loglevel", "script-shell", "userconfig",
 		"cache", "registry", "call", "package", "include", "omit", "tag", "otp", "location"}}
-	o := parseOpts(args, spec)
-	if o.informational() || o.has("workspaces", "ws") || len(o.ops) == 0 {
+	o := cmdline.ParseOpts(args, spec)
+	if o.Informational() || o.Has("workspaces", "ws") || len(o.Ops) == 0 {
 		return
 	}
-	sub, rest := o.ops[0].s, o.ops[1:] // the words after -- among them
+	sub, rest := o.Ops[0].Text, o.Ops[1:] // the words after -- among them
 	var dirs []string
-	if p, ok := o.get("prefix"); ok {
+	if p, ok := o.Get("prefix"); ok {
 		if d, ok := st.path(p); ok {
 			dirs = append(dirs, d)
 		}
 	} else if d, ok := w.pkgDir(st); ok {
 		dirs = append(dirs, d)
 	}
-	for _, f := range o.flags {
-		if f.has && (f.name == "w" || f.name == "workspace") {
-			if d, ok := st.path(f.val); ok && w.kind(d+"/package.json") == realpath.File {
+	for _, f := range o.Flags {
+		if f.Has && (f.Name == "w" || f.Name == "workspace") {
+			if d, ok := st.path(f.Val); ok && w.kind(d+"/package.json") == realpath.File {
 				dirs = append(dirs[:0:0], d)
 			} else {
 				return // a workspace by its package's name: not read
@@ -153,7 +154,7 @@ func (w *shellWalker) npm(args []shArg, redirs []*syntax.Redirect, st *shState) 
 		if len(rest) == 0 {
 			return
 		}
-		sub, rest = rest[0].s, rest[1:]
+		sub, rest = rest[0].Text, rest[1:]
 	case "test", "t", "tst":
 		sub = "test"
 	case "start", "stop":
@@ -166,8 +167,8 @@ func (w *shellWalker) npm(args []shArg, redirs []*syntax.Redirect, st *shState) 
 		}
 		return
 	case "exec", "x":
-		if c, ok := o.get("c", "call"); ok {
-			w.script(c.s, st, c.pos)
+		if c, ok := o.Get("c", "call"); ok {
+			w.script(c.Text, st, c.Pos)
 			return
 		}
 		w.runTool(rest, redirs, st)
@@ -204,17 +205,17 @@ func pnpmBuiltin(name string) bool {
 // pnpm exec and dlx run a tool (-c: the words as one shell line). -C DIR
 // moves it; -w runs at the workspace's top (pnpm-workspace.yaml);
 // --filter and -r pick packages lucid does not look for.
-func (w *shellWalker) pnpm(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	spec := optSpec{args: "CF", stop: true, long: []string{"dir", "filter", "reporter", "loglevel",
+func (w *shellWalker) pnpm(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	spec := cmdline.Spec{Args: "CF", Stop: true, Long: []string{"dir", "filter", "reporter", "loglevel",
 		"workspace-concurrency", "resume-from", "package", "allow-build", "filter-prod", "test-pattern", "changed-files-ignore-pattern"}}
-	o := parseOpts(args, spec)
-	if o.informational() || o.has("F", "filter", "filter-prod", "r", "recursive") || len(o.ops) == 0 {
+	o := cmdline.ParseOpts(args, spec)
+	if o.Informational() || o.Has("F", "filter", "filter-prod", "r", "recursive") || len(o.Ops) == 0 {
 		return
 	}
-	if d, ok := o.get("C", "dir"); ok {
+	if d, ok := o.Get("C", "dir"); ok {
 		st = chdir(st, d)
 	}
-	if o.has("w", "workspace-root") {
+	if o.Has("w", "workspace-root") {
 		d, _, ok := w.upward(st.dir, "pnpm-workspace.yaml")
 		if !ok {
 			return
@@ -222,15 +223,15 @@ func (w *shellWalker) pnpm(args []shArg, redirs []*syntax.Redirect, st *shState)
 		st = st.clone()
 		st.dir, st.alt = d, nil
 	}
-	sub, rest := o.ops[0].s, o.ops[1:]
+	sub, rest := o.Ops[0].Text, o.Ops[1:]
 	switch sub {
 	case "exec", "dlx":
-		e := parseOpts(rest, optSpec{stop: true, long: []string{"package", "allow-build", "resume-from", "reporter"}})
-		if e.has("r", "recursive") {
+		e := cmdline.ParseOpts(rest, cmdline.Spec{Stop: true, Long: []string{"package", "allow-build", "resume-from", "reporter"}})
+		if e.Has("r", "recursive") {
 			return
 		}
-		inner := e.ops
-		if e.has("c", "shell-mode") {
+		inner := e.Ops
+		if e.Has("c", "shell-mode") {
 			w.script(joinWords(inner), st, posOf(rest))
 			return
 		}
@@ -240,7 +241,7 @@ func (w *shellWalker) pnpm(args []shArg, redirs []*syntax.Redirect, st *shState)
 		if len(rest) == 0 {
 			return
 		}
-		sub, rest = rest[0].s, rest[1:]
+		sub, rest = rest[0].Text, rest[1:]
 	case "test", "t", "tst":
 		sub = "test"
 	case "start":
@@ -249,20 +250,20 @@ func (w *shellWalker) pnpm(args []shArg, redirs []*syntax.Redirect, st *shState)
 			return
 		}
 	}
-	w.scriptOrTool(sub, rest, redirs, st, posOf(args), o.ops[0].s != "run" && o.ops[0].s != "run-script")
+	w.scriptOrTool(sub, rest, redirs, st, posOf(args), o.Ops[0].Text != "run" && o.Ops[0].Text != "run-script")
 }
 
 // scriptOrTool reads the script name of the nearest package, with args;
 // where there is none and orTool is set, the tool by that name.
-func (w *shellWalker) scriptOrTool(name string, args []shArg, redirs []*syntax.Redirect, st *shState, pos uint, orTool bool) {
-	if len(args) > 0 && args[0].is("--") {
+func (w *shellWalker) scriptOrTool(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState, pos uint, orTool bool) {
+	if len(args) > 0 && args[0].Is("--") {
 		args = args[1:]
 	}
 	if d, ok := w.pkgDir(st); ok && w.runScript(d, name, args, true, st, pos) {
 		return
 	}
 	if orTool {
-		w.runTool(append([]shArg{{s: name, pos: pos}}, args...), redirs, st)
+		w.runTool(append([]cmdline.Arg{{Text: name, Pos: pos}}, args...), redirs, st)
 	}
 }
 
@@ -270,19 +271,19 @@ func (w *shellWalker) scriptOrTool(name string, args []shArg, redirs []*syntax.R
 // that name), yarn test and start; yarn dlx and yarn exec run a tool.
 // --cwd DIR moves it; yarn workspace and workspaces pick packages lucid
 // does not look for.
-func (w *shellWalker) yarn(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(args, optSpec{stop: true, long: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout"}})
-	if o.informational() || len(o.ops) == 0 {
+func (w *shellWalker) yarn(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Long: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout"}})
+	if o.Informational() || len(o.Ops) == 0 {
 		return
 	}
-	if d, ok := o.get("cwd"); ok {
+	if d, ok := o.Get("cwd"); ok {
 		st = chdir(st, d)
 	}
-	sub, rest := o.ops[0].s, o.ops[1:]
+	sub, rest := o.Ops[0].Text, o.Ops[1:]
 	switch sub {
 	case "dlx":
-		e := parseOpts(rest, optSpec{stop: true, args: "p", long: []string{"package"}})
-		w.runTool(e.ops, redirs, st)
+		e := cmdline.ParseOpts(rest, cmdline.Spec{Stop: true, Args: "p", Long: []string{"package"}})
+		w.runTool(e.Ops, redirs, st)
 		return
 	case "exec":
 		w.script(joinWords(rest), st, posOf(rest))
@@ -291,7 +292,7 @@ func (w *shellWalker) yarn(args []shArg, redirs []*syntax.Redirect, st *shState)
 		if len(rest) == 0 {
 			return
 		}
-		sub, rest = rest[0].s, rest[1:]
+		sub, rest = rest[0].Text, rest[1:]
 	case "test", "start":
 	default:
 		if pnpmBuiltin(sub) {
@@ -304,16 +305,16 @@ func (w *shellWalker) yarn(args []shArg, redirs []*syntax.Redirect, st *shState)
 // bun reads bun run NAME and bun NAME (a script, or else the tool by that
 // name; a file such as x.ts is a script file, not read); bun x and bunx
 // run a tool. bun test is bun's own test runner. --cwd DIR moves it.
-func (w *shellWalker) bun(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(args, optSpec{stop: true, args: "r", long: []string{"cwd", "filter", "elide-lines", "shell",
+func (w *shellWalker) bun(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Args: "r", Long: []string{"cwd", "filter", "elide-lines", "shell",
 		"env-file", "preload", "config", "tsconfig-override", "define", "loader", "port", "conditions", "main-fields"}})
-	if o.informational() || o.has("filter") || len(o.ops) == 0 {
+	if o.Informational() || o.Has("filter") || len(o.Ops) == 0 {
 		return
 	}
-	if d, ok := o.get("cwd"); ok {
+	if d, ok := o.Get("cwd"); ok {
 		st = chdir(st, d)
 	}
-	sub, rest := o.ops[0].s, o.ops[1:]
+	sub, rest := o.Ops[0].Text, o.Ops[1:]
 	switch sub {
 	case "x":
 		w.bunx(rest, redirs, st)
@@ -322,7 +323,7 @@ func (w *shellWalker) bun(args []shArg, redirs []*syntax.Redirect, st *shState) 
 		if len(rest) == 0 {
 			return
 		}
-		sub, rest = rest[0].s, rest[1:]
+		sub, rest = rest[0].Text, rest[1:]
 	default:
 		if pnpmBuiltin(sub) || sub == "test" {
 			return
@@ -332,48 +333,48 @@ func (w *shellWalker) bun(args []shArg, redirs []*syntax.Redirect, st *shState) 
 }
 
 // bunx runs the tool it is given (--bun, -p PKG aside).
-func (w *shellWalker) bunx(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(args, optSpec{stop: true, args: "p", long: []string{"package"}})
-	w.runTool(o.ops, redirs, st)
+func (w *shellWalker) bunx(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Args: "p", Long: []string{"package"}})
+	w.runTool(o.Ops, redirs, st)
 }
 
 // uv reads uv run CMD (-m MODULE: python -m MODULE; --directory DIR
 // moves it), uv tool run and uvx TOOL, and uv format, which runs ruff
 // format on the project (the nearest pyproject.toml above).
-func (w *shellWalker) uv(name string, args []shArg, redirs []*syntax.Redirect, st *shState) {
-	spec := optSpec{stop: true, args: "pPiCfw", long: []string{"with", "with-editable", "with-requirements", "python",
+func (w *shellWalker) uv(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	spec := cmdline.Spec{Stop: true, Args: "pPiCfw", Long: []string{"with", "with-editable", "with-requirements", "python",
 		"project", "directory", "package", "extra", "group", "only-group", "no-group", "env-file", "index",
 		"default-index", "index-url", "extra-index-url", "find-links", "index-strategy", "keyring-provider",
 		"resolution", "prerelease", "exclude-newer", "link-mode", "config-setting", "python-preference",
 		"cache-dir", "color", "config-file", "from", "refresh-package", "reinstall-package", "upgrade-package",
 		"no-binary-package", "no-build-package", "allow-insecure-host", "python-platform", "max-recursion"}}
 	if name == "uvx" {
-		args = append([]shArg{{s: "tool"}, {s: "run"}}, args...)
+		args = append([]cmdline.Arg{{Text: "tool"}, {Text: "run"}}, args...)
 	}
-	o := parseOpts(args, spec)
-	if d, ok := o.get("directory"); ok {
+	o := cmdline.ParseOpts(args, spec)
+	if d, ok := o.Get("directory"); ok {
 		st = chdir(st, d)
 	}
-	if o.informational() || len(o.ops) == 0 {
+	if o.Informational() || len(o.Ops) == 0 {
 		return
 	}
-	sub, rest := o.ops[0].s, o.ops[1:]
-	if sub == "tool" && len(rest) > 0 && rest[0].is("run") {
+	sub, rest := o.Ops[0].Text, o.Ops[1:]
+	if sub == "tool" && len(rest) > 0 && rest[0].Is("run") {
 		sub, rest = "tool run", rest[1:]
 	}
 	switch sub {
 	case "run", "tool run":
-		r := parseOpts(rest, spec)
-		if d, ok := r.get("directory"); ok {
+		r := cmdline.ParseOpts(rest, spec)
+		if d, ok := r.Get("directory"); ok {
 			st = chdir(st, d)
 		}
-		inner := r.ops
-		if r.has("m", "module") {
-			inner = append([]shArg{{s: "python", pos: posOf(rest)}, {s: "-m", pos: posOf(rest)}}, inner...)
+		inner := r.Ops
+		if r.Has("m", "module") {
+			inner = append([]cmdline.Arg{{Text: "python", Pos: posOf(rest)}, {Text: "-m", Pos: posOf(rest)}}, inner...)
 		}
 		if len(inner) > 0 && sub == "tool run" {
 			inner = slices.Clone(inner)
-			inner[0].s, _, _ = strings.Cut(inner[0].s, "==")
+			inner[0].Text, _, _ = strings.Cut(inner[0].Text, "==")
 		}
 		w.runTool(inner, redirs, st)
 	case "format":
@@ -383,13 +384,13 @@ func (w *shellWalker) uv(name string, args []shArg, redirs []*syntax.Redirect, s
 		}
 		in := st.clone()
 		in.dir, in.alt = dir, nil
-		f := parseOpts(rest, optSpec{})
-		ruffArgs := []shArg{{s: "format", pos: posOf(rest)}}
-		if f.has("check", "diff") {
+		f := cmdline.ParseOpts(rest, cmdline.Spec{})
+		ruffArgs := []cmdline.Arg{{Text: "format", Pos: posOf(rest)}}
+		if f.Has("check", "diff") {
 			return
 		}
-		if f.dashes >= 0 {
-			ruffArgs = append(ruffArgs, f.ops[f.dashes:]...)
+		if f.Dashes >= 0 {
+			ruffArgs = append(ruffArgs, f.Ops[f.Dashes:]...)
 		}
 		w.ruff(ruffArgs, in)
 	}
@@ -397,21 +398,21 @@ func (w *shellWalker) uv(name string, args []shArg, redirs []*syntax.Redirect, s
 
 // poetry run CMD runs CMD in the project's environment; -C DIR
 // (--directory) moves it.
-func (w *shellWalker) poetry(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	o := parseOpts(args, optSpec{stop: true, args: "CP", long: []string{"directory", "project"}})
-	if d, ok := o.get("C", "directory"); ok {
+func (w *shellWalker) poetry(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Args: "CP", Long: []string{"directory", "project"}})
+	if d, ok := o.Get("C", "directory"); ok {
 		st = chdir(st, d)
 	}
-	if len(o.ops) > 0 && o.ops[0].is("run") {
-		w.runTool(o.ops[1:], redirs, st)
+	if len(o.Ops) > 0 && o.Ops[0].Is("run") {
+		w.runTool(o.Ops[1:], redirs, st)
 	}
 }
 
 // pipx run APP runs the app of that name (--spec names its package).
-func (w *shellWalker) pipx(args []shArg, redirs []*syntax.Redirect, st *shState) {
-	if len(args) == 0 || !args[0].is("run") {
+func (w *shellWalker) pipx(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+	if len(args) == 0 || !args[0].Is("run") {
 		return
 	}
-	o := parseOpts(args[1:], optSpec{stop: true, long: []string{"spec", "python", "pip-args", "index-url"}})
-	w.runTool(o.ops, redirs, st)
+	o := cmdline.ParseOpts(args[1:], cmdline.Spec{Stop: true, Long: []string{"spec", "python", "pip-args", "index-url"}})
+	w.runTool(o.Ops, redirs, st)
 }

@@ -3,15 +3,16 @@ package guard
 import (
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // node reads the script of node -e, -p (and --eval, --print, -pe), or the
 // heredoc node reads as its script, and finds the files it writes through
 // fs (see nodeWrites). A script file is not read.
-func (w *shellWalker) node(args []shArg, redirs []*syntax.Redirect, st *shState) {
+func (w *shellWalker) node(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	for i := 0; i < len(args); i++ {
-		s, ok := args[i].lit()
+		s, ok := args[i].Lit()
 		if !ok || s == "" {
 			return
 		}
@@ -25,9 +26,9 @@ func (w *shellWalker) node(args []shArg, redirs []*syntax.Redirect, st *shState)
 		switch name {
 		case "-e", "--eval", "-p", "--print", "-pe", "-ep":
 			if hasVal {
-				w.scriptSource(val, nodeWrites, st, args[i].pos)
+				w.scriptSource(val, nodeWrites, st, args[i].Pos)
 			} else if i+1 < len(args) {
-				w.scriptSource(args[i+1].s, nodeWrites, st, args[i+1].pos)
+				w.scriptSource(args[i+1].Text, nodeWrites, st, args[i+1].Pos)
 			}
 			return
 		case "-r", "--require", "--import", "--loader", "--input-type", "-C", "--conditions", "--title":
@@ -36,7 +37,7 @@ func (w *shellWalker) node(args []shArg, redirs []*syntax.Redirect, st *shState)
 			}
 		}
 	}
-	if text, ok := stdinScript(redirs); ok {
+	if text, ok := cmdline.StdinScript(redirs); ok {
 		w.scriptSource(text, nodeWrites, st, redirPos(redirs))
 	}
 }
@@ -94,7 +95,7 @@ func nodeWrites(src string) []pyWrite {
 // rubyWrites). With -i it also writes the files it is given, as sed -i
 // does. A script file is not read, and -C moves it where relative paths
 // are not known.
-func (w *shellWalker) ruby(args []shArg, redirs []*syntax.Redirect, st *shState) {
+func (w *shellWalker) ruby(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := scanBundled(args, bundleSpec{script: "e", arg: "rIEFC", rest: "ixTWK", digits: "0"})
 	if strings.Contains(o.letters, "C") {
 		return
@@ -103,16 +104,16 @@ func (w *shellWalker) ruby(args []shArg, redirs []*syntax.Redirect, st *shState)
 		if len(o.operands) > 0 {
 			return // a script file
 		}
-		if text, ok := stdinScript(redirs); ok {
+		if text, ok := cmdline.StdinScript(redirs); ok {
 			w.scriptSource(text, rubyWrites, st, redirPos(redirs))
 		}
 		return
 	}
 	lines := make([]string, len(o.scripts))
 	for i, s := range o.scripts {
-		lines[i] = s.s
+		lines[i] = s.Text
 	}
-	w.scriptSource(strings.Join(lines, "\n"), rubyWrites, st, o.scripts[len(o.scripts)-1].pos)
+	w.scriptSource(strings.Join(lines, "\n"), rubyWrites, st, o.scripts[len(o.scripts)-1].Pos)
 	if strings.Contains(o.letters, "i") {
 		for _, a := range o.operands {
 			w.write(st, a, "ruby -i")

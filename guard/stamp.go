@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/guard/cmdline"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -87,13 +88,13 @@ var LucidCommands = []string{"agents", "ask", "claim", "claims", "dead-end", "de
 // since bash may read what the parser here does not. identity are the
 // variables whose setting or removal the line reports in Env.
 func StampLucid(command, agent string, identity ...string) Stamp {
-	if len(command) > maxShellBytes {
+	if len(command) > cmdline.MaxBytes {
 		if mentionsLucid(command) {
 			return Stamp{Command: command, Unsigned: unsignedBytes}
 		}
 		return Stamp{Command: command} // nothing of lucid's to sign
 	}
-	f := parseShell(command)
+	f := cmdline.Parse(command)
 	if f == nil {
 		if mentionsLucid(command) {
 			return Stamp{Command: command, Unsigned: unsignedParse}
@@ -139,7 +140,7 @@ type stamper struct {
 	nameVars, lucidVars []string
 	// saw, when set, is told of each word that runs lucid: the tests check
 	// that a stamped line has its stamp right before each.
-	saw func(fr *frame, a shArg, via string)
+	saw func(fr *frame, a cmdline.Arg, via string)
 }
 
 // stampAt is one insertion into the line.
@@ -198,12 +199,12 @@ func (s *stamper) walk(f *syntax.File, fr *frame) {
 		case *syntax.ForClause:
 			if it, ok := n.Loop.(*syntax.WordIter); ok {
 				for _, w := range it.Items {
-					s.setVar(it.Name.Value, shellArg(w), fr)
+					s.setVar(it.Name.Value, cmdline.ArgOf(w), fr)
 				}
 			}
 		case *syntax.ParamExp:
 			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
-				s.setVar(n.Param.Value, shellArg(n.Exp.Word), fr)
+				s.setVar(n.Param.Value, cmdline.ArgOf(n.Exp.Word), fr)
 			}
 		}
 		return true
@@ -219,42 +220,42 @@ func (s *stamper) call(call *syntax.CallExpr, stmt *syntax.Stmt, fr *frame) {
 		s.only = false
 		return
 	}
-	if !s.run(shellArgs(call.Args), stmt.Redirs, fr, s.piped[stmt], "") {
+	if !s.run(cmdline.Args(call.Args), stmt.Redirs, fr, s.piped[stmt], "") {
 		s.only = false
 	}
 }
 
 // run reads a command whose words are args, run by the wrapper via ("" in
 // a command's place), and reports whether it is lucid.
-func (s *stamper) run(args []shArg, redirs []*syntax.Redirect, fr *frame, piped *syntax.Stmt, via string) bool {
+func (s *stamper) run(args []cmdline.Arg, redirs []*syntax.Redirect, fr *frame, piped *syntax.Stmt, via string) bool {
 	if len(args) == 0 {
 		return false
 	}
-	name, ok := args[0].lit()
+	name, ok := args[0].Lit()
 	if !ok {
 		s.computedName(args[0], fr)
 		return false
 	}
-	switch base := commandName(name); {
+	switch base := cmdline.CommandName(name); {
 	case base == "lucid", base == "lucid-view":
 		// lucid-view is what lucid web and watch run: signed like lucid,
 		// it refuses to act as the person for an agent.
 		s.lucid(args, fr, via)
 		return true
-	case isWrapper(base) && base != "npx": // npx runs a package, not a command
-		u := unwrap(base, args[1:])
-		if base == "exec" && u.o.has("c") {
+	case cmdline.IsWrapper(base) && base != "npx": // npx runs a package, not a command
+		u := cmdline.Unwrap(base, args[1:])
+		if base == "exec" && u.Opts.Has("c") {
 			s.unsign(unsignedClear)
 		}
 		s.wrapperEnv(u, fr)
-		inner := u.inner
+		inner := u.Inner
 		if base == "xargs" {
-			inner = xargsCommand(u.o, inner, nil) // what it reads is not known here
+			inner = cmdline.XargsCommand(u.Opts, inner, nil) // what it reads is not known here
 		}
 		lucid := s.run(inner, redirs, fr, piped, base)
 		// sudo and doas change the user; time -o writes a file.
-		return lucid && base != "sudo" && base != "doas" && !(base == "time" && u.o.has("o", "output"))
-	case isShell(base):
+		return lucid && base != "sudo" && base != "doas" && !(base == "time" && u.Opts.Has("o", "output"))
+	case cmdline.IsShell(base):
 		return s.shell(args[1:], redirs, fr, piped)
 	case base == "find":
 		s.find(args[1:], fr)
@@ -281,19 +282,19 @@ func (s *stamper) run(args []shArg, redirs []*syntax.Redirect, fr *frame, piped 
 // claims', git -c alias.x='!lucid ...', a Makefile on make -f -'s standard
 // input) runs lucid. A message that merely names lucid (git commit -m
 // "lucid web: ...", grep -rn lucid src) is none.
-func (s *stamper) runsLucid(name string, args []shArg, redirs []*syntax.Redirect, fr *frame) bool {
+func (s *stamper) runsLucid(name string, args []cmdline.Arg, redirs []*syntax.Redirect, fr *frame) bool {
 	for i, a := range args {
 		if !s.mentions(fr, a) {
 			continue
 		}
-		if isLucidName(a.s) && i+1 < len(args) && slices.Contains(LucidCommands, args[i+1].s) && !printsWords(name) {
+		if isLucidName(a.Text) && i+1 < len(args) && slices.Contains(LucidCommands, args[i+1].Text) && !printsWords(name) {
 			return true
 		}
 		var scripts []string
-		if i > 0 && isCommandOption(args[i-1].s) || name == "watch" && !strings.HasPrefix(a.s, "-") {
-			scripts = append(scripts, a.s)
+		if i > 0 && isCommandOption(args[i-1].Text) || name == "watch" && !strings.HasPrefix(a.Text, "-") {
+			scripts = append(scripts, a.Text)
 		}
-		if _, alias, ok := strings.Cut(a.s, "=!"); ok {
+		if _, alias, ok := strings.Cut(a.Text, "=!"); ok {
 			scripts = append(scripts, alias) // git -c alias.NAME='!COMMAND'
 		}
 		if slices.ContainsFunc(scripts, scriptRunsLucid) {
@@ -301,7 +302,7 @@ func (s *stamper) runsLucid(name string, args []shArg, redirs []*syntax.Redirect
 		}
 	}
 	if name == "make" || name == "gmake" {
-		if text, ok := stdinScript(redirs); ok && mentionsLucid(text) {
+		if text, ok := cmdline.StdinScript(redirs); ok && mentionsLucid(text) {
 			for _, line := range strings.Split(text, "\n") {
 				if strings.HasPrefix(line, "\t") && scriptRunsLucid(strings.TrimLeft(line, "\t@-+")) {
 					return true
@@ -325,7 +326,7 @@ func printsWords(name string) bool {
 
 // isLucidName reports whether a word runs lucid as a command name.
 func isLucidName(word string) bool {
-	base := commandName(word)
+	base := cmdline.CommandName(word)
 	return base == "lucid" || base == "lucid-view"
 }
 
@@ -342,7 +343,7 @@ func isCommandOption(opt string) bool {
 // scriptRunsLucid reports whether a shell script's commands run lucid,
 // behind the wrappers lucid knows.
 func scriptRunsLucid(script string) bool {
-	f := parseShell(script)
+	f := cmdline.Parse(script)
 	if f == nil {
 		return false
 	}
@@ -352,9 +353,9 @@ func scriptRunsLucid(script string) bool {
 		if !ok || found {
 			return !found
 		}
-		words := shellArgs(c.Args)
+		words := cmdline.Args(c.Args)
 		for len(words) > 0 {
-			w, ok := words[0].lit()
+			w, ok := words[0].Lit()
 			if !ok {
 				break
 			}
@@ -362,10 +363,10 @@ func scriptRunsLucid(script string) bool {
 				found = true
 				break
 			}
-			if !isWrapper(commandName(w)) {
+			if !cmdline.IsWrapper(cmdline.CommandName(w)) {
 				break
 			}
-			words = unwrap(commandName(w), words[1:]).inner
+			words = cmdline.Unwrap(cmdline.CommandName(w), words[1:]).Inner
 		}
 		return !found
 	})
@@ -373,13 +374,13 @@ func scriptRunsLucid(script string) bool {
 }
 
 // lucid stamps lucid's words args, run by the wrapper via.
-func (s *stamper) lucid(args []shArg, fr *frame, via string) {
+func (s *stamper) lucid(args []cmdline.Arg, fr *frame, via string) {
 	s.found = true
 	if s.saw != nil {
 		s.saw(fr, args[0], via)
 	}
 	if len(args) > 1 {
-		if sub, ok := args[1].lit(); !ok || sub == "hook" {
+		if sub, ok := args[1].Lit(); !ok || sub == "hook" {
 			s.hook = true
 		}
 	}
@@ -387,13 +388,13 @@ func (s *stamper) lucid(args []shArg, fr *frame, via string) {
 	if via != "" && via != "env" {
 		text = "env " + text
 	}
-	if a := args[0]; a.word != nil {
+	if a := args[0]; a.Word != nil {
 		var at int
 		var ok bool
-		if a.part {
-			at, text, ok = wordFrame(fr, a.word, 0, -1).place(a.at, text)
+		if a.Part {
+			at, text, ok = wordFrame(fr, a.Word, 0, -1).place(a.At, text)
 		} else {
-			at, text, ok = fr.place(int(a.word.Pos().Offset()), text)
+			at, text, ok = fr.place(int(a.Word.Pos().Offset()), text)
 		}
 		if ok {
 			s.inserts = append(s.inserts, stampAt{at: at, text: text})
@@ -405,7 +406,7 @@ func (s *stamper) lucid(args []shArg, fr *frame, via string) {
 
 // computedName looks at a command name that is not known before the line
 // runs: if it may be lucid, lucid cannot sign it.
-func (s *stamper) computedName(a shArg, fr *frame) {
+func (s *stamper) computedName(a cmdline.Arg, fr *frame) {
 	if s.mentions(fr, a) {
 		s.unsign(unsignedName)
 		return
@@ -416,25 +417,25 @@ func (s *stamper) computedName(a shArg, fr *frame) {
 		}
 		return true
 	}
-	if a.word != nil && !a.part {
-		syntax.Walk(a.word, vars)
-		for _, h := range holesIn(fr, a.word) {
-			syntax.Walk(h.node, vars)
+	if a.Word != nil && !a.Part {
+		syntax.Walk(a.Word, vars)
+		for _, h := range holesIn(fr, a.Word) {
+			syntax.Walk(h.Node, vars)
 		}
 	}
 }
 
 // shell reads a shell's script, and reports whether it is lucid alone
 // (the commands in it then decide OnlyLucid).
-func (s *stamper) shell(args []shArg, redirs []*syntax.Redirect, fr *frame, piped *syntax.Stmt) bool {
-	script, stdin := shellScript(args)
+func (s *stamper) shell(args []cmdline.Arg, redirs []*syntax.Redirect, fr *frame, piped *syntax.Stmt) bool {
+	script, stdin := cmdline.ShellScript(args)
 	switch {
 	case script != nil:
 		return s.nested(scriptFrame(fr, *script))
 	case !stdin:
 		return false
 	}
-	if r := stdinRedir(redirs); r != nil {
+	if r := cmdline.StdinRedir(redirs); r != nil {
 		return s.nested(redirFrame(fr, r))
 	}
 	if piped != nil && mentionsNode(fr, piped) {
@@ -445,14 +446,14 @@ func (s *stamper) shell(args []shArg, redirs []*syntax.Redirect, fr *frame, pipe
 
 // nested reads the script whose text is sub's.
 func (s *stamper) nested(sub *frame) bool {
-	if s.depth >= maxShellDepth || s.parsed+len(sub.text) > maxShellBytes {
+	if s.depth >= cmdline.MaxDepth || s.parsed+len(sub.text) > cmdline.MaxBytes {
 		if mentionsLucid(sub.text) {
 			s.unsign(unsignedDeep)
 		}
 		return false
 	}
 	s.parsed += len(sub.text)
-	f := parseShell(sub.text)
+	f := cmdline.Parse(sub.text)
 	if f == nil {
 		if mentionsLucid(sub.text) {
 			s.unsign(unsignedScript)
@@ -466,16 +467,16 @@ func (s *stamper) nested(sub *frame) bool {
 }
 
 // find reads the commands of find's -exec, -execdir, -ok and -okdir.
-func (s *stamper) find(args []shArg, fr *frame) {
-	_, _, expr := findFiles(args, &shState{})
+func (s *stamper) find(args []cmdline.Arg, fr *frame) {
+	_, expr := cmdline.FindOperands(args)
 	for i := expr; i < len(args); i++ {
-		if !args[i].is("-exec") && !args[i].is("-execdir") && !args[i].is("-ok") && !args[i].is("-okdir") {
+		if !args[i].Is("-exec") && !args[i].Is("-execdir") && !args[i].Is("-ok") && !args[i].Is("-okdir") {
 			continue
 		}
-		j := execEnd(args, i)
+		j := cmdline.ExecEnd(args, i)
 		cmd := slices.Clone(args[i+1 : j])
 		for k := range cmd {
-			cmd[k].s = strings.ReplaceAll(cmd[k].s, "{}", shUnknown) // what find found
+			cmd[k].Text = strings.ReplaceAll(cmd[k].Text, "{}", cmdline.Unknown) // what find found
 		}
 		s.run(cmd, nil, fr, nil, "find")
 		i = j
@@ -483,57 +484,57 @@ func (s *stamper) find(args []shArg, fr *frame) {
 }
 
 // wrapperEnv records what env or sudo set LUCID_AGENT to.
-func (s *stamper) wrapperEnv(u wrapped, fr *frame) {
-	if u.clear {
+func (s *stamper) wrapperEnv(u cmdline.Wrapped, fr *frame) {
+	if u.Clear {
 		s.agents = append(s.agents, "")
 	}
-	for _, a := range u.unset {
-		t, ok := a.lit()
+	for _, a := range u.Unset {
+		t, ok := a.Lit()
 		if !ok {
 			t = "LUCID_AGENT" // which is not known before the line runs
 		}
 		s.removed(t)
 	}
-	for _, a := range u.env {
-		name, _, _ := strings.Cut(a.s, "=")
-		s.setVar(name, a.from(len(name)+1), fr)
+	for _, a := range u.Env {
+		name, _, _ := strings.Cut(a.Text, "=")
+		s.setVar(name, a.From(len(name)+1), fr)
 	}
 }
 
 // setsAgent records what the builtins that set or remove a variable by
 // name do to LUCID_AGENT: unset, export and its kin named by command or
 // builtin, read, printf -v, mapfile, getopts.
-func (s *stamper) setsAgent(name string, args []shArg, fr *frame) {
+func (s *stamper) setsAgent(name string, args []cmdline.Arg, fr *frame) {
 	switch name {
 	case "unset":
-		o := parseOpts(args, optSpec{})
-		if o.has("f") {
+		o := cmdline.ParseOpts(args, cmdline.Spec{})
+		if o.Has("f") {
 			return // functions
 		}
-		for _, a := range o.ops {
-			if t, ok := a.lit(); ok {
+		for _, a := range o.Ops {
+			if t, ok := a.Lit(); ok {
 				s.removed(t)
 			}
 		}
 	case "export", "declare", "typeset", "local", "readonly":
 		removes := false
 		for _, a := range args {
-			t, _ := a.lit()
+			t, _ := a.Lit()
 			switch {
 			case strings.HasPrefix(t, "-") && strings.Contains(t, "n") || strings.HasPrefix(t, "+") && strings.Contains(t, "x"):
 				removes = true
 			case removes && !strings.Contains(t, "="):
 				s.removed(t)
-			case strings.Contains(a.s, "="):
-				name, _, _ := strings.Cut(a.s, "=")
+			case strings.Contains(a.Text, "="):
+				name, _, _ := strings.Cut(a.Text, "=")
 				if s.watched(name) {
-					s.setVar(name, a.from(len(name)+1), fr)
+					s.setVar(name, a.From(len(name)+1), fr)
 				}
 			}
 		}
 	case "read", "printf", "mapfile", "readarray", "getopts":
 		for _, a := range args {
-			t, _ := a.lit()
+			t, _ := a.Lit()
 			for _, name := range append([]string{"LUCID_AGENT"}, s.identity...) {
 				if strings.HasSuffix(t, name) && (t == name || t[0] == '-') {
 					s.set(name, "?")
@@ -573,20 +574,20 @@ func (s *stamper) assign(a *syntax.Assign, removes bool, fr *frame) {
 		if a.Array != nil && mentionsNode(fr, a.Array) {
 			s.lucidVars = append(s.lucidVars, a.Name.Value) // a=(lucid x); "${a[@]}"
 		}
-		s.setVar(a.Name.Value, shArg{s: shUnknown}, fr)
+		s.setVar(a.Name.Value, cmdline.Arg{Text: cmdline.Unknown}, fr)
 	case a.Value == nil:
-		s.setVar(a.Name.Value, shArg{}, fr)
+		s.setVar(a.Name.Value, cmdline.Arg{}, fr)
 	default:
-		s.setVar(a.Name.Value, shellArg(a.Value), fr)
+		s.setVar(a.Name.Value, cmdline.ArgOf(a.Value), fr)
 	}
 }
 
 // setVar records that the variable name is given the value v.
-func (s *stamper) setVar(name string, v shArg, fr *frame) {
+func (s *stamper) setVar(name string, v cmdline.Arg, fr *frame) {
 	if s.mentions(fr, v) {
 		s.lucidVars = append(s.lucidVars, name)
 	}
-	val, ok := v.lit()
+	val, ok := v.Lit()
 	if !ok {
 		val = "?"
 	}
@@ -616,11 +617,11 @@ func (s *stamper) removed(name string) { s.set(name, "") }
 // mentions reports whether an argument may spell lucid: its text after
 // quote removal, its source in fr, or the source of an expansion in it
 // that fr's parent made, does, in any case.
-func (s *stamper) mentions(fr *frame, a shArg) bool {
-	if mentionsLucid(a.s) {
+func (s *stamper) mentions(fr *frame, a cmdline.Arg) bool {
+	if mentionsLucid(a.Text) {
 		return true
 	}
-	return a.word != nil && !a.part && mentionsNode(fr, a.word)
+	return a.Word != nil && !a.Part && mentionsNode(fr, a.Word)
 }
 
 // mentionsNode reports whether the source of node, a node of fr, spells
@@ -629,15 +630,15 @@ func mentionsNode(fr *frame, node syntax.Node) bool {
 	if mentionsLucid(source(fr, node)) {
 		return true
 	}
-	return slices.ContainsFunc(holesIn(fr, node), func(h hole) bool { return mentionsLucid(source(fr.up, h.node)) })
+	return slices.ContainsFunc(holesIn(fr, node), func(h cmdline.Hole) bool { return mentionsLucid(source(fr.up, h.Node)) })
 }
 
 // holesIn is the expansions of fr's parent inside node, a node of fr.
-func holesIn(fr *frame, node syntax.Node) []hole {
+func holesIn(fr *frame, node syntax.Node) []cmdline.Hole {
 	start, end := int(node.Pos().Offset()), int(node.End().Offset())
-	var in []hole
+	var in []cmdline.Hole
 	for _, h := range fr.holes {
-		if start <= h.at && h.at < end {
+		if start <= h.At && h.At < end {
 			in = append(in, h)
 		}
 	}

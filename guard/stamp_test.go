@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lucid-dev/lucid/guard/cmdline"
 )
 
 const (
@@ -312,7 +314,7 @@ func FuzzStampLucid(f *testing.F) {
 // assignment, otherwise env and the assignment.
 func checkSigned(t *testing.T, line, stamped string) {
 	t.Helper()
-	f := parseShell(stamped)
+	f := cmdline.Parse(stamped)
 	switch {
 	case f == nil && stamped != line:
 		t.Fatalf("stamping broke the line: %q -> %q", line, stamped)
@@ -320,19 +322,19 @@ func checkSigned(t *testing.T, line, stamped string) {
 		return
 	}
 	s := &stamper{agent: "other", only: true}
-	s.saw = func(fr *frame, a shArg, via string) {
+	s.saw = func(fr *frame, a cmdline.Arg, via string) {
 		want := "LUCID_AGENT=id"
 		if via != "" && via != "env" {
 			want = "env " + want
 		}
 		var before string
-		if a.part {
-			before = unquoteWord(a.word, nil).s[:a.at]
+		if a.Part {
+			before = cmdline.Unquote(a.Word, nil).Text[:a.At]
 		} else {
-			before = fr.text[:a.word.Pos().Offset()]
+			before = fr.text[:a.Word.Pos().Offset()]
 		}
 		if !strings.HasSuffix(strings.TrimRight(before, " \t"), want) {
-			t.Fatalf("%q stamped as %q: lucid at %d of %q runs without the stamp right before it", line, stamped, a.pos, fr.text)
+			t.Fatalf("%q stamped as %q: lucid at %d of %q runs without the stamp right before it", line, stamped, a.Pos, fr.text)
 		}
 	}
 	s.walk(f, &frame{text: stamped})
