@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/guard/cmdline"
+	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -57,8 +58,8 @@ type ShellAnalysis struct {
 	Writes []ShellWrite
 	// Git are the git commands in the line that change files of git's own
 	// choosing (git stash, checkout BRANCH, merge, reset --hard...): what
-	// they change is asked of git itself (GitOp.Changes).
-	Git []GitOp
+	// they change is asked of git itself (gitpredict.Op.Changes).
+	Git []gitpredict.Op
 	// Unsure, when not "", says why the analysis could not read the whole
 	// command, in a sentence for the model: it is too long, nests too
 	// deep, expands to more words than lucid looks at, or applies a patch
@@ -66,16 +67,6 @@ type ShellAnalysis struct {
 	// hold what was found before it stopped and may miss some; the caller
 	// must not take the command as harmless.
 	Unsure string
-}
-
-// GitOp is one git command whose writes git decides: its subcommand and
-// arguments as the shell passes them, and the directory it runs in.
-type GitOp struct {
-	Dir  string   // absolute; "" when the shell's directory is not known
-	Args []string // from the subcommand on, global options (-C, -c) applied
-	// Known is false when an argument is not known before the command runs
-	// (a variable, a $( )): what it changes cannot be asked of git.
-	Known bool
 }
 
 // AnalyzeShell reads command, run in cwd (absolute), for what it writes.
@@ -149,8 +140,8 @@ type shellWalker struct {
 	// fixed, when set, is the offset every write gets: the bash -c word or
 	// the call of a function whose body sits elsewhere in the source.
 	fixed uint
-	// gitOps are the git commands whose writes git decides (GitOp).
-	gitOps []GitOp
+	// gitOps are the git commands whose writes git decides (gitpredict.Op).
+	gitOps []gitpredict.Op
 	// unsure says why the walk stopped short, when it did.
 	unsure string
 	// files is what the walk read of the files that say what a command

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/guard/cmdline"
+	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
@@ -32,7 +33,7 @@ type shellCase struct {
 	cwd     string
 	command string
 	want    []ShellWrite
-	git     []string // the GitOps expected, as formatGitOps writes them
+	git     []string // the git ops expected, as formatGitOps writes them
 	unsure  string   // the ShellAnalysis.Unsure expected
 	home    string
 	fs      *testFS
@@ -239,7 +240,7 @@ func formatWrites(ws []ShellWrite) string {
 
 // formatGitOps writes each op as the corpus does: `git ARGS @ DIR`, DIR ?
 // when not known, and (unknown) when an argument is not.
-func formatGitOps(ops []GitOp) []string {
+func formatGitOps(ops []gitpredict.Op) []string {
 	var lines []string
 	for _, op := range ops {
 		dir := op.Dir

@@ -4,14 +4,15 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/guard/cmdline"
+	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
 )
 
 // git finds what a git command writes. The work-tree paths that git
 // checkout, restore, mv, rm and clean are told to write are writes; the
 // commands whose writes git decides itself (stash, a branch switch, merge,
-// rebase, reset --hard, clean, apply...) are recorded as a GitOp, whose
-// Changes asks git before the command runs.
+// rebase, reset --hard, clean, apply...) are recorded as a
+// gitpredict.Op, whose Changes asks git before the command runs.
 func (w *shellWalker) git(args []cmdline.Arg, st *shState) {
 	var settings []cmdline.Arg // the -c options, some of which change what the command does
 	i := 0
@@ -145,7 +146,7 @@ func changesWorkTree(sub string, o cmdline.Opts) bool {
 // that change what it does become the options that do the same
 // (rebase.autoStash is --autostash); the others are dropped.
 func (w *shellWalker) gitOp(st *shState, sub string, settings, args []cmdline.Arg) {
-	op := GitOp{Dir: st.dir, Args: make([]string, 0, 1+len(args)), Known: true}
+	op := gitpredict.Op{Dir: st.dir, Args: make([]string, 0, 1+len(args)), Known: true}
 	op.Args = append(op.Args, sub)
 	for _, a := range settings {
 		s, ok := a.Lit()

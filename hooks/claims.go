@@ -11,6 +11,7 @@ import (
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
@@ -222,11 +223,11 @@ func (c *call) writes() written {
 }
 
 // gitWrites asks git what op, one of git's whole-tree commands in the
-// line, would change (guard.GitOp.Changes) and adds it to w: the files,
+// line, would change (gitpredict.Op.Changes) and adds it to w: the files,
 // each a write like any other, the loss of the log's unsaved lines, or
 // that it cannot be known beforehand. It runs git: only a line with such
 // a command pays for it.
-func (c *call) gitWrites(w *written, op guard.GitOp, add func(path string)) {
+func (c *call) gitWrites(w *written, op gitpredict.Op, add func(path string)) {
 	ch, err := op.Changes()
 	if err != nil {
 		c.warn(fmt.Errorf("%s: %v", op, err))

@@ -1,4 +1,4 @@
-package guard
+package gitpredict_test
 
 import (
 	"crypto/sha256"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
@@ -232,16 +234,16 @@ func isolateGit(t testing.TB) {
 // says of it beforehand must hold of what the command does.
 type gitCase struct {
 	name   string
-	bare   bool                             // .lucid/ in no commit yet
-	setup  func(r *gitRepo)                 // branches, stashes, local changes; "marker" below is the log's uncommitted line
-	dir    string                           // where the command runs, relative to root; "repo" when empty
-	cmd    string                           // the command the agent runs, which AnalyzeShell reads
-	run    string                           // what really runs, when an agent must append to the log while it does
-	extra  []string                         // files Changes names that the command leaves alone, as the rule of its subcommand says (relative to root)
-	unsure bool                             // Changes says Unknown
-	loss   bool                             // Changes says LogLoss
-	logIn  string                           // the work tree whose log holds the marker, relative to root; "repo" when empty
-	after  func(t *testing.T, c GitChanges) // more checks of what Changes said
+	bare   bool                                     // .lucid/ in no commit yet
+	setup  func(r *gitRepo)                         // branches, stashes, local changes; "marker" below is the log's uncommitted line
+	dir    string                                   // where the command runs, relative to root; "repo" when empty
+	cmd    string                                   // the command the agent runs, which AnalyzeShell reads
+	run    string                                   // what really runs, when an agent must append to the log while it does
+	extra  []string                                 // files Changes names that the command leaves alone, as the rule of its subcommand says (relative to root)
+	unsure bool                                     // Changes says Unknown
+	loss   bool                                     // Changes says LogLoss
+	logIn  string                                   // the work tree whose log holds the marker, relative to root; "repo" when empty
+	after  func(t *testing.T, c gitpredict.Changes) // more checks of what Changes said
 }
 
 const marker = `{"agent":"marker"}`
@@ -496,7 +498,7 @@ func gitCases() []gitCase {
 		{name: "worktree remove --force", dir: "repo", cmd: "git worktree remove --force ../wt", logIn: "wt", setup: func(r *gitRepo) {
 			r.git("worktree", "add", "-q", "../wt", "feature")
 			r.appendLog("wt", marker)
-		}, loss: true, after: func(t *testing.T, c GitChanges) {
+		}, loss: true, after: func(t *testing.T, c gitpredict.Changes) {
 			if !strings.Contains(c.LogLoss, "/wt") {
 				t.Errorf("the advice commits in the removed work tree: %s", c.LogLoss)
 			}
@@ -505,7 +507,7 @@ func gitCases() []gitCase {
 			r.git("worktree", "add", "-q", "../wt", "feature")
 			os.WriteFile(filepath.Join(r.root, "wt", "a.txt"), []byte("a wt\n"), 0o644)
 			r.appendLog("wt", marker)
-		}, loss: true, after: func(t *testing.T, c GitChanges) {
+		}, loss: true, after: func(t *testing.T, c gitpredict.Changes) {
 			if !strings.HasSuffix(c.Top, "/wt") {
 				t.Errorf("Top is %s, want the linked work tree", c.Top)
 			}
@@ -575,13 +577,13 @@ func or(s, def string) string {
 
 // changesOf reads command as the PreToolUse hook does and asks Changes
 // about each git command in it, as one.
-func changesOf(t *testing.T, command, dir string) GitChanges {
+func changesOf(t *testing.T, command, dir string) gitpredict.Changes {
 	t.Helper()
-	a := AnalyzeShell(command, dir)
+	a := guard.AnalyzeShell(command, dir)
 	if len(a.Git) == 0 {
-		t.Fatalf("%s: no GitOp", command)
+		t.Fatalf("%s: no git op", command)
 	}
-	var all GitChanges
+	var all gitpredict.Changes
 	for _, op := range a.Git {
 		c, err := op.Changes()
 		if err != nil {
@@ -597,7 +599,7 @@ func changesOf(t *testing.T, command, dir string) GitChanges {
 
 // checkPaths: no file the command changed is missing from Paths, and
 // Paths has no other file than extra.
-func checkPaths(t *testing.T, r *gitRepo, got GitChanges, changed, extra []string, out string) {
+func checkPaths(t *testing.T, r *gitRepo, got gitpredict.Changes, changed, extra []string, out string) {
 	t.Helper()
 	for _, p := range changed {
 		if !covers(got.Paths, p) {
@@ -635,7 +637,7 @@ func checkSafeForm(t *testing.T, base *gitRepo, c gitCase, msg string, changed [
 	safe = strings.ReplaceAll(safe, oldRoot, r.root)
 	if c.run != "" {
 		// An agent appends to the log while the command runs.
-		op := AnalyzeShell(c.cmd, filepath.Join(r.root, dir)).Git[0]
+		op := guard.AnalyzeShell(c.cmd, filepath.Join(r.root, dir)).Git[0]
 		orig := shellword.Join(append([]string{"git", "-C", op.Dir}, op.Args...))
 		if !strings.Contains(safe, orig) {
 			t.Fatalf("%q does not run %q", safe, orig)
@@ -678,7 +680,7 @@ func BenchmarkGitChanges(b *testing.B) {
 		"git rebase feature", "git reset --hard", "git reset --hard HEAD~1", "git clean -fdx", "git checkout .",
 		"git cherry-pick feature", "git pull --rebase",
 	} {
-		op := AnalyzeShell(command, r.top).Git[0]
+		op := guard.AnalyzeShell(command, r.top).Git[0]
 		b.Run(command, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := op.Changes(); err != nil {
