@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/stamp"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 )
@@ -25,11 +25,11 @@ func (c *call) preToolUse() (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	var stamp guard.Stamp
+	var stamped stamp.Line
 	if c.in.Tool == ToolShell {
-		stamp = guard.StampLucid(c.in.Command, c.agent, c.in.shellVars...)
+		stamped = stamp.Lucid(c.in.Command, c.agent, c.in.shellVars...)
 		if deny == "" {
-			deny = c.stampDenial(stamp)
+			deny = c.stampDenial(stamped)
 		}
 	}
 	if deny != "" {
@@ -63,11 +63,11 @@ func (c *call) preToolUse() (*Output, error) {
 		c.touch()
 	}
 	out := c.context(joinLines(warn, aware, text, facts))
-	if stamp.Found {
+	if stamped.Found {
 		if out == nil {
 			out = &Output{}
 		}
-		c.grantStamped(out, stamp)
+		c.grantStamped(out, stamped)
 	}
 	return out, nil
 }
@@ -78,7 +78,7 @@ func (c *call) preToolUse() (*Output, error) {
 // another than the caller (signing as another agent, or as a person), or it
 // runs lucid where no stamp can reach (a name in a variable or a $( ),
 // eval), which would run unsigned.
-func (c *call) stampDenial(st guard.Stamp) string {
+func (c *call) stampDenial(st stamp.Line) string {
 	if st.Hook {
 		return "lucid: `lucid hook` is run by your client, never by hand: a hook speaks for the agent its payload names. " +
 			"Record with lucid fact|decision|note, and end your claims with lucid release."
@@ -105,7 +105,7 @@ func (c *call) stampDenial(st guard.Stamp) string {
 // prompt, so it is given only where that widens nothing: every command is
 // lucid, or the session already bypasses permissions. Otherwise "ask" keeps
 // the user's say.
-func (c *call) grantStamped(out *Output, st guard.Stamp) {
+func (c *call) grantStamped(out *Output, st stamp.Line) {
 	out.Command = st.Command
 	if st.OnlyLucid || c.in.PermissionMode == "bypassPermissions" {
 		out.Permission = "allow"

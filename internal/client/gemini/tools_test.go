@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/stamp"
 )
 
 // geminiPayloads holds BeforeTool payloads recorded from Gemini CLI 0.61.0
@@ -75,7 +76,7 @@ func TestGeminiWrites(t *testing.T) {
 
 func TestGeminiWithCommand(t *testing.T) {
 	in := json.RawMessage(`{"command":"lucid fact \"x > y\" -e a.go:1 && go test ./...","description":"record","dir_path":"src","is_background":false}`)
-	st := guard.StampLucid(`lucid fact "x > y" -e a.go:1 && go test ./...`, "gem-1")
+	st := stamp.Lucid(`lucid fact "x > y" -e a.go:1 && go test ./...`, "gem-1")
 	out := WithCommand(in, st.Command)
 	var got map[string]any
 	if err := json.Unmarshal(out, &got); err != nil {

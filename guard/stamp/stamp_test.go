@@ -1,4 +1,4 @@
-package guard
+package stamp
 
 import (
 	"os"
@@ -17,7 +17,7 @@ const (
 	stampE  = "env LUCID_AGENT=s1/a2 " // where a wrapper runs it
 )
 
-// stampCases are lines and what StampLucid makes of them.
+// stampCases are lines and what Lucid makes of them.
 var stampCases = []struct {
 	in, want    string
 	found, only bool
@@ -112,17 +112,17 @@ var stampCases = []struct {
 	{"bash -c $'lucid release'", "bash -c $'" + stampP + "lucid release'", true, true},
 }
 
-func TestStampLucid(t *testing.T) {
+func TestLucid(t *testing.T) {
 	for _, tc := range stampCases {
-		st := StampLucid(tc.in, stampID)
+		st := Lucid(tc.in, stampID)
 		if st.Command != tc.want || st.Found != tc.found || st.OnlyLucid != tc.only {
-			t.Errorf("StampLucid(%q)\n got %q found=%v only=%v\nwant %q found=%v only=%v",
+			t.Errorf("Lucid(%q)\n got %q found=%v only=%v\nwant %q found=%v only=%v",
 				tc.in, st.Command, st.Found, st.OnlyLucid, tc.want, tc.found, tc.only)
 		}
 	}
 }
 
-// stampReports are lines and what StampLucid reports of them for the
+// stampReports are lines and what Lucid reports of them for the
 // caller to deny: a hook run by an agent, the values a line gives
 // LUCID_AGENT, and a lucid it cannot sign.
 var stampReports = []struct {
@@ -194,13 +194,13 @@ var stampReports = []struct {
 
 func TestStampReports(t *testing.T) {
 	for _, tc := range stampReports {
-		st := StampLucid(tc.in, stampID)
+		st := Lucid(tc.in, stampID)
 		if st.Hook != tc.hook || !slices.Equal(st.Agents, tc.agents) || st.Unsigned != tc.unsigned {
-			t.Errorf("StampLucid(%q)\n got hook=%v agents=%q unsigned=%q\nwant hook=%v agents=%q unsigned=%q",
+			t.Errorf("Lucid(%q)\n got hook=%v agents=%q unsigned=%q\nwant hook=%v agents=%q unsigned=%q",
 				tc.in, st.Hook, st.Agents, st.Unsigned, tc.hook, tc.agents, tc.unsigned)
 		}
 		if (st.Hook || st.Unsigned != "") && st.OnlyLucid {
-			t.Errorf("StampLucid(%q) is OnlyLucid, though it asks for a denial", tc.in)
+			t.Errorf("Lucid(%q) is OnlyLucid, though it asks for a denial", tc.in)
 		}
 	}
 }
@@ -268,7 +268,7 @@ func TestStampRunsAsAgent(t *testing.T) {
 				continue
 			}
 		}
-		st := StampLucid(line, stampID)
+		st := Lucid(line, stampID)
 		as := run(line)
 		if len(as) == 0 || !slices.ContainsFunc(as, func(a string) bool { return a != stampID }) {
 			t.Fatalf("$ %s runs lucid as %q: not a test of the stamp", line, as)
@@ -280,7 +280,7 @@ func TestStampRunsAsAgent(t *testing.T) {
 	}
 }
 
-func FuzzStampLucid(f *testing.F) {
+func FuzzLucid(f *testing.F) {
 	for _, s := range []string{`lucid fact x`, `bash -c 'lucid x'`, `a | lucid b && (lucid c)`, `sh -c "lucid"`,
 		`curl -s URL | sh`, "bash <<'EOF'\nlucid release\nEOF", `sh`, `bash -c`,
 		`exec nohup timeout 5 command env LUCID_AGENT=A lucid release`, `env -S'LUCID_AGENT=A lucid x'`,
@@ -295,7 +295,7 @@ func FuzzStampLucid(f *testing.F) {
 		f.Add(tc.in)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		st := StampLucid(cmd, "id")
+		st := Lucid(cmd, "id")
 		if !st.Found && st.Command != cmd {
 			t.Fatalf("changed a command without lucid: %q -> %q", cmd, st.Command)
 		}
@@ -308,7 +308,7 @@ func FuzzStampLucid(f *testing.F) {
 	})
 }
 
-// checkSigned reads the stamped line as StampLucid reads a line and
+// checkSigned reads the stamped line as Lucid reads a line and
 // checks that each word that runs lucid has the stamp for "id" right
 // before it: where the word is a command's name or env's operand, the
 // assignment, otherwise env and the assignment.
@@ -340,10 +340,10 @@ func checkSigned(t *testing.T, line, stamped string) {
 	s.walk(f, &frame{text: stamped})
 }
 
-func BenchmarkStampLucid(b *testing.B) {
+func BenchmarkLucid(b *testing.B) {
 	cmd := `cd src && go test ./... 2>&1 | tail -20 && lucid fact "tests pass" -e go.mod`
 	for i := 0; i < b.N; i++ {
-		StampLucid(cmd, "30df32ba-0d45-4195-af71-803394f51561")
+		Lucid(cmd, "30df32ba-0d45-4195-af71-803394f51561")
 	}
 }
 
@@ -376,12 +376,12 @@ func TestStampReportsIdentity(t *testing.T) {
 		{`OTHER_ID=x lucid fact x`, nil},
 		{`unset OTHER; lucid fact x`, nil},
 	} {
-		st := StampLucid(tc.in, stampID, ids...)
+		st := Lucid(tc.in, stampID, ids...)
 		if !slices.Equal(st.Env, tc.env) {
-			t.Errorf("StampLucid(%q).Env = %q, want %q", tc.in, st.Env, tc.env)
+			t.Errorf("Lucid(%q).Env = %q, want %q", tc.in, st.Env, tc.env)
 		}
 		if len(st.Env) > 0 && st.OnlyLucid {
-			t.Errorf("StampLucid(%q) is OnlyLucid, though it sets %s", tc.in, st.Env[0])
+			t.Errorf("Lucid(%q) is OnlyLucid, though it sets %s", tc.in, st.Env[0])
 		}
 	}
 }
@@ -418,9 +418,27 @@ func TestStampUnknownRunners(t *testing.T) {
 		{`rg -l 'lucid web' docs`, false},
 		{`echo lucid release`, false},
 	} {
-		st := StampLucid(tc.in, "id")
+		st := Lucid(tc.in, "id")
 		if got := st.Unsigned != ""; got != tc.unsigned {
 			t.Errorf("%q: unsigned %q, want unsigned %v", tc.in, st.Unsigned, tc.unsigned)
 		}
+	}
+}
+
+// TestStampHugeCommand feeds the stamp a 20 MiB command, the size of
+// payload a hook can receive: it must answer at once, and say it did not
+// read it. The analysis, the hook's other reading, is held to the same in
+// TestShellHugeCommand.
+func TestStampHugeCommand(t *testing.T) {
+	// How long it takes is make bench's (the payloads section).
+	huge := "cat > big.json <<'EOF'\n" + strings.Repeat(`{"k": "lucid fact x"},`+"\n", 20<<20/22) + "EOF\n"
+	st := Lucid(huge, "id")
+	if st.Unsigned != unsignedBytes || st.Command != huge {
+		t.Errorf("Lucid of %d bytes: unsigned %q, command changed %v; want %q, unchanged", len(huge), st.Unsigned, st.Command != huge, unsignedBytes)
+	}
+	// Without lucid in it, there is nothing to sign.
+	plain := strings.ReplaceAll(huge, "lucid", "other")
+	if st := Lucid(plain, "id"); st.Unsigned != "" || st.Found {
+		t.Errorf("Lucid of %d bytes that never name lucid: %+v, want nothing to sign", len(plain), st.Unsigned)
 	}
 }

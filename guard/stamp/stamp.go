@@ -1,4 +1,4 @@
-package guard
+package stamp
 
 import (
 	"fmt"
@@ -9,8 +9,9 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Stamp is the result of StampLucid.
-type Stamp struct {
+// Line is a command line as Lucid reads it: the line with its stamps, and
+// what it does with lucid and LUCID_AGENT.
+type Line struct {
 	// Command is the command with a stamp inserted immediately before each
 	// word that runs lucid, so that it is the last thing to set
 	// LUCID_AGENT for lucid: "LUCID_AGENT=<id> " where the word is a
@@ -39,7 +40,7 @@ type Stamp struct {
 	// LUCID_AGENT in), through env LUCID_AGENT=X or sudo LUCID_AGENT=X;
 	// "" for a removal (unset, env -u, env -i, export -n); "?" for a value
 	// not known before the line runs (a variable, a $( ), read). The stamps
-	// StampLucid inserts are not among them. The caller denies the line
+	// Lucid inserts are not among them. The caller denies the line
 	// unless every value is its own id: a line is not to sign for another.
 	Agents []string
 	// Unsigned, when not "", is why the line may run lucid where no stamp
@@ -49,7 +50,7 @@ type Stamp struct {
 	// lucid)"), eval or an alias of such text, a script piped into a
 	// shell. The caller denies the line; Found may be false.
 	Unsigned string
-	// Env are the variables among StampLucid's identity that the line
+	// Env are the variables among Lucid's identity that the line
 	// sets or removes, in the order found: those by which an agent's shell
 	// names its agent, or tells that it is one. A client that signs lucid
 	// commands from its shell's environment alone (no stamp reaches them)
@@ -58,7 +59,7 @@ type Stamp struct {
 	Env []string
 }
 
-// The reasons StampLucid gives for a lucid it cannot sign.
+// The reasons Lucid gives for a lucid it cannot sign.
 const (
 	unsignedScript = "lucid runs inside a script whose text lucid cannot sign (escapes or expansions around it): run lucid by its plain name"
 	unsignedName   = "the line runs a command whose name is computed from text that mentions lucid, which lucid cannot sign: run lucid by its plain name"
@@ -79,7 +80,7 @@ var LucidCommands = []string{"agents", "ask", "claim", "claims", "dead-end", "de
 	"gc", "help", "hook", "inbox", "init", "log", "merge-driver", "note", "release", "remote", "reply", "search",
 	"status", "statusline", "supersede", "tell", "uninstall", "version", "watch", "web"}
 
-// StampLucid finds each lucid command in a shell command line (in
+// Lucid finds each lucid command in a shell command line (in
 // pipelines, lists, subshells, command substitutions, functions, behind
 // wrappers, and in the scripts of bash -c, env -S and heredocs fed to a
 // shell) and inserts the stamp LUCID_AGENT=<agent> before it, so that
@@ -87,19 +88,19 @@ var LucidCommands = []string{"agents", "ask", "claim", "claims", "dead-end", "de
 // does not parse is left alone; if it mentions lucid, it is Unsigned,
 // since bash may read what the parser here does not. identity are the
 // variables whose setting or removal the line reports in Env.
-func StampLucid(command, agent string, identity ...string) Stamp {
+func Lucid(command, agent string, identity ...string) Line {
 	if len(command) > cmdline.MaxBytes {
 		if mentionsLucid(command) {
-			return Stamp{Command: command, Unsigned: unsignedBytes}
+			return Line{Command: command, Unsigned: unsignedBytes}
 		}
-		return Stamp{Command: command} // nothing of lucid's to sign
+		return Line{Command: command} // nothing of lucid's to sign
 	}
 	f := cmdline.Parse(command)
 	if f == nil {
 		if mentionsLucid(command) {
-			return Stamp{Command: command, Unsigned: unsignedParse}
+			return Line{Command: command, Unsigned: unsignedParse}
 		}
-		return Stamp{Command: command}
+		return Line{Command: command}
 	}
 	s := &stamper{agent: agent, identity: identity, only: true}
 	s.walk(f, &frame{text: command})
@@ -108,7 +109,7 @@ func StampLucid(command, agent string, identity ...string) Stamp {
 			s.unsign(unsignedName)
 		}
 	}
-	st := Stamp{Command: command, Found: s.found, Hook: s.hook, Agents: s.agents, Unsigned: s.unsigned, Env: s.env}
+	st := Line{Command: command, Found: s.found, Hook: s.hook, Agents: s.agents, Unsigned: s.unsigned, Env: s.env}
 	st.OnlyLucid = s.found && s.only && !s.hook && s.unsigned == "" && len(s.env) == 0 &&
 		!slices.ContainsFunc(s.agents, func(a string) bool { return a != agent })
 	if len(s.inserts) > 0 {
@@ -117,7 +118,7 @@ func StampLucid(command, agent string, identity ...string) Stamp {
 	return st
 }
 
-// stamper walks a command line for StampLucid.
+// stamper walks a command line for Lucid.
 type stamper struct {
 	agent    string
 	identity []string // the variables reported in env

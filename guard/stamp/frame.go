@@ -1,4 +1,4 @@
-package guard
+package stamp
 
 import (
 	"strings"
@@ -7,13 +7,13 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// StampLucid inserts its stamp into scripts nested in the command line
+// Lucid inserts its stamp into scripts nested in the command line
 // (bash -c 'SCRIPT', a heredoc fed to bash, env -S 'STRING'). A script's
 // text is the outer word after quote removal, so an insertion into the
 // script lands in the line only where the script's bytes are the line's,
 // one to one: a frame says where that is, and how the line quotes there.
 
-// frame is a text StampLucid reads: the command line itself (up is nil),
+// frame is a text Lucid reads: the command line itself (up is nil),
 // or a script in it, mapped onto its parent's text by segs, its
 // expansions by holes.
 type frame struct {
