@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
@@ -33,7 +33,7 @@ type target struct {
 	rel  string         // relative to repo.Top
 	tree bool           // a folder written as a whole (rm -rf dir)
 	// under, when not "", is the glob of the paths under the folder rel
-	// that are written (guard.ShellWrite.Under).
+	// that are written (shell.Write.Under).
 	under string
 	// by, when not "", is the git command that would change the path,
 	// though the command line does not name it (git stash, checkout
@@ -54,7 +54,7 @@ const (
 	// dir; the loss of the log's unsaved lines git's own answer tells
 	// (written.logLoss).
 	gitTracked
-	// formatter: a formatter or a fixer (guard.ShellWrite.Format): it
+	// formatter: a formatter or a fixer (shell.Write.Format): it
 	// rewrites only the files it parses as its language's source, which
 	// lucid's log, JSON Lines, is not.
 	formatter
@@ -202,7 +202,7 @@ func (c *call) writes() written {
 		add(p, false, false, "", "", anyWriter)
 	}
 	if c.in.Tool == ToolShell {
-		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
+		a := shell.Analyze(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
 			who := anyWriter

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/escape"
@@ -256,7 +256,7 @@ func Run(client Client, clients []Client, event string, stdin io.Reader, stdout,
 func namedWrites(in Input) []string {
 	changed := slices.Clone(in.Paths)
 	if in.Tool == ToolShell {
-		for _, w := range guard.ShellWrites(in.Command, in.Cwd) {
+		for _, w := range shell.Writes(in.Command, in.Cwd) {
 			changed = append(changed, w.Path)
 		}
 	}

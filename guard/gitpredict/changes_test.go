@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/guard/gitpredict"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/shellword"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
@@ -237,7 +237,7 @@ type gitCase struct {
 	bare   bool                                     // .lucid/ in no commit yet
 	setup  func(r *gitRepo)                         // branches, stashes, local changes; "marker" below is the log's uncommitted line
 	dir    string                                   // where the command runs, relative to root; "repo" when empty
-	cmd    string                                   // the command the agent runs, which AnalyzeShell reads
+	cmd    string                                   // the command the agent runs, which shell.Analyze reads
 	run    string                                   // what really runs, when an agent must append to the log while it does
 	extra  []string                                 // files Changes names that the command leaves alone, as the rule of its subcommand says (relative to root)
 	unsure bool                                     // Changes says Unknown
@@ -579,7 +579,7 @@ func or(s, def string) string {
 // about each git command in it, as one.
 func changesOf(t *testing.T, command, dir string) gitpredict.Changes {
 	t.Helper()
-	a := guard.AnalyzeShell(command, dir)
+	a := shell.Analyze(command, dir)
 	if len(a.Git) == 0 {
 		t.Fatalf("%s: no git op", command)
 	}
@@ -637,7 +637,7 @@ func checkSafeForm(t *testing.T, base *gitRepo, c gitCase, msg string, changed [
 	safe = strings.ReplaceAll(safe, oldRoot, r.root)
 	if c.run != "" {
 		// An agent appends to the log while the command runs.
-		op := guard.AnalyzeShell(c.cmd, filepath.Join(r.root, dir)).Git[0]
+		op := shell.Analyze(c.cmd, filepath.Join(r.root, dir)).Git[0]
 		orig := shellword.Join(append([]string{"git", "-C", op.Dir}, op.Args...))
 		if !strings.Contains(safe, orig) {
 			t.Fatalf("%q does not run %q", safe, orig)
@@ -680,7 +680,7 @@ func BenchmarkGitChanges(b *testing.B) {
 		"git rebase feature", "git reset --hard", "git reset --hard HEAD~1", "git clean -fdx", "git checkout .",
 		"git cherry-pick feature", "git pull --rebase",
 	} {
-		op := guard.AnalyzeShell(command, r.top).Git[0]
+		op := shell.Analyze(command, r.top).Git[0]
 		b.Run(command, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := op.Changes(); err != nil {

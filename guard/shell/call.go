@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"path/filepath"
@@ -15,7 +15,7 @@ import (
 // command they are the command's, not the shell's. The words after the
 // name are expanded only for a command run knows: globbing the words of
 // any other would cost the disk reads for nothing.
-func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *shState) {
 	for _, a := range c.Assigns {
 		w.substs(a, st)
 	}
@@ -53,7 +53,7 @@ func (w *shellWalker) call(c *syntax.CallExpr, redirs []*syntax.Redirect, st *sh
 
 // callFunc walks a function's body where it is called: it runs in the
 // calling shell, so its cd counts.
-func (w *shellWalker) callFunc(body *syntax.Stmt, st *shState, pos uint) {
+func (w *walker) callFunc(body *syntax.Stmt, st *shState, pos uint) {
 	if !w.deeper() {
 		return
 	}
@@ -85,104 +85,104 @@ type shCall struct {
 // handlerOf is the table of the commands the analysis reads, each with
 // the handler that finds what it writes; nil for any other command. A
 // switch rather than a map, which would be built at every hook's start.
-func handlerOf(name string) func(*shellWalker, shCall) {
+func handlerOf(name string) func(*walker, shCall) {
 	switch name {
 	case "cd":
-		return func(_ *shellWalker, c shCall) { cd(c.st, c.args) }
+		return func(_ *walker, c shCall) { cd(c.st, c.args) }
 	case "pushd":
-		return func(_ *shellWalker, c shCall) { pushd(c.st, c.args) }
+		return func(_ *walker, c shCall) { pushd(c.st, c.args) }
 	case "popd":
-		return func(_ *shellWalker, c shCall) { popd(c.st, c.args) }
+		return func(_ *walker, c shCall) { popd(c.st, c.args) }
 	case "unset", "read", "mapfile", "readarray", "printf", "shopt", "set", "source", ".", "eval", "exit":
-		return func(_ *shellWalker, c shCall) { setsVars(c.name, c.args, c.st) }
+		return func(_ *walker, c shCall) { setsVars(c.name, c.args, c.st) }
 	case "find":
-		return func(w *shellWalker, c shCall) { w.find(c.args, c.st) }
+		return func(w *walker, c shCall) { w.find(c.args, c.st) }
 	case "rm", "rmdir", "touch", "truncate", "tee", "shred", "unlink":
-		return func(w *shellWalker, c shCall) { w.operands(c.name, c.args, c.st) }
+		return func(w *walker, c shCall) { w.operands(c.name, c.args, c.st) }
 	case "chmod":
-		return func(w *shellWalker, c shCall) { w.chmod(c.args, c.st) }
+		return func(w *walker, c shCall) { w.chmod(c.args, c.st) }
 	case "cp", "mv", "install", "ln":
-		return func(w *shellWalker, c shCall) { w.copyLike(c.name, c.args, c.st) }
+		return func(w *walker, c shCall) { w.copyLike(c.name, c.args, c.st) }
 	case "dd":
-		return func(w *shellWalker, c shCall) { w.dd(c.args, c.st) }
+		return func(w *walker, c shCall) { w.dd(c.args, c.st) }
 	case "sed":
-		return func(w *shellWalker, c shCall) { w.sed(c.args, c.st) }
+		return func(w *walker, c shCall) { w.sed(c.args, c.st) }
 	case "perl":
-		return func(w *shellWalker, c shCall) { w.perl(c.args, c.st) }
+		return func(w *walker, c shCall) { w.perl(c.args, c.st) }
 	case "git":
-		return func(w *shellWalker, c shCall) { w.git(c.args, c.st) }
+		return func(w *walker, c shCall) { w.git(c.args, c.st) }
 	case "gofmt", "goimports":
-		return func(w *shellWalker, c shCall) { w.gofmt(c.name, c.args, c.st) }
+		return func(w *walker, c shCall) { w.gofmt(c.name, c.args, c.st) }
 	case "go":
-		return func(w *shellWalker, c shCall) { w.goTool(c.args, c.st) }
+		return func(w *walker, c shCall) { w.goTool(c.args, c.st) }
 	case "prettier":
-		return func(w *shellWalker, c shCall) { w.prettier(c.args, c.st) }
+		return func(w *walker, c shCall) { w.prettier(c.args, c.st) }
 	case "eslint":
-		return func(w *shellWalker, c shCall) { w.eslint(c.args, c.st) }
+		return func(w *walker, c shCall) { w.eslint(c.args, c.st) }
 	case "black":
-		return func(w *shellWalker, c shCall) { w.black(c.args, c.st) }
+		return func(w *walker, c shCall) { w.black(c.args, c.st) }
 	case "ruff":
-		return func(w *shellWalker, c shCall) { w.ruff(c.args, c.st) }
+		return func(w *walker, c shCall) { w.ruff(c.args, c.st) }
 	case "isort":
-		return func(w *shellWalker, c shCall) { w.isort(c.args, c.st) }
+		return func(w *walker, c shCall) { w.isort(c.args, c.st) }
 	case "cargo":
-		return func(w *shellWalker, c shCall) { w.cargo(c.args, c.st) }
+		return func(w *walker, c shCall) { w.cargo(c.args, c.st) }
 	case "rustfmt":
-		return func(w *shellWalker, c shCall) { w.rustfmt(c.args, c.st) }
+		return func(w *walker, c shCall) { w.rustfmt(c.args, c.st) }
 	case "clang-format":
-		return func(w *shellWalker, c shCall) { w.clangFormat(c.args, c.st) }
+		return func(w *walker, c shCall) { w.clangFormat(c.args, c.st) }
 	case "shfmt":
-		return func(w *shellWalker, c shCall) { w.shfmt(c.args, c.st) }
+		return func(w *walker, c shCall) { w.shfmt(c.args, c.st) }
 	case "npm":
-		return func(w *shellWalker, c shCall) { w.npm(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.npm(c.args, c.redirs, c.st) }
 	case "pnpm":
-		return func(w *shellWalker, c shCall) { w.pnpm(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.pnpm(c.args, c.redirs, c.st) }
 	case "yarn":
-		return func(w *shellWalker, c shCall) { w.yarn(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.yarn(c.args, c.redirs, c.st) }
 	case "bun":
-		return func(w *shellWalker, c shCall) { w.bun(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.bun(c.args, c.redirs, c.st) }
 	case "bunx":
-		return func(w *shellWalker, c shCall) { w.bunx(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.bunx(c.args, c.redirs, c.st) }
 	case "uv", "uvx":
-		return func(w *shellWalker, c shCall) { w.uv(c.name, c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.uv(c.name, c.args, c.redirs, c.st) }
 	case "poetry":
-		return func(w *shellWalker, c shCall) { w.poetry(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.poetry(c.args, c.redirs, c.st) }
 	case "pipx":
-		return func(w *shellWalker, c shCall) { w.pipx(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.pipx(c.args, c.redirs, c.st) }
 	case "make", "gmake":
-		return func(w *shellWalker, c shCall) { w.make(c.args, c.st, c.pos) }
+		return func(w *walker, c shCall) { w.make(c.args, c.st, c.pos) }
 	case "tar", "gtar", "bsdtar":
-		return func(w *shellWalker, c shCall) { w.tar(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.tar(c.args, c.redirs, c.st) }
 	case "unzip":
-		return func(w *shellWalker, c shCall) { w.unzip(c.args, c.st) }
+		return func(w *walker, c shCall) { w.unzip(c.args, c.st) }
 	case "rsync":
-		return func(w *shellWalker, c shCall) { w.rsync(c.args, c.st) }
+		return func(w *walker, c shCall) { w.rsync(c.args, c.st) }
 	case "patch":
-		return func(w *shellWalker, c shCall) { w.patch(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.patch(c.args, c.redirs, c.st) }
 	case "awk", "gawk":
-		return func(w *shellWalker, c shCall) { w.awk(c.args, c.st) }
+		return func(w *walker, c shCall) { w.awk(c.args, c.st) }
 	case "ed":
-		return func(w *shellWalker, c shCall) { w.ed(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.ed(c.args, c.redirs, c.st) }
 	case "vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "gvim":
-		return func(w *shellWalker, c shCall) { w.vim(c.name, c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.vim(c.name, c.args, c.redirs, c.st) }
 	case "emacs", "emacs-nox":
-		return func(w *shellWalker, c shCall) { w.emacs(c.args, c.st) }
+		return func(w *walker, c shCall) { w.emacs(c.args, c.st) }
 	case "curl", "wget", "sort":
-		return func(w *shellWalker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
+		return func(w *walker, c shCall) { w.outputFlag(c.name, c.args, c.st) }
 	case "node", "nodejs":
-		return func(w *shellWalker, c shCall) { w.node(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.node(c.args, c.redirs, c.st) }
 	case "ruby":
-		return func(w *shellWalker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
 	}
 	switch {
 	case cmdline.IsWrapper(name):
-		return func(w *shellWalker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.wrapper(c.name, c.args, c.redirs, c.st) }
 	case cmdline.IsShell(name):
-		return func(w *shellWalker, c shCall) { w.shell(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.shell(c.args, c.redirs, c.st) }
 	case isPython(name):
-		return func(w *shellWalker, c shCall) { w.python(c.args, c.redirs, c.st) }
+		return func(w *walker, c shCall) { w.python(c.args, c.redirs, c.st) }
 	case isVersioned(name, "clang-format"):
-		return func(w *shellWalker, c shCall) { w.clangFormat(c.args, c.st) }
+		return func(w *walker, c shCall) { w.clangFormat(c.args, c.st) }
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func isPython(name string) bool {
 }
 
 // run dispatches a command whose words are args (args[0] is its name).
-func (w *shellWalker) run(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) run(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	if len(args) == 0 || !w.budget() {
 		return
 	}
@@ -215,7 +215,7 @@ func (w *shellWalker) run(args []cmdline.Arg, redirs []*syntax.Redirect, st *shS
 }
 
 // dd writes the file of its of= operand.
-func (w *shellWalker) dd(args []cmdline.Arg, st *shState) {
+func (w *walker) dd(args []cmdline.Arg, st *shState) {
 	for _, a := range args {
 		if strings.HasPrefix(a.Text, "of=") {
 			w.open(st, cmdline.Arg{Text: a.Text[3:], Multi: a.Multi, Pos: a.Pos}, "dd")
@@ -242,7 +242,7 @@ func operandSpec(name string) cmdline.Spec {
 // operands records the operands of rm, touch, tee and the like. rm,
 // rmdir and unlink remove a symbolic link itself; the others open the file
 // and write through a link to its target (touch -h excepted).
-func (w *shellWalker) operands(name string, args []cmdline.Arg, st *shState) {
+func (w *walker) operands(name string, args []cmdline.Arg, st *shState) {
 	o := cmdline.ParseOpts(args, operandSpec(name))
 	if o.Informational() {
 		return
@@ -261,7 +261,7 @@ func (w *shellWalker) operands(name string, args []cmdline.Arg, st *shState) {
 
 // chmod changes a file's mode, which git records. Its mode may look like
 // an option (-x, -w).
-func (w *shellWalker) chmod(args []cmdline.Arg, st *shState) {
+func (w *walker) chmod(args []cmdline.Arg, st *shState) {
 	var kept []cmdline.Arg
 	for _, a := range args {
 		if s, ok := a.Lit(); ok && len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "rwxXstugoa+-=,01234567") == "" {
@@ -287,7 +287,7 @@ func (w *shellWalker) chmod(args []cmdline.Arg, st *shState) {
 // copyLike handles cp, mv, ln and install: the last operand, or -t DIR, is
 // the destination; into a folder each source keeps its base name. mv also
 // removes its sources.
-func (w *shellWalker) copyLike(name string, args []cmdline.Arg, st *shState) {
+func (w *walker) copyLike(name string, args []cmdline.Arg, st *shState) {
 	spec := cmdline.Spec{Args: "tS", Long: []string{"target-directory", "suffix"}}
 	if name == "install" {
 		spec = cmdline.Spec{Args: "tSmog", Long: []string{"target-directory", "suffix", "mode", "owner", "group", "strip-program"}}
@@ -321,7 +321,7 @@ func (w *shellWalker) copyLike(name string, args []cmdline.Arg, st *shState) {
 // And a symbolic link the line makes is known to the rest of the line, so
 // that a write through it resolves where the kernel will put it (ln -s
 // .git/lucid x && : > x/claims writes the claims).
-func (w *shellWalker) links(st *shState, o cmdline.Opts) {
+func (w *walker) links(st *shState, o cmdline.Opts) {
 	symbolic := o.Has("s", "symbolic")
 	srcs := o.Ops
 	t, toDir := o.Get("t", "target-directory")
@@ -361,7 +361,7 @@ func (w *shellWalker) links(st *shState, o cmdline.Opts) {
 		}
 		real, _ := realpath.Resolve(w.fs, "/", at, true)
 		if _, inState := gitstore.StateDir(real); inState {
-			w.record(ShellWrite{Path: real, By: "ln -s"}, src.Pos)
+			w.record(Write{Path: real, By: "ln -s"}, src.Pos)
 		}
 		if m, ok := w.fs.(*memoFS); ok {
 			m.link(link, s)
@@ -373,7 +373,7 @@ func (w *shellWalker) links(st *shState, o cmdline.Opts) {
 // operands are o; a move also removes its sources. Only cp writes into an
 // existing destination, through a symbolic link to its target: mv and
 // git mv rename onto it, install and ln remove it first.
-func (w *shellWalker) copyOps(st *shState, o cmdline.Opts, by string, move bool) {
+func (w *walker) copyOps(st *shState, o cmdline.Opts, by string, move bool) {
 	opens := by == "cp"
 	srcs := o.Ops
 	t, toDir := o.Get("t", "target-directory")
@@ -413,7 +413,7 @@ func (w *shellWalker) copyOps(st *shState, o cmdline.Opts, by string, move bool)
 
 // into records dir/base(src) for each source copied into folder dir, or
 // dir/src with --parents.
-func (w *shellWalker) into(st *shState, dir cmdline.Arg, srcs []cmdline.Arg, by string, parents, opens bool) {
+func (w *walker) into(st *shState, dir cmdline.Arg, srcs []cmdline.Arg, by string, parents, opens bool) {
 	d, ok := st.path(dir)
 	if !ok {
 		return
@@ -536,7 +536,7 @@ func popd(st *shState, args []cmdline.Arg) {
 // gofmt -w and goimports -w rewrite the files they are given, and the .go
 // files under the folders they are given. Their flags are Go flags: -name, --name, -name=value, and they end at
 // the first operand or after --.
-func (w *shellWalker) gofmt(name string, args []cmdline.Arg, st *shState) {
+func (w *walker) gofmt(name string, args []cmdline.Arg, st *shState) {
 	write := false
 	i := 0
 	for ; i < len(args); i++ {
@@ -569,7 +569,7 @@ func (w *shellWalker) gofmt(name string, args []cmdline.Arg, st *shState) {
 // go fix rewrite (goFmt), and the go.mod and go.sum that go mod tidy and
 // its kin rewrite (goMod). -C DIR, before the subcommand or right after
 // it, moves it.
-func (w *shellWalker) goTool(args []cmdline.Arg, st *shState) {
+func (w *walker) goTool(args []cmdline.Arg, st *shState) {
 	args, st = goChdir(args, st)
 	if len(args) == 0 {
 		return
@@ -635,7 +635,7 @@ func goChdir(args []cmdline.Arg, st *shState) ([]cmdline.Arg, *shState) {
 
 // outputFlag handles curl -o, wget -O and sort -o, which name the file
 // they write in an option.
-func (w *shellWalker) outputFlag(name string, args []cmdline.Arg, st *shState) {
+func (w *walker) outputFlag(name string, args []cmdline.Arg, st *shState) {
 	var spec cmdline.Spec
 	var flag, long string
 	switch name {

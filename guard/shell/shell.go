@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"os"
@@ -12,8 +12,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ShellWrite is one path a command writes.
-type ShellWrite struct {
+// Write is one path a command writes.
+type Write struct {
 	// Path is absolute and clean, where the kernel puts the write,
 	// resolved from the directory the command has reached: every symbolic
 	// link below it followed, and a .. taken after the link before it, so
@@ -39,23 +39,23 @@ type ShellWrite struct {
 	Format bool
 }
 
-// ShellWrites returns the paths that command, run in cwd (absolute),
+// Writes returns the paths that command, run in cwd (absolute),
 // writes, in the order they appear, each once. What is literally in the
 // command and can be resolved is: globs and braces, variables the command
 // sets, $HOME and ~, a few command substitutions and piped outputs (see
-// AnalyzeShell); the scripts of package.json and the recipes of a
+// Analyze); the scripts of package.json and the recipes of a
 // Makefile that npm run and make run, as the lines they are. What cannot
 // (a variable from elsewhere, eval, script files, a script or recipe
 // that cannot be read) is left out: it never denies. A command that does
 // not parse returns nil.
-func ShellWrites(command, cwd string) []ShellWrite {
-	return AnalyzeShell(command, cwd).Writes
+func Writes(command, cwd string) []Write {
+	return Analyze(command, cwd).Writes
 }
 
-// ShellAnalysis is what lucid can tell of a shell command before it runs.
-type ShellAnalysis struct {
-	// Writes are the paths the command writes, as ShellWrites gives them.
-	Writes []ShellWrite
+// Analysis is what lucid can tell of a shell command before it runs.
+type Analysis struct {
+	// Writes are the paths the command writes, as Writes gives them.
+	Writes []Write
 	// Git are the git commands in the line that change files of git's own
 	// choosing (git stash, checkout BRANCH, merge, reset --hard...): what
 	// they change is asked of git itself (gitpredict.Op.Changes).
@@ -69,7 +69,7 @@ type ShellAnalysis struct {
 	Unsure string
 }
 
-// AnalyzeShell reads command, run in cwd (absolute), for what it writes.
+// Analyze reads command, run in cwd (absolute), for what it writes.
 // It expands words as bash would, as far as the command line and the disk
 // tell: braces; globs, matched against the disk; variables the command
 // sets to known values, loop variables over known lists, $PWD, and $HOME
@@ -83,16 +83,15 @@ type ShellAnalysis struct {
 // runs them.
 // A command that does not parse gives an empty analysis: the shell would
 // not run it either.
-func AnalyzeShell(command, cwd string) ShellAnalysis {
-	return analyzeShell(command, cwd, os.Getenv("HOME"), osFS{})
+func Analyze(command, cwd string) Analysis {
+	return analyze(command, cwd, os.Getenv("HOME"), osFS{})
 }
 
-// Limits that keep hostile input (recursive functions, bash -c nested
-// deeply, megabytes of command line) from costing more than a hook may
-// spend; past them, what is left is not looked at and the analysis says so
-// (ShellAnalysis.Unsure).
-// The depth and the bytes are cmdline.MaxDepth and cmdline.MaxBytes.
-const maxShellSteps = 4096 // statements and calls walked per command
+// maxShellSteps is the statements and calls walked per command: with
+// cmdline.MaxDepth and cmdline.MaxBytes, it keeps hostile input from
+// costing more than a hook may spend. Past it, what is left is not looked
+// at and the analysis says so (Analysis.Unsure).
+const maxShellSteps = 4096
 
 // The reasons the analysis gives for stopping short, for the model to read.
 const (
@@ -102,16 +101,16 @@ const (
 	unsureNested = "the command's nested scripts (bash -c, heredocs fed to a shell) hold over 1 MiB in all, more than lucid reads: split it, or write a script"
 )
 
-func analyzeShell(command, cwd, home string, fsys shellFS) ShellAnalysis {
+func analyze(command, cwd, home string, fsys shellFS) Analysis {
 	if len(command) > cmdline.MaxBytes {
-		return ShellAnalysis{Unsure: unsureBytes}
+		return Analysis{Unsure: unsureBytes}
 	}
 	f := cmdline.Parse(command)
 	if f == nil {
-		return ShellAnalysis{}
+		return Analysis{}
 	}
 	mfs := &memoFS{shellFS: fsys}
-	w := &shellWalker{fs: mfs}
+	w := &walker{fs: mfs}
 	st := &shState{fs: mfs}
 	if filepath.IsAbs(cwd) {
 		st.dir = filepath.Clean(cwd)
@@ -120,13 +119,13 @@ func analyzeShell(command, cwd, home string, fsys shellFS) ShellAnalysis {
 		st.set("HOME", filepath.Clean(home), true, true)
 	}
 	w.stmts(f.Stmts, st)
-	return ShellAnalysis{Writes: w.result(), Git: w.gitOps, Unsure: w.unsure}
+	return Analysis{Writes: w.result(), Git: w.gitOps, Unsure: w.unsure}
 }
 
-// shellWalker walks a parsed command in the order the shell runs it.
-type shellWalker struct {
+// walker walks a parsed command in the order the shell runs it.
+type walker struct {
 	fs    shellFS
-	out   []ShellWrite
+	out   []Write
 	pos   []uint // source offset of each write in out, to order them
 	funcs map[string]*syntax.Stmt
 	// scripts caches the bash -c strings parsed, so that a function called
@@ -166,7 +165,7 @@ type shellFiles struct {
 }
 
 // cache is w.files, made when a command first reads a file.
-func (w *shellWalker) cache() *shellFiles {
+func (w *walker) cache() *shellFiles {
 	if w.files == nil {
 		w.files = &shellFiles{packages: map[string]map[string]string{}, makefiles: map[string]*makefile{}, configs: map[string]config{}}
 	}
@@ -225,22 +224,22 @@ func (st *shState) resolve(a cmdline.Arg) (string, bool) {
 
 // write records that the path a names is replaced or removed (rm, mv, ln,
 // git checkout): a symbolic link there is itself what changes.
-func (w *shellWalker) write(st *shState, a cmdline.Arg, by string) {
+func (w *walker) write(st *shState, a cmdline.Arg, by string) {
 	w.writeArg(st, a, by, false)
 }
 
 // open records that the command opens the file a names and writes into
 // it (>, tee, cp's destination, touch): through a symbolic link there,
 // the link's target is written, a dangling link's created.
-func (w *shellWalker) open(st *shState, a cmdline.Arg, by string) {
+func (w *walker) open(st *shState, a cmdline.Arg, by string) {
 	w.writeArg(st, a, by, true)
 }
 
-func (w *shellWalker) writeArg(st *shState, a cmdline.Arg, by string, opens bool) {
+func (w *walker) writeArg(st *shState, a cmdline.Arg, by string, opens bool) {
 	if a.Under != "" {
 		base, rel := st.from(a.Text)
 		p, _ := realpath.Resolve(w.fs, base, rel, true)
-		w.record(ShellWrite{Path: p, Under: a.Under, By: by}, a.Pos)
+		w.record(Write{Path: p, Under: a.Under, By: by}, a.Pos)
 		return
 	}
 	if p, ok := st.path(a); ok {
@@ -250,15 +249,15 @@ func (w *shellWalker) writeArg(st *shState, a cmdline.Arg, by string, opens bool
 
 // writePath records a write to the absolute path p where the kernel puts
 // it (see physical).
-func (w *shellWalker) writePath(st *shState, p, by string, pos uint, opens bool) {
+func (w *walker) writePath(st *shState, p, by string, pos uint, opens bool) {
 	path, target := w.physical(st, p, opens)
-	w.record(ShellWrite{Path: path, By: by}, pos)
+	w.record(Write{Path: path, By: by}, pos)
 	if target != "" {
-		w.record(ShellWrite{Path: target, By: by}, pos)
+		w.record(Write{Path: target, By: by}, pos)
 	}
 }
 
-func (w *shellWalker) record(sw ShellWrite, pos uint) {
+func (w *walker) record(sw Write, pos uint) {
 	if p := sw.Path; p == "/dev" || strings.HasPrefix(p, "/dev/") || p == "/proc" || strings.HasPrefix(p, "/proc/") {
 		return
 	}
@@ -266,7 +265,7 @@ func (w *shellWalker) record(sw ShellWrite, pos uint) {
 		pos = w.fixed
 	}
 	if w.out == nil {
-		w.out, w.pos = make([]ShellWrite, 0, 4), make([]uint, 0, 4)
+		w.out, w.pos = make([]Write, 0, 4), make([]uint, 0, 4)
 	}
 	w.out = append(w.out, sw)
 	w.pos = append(w.pos, pos)
@@ -274,7 +273,7 @@ func (w *shellWalker) record(sw ShellWrite, pos uint) {
 
 // result is the writes in source order, each path (and Under) once: its
 // first writer.
-func (w *shellWalker) result() []ShellWrite {
+func (w *walker) result() []Write {
 	if len(w.out) == 0 {
 		return nil
 	}
@@ -291,7 +290,7 @@ func (w *shellWalker) result() []ShellWrite {
 		}
 		return 0
 	})
-	res := make([]ShellWrite, 0, len(idx))
+	res := make([]Write, 0, len(idx))
 	var seen map[string]bool // only for long lists: a scan is cheaper for a few
 	for _, i := range idx {
 		p, under := w.out[i].Path, w.out[i].Under
@@ -300,7 +299,7 @@ func (w *shellWalker) result() []ShellWrite {
 		}
 		switch {
 		case len(idx) <= 16:
-			if slices.ContainsFunc(res, func(s ShellWrite) bool { return s.Path == w.out[i].Path && s.Under == under }) {
+			if slices.ContainsFunc(res, func(s Write) bool { return s.Path == w.out[i].Path && s.Under == under }) {
 				continue
 			}
 		case seen[p]:
@@ -317,7 +316,7 @@ func (w *shellWalker) result() []ShellWrite {
 }
 
 // budget counts one step and reports whether the walk may go on.
-func (w *shellWalker) budget() bool {
+func (w *walker) budget() bool {
 	w.steps++
 	if w.steps > maxShellSteps {
 		w.stop(unsureSteps)
@@ -328,7 +327,7 @@ func (w *shellWalker) budget() bool {
 
 // deeper reports whether the walk may enter one more shell or function
 // call.
-func (w *shellWalker) deeper() bool {
+func (w *walker) deeper() bool {
 	if w.depth >= cmdline.MaxDepth {
 		w.stop(unsureDepth)
 		return false
@@ -338,19 +337,19 @@ func (w *shellWalker) deeper() bool {
 
 // stop records why the walk leaves part of the command unread; the first
 // reason is the one given.
-func (w *shellWalker) stop(reason string) {
+func (w *walker) stop(reason string) {
 	if w.unsure == "" {
 		w.unsure = reason
 	}
 }
 
-func (w *shellWalker) stmts(list []*syntax.Stmt, st *shState) {
+func (w *walker) stmts(list []*syntax.Stmt, st *shState) {
 	for _, s := range list {
 		w.stmt(s, st)
 	}
 }
 
-func (w *shellWalker) stmt(s *syntax.Stmt, st *shState) {
+func (w *walker) stmt(s *syntax.Stmt, st *shState) {
 	if s == nil {
 		return
 	}
@@ -375,7 +374,7 @@ func (w *shellWalker) stmt(s *syntax.Stmt, st *shState) {
 	w.command(s, st)
 }
 
-func (w *shellWalker) command(s *syntax.Stmt, st *shState) {
+func (w *walker) command(s *syntax.Stmt, st *shState) {
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
@@ -425,7 +424,7 @@ func (w *shellWalker) command(s *syntax.Stmt, st *shState) {
 // binary walks a && b, a || b and pipelines. Each element of a pipeline
 // runs in its own subshell. After a && b both ran; a || b runs b in the
 // directory a started from when a is a failed cd.
-func (w *shellWalker) binary(c *syntax.BinaryCmd, st *shState) {
+func (w *walker) binary(c *syntax.BinaryCmd, st *shState) {
 	switch c.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		w.stmt(c.X, st.clone())
@@ -464,7 +463,7 @@ func changesDir(s *syntax.Stmt) bool {
 	return false
 }
 
-func (w *shellWalker) ifClause(c *syntax.IfClause, st *shState) {
+func (w *walker) ifClause(c *syntax.IfClause, st *shState) {
 	w.stmts(c.Cond, st)
 	then := st.clone()
 	w.stmts(c.Then, then)
@@ -486,7 +485,7 @@ func (w *shellWalker) ifClause(c *syntax.IfClause, st *shState) {
 
 // forClause walks a for loop: over a list of known words, its body once
 // for each; otherwise once, as any loop (see loop).
-func (w *shellWalker) forClause(c *syntax.ForClause, st *shState) {
+func (w *walker) forClause(c *syntax.ForClause, st *shState) {
 	it, ok := c.Loop.(*syntax.WordIter)
 	if !ok {
 		w.loop(nil, c.Do, st, nil)
@@ -515,7 +514,7 @@ func (w *shellWalker) forClause(c *syntax.ForClause, st *shState) {
 // loop walks a loop whose body runs a number of times not known: once,
 // with the variables it sets (and vars) not known, before and after. When
 // the body moves the shell, the directory after is not known.
-func (w *shellWalker) loop(cond, body []*syntax.Stmt, st *shState, vars []string) {
+func (w *walker) loop(cond, body []*syntax.Stmt, st *shState, vars []string) {
 	vars = append(append(vars, assignedIn(cond)...), assignedIn(body)...)
 	for _, v := range vars {
 		st.set(v, "", false, false)
@@ -535,7 +534,7 @@ func (w *shellWalker) loop(cond, body []*syntax.Stmt, st *shState, vars []string
 // descriptor (2>&1, >&-) writes none; `>& file` writes file. A target
 // that expands to more than one word is an ambiguous redirect: bash
 // writes nothing.
-func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
+func (w *walker) redirect(r *syntax.Redirect, st *shState) {
 	if r.Word != nil {
 		w.substs(r.Word, st)
 	}
@@ -566,7 +565,7 @@ func (w *shellWalker) redirect(r *syntax.Redirect, st *shState) {
 }
 
 // substs walks the command substitutions inside node, each in a subshell.
-func (w *shellWalker) substs(node syntax.Node, st *shState) {
+func (w *walker) substs(node syntax.Node, st *shState) {
 	if node == nil {
 		return
 	}
@@ -588,7 +587,7 @@ func (w *shellWalker) substs(node syntax.Node, st *shState) {
 
 // script walks src, the text of bash -c or of a heredoc fed to a shell, as
 // a new shell process started in st's directory.
-func (w *shellWalker) script(src string, st *shState, pos uint) {
+func (w *walker) script(src string, st *shState, pos uint) {
 	if !w.deeper() {
 		return
 	}

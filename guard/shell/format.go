@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"path/filepath"
@@ -31,7 +31,7 @@ const (
 // names: the file; under a folder (one on disk, ".", or a name ending in
 // "/"), the files that glob matches; with toolGlobs, a pattern the tool
 // matches itself (prettier 'src/**/*.ts') names the paths it matches.
-func (w *shellWalker) fmtWrite(st *shState, a cmdline.Arg, glob, by string, toolGlobs bool) {
+func (w *walker) fmtWrite(st *shState, a cmdline.Arg, glob, by string, toolGlobs bool) {
 	if a.Under != "" { // what find hands to xargs or -exec
 		w.formats(st, a.Text, a.Under, by, a.Pos)
 		return
@@ -65,25 +65,25 @@ func (w *shellWalker) fmtWrite(st *shState, a cmdline.Arg, glob, by string, tool
 
 // formats records that by rewrites the files under the folder dir
 // (absolute) that the doublestar glob matches.
-func (w *shellWalker) formats(st *shState, dir, glob, by string, pos uint) {
+func (w *walker) formats(st *shState, dir, glob, by string, pos uint) {
 	base, rel := st.from(dir)
 	p, _ := realpath.Resolve(w.fs, base, rel, true)
-	w.record(ShellWrite{Path: p, Under: glob, By: by, Format: true}, pos)
+	w.record(Write{Path: p, Under: glob, By: by, Format: true}, pos)
 }
 
 // formatsFile records that by rewrites the file p (absolute) in place:
 // through a symbolic link, its target.
-func (w *shellWalker) formatsFile(st *shState, p, by string, pos uint) {
+func (w *walker) formatsFile(st *shState, p, by string, pos uint) {
 	path, target := w.physical(st, p, true)
-	w.record(ShellWrite{Path: path, By: by, Format: true}, pos)
+	w.record(Write{Path: path, By: by, Format: true}, pos)
 	if target != "" {
-		w.record(ShellWrite{Path: target, By: by, Format: true}, pos)
+		w.record(Write{Path: target, By: by, Format: true}, pos)
 	}
 }
 
 // formatsOperand records that by rewrites the file a names, or what
 // find hands it through xargs or -exec.
-func (w *shellWalker) formatsOperand(st *shState, a cmdline.Arg, by string) {
+func (w *walker) formatsOperand(st *shState, a cmdline.Arg, by string) {
 	if a.Under != "" {
 		w.formats(st, a.Text, a.Under, by, a.Pos)
 	} else if p, ok := st.path(a); ok {
@@ -127,7 +127,7 @@ func splitToolGlob(s string) (dir, rest string, ok bool) {
 
 // upward is the nearest folder from dir (absolute) up to the root that
 // holds a file named name, and the file's path.
-func (w *shellWalker) upward(dir, name string) (folder, file string, ok bool) {
+func (w *walker) upward(dir, name string) (folder, file string, ok bool) {
 	if dir == "" {
 		return "", "", false
 	}
@@ -148,7 +148,7 @@ const maxConfigBytes = 1 << 20
 
 // readConfig is the text of the file p, when it is a regular file of at
 // most maxConfigBytes. Each file is read once per analysis.
-func (w *shellWalker) readConfig(p string) (string, bool) {
+func (w *walker) readConfig(p string) (string, bool) {
 	if c, ok := w.cache().configs[p]; ok {
 		return c.text, c.ok
 	}
@@ -194,7 +194,7 @@ func tomlKeys(text, section string) map[string]string {
 // is its own files, a pattern ending in /... every .go file under its
 // folder, a .go file itself, and an import path of the main module (go.mod's
 // module line) its folder. go fmt -n only prints; go fix -diff too.
-func (w *shellWalker) goFmt(sub string, args []cmdline.Arg, st *shState) {
+func (w *walker) goFmt(sub string, args []cmdline.Arg, st *shState) {
 	pkgs, flags, ok := goArgs(args)
 	if !ok || slices.Contains(flags, "n") || slices.Contains(flags, "diff") {
 		return
@@ -242,7 +242,7 @@ func goLocal(s string) bool {
 // an import path in the main module (the go.mod nearest above the
 // directory): all is the whole module; another module's or the standard
 // library's packages are not in the work tree.
-func (w *shellWalker) goImportDir(st *shState, s string) (string, bool) {
+func (w *walker) goImportDir(st *shState, s string) (string, bool) {
 	root, mod, ok := w.goModule(st.dir)
 	if !ok {
 		return "", false
@@ -262,7 +262,7 @@ func (w *shellWalker) goImportDir(st *shState, s string) (string, bool) {
 
 // goModule is the folder of the go.mod nearest above dir, and its module
 // path.
-func (w *shellWalker) goModule(dir string) (root, mod string, ok bool) {
+func (w *walker) goModule(dir string) (root, mod string, ok bool) {
 	root, file, ok := w.upward(dir, "go.mod")
 	if !ok {
 		return "", "", false
@@ -335,7 +335,7 @@ func goValueFlag(name string) bool {
 // go.sum (go mod tidy, go get, go mod edit, go mod vendor, go mod init):
 // those of the module the command runs in, the go.mod nearest above it,
 // or of -modfile's file.
-func (w *shellWalker) goMod(sub string, args []cmdline.Arg, st *shState) {
+func (w *walker) goMod(sub string, args []cmdline.Arg, st *shState) {
 	if sub == "mod" {
 		if len(args) == 0 {
 			return
@@ -391,7 +391,7 @@ func (w *shellWalker) goMod(sub string, args []cmdline.Arg, st *shState) {
 			if !filepath.IsAbs(s) {
 				s = root + "/" + s
 			}
-			w.record(ShellWrite{Path: filepath.Clean(s), Under: globAny, By: by}, posOf(args))
+			w.record(Write{Path: filepath.Clean(s), Under: globAny, By: by}, posOf(args))
 		}
 		return
 	default:
@@ -435,7 +435,7 @@ func fmtOpts(args []cmdline.Arg, spec cmdline.Spec, write, dry []string) (cmdlin
 // prettier --write (-w) rewrites its files, folders (any file under them
 // that a language of its own or of a plugin takes) and the globs it
 // matches itself. --check, --list-different alone, and stdin write none.
-func (w *shellWalker) prettier(args []cmdline.Arg, st *shState) {
+func (w *walker) prettier(args []cmdline.Arg, st *shState) {
 	o, write := fmtOpts(args, cmdline.Spec{Exact: true, Long: []string{"config", "ignore-path", "plugin", "parser", "stdin-filepath",
 		"cache-location", "cache-strategy", "log-level", "loglevel", "print-width", "tab-width", "trailing-comma",
 		"arrow-parens", "end-of-line", "prose-wrap", "quote-props", "html-whitespace-sensitivity",
@@ -456,7 +456,7 @@ func (w *shellWalker) prettier(args []cmdline.Arg, st *shState) {
 // a folder (which files its config takes is open-ended), the globs it
 // matches itself; with no operand, the directory (ESLint 9). -o writes
 // its report, fix or not.
-func (w *shellWalker) eslint(args []cmdline.Arg, st *shState) {
+func (w *walker) eslint(args []cmdline.Arg, st *shState) {
 	o, fix := fmtOpts(args, cmdline.Spec{Args: "cfo", Exact: true, Long: []string{"config", "ext", "global", "parser", "parser-options",
 		"resolve-plugins-relative-to", "rulesdir", "plugin", "rule", "env", "ignore-path", "ignore-pattern", "format",
 		"output-file", "max-warnings", "cache-location", "cache-strategy", "fix-type", "stdin-filename",
@@ -485,7 +485,7 @@ func (w *shellWalker) eslint(args []cmdline.Arg, st *shState) {
 // Python formatter reads (configs, the nearest pyproject.toml or one of
 // extra above dir, with the keys of section) widens the kinds of file it
 // takes: one of keys set, or widen given.
-func (w *shellWalker) pyGlob(glob, dir string, widen bool, configs []string, section string, keys ...string) string {
+func (w *walker) pyGlob(glob, dir string, widen bool, configs []string, section string, keys ...string) string {
 	if widen {
 		return globAny
 	}
@@ -527,7 +527,7 @@ func iniKeys(text string) map[string]string {
 // the nearest of names above it (each name looked for in each folder,
 // nearest first; pyproject.toml only where it has section), or given, the
 // one named on the command line.
-func (w *shellWalker) pyConfigs(st *shState, dir string, given cmdline.Arg, hasGiven bool, section string, names ...string) []string {
+func (w *walker) pyConfigs(st *shState, dir string, given cmdline.Arg, hasGiven bool, section string, names ...string) []string {
 	if hasGiven {
 		if s, ok := given.Lit(); ok && !strings.Contains(s, "=") {
 			if p, ok := st.path(cmdline.Arg{Text: s}); ok {
@@ -561,7 +561,7 @@ func (w *shellWalker) pyConfigs(st *shState, dir string, given cmdline.Arg, hasG
 // black rewrites its files, and under a folder its Python files (.py,
 // .pyi, .ipynb; every file with --include, or include in its config).
 // --check, --diff and -c (code given inline) write nothing.
-func (w *shellWalker) black(args []cmdline.Arg, st *shState) {
+func (w *walker) black(args []cmdline.Arg, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "cltW", Exact: true, Long: []string{"code", "line-length", "target-version",
 		"python-cell-magics", "include", "exclude", "extend-exclude", "force-exclude", "stdin-filename", "workers",
 		"config", "required-version", "enable-unstable-feature", "line-ranges"}})
@@ -584,7 +584,7 @@ func (w *shellWalker) black(args []cmdline.Arg, st *shState) {
 // does check without a fix. Under a folder: .py, .pyi and .ipynb, every
 // file where --extension or the config's include, extend-include or
 // extension widens them. -o writes its report.
-func (w *shellWalker) ruff(args []cmdline.Arg, st *shState) {
+func (w *walker) ruff(args []cmdline.Arg, st *shState) {
 	sub := "check"
 	if len(args) > 0 {
 		switch args[0].Text {
@@ -633,7 +633,7 @@ func (w *shellWalker) ruff(args []cmdline.Arg, st *shState) {
 }
 
 // ruffFixes reports whether one of the ruff configs sets fix = true.
-func (w *shellWalker) ruffFixes(configs []string) bool {
+func (w *walker) ruffFixes(configs []string) bool {
 	for _, c := range configs {
 		text, ok := w.readConfig(c)
 		if !ok {
@@ -653,7 +653,7 @@ func (w *shellWalker) ruffFixes(configs []string) bool {
 // isort rewrites its files, and under a folder .py, .pyi, .pyx and .pxd
 // files (every file where --ext or the config's supported_extensions
 // widens them). --check-only, --diff and --stdout write nothing.
-func (w *shellWalker) isort(args []cmdline.Arg, st *shState) {
+func (w *walker) isort(args []cmdline.Arg, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "abflmopsj", Exact: true, Long: []string{"add-import", "builtin", "extra-builtin", "future",
 		"line-length", "line-width", "wrap-length", "multi-line", "thirdparty", "project", "known-local-folder",
 		"virtual-env", "conda-env", "python-version", "py", "profile", "settings-path", "sp", "settings-file",
@@ -680,7 +680,7 @@ func (w *shellWalker) isort(args []cmdline.Arg, st *shState) {
 // workspace (a Cargo.toml above it with [workspace]) with --all or -p,
 // or where that nearest Cargo.toml is the workspace's. --check, and
 // rustfmt's own --check or --emit stdout after --, write nothing.
-func (w *shellWalker) cargo(args []cmdline.Arg, st *shState) {
+func (w *walker) cargo(args []cmdline.Arg, st *shState) {
 	i := 0
 	for ; i < len(args) && (strings.HasPrefix(args[i].Text, "+") || strings.HasPrefix(args[i].Text, "-")); i++ {
 		switch args[i].Text { // a +toolchain, or cargo's own options
@@ -738,7 +738,7 @@ func (w *shellWalker) cargo(args []cmdline.Arg, st *shState) {
 // they declare (mod x; is x.rs or x/mod.rs beside or below the file, or
 // anywhere #[path] says): every .rs file under the file's folder.
 // --check and --emit stdout write nothing.
-func (w *shellWalker) rustfmt(args []cmdline.Arg, st *shState) {
+func (w *walker) rustfmt(args []cmdline.Arg, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Exact: true, Long: []string{"config-path", "edition", "config", "emit", "color", "print-config", "style-edition", "backup"}})
 	if o.Informational() || o.Has("check", "print-config", "l", "files-with-diff") {
 		return
@@ -757,7 +757,7 @@ func (w *shellWalker) rustfmt(args []cmdline.Arg, st *shState) {
 // clangFormat -i rewrites the files it is given (it takes no folders),
 // and those listed in --files=FILE when the file can be read. LLVM's
 // options take one dash or two, the value after = or as the next word.
-func (w *shellWalker) clangFormat(args []cmdline.Arg, st *shState) {
+func (w *walker) clangFormat(args []cmdline.Arg, st *shState) {
 	flags, files := dashFlags(args, func(name string) bool {
 		switch name {
 		case "style", "fallback-style", "assume-filename", "lines", "offset", "length", "cursor", "qualifier-alignment", "ferror-limit", "files":
@@ -792,7 +792,7 @@ func (w *shellWalker) clangFormat(args []cmdline.Arg, st *shState) {
 // shfmt -w rewrites its files, and under a folder the shell scripts it
 // finds: by their name's extension, or any file without one whose #!
 // line names a shell, so every file. -f only lists them.
-func (w *shellWalker) shfmt(args []cmdline.Arg, st *shState) {
+func (w *walker) shfmt(args []cmdline.Arg, st *shState) {
 	flags, ops := dashFlags(args, func(name string) bool {
 		return name == "i" || name == "indent" || name == "ln" || name == "language-dialect" || name == "filename"
 	})

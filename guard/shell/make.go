@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"path/filepath"
@@ -139,7 +139,7 @@ func parseMake(args []cmdline.Arg, st *shState) (makeRun, bool) {
 // make's directory. The Makefile is -f's, or GNUmakefile, makefile or
 // Makefile in the directory (after -C). A goal that is no explicit rule
 // of it, and a Makefile that cannot be read, are not read.
-func (w *shellWalker) make(args []cmdline.Arg, st *shState, pos uint) {
+func (w *walker) make(args []cmdline.Arg, st *shState, pos uint) {
 	r, ok := parseMake(args, st)
 	if !ok || r.question || r.st.dir == "" {
 		return
@@ -185,7 +185,7 @@ func (w *shellWalker) make(args []cmdline.Arg, st *shState, pos uint) {
 // makeStep reads what make does for one target: the lines of its recipe
 // (with -n or -t, only those with + or $(MAKE)), and with -t the target
 // touched.
-func (w *shellWalker) makeStep(m *makefile, r makeRun, step makeStep, pos uint) {
+func (w *walker) makeStep(m *makefile, r makeRun, step makeStep, pos uint) {
 	if r.touch && !m.phony[step.target] {
 		w.open(r.st, cmdline.Arg{Text: step.target, Pos: pos}, "make -t")
 	}
@@ -207,7 +207,7 @@ func (w *shellWalker) makeStep(m *makefile, r makeRun, step makeStep, pos uint) 
 // readMakefile reads the Makefiles of a make, with what they include;
 // nil when there is none it can read. Each is read once per analysis
 // for the same command-line variables.
-func (w *shellWalker) readMakefile(r makeRun) *makefile {
+func (w *walker) readMakefile(r makeRun) *makefile {
 	dir := r.st.dir
 	var files []string
 	if len(r.files) == 0 {

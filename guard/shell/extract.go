@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"path/filepath"
@@ -12,7 +12,7 @@ import (
 
 // readArchive is the member paths of the archive file a (see
 // archiveMembers), when it can be read.
-func (w *shellWalker) readArchive(a cmdline.Arg, st *shState) ([]string, bool) {
+func (w *walker) readArchive(a cmdline.Arg, st *shState) ([]string, bool) {
 	p, ok := st.path(a)
 	if !ok {
 		return nil, false
@@ -26,7 +26,7 @@ func (w *shellWalker) readArchive(a cmdline.Arg, st *shState) ([]string, bool) {
 
 // everything records that by may write anything under the folder dir
 // (absolute): what an archive lucid cannot read unpacks there.
-func (w *shellWalker) everything(st *shState, dir, by string, pos uint) {
+func (w *walker) everything(st *shState, dir, by string, pos uint) {
 	w.writeArg(st, cmdline.Arg{Text: filepath.Clean(dir), Under: globAny, Pos: pos}, by, false)
 }
 
@@ -63,7 +63,7 @@ const tarArgs = "fCbFgHIKLNTVX"
 // names --transform changes, write anything under the folder. tar c, r,
 // u and --delete write the archive (-f), and --remove-files removes what
 // went into it.
-func (w *shellWalker) tar(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) tar(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := cmdline.ParseOpts(tarOldStyle(args), cmdline.Spec{Args: tarArgs, Long: []string{"file", "directory",
 		"strip-components", "transform", "xform", "to-command", "files-from", "exclude", "exclude-from",
 		"use-compress-program", "format", "blocking-factor", "record-size", "owner", "group", "mode", "mtime",
@@ -230,7 +230,7 @@ func archiveStem(name string) string {
 
 // stdinFile is the file a command reads as its standard input through
 // < FILE, when that is what it reads.
-func stdinFile(redirs []*syntax.Redirect, w *shellWalker, st *shState) (cmdline.Arg, bool) {
+func stdinFile(redirs []*syntax.Redirect, w *walker, st *shState) (cmdline.Arg, bool) {
 	var in cmdline.Arg
 	ok := false
 	for _, r := range redirs {
@@ -255,7 +255,7 @@ func stdinFile(redirs []*syntax.Redirect, w *shellWalker, st *shState) (cmdline.
 // base names, leading slashes and .. components dropped as unzip drops
 // them (unless -:). An archive lucid cannot read writes anything under
 // the folder. -l, -t, -v, -z, -Z, -p and -c write nothing.
-func (w *shellWalker) unzip(args []cmdline.Arg, st *shState) {
+func (w *walker) unzip(args []cmdline.Arg, st *shState) {
 	var archive cmdline.Arg
 	hasArchive := false
 	var patterns []cmdline.Arg
@@ -389,7 +389,7 @@ func wildMatch(pattern, name string) bool {
 // those; -R keeps the source's path. A remote source may be either.
 // --dry-run and --list-only write nothing; --log-file and --write-batch
 // write their files, and --backup-dir what is backed up.
-func (w *shellWalker) rsync(args []cmdline.Arg, st *shState) {
+func (w *walker) rsync(args []cmdline.Arg, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "efTBM@", Long: []string{"rsh", "exclude", "include", "filter",
 		"exclude-from", "include-from", "files-from", "backup-dir", "suffix", "chmod", "log-file",
 		"log-file-format", "partial-dir", "temp-dir", "compare-dest", "copy-dest", "link-dest", "max-size",

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"archive/tar"
@@ -24,7 +24,7 @@ import (
 
 // The corpus is testdata/shellwrites/*.txt at the top of the repository;
 // its README says how it is written.
-const corpusDir = "../testdata/shellwrites"
+const corpusDir = "../../testdata/shellwrites"
 
 // shellCase is one command of the corpus and the writes expected of it.
 type shellCase struct {
@@ -32,9 +32,9 @@ type shellCase struct {
 	line    int
 	cwd     string
 	command string
-	want    []ShellWrite
+	want    []Write
 	git     []string // the git ops expected, as formatGitOps writes them
-	unsure  string   // the ShellAnalysis.Unsure expected
+	unsure  string   // the Analysis.Unsure expected
 	home    string
 	fs      *testFS
 }
@@ -160,7 +160,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 			if cur == nil || open < 0 || !strings.HasSuffix(line, "]") {
 				fail("want `> /abs/path [by]` after a $ line")
 			}
-			sw := ShellWrite{Path: line[2:open], By: line[open+2 : len(line)-1]}
+			sw := Write{Path: line[2:open], By: line[open+2 : len(line)-1]}
 			if path, under, ok := strings.Cut(sw.Path, " ("); ok && strings.HasSuffix(under, ")") {
 				sw.Path, sw.Under = path, under[:len(under)-1]
 			}
@@ -223,7 +223,7 @@ func readCorpusFile(t testing.TB, name string) []shellCase {
 	return cases
 }
 
-func formatWrites(ws []ShellWrite) string {
+func formatWrites(ws []Write) string {
 	if len(ws) == 0 {
 		return "  (nothing)\n"
 	}
@@ -256,13 +256,13 @@ func formatGitOps(ops []gitpredict.Op) []string {
 	return lines
 }
 
-func TestShellWritesCorpus(t *testing.T) {
+func TestWritesCorpus(t *testing.T) {
 	cases := readCorpus(t)
 	if len(cases) < 150 {
 		t.Errorf("the corpus has %d commands; it should keep at least 150", len(cases))
 	}
 	for _, c := range cases {
-		a := analyzeShell(c.command, c.cwd, c.home, c.fs)
+		a := analyze(c.command, c.cwd, c.home, c.fs)
 		if formatWrites(a.Writes) != formatWrites(c.want) {
 			t.Errorf("%s:%d: $ %s\ngot:\n%swant:\n%s", c.file, c.line, c.command, formatWrites(a.Writes), formatWrites(c.want))
 		}
@@ -275,13 +275,13 @@ func TestShellWritesCorpus(t *testing.T) {
 	}
 }
 
-// TestShellWritesDisk checks the analysis on a real disk: cp and mv into
+// TestWritesDisk checks the analysis on a real disk: cp and mv into
 // an existing folder keep the source's name, into a new name they do not;
 // git checkout of an existing file is a path, not a branch; and symbolic
 // links lead where the kernel takes them. Where bash is at hand, each
 // command that can run here is run on a fresh copy of the disk, and every
 // path it changed must be among those reported.
-func TestShellWritesDisk(t *testing.T) {
+func TestWritesDisk(t *testing.T) {
 	for _, tc := range []struct {
 		cmd  string
 		want []string // paths relative to the top, each written by by
@@ -310,11 +310,11 @@ func TestShellWritesDisk(t *testing.T) {
 		{`if [ -f list ]; then cd ../src; else cd assets; fi; echo x > f`, []string{"src/f", "sub/assets/f"}, ">", true},
 	} {
 		top := diskFixture(t)
-		var want []ShellWrite
+		var want []Write
 		for _, p := range tc.want {
-			want = append(want, ShellWrite{Path: filepath.Join(top, p), By: tc.by})
+			want = append(want, Write{Path: filepath.Join(top, p), By: tc.by})
 		}
-		got := ShellWrites(tc.cmd, filepath.Join(top, "sub"))
+		got := Writes(tc.cmd, filepath.Join(top, "sub"))
 		if formatWrites(got) != formatWrites(want) {
 			t.Errorf("$ %s\ngot:\n%swant:\n%s", tc.cmd, formatWrites(got), formatWrites(want))
 		}
@@ -327,7 +327,7 @@ func TestShellWritesDisk(t *testing.T) {
 			}
 			after := diskState(t, top)
 			for _, p := range slices.Concat(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after))) {
-				if before[p] != after[p] && !slices.ContainsFunc(got, func(w ShellWrite) bool { return w.Path == p }) {
+				if before[p] != after[p] && !slices.ContainsFunc(got, func(w Write) bool { return w.Path == p }) {
 					t.Errorf("$ %s changed %s, which is not reported", tc.cmd, p)
 				}
 			}
@@ -335,7 +335,7 @@ func TestShellWritesDisk(t *testing.T) {
 	}
 }
 
-// diskFixture makes a work tree for TestShellWritesDisk and returns its
+// diskFixture makes a work tree for TestWritesDisk and returns its
 // top, its symbolic links resolved as the analysis reports paths:
 //
 //	.git/  sub/main.go  sub/list (main.go)  sub/assets/  src/a.go  src/deep/
@@ -392,7 +392,7 @@ func diskState(t *testing.T, top string) map[string]string {
 
 // checkWrites asserts what every result must be, whatever the command:
 // absolute clean paths, nothing unknown in them, no device, each once.
-func checkWrites(t *testing.T, cmd string, ws []ShellWrite) {
+func checkWrites(t *testing.T, cmd string, ws []Write) {
 	t.Helper()
 	seen := map[string]bool{}
 	for _, w := range ws {
@@ -420,28 +420,28 @@ func (allDirs) Readlink(string) (string, bool)            { return "", false }
 func (allDirs) readDir(string, int) ([]string, bool)      { return nil, false }
 func (allDirs) readFile(string, int) ([]byte, bool, bool) { return nil, false, false }
 
-func FuzzShellWrites(f *testing.F) {
+func FuzzWrites(f *testing.F) {
 	for _, c := range readCorpus(f) {
 		f.Add(c.command)
 	}
 	f.Add("cp -*t 0 /") // an option spelled with a glob, in an unknown directory
 	f.Fuzz(func(t *testing.T, cmd string) {
-		dirs := analyzeShell(cmd, "/repo/sub", "/home/agent", allDirs{}).Writes
+		dirs := analyze(cmd, "/repo/sub", "/home/agent", allDirs{}).Writes
 		checkWrites(t, cmd, dirs)
-		checkWrites(t, cmd, analyzeShell(cmd, "/repo/sub", "", newTestFS()).Writes)
+		checkWrites(t, cmd, analyze(cmd, "/repo/sub", "", newTestFS()).Writes)
 		// Without a known directory only absolute paths can come out, and
 		// each of them also comes out when the directory is known.
-		for _, w := range analyzeShell(cmd, "", "/home/agent", allDirs{}).Writes {
-			if !slices.ContainsFunc(dirs, func(k ShellWrite) bool { return k.Path == w.Path && k.Under == w.Under }) {
+		for _, w := range analyze(cmd, "", "/home/agent", allDirs{}).Writes {
+			if !slices.ContainsFunc(dirs, func(k Write) bool { return k.Path == w.Path && k.Under == w.Under }) {
 				t.Fatalf("%q: %q found only without a directory", cmd, w.Path)
 			}
 		}
 	})
 }
 
-// BenchmarkShellWrites measures the analysis on commands of the kind the
+// BenchmarkWrites measures the analysis on commands of the kind the
 // hook sees on every Bash call, and on the whole corpus.
-func BenchmarkShellWrites(b *testing.B) {
+func BenchmarkWrites(b *testing.B) {
 	for _, bc := range []struct{ name, cmd string }{
 		{"readonly", `go test ./... 2>&1 | tail -20`},
 		{"typical", `cd web && npm run build > build.log 2>&1 && cp -r dist ../public`},
@@ -451,7 +451,7 @@ func BenchmarkShellWrites(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				ShellWrites(bc.cmd, "/repo/sub")
+				Writes(bc.cmd, "/repo/sub")
 			}
 		})
 	}
@@ -465,7 +465,7 @@ func BenchmarkShellWrites(b *testing.B) {
 	b.Run("corpus", func(b *testing.B) {
 		for b.Loop() {
 			for _, c := range cases {
-				ShellWrites(c.command, c.cwd)
+				Writes(c.command, c.cwd)
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/command")
@@ -476,14 +476,14 @@ func BenchmarkShellWrites(b *testing.B) {
 // limit is reported as not read whole, with what was found before it.
 func TestShellLimits(t *testing.T) {
 	long := "touch early.txt; " + strings.Repeat("true; ", maxShellSteps) + "touch late.txt"
-	got := AnalyzeShell(long, "/repo")
+	got := Analyze(long, "/repo")
 	if got.Unsure != unsureSteps {
 		t.Errorf("%d statements: unsure %q, want %q", maxShellSteps+2, got.Unsure, unsureSteps)
 	}
-	if want := []ShellWrite{{Path: "/repo/early.txt", By: "touch"}}; formatWrites(got.Writes) != formatWrites(want) {
+	if want := []Write{{Path: "/repo/early.txt", By: "touch"}}; formatWrites(got.Writes) != formatWrites(want) {
 		t.Errorf("%d statements: got\n%swant\n%s", maxShellSteps+2, formatWrites(got.Writes), formatWrites(want))
 	}
-	if got := AnalyzeShell("touch a.txt; "+strings.Repeat("true; ", 100), "/repo"); got.Unsure != "" {
+	if got := Analyze("touch a.txt; "+strings.Repeat("true; ", 100), "/repo"); got.Unsure != "" {
 		t.Errorf("a short command is unsure: %q", got.Unsure)
 	}
 	// Heredocs nested 8 deep, each holding the rest of a line just under
@@ -497,7 +497,7 @@ func TestShellLimits(t *testing.T) {
 		fmt.Fprintf(&nest, "E%d\n", i)
 	}
 	start := time.Now()
-	if got := AnalyzeShell(nest.String(), "/repo"); got.Unsure != unsureNested {
+	if got := Analyze(nest.String(), "/repo"); got.Unsure != unsureNested {
 		t.Errorf("heredocs nested 8 deep around %d bytes: unsure %q, want %q", nest.Len(), got.Unsure, unsureNested)
 	}
 	t.Logf("heredocs nested 8 deep around %d bytes: %v", nest.Len(), time.Since(start))
@@ -510,9 +510,9 @@ func TestShellLimits(t *testing.T) {
 func TestShellHugeCommand(t *testing.T) {
 	// How long they take is make bench's (the payloads section).
 	huge := "cat > big.json <<'EOF'\n" + strings.Repeat(`{"k": "lucid fact x"},`+"\n", 20<<20/22) + "EOF\n"
-	got := AnalyzeShell(huge, "/repo")
+	got := Analyze(huge, "/repo")
 	if got.Unsure != unsureBytes || len(got.Writes) != 0 {
-		t.Errorf("AnalyzeShell of %d bytes = %+v, want only Unsure %q", len(huge), got, unsureBytes)
+		t.Errorf("Analyze of %d bytes = %+v, want only Unsure %q", len(huge), got, unsureBytes)
 	}
 }
 
@@ -553,7 +553,7 @@ func TestShellExpandLimits(t *testing.T) {
 		{"touch {1..100}.txt", "", 100},
 	} {
 		start := time.Now()
-		got := analyzeShell(tc.cmd, "/repo/sub", "", big)
+		got := analyze(tc.cmd, "/repo/sub", "", big)
 		// Work without a bound runs for hours (a billion names, a loop of
 		// 10^11 runs); a bounded case takes milliseconds, and under the
 		// race detector on a loaded machine a few seconds. The ceiling

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // BSD: -i SUFFIX, where an empty suffix word is recognised). The script is
 // the first operand unless -e or -f gave it. A script's own w commands are
 // not read.
-func (w *shellWalker) sed(args []cmdline.Arg, st *shState) {
+func (w *walker) sed(args []cmdline.Arg, st *shState) {
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].Is("-i") && args[i+1].Is("") {
 			args = append(args[:i+1:i+1], args[i+2:]...)
@@ -37,7 +37,7 @@ func (w *shellWalker) sed(args []cmdline.Arg, st *shState) {
 
 // perl writes its files only with -i[EXT]: the files after the -e
 // script, or after the script file.
-func (w *shellWalker) perl(args []cmdline.Arg, st *shState) {
+func (w *walker) perl(args []cmdline.Arg, st *shState) {
 	o := scanBundled(args, bundleSpec{script: "eE", arg: "I", rest: "iMmCdDxVF", digits: "0l"})
 	if !strings.Contains(o.letters, "i") {
 		return
@@ -118,7 +118,7 @@ words:
 // python reads the script of python -c and of python - or python with a
 // heredoc, and finds the files it opens for writing; python -m black,
 // isort or ruff is that formatter.
-func (w *shellWalker) python(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) python(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Lit()
 		if !ok || s == "" {
@@ -172,7 +172,7 @@ func (w *shellWalker) python(args []cmdline.Arg, redirs []*syntax.Redirect, st *
 	}
 }
 
-func (w *shellWalker) pythonSource(src string, st *shState, pos uint) {
+func (w *walker) pythonSource(src string, st *shState, pos uint) {
 	w.scriptSource(src, pythonWrites, st, pos)
 }
 
@@ -180,7 +180,7 @@ func (w *shellWalker) pythonSource(src string, st *shState, pos uint) {
 // given at offset pos. A script that changes its directory (os.chdir,
 // process.chdir, Dir.chdir) writes its relative paths where they are not
 // known.
-func (w *shellWalker) scriptSource(src string, find func(string) []pyWrite, st *shState, pos uint) {
+func (w *walker) scriptSource(src string, find func(string) []pyWrite, st *shState, pos uint) {
 	chdir := strings.Contains(src, "chdir")
 	for _, pw := range find(src) {
 		if chdir && !strings.HasPrefix(pw.path, "/") {

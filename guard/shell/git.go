@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // commands whose writes git decides itself (stash, a branch switch, merge,
 // rebase, reset --hard, clean, apply...) are recorded as a
 // gitpredict.Op, whose Changes asks git before the command runs.
-func (w *shellWalker) git(args []cmdline.Arg, st *shState) {
+func (w *walker) git(args []cmdline.Arg, st *shState) {
 	var settings []cmdline.Arg // the -c options, some of which change what the command does
 	i := 0
 	for ; i < len(args); i++ {
@@ -145,7 +145,7 @@ func changesWorkTree(sub string, o cmdline.Opts) bool {
 // gitOp records a git command whose writes git decides. The -c settings
 // that change what it does become the options that do the same
 // (rebase.autoStash is --autostash); the others are dropped.
-func (w *shellWalker) gitOp(st *shState, sub string, settings, args []cmdline.Arg) {
+func (w *walker) gitOp(st *shState, sub string, settings, args []cmdline.Arg) {
 	op := gitpredict.Op{Dir: st.dir, Args: make([]string, 0, 1+len(args)), Known: true}
 	op.Args = append(op.Args, sub)
 	for _, a := range settings {
@@ -201,7 +201,7 @@ func settingFlag(sub, setting string) string {
 // manyFiles reports whether the pathspecs of a checkout or restore leave
 // to git which files they write: a folder, a glob, :(magic), a variable,
 // a list read from a file. A plain file is a write already.
-func (w *shellWalker) manyFiles(st *shState, o cmdline.Opts, paths []cmdline.Arg) bool {
+func (w *walker) manyFiles(st *shState, o cmdline.Opts, paths []cmdline.Arg) bool {
 	if _, ok := o.Get("pathspec-from-file"); ok {
 		return true
 	}
@@ -219,7 +219,7 @@ func (w *shellWalker) manyFiles(st *shState, o cmdline.Opts, paths []cmdline.Arg
 
 // gitPaths records pathspecs that name a path: not a glob (git expands
 // those itself, even quoted) and no :(magic).
-func (w *shellWalker) gitPaths(st *shState, o cmdline.Opts, paths []cmdline.Arg, by string) {
+func (w *walker) gitPaths(st *shState, o cmdline.Opts, paths []cmdline.Arg, by string) {
 	if _, ok := o.Get("pathspec-from-file"); ok {
 		return
 	}

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"archive/tar"
@@ -151,7 +151,7 @@ func TestArchiveOnDisk(t *testing.T) {
 			}
 		}
 		var got []string
-		for _, w := range AnalyzeShell(tc.cmd, dir).Writes {
+		for _, w := range Analyze(tc.cmd, dir).Writes {
 			rel, _ := filepath.Rel(dir, w.Path)
 			got = append(got, rel)
 		}

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 
 // wrapper passes through sudo, env, timeout, xargs and the like to the
 // command they run.
-func (w *shellWalker) wrapper(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) wrapper(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	u := cmdline.Unwrap(name, args)
 	if name != "command" && name != "builtin" {
 		st = st.clone() // a cd run by timeout or sudo is a program: it moves nothing
@@ -43,7 +43,7 @@ func (w *shellWalker) wrapper(name string, args []cmdline.Arg, redirs []*syntax.
 }
 
 // runKnown runs the command args when run knows it.
-func (w *shellWalker) runKnown(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) runKnown(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	if len(args) == 0 {
 		return
 	}
@@ -68,7 +68,7 @@ func chdir(st *shState, d cmdline.Arg) *shState {
 // kin, and runs the commands of its -exec and -ok actions. Which files it
 // finds is not known, but where they lie is (see findFiles): -delete
 // writes those, and each {} of an action stands for them.
-func (w *shellWalker) find(args []cmdline.Arg, st *shState) {
+func (w *walker) find(args []cmdline.Arg, st *shState) {
 	starts, name, expr := findFiles(args, st)
 	for i := expr; i < len(args); i++ {
 		s, ok := args[i].Lit()
@@ -183,7 +183,7 @@ func foundArgs(starts []cmdline.Arg, name string, subtree bool) []cmdline.Arg {
 
 // shell walks bash -c SCRIPT, and a shell that reads its script from a
 // heredoc. A script file is not read.
-func (w *shellWalker) shell(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) shell(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	script, stdin := cmdline.ShellScript(args)
 	switch {
 	case script != nil:

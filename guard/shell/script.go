@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // node reads the script of node -e, -p (and --eval, --print, -pe), or the
 // heredoc node reads as its script, and finds the files it writes through
 // fs (see nodeWrites). A script file is not read.
-func (w *shellWalker) node(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) node(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	for i := 0; i < len(args); i++ {
 		s, ok := args[i].Lit()
 		if !ok || s == "" {
@@ -95,7 +95,7 @@ func nodeWrites(src string) []pyWrite {
 // rubyWrites). With -i it also writes the files it is given, as sed -i
 // does. A script file is not read, and -C moves it where relative paths
 // are not known.
-func (w *shellWalker) ruby(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) ruby(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := scanBundled(args, bundleSpec{script: "e", arg: "rIEFC", rest: "ixTWK", digits: "0"})
 	if strings.Contains(o.letters, "C") {
 		return

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"io"
@@ -123,7 +123,7 @@ func (st *shState) from(p string) (base, rel string) {
 // last component that is a symbolic link writes the link's target too,
 // which is returned as target ("" otherwise): a dangling link's target is
 // created.
-func (w *shellWalker) physical(st *shState, p string, opens bool) (path, target string) {
+func (w *walker) physical(st *shState, p string, opens bool) (path, target string) {
 	base, rel := st.from(p)
 	dir, name := filepath.Split(rel)
 	if name == "" || name == "." || name == ".." {
@@ -140,10 +140,10 @@ func (w *shellWalker) physical(st *shState, p string, opens bool) (path, target 
 
 // kind is what the absolute path p names once every link in it is
 // followed, as cp, mv and git see it.
-func (w *shellWalker) kind(p string) realpath.Kind { return w.kindAt(&shState{}, p) }
+func (w *walker) kind(p string) realpath.Kind { return w.kindAt(&shState{}, p) }
 
 // kindAt is kind, p resolved from st's directory.
-func (w *shellWalker) kindAt(st *shState, p string) realpath.Kind {
+func (w *walker) kindAt(st *shState, p string) realpath.Kind {
 	base, rel := st.from(p)
 	if _, k := realpath.Resolve(w.fs, base, rel, true); k != realpath.Link {
 		return k

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"slices"
@@ -18,7 +18,7 @@ import (
 // pkgScripts is the "scripts" of the package.json in the folder dir,
 // nil when there is none or it cannot be read (too large, not JSON).
 // Each file is read once per analysis.
-func (w *shellWalker) pkgScripts(dir string) map[string]string {
+func (w *walker) pkgScripts(dir string) map[string]string {
 	if s, ok := w.cache().packages[dir]; ok {
 		return s
 	}
@@ -46,7 +46,7 @@ func (w *shellWalker) pkgScripts(dir string) map[string]string {
 
 // pkgDir is the folder of the package a package manager acts on: the
 // nearest one above the shell's directory that holds a package.json.
-func (w *shellWalker) pkgDir(st *shState) (string, bool) {
+func (w *walker) pkgDir(st *shState) (string, bool) {
 	dir, _, ok := w.upward(st.dir, "package.json")
 	return dir, ok
 }
@@ -56,7 +56,7 @@ func (w *shellWalker) pkgDir(st *shState) (string, bool) {
 // with prePost, preNAME before it and postNAME after it too (npm and
 // yarn 1 run them; lucid reads them for every manager, to miss none). It
 // reports whether the package has the script.
-func (w *shellWalker) runScript(dir, name string, args []cmdline.Arg, prePost bool, st *shState, pos uint) bool {
+func (w *walker) runScript(dir, name string, args []cmdline.Arg, prePost bool, st *shState, pos uint) bool {
 	scripts := w.pkgScripts(dir)
 	text, ok := scripts[name]
 	if !ok {
@@ -109,7 +109,7 @@ func joinWords(args []cmdline.Arg) string {
 
 // runTool runs inner, a tool a package manager starts (its name as
 // cmdline.NPXName reads a package spec), in st.
-func (w *shellWalker) runTool(inner []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) runTool(inner []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	if len(inner) == 0 {
 		return
 	}
@@ -123,7 +123,7 @@ func (w *shellWalker) runTool(inner []cmdline.Arg, redirs []*syntax.Redirect, st
 // after -- appended; --prefix DIR or -w DIR (a workspace's folder) names
 // the package. npm exec (npm x) runs a tool, -c its shell line. Any
 // other npm command (install, ci...) is not read.
-func (w *shellWalker) npm(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) npm(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	spec := cmdline.Spec{Args: "wcp", Long: []string{"prefix", "workspace", "loglevel", "script-shell", "userconfig",
 		"cache", "registry", "call", "package", "include", "omit", "tag", "otp", "location"}}
 	o := cmdline.ParseOpts(args, spec)
@@ -205,7 +205,7 @@ func pnpmBuiltin(name string) bool {
 // pnpm exec and dlx run a tool (-c: the words as one shell line). -C DIR
 // moves it; -w runs at the workspace's top (pnpm-workspace.yaml);
 // --filter and -r pick packages lucid does not look for.
-func (w *shellWalker) pnpm(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) pnpm(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	spec := cmdline.Spec{Args: "CF", Stop: true, Long: []string{"dir", "filter", "reporter", "loglevel",
 		"workspace-concurrency", "resume-from", "package", "allow-build", "filter-prod", "test-pattern", "changed-files-ignore-pattern"}}
 	o := cmdline.ParseOpts(args, spec)
@@ -255,7 +255,7 @@ func (w *shellWalker) pnpm(args []cmdline.Arg, redirs []*syntax.Redirect, st *sh
 
 // scriptOrTool reads the script name of the nearest package, with args;
 // where there is none and orTool is set, the tool by that name.
-func (w *shellWalker) scriptOrTool(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState, pos uint, orTool bool) {
+func (w *walker) scriptOrTool(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState, pos uint, orTool bool) {
 	if len(args) > 0 && args[0].Is("--") {
 		args = args[1:]
 	}
@@ -271,7 +271,7 @@ func (w *shellWalker) scriptOrTool(name string, args []cmdline.Arg, redirs []*sy
 // that name), yarn test and start; yarn dlx and yarn exec run a tool.
 // --cwd DIR moves it; yarn workspace and workspaces pick packages lucid
 // does not look for.
-func (w *shellWalker) yarn(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) yarn(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Long: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout"}})
 	if o.Informational() || len(o.Ops) == 0 {
 		return
@@ -305,7 +305,7 @@ func (w *shellWalker) yarn(args []cmdline.Arg, redirs []*syntax.Redirect, st *sh
 // bun reads bun run NAME and bun NAME (a script, or else the tool by that
 // name; a file such as x.ts is a script file, not read); bun x and bunx
 // run a tool. bun test is bun's own test runner. --cwd DIR moves it.
-func (w *shellWalker) bun(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) bun(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Args: "r", Long: []string{"cwd", "filter", "elide-lines", "shell",
 		"env-file", "preload", "config", "tsconfig-override", "define", "loader", "port", "conditions", "main-fields"}})
 	if o.Informational() || o.Has("filter") || len(o.Ops) == 0 {
@@ -333,7 +333,7 @@ func (w *shellWalker) bun(args []cmdline.Arg, redirs []*syntax.Redirect, st *shS
 }
 
 // bunx runs the tool it is given (--bun, -p PKG aside).
-func (w *shellWalker) bunx(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) bunx(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Args: "p", Long: []string{"package"}})
 	w.runTool(o.Ops, redirs, st)
 }
@@ -341,7 +341,7 @@ func (w *shellWalker) bunx(args []cmdline.Arg, redirs []*syntax.Redirect, st *sh
 // uv reads uv run CMD (-m MODULE: python -m MODULE; --directory DIR
 // moves it), uv tool run and uvx TOOL, and uv format, which runs ruff
 // format on the project (the nearest pyproject.toml above).
-func (w *shellWalker) uv(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) uv(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	spec := cmdline.Spec{Stop: true, Args: "pPiCfw", Long: []string{"with", "with-editable", "with-requirements", "python",
 		"project", "directory", "package", "extra", "group", "only-group", "no-group", "env-file", "index",
 		"default-index", "index-url", "extra-index-url", "find-links", "index-strategy", "keyring-provider",
@@ -398,7 +398,7 @@ func (w *shellWalker) uv(name string, args []cmdline.Arg, redirs []*syntax.Redir
 
 // poetry run CMD runs CMD in the project's environment; -C DIR
 // (--directory) moves it.
-func (w *shellWalker) poetry(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) poetry(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Stop: true, Args: "CP", Long: []string{"directory", "project"}})
 	if d, ok := o.Get("C", "directory"); ok {
 		st = chdir(st, d)
@@ -409,7 +409,7 @@ func (w *shellWalker) poetry(args []cmdline.Arg, redirs []*syntax.Redirect, st *
 }
 
 // pipx run APP runs the app of that name (--spec names its package).
-func (w *shellWalker) pipx(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) pipx(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	if len(args) == 0 || !args[0].Is("run") {
 		return
 	}

@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"strconv"
@@ -112,7 +112,7 @@ func stripPath(name string, n int) (string, bool) {
 // folder. -o FILE writes that file instead, -r FILE its rejects;
 // --dry-run writes nothing. A patch lucid cannot read (what another
 // command pipes) is not read; one over 1 MiB makes the analysis unsure.
-func (w *shellWalker) patch(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) patch(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "pdiorBYzVDFg", Long: []string{"strip", "directory", "input", "output",
 		"reject-file", "prefix", "basename-prefix", "suffix", "version-control", "ifdef", "fuzz", "get",
 		"quoting-style", "reject-format", "read-only"}})
@@ -157,7 +157,7 @@ func (w *shellWalker) patch(args []cmdline.Arg, redirs []*syntax.Redirect, st *s
 
 // patchText is the text of the patch that patch reads: -i FILE's, or
 // its standard input's.
-func (w *shellWalker) patchText(o cmdline.Opts, redirs []*syntax.Redirect, st *shState) (string, bool) {
+func (w *walker) patchText(o cmdline.Opts, redirs []*syntax.Redirect, st *shState) (string, bool) {
 	file, ok := o.Get("i", "input")
 	if !ok {
 		for _, r := range redirs {

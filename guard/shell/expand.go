@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"path"
@@ -19,7 +19,7 @@ import (
 // and globs against the disk are known; anything else stays cmdline.Unknown.
 
 // Bounds on what an analysis expands, so that hostile input stays cheap;
-// past one the analysis stops there and says so (ShellAnalysis.Unsure).
+// past one the analysis stops there and says so (Analysis.Unsure).
 const (
 	maxExpandWords = 4096     // words made by braces, globs, splitting, xargs, loop items
 	maxGlobReads   = 256      // folders read for globs and ls
@@ -93,7 +93,7 @@ const (
 )
 
 // expand expands the words of a command; see expandWord.
-func (w *shellWalker) expand(words []*syntax.Word, st *shState) []cmdline.Arg {
+func (w *walker) expand(words []*syntax.Word, st *shState) []cmdline.Arg {
 	out := make([]cmdline.Arg, 0, len(words))
 	for _, word := range words {
 		out = w.expandWord(out, word, st)
@@ -103,7 +103,7 @@ func (w *shellWalker) expand(words []*syntax.Word, st *shState) []cmdline.Arg {
 
 // expandWord appends what the shell makes of word, as command arguments:
 // none, one or many words, what is not known cmdline.Unknown.
-func (w *shellWalker) expandWord(out []cmdline.Arg, word *syntax.Word, st *shState) []cmdline.Arg {
+func (w *walker) expandWord(out []cmdline.Arg, word *syntax.Word, st *shState) []cmdline.Arg {
 	if word == nil || len(word.Parts) == 0 || w.words > maxExpandWords {
 		return out
 	}
@@ -126,7 +126,7 @@ func (w *shellWalker) expandWord(out []cmdline.Arg, word *syntax.Word, st *shSta
 
 // expandValue is what the shell makes of the value of an assignment: no
 // braces, splitting or globs.
-func (w *shellWalker) expandValue(word *syntax.Word, st *shState) (string, bool) {
+func (w *walker) expandValue(word *syntax.Word, st *shState) (string, bool) {
 	if word == nil {
 		return "", true
 	}
@@ -148,7 +148,7 @@ type field struct {
 
 // expander expands one word, after brace expansion.
 type expander struct {
-	w      *shellWalker
+	w      *walker
 	st     *shState
 	assign bool // an assignment's value: no splitting, no globs
 	fields []field
@@ -287,7 +287,7 @@ func (e *expander) param(p *syntax.ParamExp) (string, bool) {
 // globField appends the words field f makes once its glob, if any, is
 // matched against the disk as bash matches it: no match leaves it as it
 // is.
-func (w *shellWalker) globField(out []cmdline.Arg, f field, st *shState, pos uint) []cmdline.Arg {
+func (w *walker) globField(out []cmdline.Arg, f field, st *shState, pos uint) []cmdline.Arg {
 	a := cmdline.Arg{Text: string(f.text), Multi: f.multi, Pos: pos}
 	if !f.glob || f.unknown || st.glob == globOff {
 		a.Multi = a.Multi || f.glob && f.unknown
@@ -308,7 +308,7 @@ func (w *shellWalker) globField(out []cmdline.Arg, f field, st *shState, pos uin
 }
 
 // count appends a, one more expanded word, while the bound allows.
-func (w *shellWalker) count(out []cmdline.Arg, a cmdline.Arg) []cmdline.Arg {
+func (w *walker) count(out []cmdline.Arg, a cmdline.Arg) []cmdline.Arg {
 	w.words++
 	if w.words > maxExpandWords {
 		w.stop(unsureWords)
@@ -323,7 +323,7 @@ func (w *shellWalker) count(out []cmdline.Arg, a cmdline.Arg) []cmdline.Arg {
 // be told: a [:class:], a folder too large. A relative pattern where the
 // directory is not known matches nothing: its paths could not be
 // resolved anyway, and a word like -*t stays what it looks like.
-func (w *shellWalker) glob(st *shState, pattern string) (matches []string, ok bool) {
+func (w *walker) glob(st *shState, pattern string) (matches []string, ok bool) {
 	if strings.Contains(pattern, "[:") {
 		return nil, false
 	}
@@ -398,7 +398,7 @@ func (w *shellWalker) glob(st *shState, pattern string) (matches []string, ok bo
 }
 
 // readDir reads a folder's names for a glob or ls, within the bounds.
-func (w *shellWalker) readDir(dir string) (names []string, more bool) {
+func (w *walker) readDir(dir string) (names []string, more bool) {
 	w.reads++
 	if w.reads > maxGlobReads {
 		w.stop(unsureNames)
@@ -441,7 +441,7 @@ func unglob(p string) string {
 
 // braces is the words brace expansion makes of word, each as its parts;
 // word itself when it has none. Only unquoted braces expand.
-func (w *shellWalker) braces(word *syntax.Word) [][]syntax.WordPart {
+func (w *walker) braces(word *syntax.Word) [][]syntax.WordPart {
 	if !slices.ContainsFunc(word.Parts, func(p syntax.WordPart) bool {
 		lit, ok := p.(*syntax.Lit)
 		return ok && strings.Contains(lit.Value, "{")
@@ -457,7 +457,7 @@ func (w *shellWalker) braces(word *syntax.Word) [][]syntax.WordPart {
 
 // braceParts expands the brace expressions in parts, left to right, as
 // bash does: a{b,c}d is abd acd.
-func (w *shellWalker) braceParts(parts []syntax.WordPart) [][]syntax.WordPart {
+func (w *walker) braceParts(parts []syntax.WordPart) [][]syntax.WordPart {
 	out := [][]syntax.WordPart{nil}
 	for _, part := range parts {
 		br, ok := part.(*syntax.BraceExp)
@@ -560,7 +560,7 @@ func zeroPadded(s string) bool {
 // join makes st the state after one of ends, as after the branches of an
 // if or a case: every directory one of them ended in (up to
 // maxShellDirs), and the variables on which they agree.
-func (w *shellWalker) join(st *shState, ends []*shState) {
+func (w *walker) join(st *shState, ends []*shState) {
 	ends = slices.DeleteFunc(slices.Clone(ends), func(e *shState) bool { return e.exited })
 	if len(ends) == 0 {
 		st.exited = true
@@ -610,7 +610,7 @@ func (st *shState) dirs() []string {
 
 // forked walks s once from each directory the shell may be in, and joins
 // what follows.
-func (w *shellWalker) forked(s *syntax.Stmt, st *shState) {
+func (w *walker) forked(s *syntax.Stmt, st *shState) {
 	dirs := st.dirs()
 	ends := make([]*shState, len(dirs))
 	for i, d := range dirs {
@@ -624,7 +624,7 @@ func (w *shellWalker) forked(s *syntax.Stmt, st *shState) {
 
 // assigns sets the variables of assignments as the shell does: the value
 // expanded, export kept.
-func (w *shellWalker) assigns(list []*syntax.Assign, st *shState, export bool) {
+func (w *walker) assigns(list []*syntax.Assign, st *shState, export bool) {
 	for _, a := range list {
 		if a.Name == nil {
 			continue
@@ -651,7 +651,7 @@ func (w *shellWalker) assigns(list []*syntax.Assign, st *shState, export bool) {
 // declare handles export, declare, local, readonly and typeset: their
 // assignments, exported with export or -x; with a flag that changes the
 // value (-i, -a, -l, -u...) the value is not known.
-func (w *shellWalker) declare(d *syntax.DeclClause, st *shState) {
+func (w *walker) declare(d *syntax.DeclClause, st *shState) {
 	export := d.Variant.Value == "export"
 	odd := false
 	var list []*syntax.Assign

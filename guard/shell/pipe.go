@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ type shOutput struct {
 
 // substOutput is the value of a command substitution: what its one
 // command prints, without the newlines at its end.
-func (w *shellWalker) substOutput(c *syntax.CmdSubst, st *shState) (string, bool) {
+func (w *walker) substOutput(c *syntax.CmdSubst, st *shState) (string, bool) {
 	if len(c.Stmts) != 1 {
 		return "", false
 	}
@@ -37,7 +37,7 @@ func (w *shellWalker) substOutput(c *syntax.CmdSubst, st *shState) (string, bool
 // operands, cat of files or a heredoc, pwd, git rev-parse --show-toplevel
 // and --show-cdup, dirname, basename, and the files find finds. Any other
 // command's output is not known.
-func (w *shellWalker) output(s *syntax.Stmt, st *shState) shOutput {
+func (w *walker) output(s *syntax.Stmt, st *shState) shOutput {
 	call, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
 		return shOutput{}
@@ -206,7 +206,7 @@ func printfEscape(s string) (byte, int) {
 // that is not a folder (or with -d) as given, a folder's names (without
 // the dot files unless -a or -A); an operand that does not exist prints
 // nothing. With any other option, not known.
-func (w *shellWalker) lsOutput(args []cmdline.Arg, st *shState) shOutput {
+func (w *walker) lsOutput(args []cmdline.Arg, st *shState) shOutput {
 	o := cmdline.ParseOpts(args, cmdline.Spec{})
 	for _, f := range o.Flags {
 		if len(f.Name) != 1 || !strings.Contains("1aAd", f.Name) {
@@ -244,7 +244,7 @@ func (w *shellWalker) lsOutput(args []cmdline.Arg, st *shState) shOutput {
 }
 
 // catOutput is what cat prints: its files, or the heredoc it reads.
-func (w *shellWalker) catOutput(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) shOutput {
+func (w *walker) catOutput(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) shOutput {
 	o := cmdline.ParseOpts(args, cmdline.Spec{})
 	if len(o.Flags) > 0 {
 		return shOutput{}
@@ -267,7 +267,7 @@ func (w *shellWalker) catOutput(args []cmdline.Arg, redirs []*syntax.Redirect, s
 }
 
 // fileOutput is the content of the file a names, read up to maxFileBytes.
-func (w *shellWalker) fileOutput(a cmdline.Arg, st *shState) shOutput {
+func (w *walker) fileOutput(a cmdline.Arg, st *shState) shOutput {
 	p, ok := st.path(a)
 	if !ok {
 		return shOutput{}
@@ -282,7 +282,7 @@ func (w *shellWalker) fileOutput(a cmdline.Arg, st *shState) shOutput {
 
 // pwdOutput is the shell's directory, as pwd prints it (-P: links
 // resolved).
-func (w *shellWalker) pwdOutput(args []cmdline.Arg, st *shState) shOutput {
+func (w *walker) pwdOutput(args []cmdline.Arg, st *shState) shOutput {
 	o := cmdline.ParseOpts(args, cmdline.Spec{})
 	if st.dir == "" || len(o.Ops) > 0 {
 		return shOutput{}
@@ -295,7 +295,7 @@ func (w *shellWalker) pwdOutput(args []cmdline.Arg, st *shState) shOutput {
 }
 
 // gitOutput is what git rev-parse --show-toplevel and --show-cdup print.
-func (w *shellWalker) gitOutput(args []cmdline.Arg, st *shState) shOutput {
+func (w *walker) gitOutput(args []cmdline.Arg, st *shState) shOutput {
 	if len(args) != 2 || args[0].Text != "rev-parse" || st.dir == "" {
 		return shOutput{}
 	}
@@ -320,7 +320,7 @@ func (w *shellWalker) gitOutput(args []cmdline.Arg, st *shState) shOutput {
 // gitTop is the top of the work tree that dir lies in, as git rev-parse
 // --show-toplevel prints it: the nearest folder at or above dir, links
 // resolved, that holds a .git folder or a .git file (gitdir: ...).
-func (w *shellWalker) gitTop(dir string) (string, bool) {
+func (w *walker) gitTop(dir string) (string, bool) {
 	d, _ := realpath.Resolve(w.fs, "/", dir, true)
 	for {
 		switch w.fs.Lstat(filepath.Join(d, ".git")) {
@@ -404,7 +404,7 @@ func basename(p string) string {
 // gives it, when known) added as xargs adds them: all at the end, -n N
 // items or -L N lines at a time, or each in place of -I's string. When
 // what it reads is not known, see cmdline.XargsCommand.
-func (w *shellWalker) xargsRuns(o cmdline.Opts, inner []cmdline.Arg, redirs []*syntax.Redirect, st *shState) [][]cmdline.Arg {
+func (w *walker) xargsRuns(o cmdline.Opts, inner []cmdline.Arg, redirs []*syntax.Redirect, st *shState) [][]cmdline.Arg {
 	in := w.stdinOf(redirs, st, true)
 	if f, ok := o.Get("a", "arg-file"); ok {
 		in = w.fileOutput(f, st)
@@ -471,7 +471,7 @@ func (w *shellWalker) xargsRuns(o cmdline.Opts, inner []cmdline.Arg, redirs []*s
 // stdinOf is what a command with the redirections redirs reads on its
 // standard input: a heredoc or here-string, a file (< FILE, when files is
 // set), or else the pipe it is on the right of.
-func (w *shellWalker) stdinOf(redirs []*syntax.Redirect, st *shState, files bool) shOutput {
+func (w *walker) stdinOf(redirs []*syntax.Redirect, st *shState, files bool) shOutput {
 	var in shOutput
 	if w.piped != nil && len(w.pipedSt.alt) == 0 {
 		in = w.output(w.piped, w.pipedSt)

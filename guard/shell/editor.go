@@ -1,4 +1,4 @@
-package guard
+package shell
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // awk -i inplace (gawk's in-place extension; also --include=inplace, or
 // @include "inplace" in the program) rewrites the files it is given after
 // its program (or after -f FILE); NAME=VALUE operands are assignments.
-func (w *shellWalker) awk(args []cmdline.Arg, st *shState) {
+func (w *walker) awk(args []cmdline.Arg, st *shState) {
 	inplace, prog := false, false
 	i := 0
 	arg := func(s string, at int) cmdline.Arg { // an option's argument: attached, or the next word
@@ -112,7 +112,7 @@ func isIdent(s string) bool {
 // echo or printf pipe), it writes what their w and wq write (the file,
 // or the one named, or the one e or f made current) and runs what their
 // ! runs; where they cannot, it writes the file.
-func (w *shellWalker) ed(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) ed(args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	o := cmdline.ParseOpts(args, cmdline.Spec{Args: "p", Long: []string{"prompt"}})
 	if o.Informational() {
 		return
@@ -214,7 +214,7 @@ type vimEdit struct {
 // input, for what they write (see vimCommands): the files it edits, and
 // those named. A script lucid cannot read (-S FILE, -u FILE, -s FILE in
 // Normal mode) may write the files edited.
-func (w *shellWalker) vim(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
+func (w *walker) vim(name string, args []cmdline.Arg, redirs []*syntax.Redirect, st *shState) {
 	exMode := name == "ex"
 	var cmds []string
 	var files []cmdline.Arg
@@ -327,7 +327,7 @@ func (w *shellWalker) vim(name string, args []cmdline.Arg, redirs []*syntax.Redi
 // on its command line and opened by its commands, when the commands write
 // the files edited or a script lucid cannot read runs; and the files
 // they write by name.
-func (w *shellWalker) editWrites(e vimEdit, files []cmdline.Arg, st *shState, by string, pos uint) {
+func (w *walker) editWrites(e vimEdit, files []cmdline.Arg, st *shState, by string, pos uint) {
 	if e.buffers || e.unknown {
 		for _, a := range files {
 			if !a.Is("-") {
@@ -349,7 +349,7 @@ func (w *shellWalker) editWrites(e vimEdit, files []cmdline.Arg, st *shState, by
 // another file; :! runs a shell line; :g, :argdo and the modifiers run
 // the command after them; :exe, :norm, :so, :call and the script
 // languages run what lucid cannot read.
-func (w *shellWalker) vimCommands(line string, e *vimEdit, st *shState, pos uint) {
+func (w *walker) vimCommands(line string, e *vimEdit, st *shState, pos uint) {
 	for _, c := range splitBar(line) {
 		c = strings.TrimLeft(c, " \t:")
 		c = skipVimRange(c)
@@ -479,7 +479,7 @@ func skipVimRange(c string) string {
 // save-some-buffers, write-file), or when a Lisp file lucid cannot read
 // runs (-l, --script); write-file "NAME" and write-region's file are
 // written too, and find-file "NAME" visits one more.
-func (w *shellWalker) emacs(args []cmdline.Arg, st *shState) {
+func (w *walker) emacs(args []cmdline.Arg, st *shState) {
 	var e vimEdit
 	var files []cmdline.Arg
 	pos := posOf(args)
