@@ -1,9 +1,10 @@
 package installers
 
 import (
+	"os/exec"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/merge"
-	"os/exec"
 )
 
 // Change is one file the installer created, changed or removed; the same
@@ -103,4 +104,15 @@ func CheckLucidOnPath(id, title string) Finding {
 	}
 	f.OK, f.Detail = true, p+" on the PATH "+id+" and its hooks start with"
 	return f
+}
+
+// JoinWhat joins two descriptions of a change, either of which may be "".
+func JoinWhat(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
