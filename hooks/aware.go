@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/escape"
+	"github.com/lucid-dev/lucid/internal/lich/lichguard"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/present"
@@ -384,7 +384,7 @@ func (c *call) awareNote(news []fileNews, when moment) string {
 			}
 		}
 		if len(lichs) > 0 {
-			l := &guard.Lich{Session: c.markerName(), Bin: os.Getenv("LICH_BIN")}
+			l := &lichguard.Session{Name: c.markerName(), Bin: os.Getenv("LICH_BIN")}
 			note, _, warn := l.Note(fn.path, lichs, c.now)
 			if warn != nil {
 				fmt.Fprintln(c.stderr, warn)
@@ -413,7 +413,7 @@ func (c *call) agentsNote(fn fileNews, eds []editor, when moment) string {
 		client := c.clientTitle(e.rec.Client)
 		if e.rec.Lich != "" {
 			if lichLabels == nil {
-				l := &guard.Lich{Bin: os.Getenv("LICH_BIN")}
+				l := &lichguard.Session{Bin: os.Getenv("LICH_BIN")}
 				var err error
 				if lichLabels, err = l.Labels(); err != nil {
 					fmt.Fprintln(c.stderr, "lucid lich:", err)

@@ -297,15 +297,15 @@ func TestSettingsArePersons(t *testing.T) {
 	for _, in := range []client.Input{
 		edit(lead, "", repo.Top, settings.Name),
 		edit(lead, subID, repo.Top, filepath.Join(repo.Top, "src", "..", settings.Name)),
-		shell(lead, "", repo.Top, `echo '{"leases":false}' > .lucid/settings.json`),
-		shell(lead, "", filepath.Join(repo.Top, ".lucid"), `rm settings.json`),
-		shell(lead, "", repo.Top, `cp off.json .lucid/settings.json`),
-		shell(lead, "", repo.Top, `mv off.json .lucid/settings.json`),
-		shell(lead, "", repo.Top, `tee .lucid/settings.json < off.json`),
-		shell(lead, "", repo.Top, `sed -i s/true/false/ .lucid/settings.json`),
-		shell(lead, "", repo.Top, `python3 -c 'open(".lucid/settings.json", "w").write("{}")'`),
-		shell(lead, "", repo.Top, `cd .lucid && printf '{}' > settings.json`),
-		shell(lead, "", repo.Top, `find .lucid -name '*.json' -delete`),
+		bash(lead, "", repo.Top, `echo '{"leases":false}' > .lucid/settings.json`),
+		bash(lead, "", filepath.Join(repo.Top, ".lucid"), `rm settings.json`),
+		bash(lead, "", repo.Top, `cp off.json .lucid/settings.json`),
+		bash(lead, "", repo.Top, `mv off.json .lucid/settings.json`),
+		bash(lead, "", repo.Top, `tee .lucid/settings.json < off.json`),
+		bash(lead, "", repo.Top, `sed -i s/true/false/ .lucid/settings.json`),
+		bash(lead, "", repo.Top, `python3 -c 'open(".lucid/settings.json", "w").write("{}")'`),
+		bash(lead, "", repo.Top, `cd .lucid && printf '{}' > settings.json`),
+		bash(lead, "", repo.Top, `find .lucid -name '*.json' -delete`),
 	} {
 		if a := do(t, c, "PreToolUse", in); a.out == nil || !strings.Contains(a.out.Deny, "settings.json holds this repository's lucid settings") {
 			t.Errorf("%s %v %q: %+v; want denied", in.ToolName, in.Paths, in.Command, a.out)
@@ -336,9 +336,9 @@ func TestLeaseAndAwarenessSpellings(t *testing.T) {
 		edit(other, "", repo.Top, "src/a.go"),
 		edit(other, "", filepath.Join(repo.Top, "src"), "a.go"),
 		edit(other, "", repo.Top, filepath.Join(repo.Top, "docs", "..", "src", "a.go")),
-		shell(other, "", repo.Top, "echo x >> ./src//a.go"),
-		shell(other, "", repo.Top, "git checkout -- src/a.go"),
-		shell(other, "", repo.Top, "git stash"),
+		bash(other, "", repo.Top, "echo x >> ./src//a.go"),
+		bash(other, "", repo.Top, "git checkout -- src/a.go"),
+		bash(other, "", repo.Top, "git stash"),
 	} {
 		a := do(t, c, "PreToolUse", in)
 		if a.out == nil || !strings.Contains(a.out.Deny, "being edited by lead·30df32") {
@@ -365,7 +365,7 @@ func TestLeasesAfterTheFact(t *testing.T) {
 		t.Fatal(err)
 	}
 	do(t, c, "PreToolUse", edit(lead, "", repo.Top, "gen.go"))
-	sh := shell(other, "", repo.Top, "make generate")
+	sh := bash(other, "", repo.Top, "make generate")
 	do(t, c, "PreToolUse", sh)
 	sh.Changed = []string{filepath.Join(repo.Top, "gen.go"), filepath.Join(repo.Top, "other.go")}
 	got := do(t, c, "PostToolUse", sh).context()
@@ -400,18 +400,18 @@ func TestGitPathsOverTheTopAreNotState(t *testing.T) {
 	gittest.WriteFile(t, repo.Top, "src/a.go", "package src\n")
 	gittest.CommitAll(t, repo.Top, "init")
 	for _, cmd := range []string{"git restore .", "git checkout -- .", "git restore --staged --worktree .", "cd src && git checkout -- .."} {
-		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, cmd)); a.out != nil && a.out.Deny != "" {
+		if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, cmd)); a.out != nil && a.out.Deny != "" {
 			t.Errorf("%q: denied: %s", cmd, a.out.Deny)
 		}
 	}
-	if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "rm -rf .")); a.out == nil || !strings.Contains(a.out.Deny, "holds lucid's shared state") {
+	if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, "rm -rf .")); a.out == nil || !strings.Contains(a.out.Deny, "holds lucid's shared state") {
 		t.Errorf("rm -rf . was not refused: %+v", a.out)
 	}
 	// With lines of the log not committed yet, they would lose them: git's
 	// answer says so, and they are refused.
 	record(t, repo, other, "fact", "not committed yet")
 	for _, cmd := range []string{"git restore .", "git checkout -- .", "git restore .lucid", "git checkout -- .lucid/log.jsonl"} {
-		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, cmd)); a.out == nil || a.out.Deny == "" {
+		if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, cmd)); a.out == nil || a.out.Deny == "" {
 			t.Errorf("%q with the log's lines not committed: %+v; want refused", cmd, a.out)
 		}
 	}
@@ -434,7 +434,7 @@ func TestStateClosedToLinks(t *testing.T) {
 		"ln src/a.go /tmp/escape-a.go",
 		"mkdir -p d && ln -s ../.git d/g && truncate -s 0 d/g/lucid/claims",
 	} {
-		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, cmd)); a.out == nil || a.out.Deny == "" {
+		if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, cmd)); a.out == nil || a.out.Deny == "" {
 			t.Errorf("%q: %+v; want denied", cmd, a.out)
 		}
 	}
@@ -450,13 +450,13 @@ func TestStateClosedToLinks(t *testing.T) {
 	}
 	for i, store := range stores {
 		name := fmt.Sprintf("store%d", i)
-		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "ln "+store+" "+name)); a.out == nil || a.out.Deny == "" {
+		if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, "ln "+store+" "+name)); a.out == nil || a.out.Deny == "" {
 			t.Errorf("ln %s: %+v; want denied", store, a.out)
 		}
 		if err := os.Link(store, filepath.Join(repo.Top, name)); err != nil {
 			t.Fatal(err)
 		}
-		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, ": > "+name)); a.out == nil || !strings.Contains(a.out.Deny, "a hard link to "+store) {
+		if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, ": > "+name)); a.out == nil || !strings.Contains(a.out.Deny, "a hard link to "+store) {
 			t.Errorf("writing %s, a hard link to %s: %+v; want denied", name, store, a.out)
 		}
 	}
@@ -467,16 +467,16 @@ func TestStateClosedToLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, in := range []client.Input{
-		shell(lead, "", repo.Top, ": > h"),
-		shell(lead, "", repo.Top, "cp /dev/null h"),
+		bash(lead, "", repo.Top, ": > h"),
+		bash(lead, "", repo.Top, "cp /dev/null h"),
 		edit(lead, "", repo.Top, "h"),
-		shell(lead, "", repo.Top, "echo '{}' > l.jsonl"),
+		bash(lead, "", repo.Top, "echo '{}' > l.jsonl"),
 	} {
 		if a := do(t, c, "PreToolUse", in); a.out == nil || a.out.Deny == "" {
 			t.Errorf("%v %q through a hard link: %+v; want denied", in.Paths, in.Command, a.out)
 		}
 	}
-	if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "ln -s README.md readme && ln notes.txt n2")); a.out != nil && a.out.Deny != "" {
+	if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, "ln -s README.md readme && ln notes.txt n2")); a.out != nil && a.out.Deny != "" {
 		t.Errorf("links among ordinary files: %s", a.out.Deny)
 	}
 }

@@ -67,11 +67,11 @@ func TestGitCommandsAndUnreadableCommands(t *testing.T) {
 	gittest.CommitAll(t, top, "first")
 	c := wholeClient{}
 	long := strings.Repeat("true; ", 5000)
-	if a := do(t, c, "PreToolUse", shell(lead, "", top, long)); a.out != nil && a.out.Deny != "" {
+	if a := do(t, c, "PreToolUse", bash(lead, "", top, long)); a.out != nil && a.out.Deny != "" {
 		t.Errorf("a long command, no claims: denied %q", a.out.Deny)
 	}
 	record(t, repo, lead, logformat.KindNote, "not committed yet")
-	if a := do(t, c, "PreToolUse", shell(lead, "", top, "git reset --hard")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git reset --hard` would discard the changes to .lucid/log.jsonl that are not committed") ||
+	if a := do(t, c, "PreToolUse", bash(lead, "", top, "git reset --hard")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git reset --hard` would discard the changes to .lucid/log.jsonl that are not committed") ||
 		!strings.HasSuffix(a.out.Deny, "The log's entries are every agent's record: none may be lost.") {
 		t.Errorf("a reset that drops the log's new lines: %+v", a.out)
 	}
@@ -79,16 +79,16 @@ func TestGitCommandsAndUnreadableCommands(t *testing.T) {
 
 	claim(t, repo, other, top, "refactor auth", "src/**")
 	gittest.WriteFile(t, top, "src/a.go", "package src // work in progress\n")
-	a := do(t, c, "PreToolUse", shell(lead, "", top, "git stash"))
+	a := do(t, c, "PreToolUse", bash(lead, "", top, "git stash"))
 	if a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: `git stash` would change src/a.go, which is claimed by lead·0b2182 for «refactor auth»") {
 		t.Errorf("git stash over a claimed change: %+v", a.out)
 	}
-	a = do(t, c, "PreToolUse", shell(lead, "", top, "git pull"))
+	a = do(t, c, "PreToolUse", bash(lead, "", top, "git pull"))
 	if a.out == nil || !strings.Contains(a.out.Deny, "which files `git pull` changes: it fetches first") ||
 		!strings.Contains(a.out.Deny, "Other agents hold claims in this work tree") {
 		t.Errorf("git pull while others hold claims: %+v", a.out)
 	}
-	a = do(t, c, "PreToolUse", shell(lead, "", top, long))
+	a = do(t, c, "PreToolUse", bash(lead, "", top, long))
 	if a.out == nil || a.out.Deny != "lucid: the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script Until then lucid cannot tell whether it writes files other agents claimed." {
 		t.Errorf("a long command while others hold claims: %+v", a.out)
 	}
@@ -108,7 +108,7 @@ func TestSharedRecordOfChanges(t *testing.T) {
 	}
 	claim(t, repo, lead+"/"+a, top, "edit a", "a.txt")
 	shared := func(agentID string) client.Input {
-		in := shell(lead, agentID, top, "python3 gen.py")
+		in := bash(lead, agentID, top, "python3 gen.py")
 		in.Unsure = []string{filepath.Join(top, "a.txt")}
 		return in
 	}
@@ -146,7 +146,7 @@ func TestSessionAboveTheRepositories(t *testing.T) {
 	top := repo.Top
 	gittest.WriteFile(t, top, "src/a.go", "package src\n")
 	claim(t, repo, other, top, "refactor auth", "src/**")
-	in := shell(lead, "", filepath.Dir(top), "make -C "+filepath.Base(top))
+	in := bash(lead, "", filepath.Dir(top), "make -C "+filepath.Base(top))
 	in.Caps |= client.Unrecorded
 	do(t, wholeClient{}, "PreToolUse", in)
 	gittest.WriteFile(t, top, "src/a.go", "package src // made\n")
@@ -277,7 +277,7 @@ func TestClaimsHoldAnywhere(t *testing.T) {
 	nested := filepath.Join(top, "vendor", "lib")
 	os.MkdirAll(nested, 0o755)
 	gittest.Run(t, nested, "init", "-q")
-	if a := do(t, c, "PreToolUse", shell(other, "", nested, "echo x >> ../../src/a.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: src/a.go is claimed by agent·a2adb9") {
+	if a := do(t, c, "PreToolUse", bash(other, "", nested, "echo x >> ../../src/a.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: src/a.go is claimed by agent·a2adb9") {
 		t.Errorf("from a nested repository: %+v", a.out)
 	}
 
@@ -289,7 +289,7 @@ func TestClaimsHoldAnywhere(t *testing.T) {
 	if a := do(t, c, "PreToolUse", edit(lead, "", wt, "api/v1.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: api/v1.go is claimed by lead·0b2182") {
 		t.Errorf("in a work tree without .lucid/: %+v", a.out)
 	}
-	in := shell(lead, "", wt, "make")
+	in := bash(lead, "", wt, "make")
 	in.Changed = []string{filepath.Join(wt, "api/v1.go")}
 	if a := do(t, c, "PostToolUse", in); !strings.HasPrefix(a.context(), "lucid: your command changed api/v1.go") {
 		t.Errorf("after a command there: %q", a.context())

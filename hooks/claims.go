@@ -12,7 +12,9 @@ import (
 	"github.com/lucid-dev/lucid/internal/client"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/gitpredict"
+	"github.com/lucid-dev/lucid/guard/realpath"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
@@ -33,7 +35,7 @@ type target struct {
 	rel  string         // relative to repo.Top
 	tree bool           // a folder written as a whole (rm -rf dir)
 	// under, when not "", is the glob of the paths under the folder rel
-	// that are written (guard.ShellWrite.Under).
+	// that are written (shell.Write.Under).
 	under string
 	// by, when not "", is the git command that would change the path,
 	// though the command line does not name it (git stash, checkout
@@ -54,7 +56,7 @@ const (
 	// dir; the loss of the log's unsaved lines git's own answer tells
 	// (written.logLoss).
 	gitTracked
-	// formatter: a formatter or a fixer (guard.ShellWrite.Format): it
+	// formatter: a formatter or a fixer (shell.Write.Format): it
 	// rewrites only the files it parses as its language's source, which
 	// lucid's log, JSON Lines, is not.
 	formatter
@@ -180,7 +182,7 @@ func (c *call) writes() written {
 		}
 		paths := []string{filepath.Clean(raw)}
 		if !resolved {
-			if k := guard.ResolvePath(raw); k != paths[0] {
+			if k := realpath.Of(raw); k != paths[0] {
 				paths = append(paths, k)
 			}
 		}
@@ -207,7 +209,7 @@ func (c *call) writes() written {
 		add(p, false, false, "", "", anyWriter)
 	}
 	if c.in.Tool == client.ToolShell {
-		a := guard.AnalyzeShell(c.in.Command, c.in.Cwd)
+		a := shell.Analyze(c.in.Command, c.in.Cwd)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
 			who := anyWriter
@@ -228,11 +230,11 @@ func (c *call) writes() written {
 }
 
 // gitWrites asks git what op, one of git's whole-tree commands in the
-// line, would change (guard.GitOp.Changes) and adds it to w: the files,
+// line, would change (gitpredict.Op.Changes) and adds it to w: the files,
 // each a write like any other, the loss of the log's unsaved lines, or
 // that it cannot be known beforehand. It runs git: only a line with such
 // a command pays for it.
-func (c *call) gitWrites(w *written, op guard.GitOp, add func(path string)) {
+func (c *call) gitWrites(w *written, op gitpredict.Op, add func(path string)) {
 	ch, err := op.Changes()
 	if err != nil {
 		c.warn(fmt.Errorf("%s: %w", op, err))

@@ -121,7 +121,7 @@ func edit(session, agentID, cwd string, paths ...string) client.Input {
 }
 
 // shell is a shell tool's call.
-func shell(session, agentID, cwd, command string) client.Input {
+func bash(session, agentID, cwd, command string) client.Input {
 	return client.Input{SessionID: session, AgentID: agentID, Cwd: cwd, ToolName: "Bash", Tool: client.ToolShell, Command: command}
 }
 
@@ -190,7 +190,7 @@ func TestShellWriteToClaimedPath(t *testing.T) {
 		{"cat src/a.go | wc -l > /tmp/count", ""},
 		{"echo x > $OUT", ""},
 	} {
-		a := do(t, c, "PreToolUse", shell(lead, "", top, tc.command))
+		a := do(t, c, "PreToolUse", bash(lead, "", top, tc.command))
 		deny := ""
 		if a.out != nil {
 			deny = a.out.Deny
@@ -257,7 +257,7 @@ func TestViolationAfterTheCommand(t *testing.T) {
 	repo := newRepo(t)
 	top := repo.Top
 	claim(t, repo, sub, top, "refactor auth", "src/**")
-	in := shell(lead, "", top, "make")
+	in := bash(lead, "", top, "make")
 	in.Changed = []string{filepath.Join(top, "src/a.go"), filepath.Join(top, "README.md")}
 	a := do(t, wholeClient{}, "PostToolUse", in)
 	want := "lucid: your command changed src/a.go, claimed by agent·a2adb9 for «refactor auth» (src/**, claimed under a minute ago). Revert that change, or agree with the owner before you keep it. (Recorded in the log as a violation.)\n"
@@ -281,7 +281,7 @@ func TestUnrecordedShellIsWatched(t *testing.T) {
 	top := repo.Top
 	gittest.WriteFile(t, top, "src/a.go", "package src\n")
 	claim(t, repo, other, top, "refactor auth", "src/**")
-	in := shell(lead, "", top, "make")
+	in := bash(lead, "", top, "make")
 	in.Caps |= client.Unrecorded
 	if a := do(t, wholeClient{}, "PreToolUse", in); a.out != nil && a.out.Deny != "" {
 		t.Fatalf("make denied: %s", a.out.Deny)
@@ -312,7 +312,7 @@ func TestWriteFromOutsideTheRepository(t *testing.T) {
 	if d, ok := agentstore.LastDenial(repo, lead); !ok || d.Path != "src/a.go" || d.Owner != other || d.Glob != "src/**" {
 		t.Errorf("the denial kept: %+v, %v", d, ok)
 	}
-	in := shell(lead, "", outside, "make")
+	in := bash(lead, "", outside, "make")
 	in.Changed = []string{filepath.Join(repo.Top, "src/a.go")}
 	if a := do(t, wholeClient{}, "PostToolUse", in); !strings.HasPrefix(a.context(), "lucid: your command changed src/a.go") {
 		t.Errorf("after the command, from outside: %q", a.context())
@@ -666,7 +666,7 @@ func TestCompactedLeadWithoutRestart(t *testing.T) {
 func TestLucidCommandsAreSigned(t *testing.T) {
 	repo := newRepo(t)
 	c := wholeClient{}
-	in := shell(lead, "", repo.Top, "lucid fact 'the API is v2'")
+	in := bash(lead, "", repo.Top, "lucid fact 'the API is v2'")
 	a := do(t, c, "PreToolUse", in)
 	if a.out == nil || a.out.Command != "LUCID_AGENT="+lead+" lucid fact 'the API is v2'" || a.out.Permission != "allow" {
 		t.Errorf("a lucid command: %+v", a.out)
@@ -685,7 +685,7 @@ func TestLucidCommandsAreSigned(t *testing.T) {
 		"LUCID_AGENT=human lucid fact x": `lucid: this line sets LUCID_AGENT (to "human")`,
 		"eval \"lucid fact x\"":          "lucid: eval or an alias runs text that mentions lucid",
 	} {
-		if a := do(t, c, "PreToolUse", shell(lead, "", repo.Top, command)); a.out == nil || !strings.HasPrefix(a.out.Deny, want) {
+		if a := do(t, c, "PreToolUse", bash(lead, "", repo.Top, command)); a.out == nil || !strings.HasPrefix(a.out.Deny, want) {
 			t.Errorf("%q: %+v, want a denial starting %q", command, a.out, want)
 		}
 	}

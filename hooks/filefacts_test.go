@@ -216,12 +216,12 @@ func TestFileFactsAfterAMuteCall(t *testing.T) {
 	repo, e := factsRepo(t)
 	c := wholeClient{name: "gemini"}
 	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
-	pre := shell(lead, "", repo.Top, "sed -i s/Login/SignIn/ src/auth.go > src/auth.go.out")
+	pre := bash(lead, "", repo.Top, "sed -i s/Login/SignIn/ src/auth.go > src/auth.go.out")
 	pre.Caps |= client.Mute | client.NewsAfter
 	if got := do(t, c, "PreToolUse", pre).context(); got != "" {
 		t.Errorf("a mute PreToolUse said %q", got)
 	}
-	post := shell(lead, "", repo.Top, "echo hi > src/auth.go")
+	post := bash(lead, "", repo.Top, "echo hi > src/auth.go")
 	post.Caps |= client.NewsAfter | client.Unrecorded
 	if got := do(t, c, "PostToolUse", post).context(); strings.Count(got, e.ID) != 1 {
 		t.Errorf("the PostToolUse was told %q, want the entry once", got)
@@ -338,10 +338,10 @@ func TestFileFactsOfAShellWrite(t *testing.T) {
 	repo, e := factsRepo(t)
 	c := wholeClient{}
 	do(t, c, "SessionStart", client.Input{SessionID: lead, Cwd: repo.Top})
-	if got := do(t, c, "PreToolUse", shell(lead, "", repo.Top, "cat src/auth.go > /dev/null")).context(); got != "" {
+	if got := do(t, c, "PreToolUse", bash(lead, "", repo.Top, "cat src/auth.go > /dev/null")).context(); got != "" {
 		t.Errorf("a command that only reads the file was told %q", got)
 	}
-	if got := do(t, c, "PreToolUse", shell(lead, "", repo.Top+"/src", "gofmt -l . > auth.go")).context(); strings.Count(got, e.ID) != 1 {
+	if got := do(t, c, "PreToolUse", bash(lead, "", repo.Top+"/src", "gofmt -l . > auth.go")).context(); strings.Count(got, e.ID) != 1 {
 		t.Errorf("a command writing src/auth.go was told %q, want the entry once", got)
 	}
 }
@@ -358,7 +358,7 @@ func TestFileFactsBudgetPerCall(t *testing.T) {
 		files = append(files, fmt.Sprintf("pkg/f%03d.go", i))
 	}
 	for _, call := range []func(top string) client.Input{
-		func(top string) client.Input { return shell(lead, "", top, "sed -i s/a/b/ "+strings.Join(files, " ")) },
+		func(top string) client.Input { return bash(lead, "", top, "sed -i s/a/b/ "+strings.Join(files, " ")) },
 		func(top string) client.Input { return edit(lead, "", top, files...) },
 	} {
 		repo := newRepo(t)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/client"
@@ -108,7 +108,7 @@ func Run(cl client.Client, clients []client.Client, naming present.Naming, event
 func namedWrites(in client.Input) []string {
 	changed := slices.Clone(in.Paths)
 	if in.Tool == client.ToolShell {
-		for _, w := range guard.ShellWrites(in.Command, in.Cwd) {
+		for _, w := range shell.Writes(in.Command, in.Cwd) {
 			changed = append(changed, w.Path)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/internal/lich/lichguard"
 )
 
 // lichMode is the lich mode of a hook call, run after lucid's own handler,
@@ -21,7 +21,7 @@ import (
 // PostToolUse and no marker. The guard's own trouble is one line on
 // stderr; the edit goes on.
 func lichMode(in client.Input, out *client.Output, stderr io.Writer) *client.Output {
-	l := guard.LichFromEnv()
+	l := lichguard.FromEnv()
 	if l == nil || (in.Event != client.PreToolUse && in.Event != client.PostToolUse) {
 		return out
 	}

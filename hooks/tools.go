@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/stamp"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
@@ -26,11 +26,11 @@ func (c *call) preToolUse() (*client.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	var stamp guard.Stamp
+	var stamped stamp.Line
 	if c.in.Tool == client.ToolShell {
-		stamp = guard.StampLucid(c.in.Command, c.agent, shellVars(c.clients)...)
+		stamped = stamp.Lucid(c.in.Command, c.agent, shellVars(c.clients)...)
 		if deny == "" {
-			deny = c.stampDenial(stamp)
+			deny = c.stampDenial(stamped)
 		}
 	}
 	if deny != "" {
@@ -64,11 +64,11 @@ func (c *call) preToolUse() (*client.Output, error) {
 		c.touch()
 	}
 	out := c.context(joinLines(warn, aware, text, facts))
-	if stamp.Found {
+	if stamped.Found {
 		if out == nil {
 			out = &client.Output{}
 		}
-		c.grantStamped(out, stamp)
+		c.grantStamped(out, stamped)
 	}
 	return out, nil
 }
@@ -79,7 +79,7 @@ func (c *call) preToolUse() (*client.Output, error) {
 // another than the caller (signing as another agent, or as a person), or it
 // runs lucid where no stamp can reach (a name in a variable or a $( ),
 // eval), which would run unsigned.
-func (c *call) stampDenial(st guard.Stamp) string {
+func (c *call) stampDenial(st stamp.Line) string {
 	if st.Hook {
 		return "lucid: `lucid hook` is run by your client, never by hand: a hook speaks for the agent its payload names. " +
 			"Record with lucid fact|decision|note, and end your claims with lucid release."
@@ -106,7 +106,7 @@ func (c *call) stampDenial(st guard.Stamp) string {
 // prompt, so it is given only where that widens nothing: every command is
 // lucid, or the session already bypasses permissions. Otherwise "ask" keeps
 // the user's say.
-func (c *call) grantStamped(out *client.Output, st guard.Stamp) {
+func (c *call) grantStamped(out *client.Output, st stamp.Line) {
 	out.Command = st.Command
 	if st.OnlyLucid || c.in.PermissionMode == "bypassPermissions" {
 		out.Permission = "allow"

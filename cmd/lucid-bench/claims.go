@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/client"
 
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
@@ -124,7 +124,7 @@ func claimsSection(b *bench) error {
 	return shellSection(b)
 }
 
-// shellSection times guard.ShellWrites in this process, as testing.B
+// shellSection times shell.Writes in this process, as testing.B
 // would: the analysis of a typical agent's command, which PreToolUse runs
 // on every Bash call. Goal: under 50 µs, nothing beside a process's start.
 func shellSection(b *bench) error {
@@ -135,12 +135,12 @@ func shellSection(b *bench) error {
 		const n = 2000
 		start := time.Now()
 		for range n {
-			guard.ShellWrites(typical, cwd)
+			shell.Writes(typical, cwd)
 		}
 		per = append(per, time.Since(start)/n)
 	}
 	m := median(per)
-	fmt.Fprintf(b.out, "  %-44s %8.1f µs (median of 21 rounds of 2,000, in process)\n", "guard.ShellWrites, a typical command", float64(m)/float64(time.Microsecond))
+	fmt.Fprintf(b.out, "  %-44s %8.1f µs (median of 21 rounds of 2,000, in process)\n", "shell.Writes, a typical command", float64(m)/float64(time.Microsecond))
 	b.addGoalIn("shell analysis of a typical command within 50 µs", float64(m)/float64(time.Microsecond), 50, " µs")
 	return nil
 }

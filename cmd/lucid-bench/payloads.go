@@ -11,7 +11,7 @@ import (
 )
 
 // payloadsSection times the hook on what is not typical: a git whole-tree
-// command, whose changes the hook asks of git (guard.GitOp.Changes), and
+// command, whose changes the hook asks of git (gitpredict.Op.Changes), and
 // the largest payloads a client sends, a 20 MiB Bash command and a 40 MiB
 // Write, each beside another agent's claim. Goal: the large ones answered
 // within 1 s.

@@ -4,20 +4,20 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/stamp"
 )
 
 // The stamp tells a lucid handed to an unknown program by the command that
 // follows lucid's name: its list is lucid's commands, all of them.
 func TestStampKnowsEveryCommand(t *testing.T) {
 	for _, c := range commands {
-		if !slices.Contains(guard.LucidCommands, c.name) {
-			t.Errorf("guard.LucidCommands lacks %q", c.name)
+		if !slices.Contains(stamp.LucidCommands, c.name) {
+			t.Errorf("stamp.LucidCommands lacks %q", c.name)
 		}
 	}
-	for _, name := range guard.LucidCommands {
+	for _, name := range stamp.LucidCommands {
 		if name != "help" && !slices.ContainsFunc(commands, func(c *command) bool { return c.name == name }) {
-			t.Errorf("guard.LucidCommands names %q, which lucid has not", name)
+			t.Errorf("stamp.LucidCommands names %q, which lucid has not", name)
 		}
 	}
 }

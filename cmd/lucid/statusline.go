@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/client/clients"
+	"github.com/lucid-dev/lucid/internal/lich/lichguard"
 	"github.com/lucid-dev/lucid/internal/present"
 )
 
@@ -54,7 +54,7 @@ claims, or prints nothing. It never fails: trouble prints nothing.`)
 	if session == "" {
 		session = in.SessionID
 	}
-	if s := guard.LichStatus(dir, session, now); s != "" {
+	if s := lichguard.Status(dir, session, now); s != "" {
 		fmt.Fprintln(c.stdout, s)
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -125,12 +124,4 @@ func ids(hits []Hit) []string {
 		out = append(out, h.Claim.ID+":"+h.Glob)
 	}
 	return out
-}
-
-func TestIsGlobSpecial(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		if got, want := isGlobSpecial(byte(c)), strings.IndexByte(globSpecial, byte(c)) >= 0; got != want {
-			t.Errorf("isGlobSpecial(%q) = %v, globSpecial says %v", byte(c), got, want)
-		}
-	}
 }

@@ -6,8 +6,9 @@
 // and, through a git remote shared by several machines, Sync and the
 // shared path of Acquire with its retries (remote.go).
 //
-// The set lives here rather than in guard because every transaction
-// decides with it (Acquire refuses what Check would deny); guard works out
-// which paths a tool call writes and asks the set about them. The files on
-// disk are gitstore's, and whether two globs overlap is package overlap's.
+// The set lives here rather than beside the shell analysis because every
+// transaction decides with it (Acquire refuses what Check would deny);
+// guard/shell works out which paths a tool call writes, and the hooks ask
+// the set about them. The files on disk are gitstore's, and whether two
+// globs overlap is package overlap's.
 package claims

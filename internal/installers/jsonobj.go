@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 )
 
 // MarshalNoEscape is json.Marshal without HTML escaping, so that commands
@@ -36,4 +37,25 @@ func syntaxLine(raw []byte, err error) int {
 	}
 	off = min(max(off, 1), int64(len(raw)))
 	return bytes.Count(raw[:off-1], []byte{'\n'}) + 1
+}
+
+func JSONKey(k string) string {
+	b, _ := MarshalNoEscape(k)
+	return string(b)
+}
+
+// SameJSON reports whether a and b hold the same JSON value, however
+// spaced or escaped.
+func SameJSON(a, b []byte) bool {
+	var va, vb any
+	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
+}
+
+// CompactJSON is raw without its spaces, or as it is where it is no JSON.
+func CompactJSON(raw []byte) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }

@@ -96,3 +96,14 @@ func CheckLucidOnPath(id, title string) setup.Finding {
 	f.OK, f.Detail = true, p+" on the PATH "+id+" and its hooks start with"
 	return f
 }
+
+// JoinWhat joins two descriptions of a change, either of which may be "".
+func JoinWhat(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}

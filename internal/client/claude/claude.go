@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
 	"github.com/lucid-dev/lucid/internal/client/identity"
@@ -152,7 +152,7 @@ func (Client) Decode(event string, b []byte) (client.Input, error) {
 			// one's none of them (two teammates' commands at once: one
 			// got both files, the other an empty diff): what the command
 			// names as written counts as its own, whichever diff has it.
-			writes := guard.ShellWrites(in.Command, in.Cwd)
+			writes := shell.Writes(in.Command, in.Cwd)
 			_, in.Unsure = splitNamed(in.Changed, writes)
 			in.Changed = nil
 			for _, w := range writes {
@@ -173,7 +173,7 @@ func (ti toolInput) path() string {
 // splitNamed splits a shared diff's changed files into those the command
 // names as written (a path, or a file under a folder it writes whole) and
 // the rest.
-func splitNamed(changed []string, writes []guard.ShellWrite) (named, rest []string) {
+func splitNamed(changed []string, writes []shell.Write) (named, rest []string) {
 	for _, p := range changed {
 		p = filepath.Clean(p)
 		ok := false

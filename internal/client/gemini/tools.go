@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/realpath"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -35,20 +36,20 @@ func (in *geminiInput) decode(input []byte) error {
 // BeforeTool's tool_name and tool_input; cwd is the payload's cwd (the
 // workspace, absolute). Gemini resolves a relative file_path and dir_path
 // against the workspace, and so does this; a shell command goes through
-// ShellWrites, run where ShellTool says. Input the client would refuse
+// shell.Writes, run where ShellTool says. Input the client would refuse
 // (not an object, a path that is not a string) and tools that write
 // nothing give nil: the client runs nothing for them either.
-func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
+func Writes(tool string, input json.RawMessage, cwd string) []shell.Write {
 	switch tool {
 	case WriteFile, Replace:
 		var in geminiInput
 		if in.decode(input) != nil || in.FilePath == "" {
 			return nil
 		}
-		return []guard.ShellWrite{{Path: guard.InDir(cwd, in.FilePath), By: tool}}
+		return []shell.Write{{Path: realpath.InDir(cwd, in.FilePath), By: tool}}
 	case ShellTool:
 		if command, dir, ok := ShellCommand(input, cwd); ok {
-			return guard.ShellWrites(command, dir)
+			return shell.Writes(command, dir)
 		}
 	}
 	return nil
@@ -64,7 +65,7 @@ func ShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bo
 	}
 	dir = cwd
 	if in.DirPath != "" {
-		dir = guard.InDir(cwd, in.DirPath)
+		dir = realpath.InDir(cwd, in.DirPath)
 	}
 	return in.Command, dir, true
 }

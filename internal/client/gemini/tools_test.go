@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/shell"
+	"github.com/lucid-dev/lucid/guard/stamp"
 )
 
 // geminiPayloads holds BeforeTool payloads recorded from Gemini CLI 0.61.0
@@ -16,7 +17,7 @@ import (
 const geminiPayloads = "../../../testdata/payloads/gemini-0.61.0"
 
 func TestGeminiWritesOfRecordedPayloads(t *testing.T) {
-	for name, want := range map[string][]guard.ShellWrite{
+	for name, want := range map[string][]shell.Write{
 		"subagent-BeforeTool-write_file.json":        {{Path: "/home/dev/repo/src/sub.go", By: "write_file"}},
 		"relative-BeforeTool-write_file.json":        {{Path: "/home/dev/repo/src/rel.go", By: "write_file"}},
 		"relative-BeforeTool-replace.json":           {{Path: "/home/dev/repo/notes.txt", By: "replace"}},
@@ -46,18 +47,18 @@ func TestGeminiWrites(t *testing.T) {
 	const cwd = "/w/repo"
 	for _, c := range []struct {
 		tool, input string
-		want        []guard.ShellWrite
+		want        []shell.Write
 	}{
-		{"write_file", `{"file_path":"/w/repo/a/../b.go","content":"x"}`, []guard.ShellWrite{{Path: "/w/repo/b.go", By: "write_file"}}},
+		{"write_file", `{"file_path":"/w/repo/a/../b.go","content":"x"}`, []shell.Write{{Path: "/w/repo/b.go", By: "write_file"}}},
 		{"replace", `{"file_path":"src/a.go","old_string":"a","new_string":"b","instruction":"i","allow_multiple":true}`,
-			[]guard.ShellWrite{{Path: "/w/repo/src/a.go", By: "replace"}}},
+			[]shell.Write{{Path: "/w/repo/src/a.go", By: "replace"}}},
 		// Outside the workspace is still a path: whether it is lucid's
 		// business is for the caller to say.
-		{"write_file", `{"file_path":"../other/x","content":""}`, []guard.ShellWrite{{Path: "/w/other/x", By: "write_file"}}},
+		{"write_file", `{"file_path":"../other/x","content":""}`, []shell.Write{{Path: "/w/other/x", By: "write_file"}}},
 		{"run_shell_command", `{"command":"sed -i s/a/b/ a.go && echo ok > /tmp/out","description":"d"}`,
-			[]guard.ShellWrite{{Path: "/w/repo/a.go", By: "sed -i"}, {Path: "/tmp/out", By: ">"}}},
+			[]shell.Write{{Path: "/w/repo/a.go", By: "sed -i"}, {Path: "/tmp/out", By: ">"}}},
 		{"run_shell_command", `{"command":"echo x > f","dir_path":"/w/repo/sub","is_background":true}`,
-			[]guard.ShellWrite{{Path: "/w/repo/sub/f", By: ">"}}},
+			[]shell.Write{{Path: "/w/repo/sub/f", By: ">"}}},
 		{"run_shell_command", `{"command":"ls -la"}`, nil},
 		{"read_file", `{"file_path":"src/a.go"}`, nil},
 		{"write_todos", `{"todos":[{"description":"x","status":"pending"}]}`, nil},
@@ -75,7 +76,7 @@ func TestGeminiWrites(t *testing.T) {
 
 func TestGeminiWithCommand(t *testing.T) {
 	in := json.RawMessage(`{"command":"lucid fact \"x > y\" -e a.go:1 && go test ./...","description":"record","dir_path":"src","is_background":false}`)
-	st := guard.StampLucid(`lucid fact "x > y" -e a.go:1 && go test ./...`, "gem-1")
+	st := stamp.Lucid(`lucid fact "x > y" -e a.go:1 && go test ./...`, "gem-1")
 	out := WithCommand(in, st.Command)
 	var got map[string]any
 	if err := json.Unmarshal(out, &got); err != nil {

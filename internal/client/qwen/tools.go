@@ -3,7 +3,8 @@ package qwen
 import (
 	"encoding/json"
 
-	"github.com/lucid-dev/lucid/guard"
+	"github.com/lucid-dev/lucid/guard/realpath"
+	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
@@ -40,11 +41,11 @@ func (in *qwenInput) decode(input []byte) error {
 // Writes returns the paths that a Qwen Code tool call writes, from
 // PreToolUse's tool_name and tool_input; cwd is the payload's cwd (the
 // folder qwen started in, absolute). Qwen gives absolute paths; a relative
-// one is read against cwd. A shell command goes through guard.ShellWrites,
+// one is read against cwd. A shell command goes through shell.Writes,
 // run where ShellCommand says. Input the client would refuse (not an
 // object, a path that is not a string) and tools that write nothing give
 // nil.
-func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
+func Writes(tool string, input json.RawMessage, cwd string) []shell.Write {
 	switch tool {
 	case WriteFile, Edit, Replace, NotebookEdit:
 		var in qwenInput
@@ -58,10 +59,10 @@ func Writes(tool string, input json.RawMessage, cwd string) []guard.ShellWrite {
 		if path == "" {
 			return nil
 		}
-		return []guard.ShellWrite{{Path: guard.InDir(cwd, path), By: tool}}
+		return []shell.Write{{Path: realpath.InDir(cwd, path), By: tool}}
 	case ShellTool, Monitor:
 		if command, dir, ok := ShellCommand(input, cwd); ok {
-			return guard.ShellWrites(command, dir)
+			return shell.Writes(command, dir)
 		}
 	}
 	return nil
@@ -77,7 +78,7 @@ func ShellCommand(input json.RawMessage, cwd string) (command, dir string, ok bo
 	}
 	dir = cwd
 	if in.Directory != "" {
-		dir = guard.InDir(cwd, in.Directory)
+		dir = realpath.InDir(cwd, in.Directory)
 	}
 	return in.Command, dir, true
 }
