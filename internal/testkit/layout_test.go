@@ -4,9 +4,14 @@ package testkit_test
 
 import (
 	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,8 +22,9 @@ var root = filepath.Join("..", "..")
 // kit is the test kit's folder; the bench alone among the production
 // packages may import it, since it drives a browser (kit/browser).
 const (
-	kit   = "internal/testkit"
-	bench = "cmd/lucid-bench"
+	kit      = "internal/testkit"
+	bench    = "cmd/lucid-bench"
+	contract = "internal/client"
 )
 
 func TestLayoutNamesEveryPackage(t *testing.T) {
@@ -116,4 +122,99 @@ func layoutTree(t *testing.T) map[string]bool {
 	}
 	t.Fatal("docs/layout.md has no tree: a ```text block under \"## The tree\"")
 	return nil
+}
+
+var update = flag.Bool("update", false, "write the arrows of docs/layout.md from the packages' imports")
+
+// The arrows between groups in docs/layout.md are the imports of the
+// packages' non-test files, grouped: written by go test -update, checked
+// here, so that the page cannot say one thing while the code does another.
+func TestLayoutArrows(t *testing.T) {
+	path := filepath.Join(root, "docs", "layout.md")
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, end = "<!-- arrows: written by go test ./internal/testkit -update -->\n", "<!-- end of arrows -->\n"
+	i, j := bytes.Index(page, []byte(start)), bytes.Index(page, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("docs/layout.md has no arrows between %q and %q: add the two lines, then run go test ./internal/testkit -update", start, end)
+	}
+	want := arrows(t, modulePackages(t))
+	got := string(page[i+len(start) : j])
+	if got == want {
+		return
+	}
+	if *update {
+		out := slices.Concat(page[:i+len(start)], []byte(want), page[j:])
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("docs/layout.md's arrows are not what the packages import: run go test ./internal/testkit -update, then read the change\nwant:\n%s", want)
+}
+
+// group is the group of the layout a package folder belongs to: a command,
+// a folder of the root, or a folder of internal/; the clients apart from
+// their contract, which they and the installers import.
+func group(dir string) string {
+	parts := strings.Split(dir, "/")
+	switch {
+	case dir != contract && within(dir, contract):
+		return contract + "/*"
+	case parts[0] == "cmd" && len(parts) > 1, parts[0] == "internal" && len(parts) > 1:
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
+// arrows is a line a group, each naming the groups its packages import,
+// ordered so that every arrow points down the list where it can.
+func arrows(t *testing.T, pkgs []pkg) string {
+	t.Helper()
+	to := map[string]map[string]bool{}
+	for _, p := range pkgs {
+		g := group(p.dir)
+		if g == "e2e" {
+			continue // tests only: its files import nothing that ships
+		}
+		if to[g] == nil {
+			to[g] = map[string]bool{}
+		}
+		for _, imp := range p.imports {
+			if h := group(imp); h != g {
+				to[g][h] = true
+			}
+		}
+	}
+	// Depth-first, importers before what they import; names in order
+	// where nothing else decides.
+	var order []string
+	seen := map[string]bool{}
+	var visit func(g string)
+	visit = func(g string) {
+		if seen[g] {
+			return
+		}
+		seen[g] = true
+		for _, h := range slices.Sorted(maps.Keys(to[g])) {
+			visit(h)
+		}
+		order = append(order, g)
+	}
+	for _, g := range slices.Sorted(maps.Keys(to)) {
+		visit(g)
+	}
+	slices.Reverse(order)
+	var b strings.Builder
+	for _, g := range order {
+		targets := slices.Sorted(maps.Keys(to[g]))
+		if len(targets) == 0 {
+			fmt.Fprintf(&b, "- `%s` imports nothing of lucid's\n", g)
+			continue
+		}
+		fmt.Fprintf(&b, "- `%s` → `%s`\n", g, strings.Join(targets, "`, `"))
+	}
+	return b.String()
 }
