@@ -28,47 +28,67 @@ const (
 // ages and states move on. It watches with file-system notifications where
 // it can and polls where it cannot, and returns when ctx ends.
 func Watch(ctx context.Context, repo *gitstore.Repo, tick time.Duration, changed func()) error {
+	return NewWatcher(ctx, repo).Run(ctx, tick, changed)
+}
+
+// A Watcher is Watch set up and not yet running: every change from its
+// making on is seen by Run, so a caller that reads what it shows after
+// NewWatcher and before Run misses nothing that comes after its read.
+type Watcher struct {
+	events chan struct{}
+	stop   func()
+}
+
+// NewWatcher starts watching lucid's files of repo until ctx ends.
+func NewWatcher(ctx context.Context, repo *gitstore.Repo) *Watcher {
 	dirs := watchedDirs(repo)
 	for _, d := range dirs {
 		os.MkdirAll(d, 0o755) // a folder made later would go unwatched
 	}
-	events := make(chan struct{}, 1)
+	w := &Watcher{events: make(chan struct{}, 1), stop: func() {}}
 	notify := func() {
 		select {
-		case events <- struct{}{}:
+		case w.events <- struct{}{}:
 		default:
 		}
 	}
-	if w, err := fsnotify.NewWatcher(); err == nil {
-		defer w.Close()
-		watching := true
-		for _, d := range dirs {
-			if w.Add(d) != nil {
-				watching = false
-			}
-		}
-		go func() {
-			for {
-				select {
-				case _, ok := <-w.Events:
-					if !ok {
-						return
-					}
-					notify()
-				case _, ok := <-w.Errors:
-					if !ok {
-						return
-					}
-					notify() // an overflow loses events: look again
-				}
-			}
-		}()
-		if !watching {
-			go poll(ctx, dirs, notify)
-		}
-	} else {
-		go poll(ctx, dirs, notify)
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		startPoll(ctx, dirs, notify)
+		return w
 	}
+	w.stop = func() { fsw.Close() }
+	watching := true
+	for _, d := range dirs {
+		if fsw.Add(d) != nil {
+			watching = false
+		}
+	}
+	go func() {
+		for {
+			select {
+			case _, ok := <-fsw.Events:
+				if !ok {
+					return
+				}
+				notify()
+			case _, ok := <-fsw.Errors:
+				if !ok {
+					return
+				}
+				notify() // an overflow loses events: look again
+			}
+		}
+	}()
+	if !watching {
+		startPoll(ctx, dirs, notify)
+	}
+	return w
+}
+
+// Run calls changed as Watch does, until ctx ends.
+func (w *Watcher) Run(ctx context.Context, tick time.Duration, changed func()) error {
+	defer w.stop()
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	var last time.Time
@@ -77,7 +97,7 @@ func Watch(ctx context.Context, repo *gitstore.Repo, tick time.Duration, changed
 		case <-ctx.Done():
 			return nil
 		case <-ticker.C:
-		case <-events:
+		case <-w.events:
 			wait := max(settle, apart-time.Since(last))
 			select {
 			case <-ctx.Done():
@@ -85,7 +105,7 @@ func Watch(ctx context.Context, repo *gitstore.Repo, tick time.Duration, changed
 			case <-time.After(wait):
 			}
 			select { // what came in while waiting is seen by this call
-			case <-events:
+			case <-w.events:
 			default:
 			}
 		}
@@ -105,24 +125,25 @@ func watchedDirs(repo *gitstore.Repo) []string {
 	return dirs
 }
 
-// poll notifies when the size or time of a file in dirs changes.
-func poll(ctx context.Context, dirs []string, notify func()) {
-	last := ""
-	t := time.NewTicker(pollEvery)
-	defer t.Stop()
-	for {
-		if s := stamp(dirs); s != last {
-			if last != "" {
-				notify()
+// startPoll notifies when the size or time of a file in dirs changes from
+// what they are now.
+func startPoll(ctx context.Context, dirs []string, notify func()) {
+	last := stamp(dirs)
+	go func() {
+		t := time.NewTicker(pollEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
 			}
-			last = s
+			if s := stamp(dirs); s != last {
+				notify()
+				last = s
+			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	}()
 }
 
 // stamp sums up the names, sizes and times of the files in dirs.

@@ -44,8 +44,7 @@ func TestPollSeesAppend(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	seen := make(chan struct{}, 10)
-	go poll(ctx, watchedDirs(repo), func() { seen <- struct{}{} })
-	time.Sleep(2 * pollEvery)
+	startPoll(ctx, watchedDirs(repo), func() { seen <- struct{}{} })
 	logstore.Record(repo, "sess-a", "fact", "polled", repo.Top, nil)
 	select {
 	case <-seen:

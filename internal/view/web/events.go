@@ -57,15 +57,16 @@ type appended struct {
 	Tail    board.Tail    `json:"tail"`
 }
 
-func (h *hub) run(ctx context.Context, tick time.Duration) error {
+// start watches the repository, then takes the log's end as the hub's
+// tail: a change after that read is one the watch sees. The server serves
+// only once it returns, so no page's append falls between the two.
+func (h *hub) start(ctx context.Context) (*board.Watcher, error) {
+	w := board.NewWatcher(ctx, h.repo)
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	tail, err := board.End(h.repo)
 	h.tail = tail
-	h.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return board.Watch(ctx, h.repo, tick, h.changed)
+	return w, err
 }
 
 // changed reads what changed and sends it to every page.

@@ -126,8 +126,12 @@ func (s *Server) Serve(ctx context.Context) error {
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
+	w, err := s.hub.start(ctx)
+	if err != nil {
+		return err
+	}
 	watched := make(chan error, 1)
-	go func() { watched <- s.hub.run(ctx, s.tick) }()
+	go func() { watched <- w.Run(ctx, s.tick, s.hub.changed) }()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(s.ln) }()
 	select {
