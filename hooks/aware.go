@@ -242,7 +242,7 @@ func (c *call) liveEditors(t target, eds []editor) []editor {
 		return nil
 	}
 	var lichs map[string]string // lich session -> agent, read once
-	var set *claims.ClaimSet
+	var set *claims.Set
 	out := eds[:0]
 	for _, e := range eds {
 		id := e.name
@@ -259,7 +259,7 @@ func (c *call) liveEditors(t target, eds []editor) []editor {
 			out = append(out, e)
 			continue
 		}
-		if _, ended := agentstore.Ended(t.repo, id, seen); ended || c.now.Sub(seen) > claims.ClaimTTL() || id == c.agent {
+		if _, ended := agentstore.Ended(t.repo, id, seen); ended || c.now.Sub(seen) > claims.TTL() || id == c.agent {
 			continue
 		}
 		e.id, e.rec = id, rec
@@ -346,7 +346,7 @@ func (c *call) takeLeases(ts []target) (deny string, err error) {
 
 // heldHere is the claim or lease of another agent's that holds t in its
 // own work tree, as the guard reads it.
-func (c *call) heldHere(t target, set *claims.ClaimSet) (claims.Hit, bool) {
+func (c *call) heldHere(t target, set *claims.Set) (claims.Hit, bool) {
 	for _, h := range c.holding(t, set.Check(c.agent, t.repo.Top, t.rel)) {
 		if h.Here {
 			return h, true

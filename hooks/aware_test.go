@@ -209,13 +209,13 @@ func TestLeases(t *testing.T) {
 		t.Errorf("the lead's claim let its subagent through: %+v", a.out)
 	}
 	// Not even a lucid claim takes what another session leased.
-	if _, _, err := claims.Acquire(repo, claims.ClaimRequest{Owner: other, Worktree: repo.Top, Task: "t", Globs: []string{"src/**"}, Now: time.Now()}); err == nil || !strings.Contains(err.Error(), "a lease on src/a.go") {
+	if _, _, err := claims.Acquire(repo, claims.Request{Owner: other, Worktree: repo.Top, Task: "t", Globs: []string{"src/**"}, Now: time.Now()}); err == nil || !strings.Contains(err.Error(), "a lease on src/a.go") {
 		t.Errorf("another session's claim over the lease: %v", err)
 	}
 	// The subagent's write took a lease of its own: when the lead's turn
 	// ends, the file is still being edited.
 	do(t, c, "Stop", client.Input{SessionID: lead, Cwd: repo.Top})
-	set, err := claims.LoadClaims(repo, time.Now())
+	set, err := claims.Load(repo, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +375,7 @@ func TestLeasesAfterTheFact(t *testing.T) {
 	if m, err := lichstore.ReadMarker(repo, filepath.Join(repo.Top, "gen.go")); err != nil || m == nil || m.Session != other {
 		t.Errorf("the marker after make: %+v, %v; want the command's agent newest", m, err)
 	}
-	set, err := claims.LoadClaims(repo, time.Now())
+	set, err := claims.Load(repo, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

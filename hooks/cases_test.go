@@ -283,7 +283,7 @@ func TestClaimsHoldAnywhere(t *testing.T) {
 
 	// In the work tree without .lucid/, a claim made there holds, and a
 	// violation is recorded in the main work tree's log.
-	if _, _, err := claims.Acquire(repo, claims.ClaimRequest{Owner: other, Worktree: wt, Task: "old api", Globs: []string{"api/**"}, Now: time.Now()}); err != nil {
+	if _, _, err := claims.Acquire(repo, claims.Request{Owner: other, Worktree: wt, Task: "old api", Globs: []string{"api/**"}, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if a := do(t, c, "PreToolUse", edit(lead, "", wt, "api/v1.go")); a.out == nil || !strings.HasPrefix(a.out.Deny, "lucid: api/v1.go is claimed by lead·0b2182") {

@@ -358,7 +358,7 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 			return "", "", err
 		}
 		if c.sets == nil {
-			c.sets = map[string]*claims.ClaimSet{}
+			c.sets = map[string]*claims.Set{}
 		}
 		c.sets[group[0].repo.CommonDir] = set
 		if len(set.Claims)+len(set.Remote) == 0 {
@@ -403,7 +403,7 @@ func (c *call) holding(t target, hits []claims.Hit) []claims.Hit {
 
 // claimDenial is the reason a write of t is denied by the claim (or
 // lease) of h, whose owner is who.
-func (c *call) claimDenial(t target, h claims.Hit, set *claims.ClaimSet, who string) string {
+func (c *call) claimDenial(t target, h claims.Hit, set *claims.Set, who string) string {
 	what := escape.Line(t.rel) + " is"
 	if t.by != "" {
 		what = fmt.Sprintf("`%s` would change %s, which is", escape.Line(t.by), escape.Line(t.rel))
@@ -479,7 +479,7 @@ func (c *call) sameTeam(owner string) (string, bool) {
 
 // claimsFor reads the claims that could concern the targets, all of one
 // repository.
-func (c *call) claimsFor(targets []target) (*claims.ClaimSet, error) {
+func (c *call) claimsFor(targets []target) (*claims.Set, error) {
 	paths, trees := make([]string, len(targets)), make([]bool, len(targets))
 	for i, t := range targets {
 		paths[i], trees[i] = t.rel, t.tree || t.under != "" // what lies under the folder
@@ -581,7 +581,7 @@ func (c *call) releaseWhere(which func(claimstore.Claim) bool) error {
 // claimLines are the active claims, one line each, for the digest; when
 // other machines' claims are among them, a last line says how old the copy
 // they come from is.
-func claimLines(repo *gitstore.Repo, set *claims.ClaimSet, naming present.Naming) []string {
+func claimLines(repo *gitstore.Repo, set *claims.Set, naming present.Naming) []string {
 	var lines []string
 	labels := present.NewLabeler(repo, naming)
 	foreign := 0

@@ -22,15 +22,15 @@ type fakeClaims struct {
 	released      int
 }
 
-func (f *fakeClaims) Load(repo *gitstore.Repo, now time.Time) (*claims.ClaimSet, error) {
+func (f *fakeClaims) Load(repo *gitstore.Repo, now time.Time) (*claims.Set, error) {
 	return f.set(repo, now)
 }
 
-func (f *fakeClaims) LoadFor(repo *gitstore.Repo, now time.Time, _ []string, _ []bool) (*claims.ClaimSet, error) {
+func (f *fakeClaims) LoadFor(repo *gitstore.Repo, now time.Time, _ []string, _ []bool) (*claims.Set, error) {
 	return f.set(repo, now)
 }
 
-func (f *fakeClaims) LoadIn(repo *gitstore.Repo, now time.Time, _ string) (*claims.ClaimSet, error) {
+func (f *fakeClaims) LoadIn(repo *gitstore.Repo, now time.Time, _ string) (*claims.Set, error) {
 	return f.set(repo, now)
 }
 
@@ -47,7 +47,7 @@ func (f *fakeClaims) ReleaseWhere(_ *gitstore.Repo, which func(claimstore.Claim)
 	return f.released, f.err
 }
 
-func (f *fakeClaims) set(repo *gitstore.Repo, now time.Time) (*claims.ClaimSet, error) {
+func (f *fakeClaims) set(repo *gitstore.Repo, now time.Time) (*claims.Set, error) {
 	if f.err != nil {
 		return nil, f.err
 	}

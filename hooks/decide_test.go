@@ -73,7 +73,7 @@ func callRaw(t *testing.T, c client.Client, event string, b []byte) answer {
 // claim makes a claim of owner in the work tree top, as `lucid claim` does.
 func claim(t *testing.T, repo *gitstore.Repo, owner, top, task string, globs ...string) {
 	t.Helper()
-	if _, _, err := claims.Acquire(repo, claims.ClaimRequest{Owner: owner, Worktree: top, Task: task, Globs: globs, Now: time.Now()}); err != nil {
+	if _, _, err := claims.Acquire(repo, claims.Request{Owner: owner, Worktree: top, Task: task, Globs: globs, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -104,7 +104,7 @@ func entries(t *testing.T, repo *gitstore.Repo, kind string) []logformat.Entry {
 // activeGlobs are the globs of the repository's active claims.
 func activeGlobs(t *testing.T, repo *gitstore.Repo) string {
 	t.Helper()
-	set, err := claims.LoadClaims(repo, time.Now())
+	set, err := claims.Load(repo, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func BuildDigest(repo *gitstore.Repo, opt DigestOptions) (Digest, error) {
 	}
 	d := Digest{Claims: opt.Claims}
 	if d.Claims == nil {
-		set, err := claims.LoadClaims(repo, now)
+		set, err := claims.Load(repo, now)
 		if err != nil {
 			return d, err
 		}

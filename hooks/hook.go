@@ -185,7 +185,7 @@ type call struct {
 	settings map[string]settings.Settings
 	// sets are the claims the guard read for the call's writes, by the
 	// common git dir of their repository.
-	sets map[string]*claims.ClaimSet
+	sets map[string]*claims.Set
 	// noticesTaken is how many bytes of the caller's waiting notices its
 	// answer carries: they leave the file once it is out (commit).
 	noticesTaken int

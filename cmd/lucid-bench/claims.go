@@ -52,7 +52,7 @@ func claimsSection(b *bench) error {
 			return err
 		}
 	}
-	set, err := claims.LoadClaims(s.repo, time.Now())
+	set, err := claims.Load(s.repo, time.Now())
 	if err != nil {
 		return err
 	}

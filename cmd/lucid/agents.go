@@ -37,7 +37,7 @@ for longer than the claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
 		return err
 	}
 	now := time.Now()
-	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.TTL())
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ for longer than the claims' TTL (LUCID_CLAIM_TTL) may have ended.`)
 	out := []agent{}
 	for i, r := range recs {
 		a := agent{ID: r.ID, Label: book.Label(r.ID), Client: r.Client, Worktree: r.Worktree,
-			LastSeen: seen[i].UTC(), Silent: now.Sub(seen[i]) > claims.ClaimTTL()}
+			LastSeen: seen[i].UTC(), Silent: now.Sub(seen[i]) > claims.TTL()}
 		if ended, ok := agentstore.Ended(repo, r.ID, seen[i]); ok {
 			a.Ended = ended.UTC()
 		}

@@ -64,7 +64,7 @@ expire after --ttl unless lucid remote sync renews them.`)
 	if err != nil {
 		return err
 	}
-	req := claims.ClaimRequest{Owner: owner, Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl, Naming: identity.Naming()}
+	req := claims.Request{Owner: owner, Worktree: repo.Top, Task: *task, Globs: globs, Now: time.Now(), TTL: *ttl, Naming: identity.Naming()}
 	if !*localOnly {
 		req.Remote = remoteclaims.Remote(repo)
 	}

@@ -41,7 +41,7 @@ turned them on). The last line says whether leases are on.`)
 		return err
 	}
 	now := time.Now()
-	set, err := claims.LoadClaims(repo, now)
+	set, err := claims.Load(repo, now)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ turned them on). The last line says whether leases are on.`)
 // ends says when a claim ends by itself: "ends in 14 min unless
 // lead·1bd236 makes a tool call", "held until released", "expires in 2 h".
 // The digest's claim lines leave it out: every agent reads those.
-func ends(set *claims.ClaimSet, cl claimstore.Claim, labels *present.Labeler, now time.Time) string {
+func ends(set *claims.Set, cl claimstore.Claim, labels *present.Labeler, now time.Time) string {
 	end, ok := set.Ends(cl)
 	switch {
 	case !ok:

@@ -128,7 +128,7 @@ func handOver(c *cli, repo *gitstore.Repo, me, name string, globs []string) erro
 		return err
 	}
 	now := time.Now()
-	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.TTL())
 	if err != nil {
 		return err
 	}
@@ -190,14 +190,14 @@ func releaseOwner(c *cli, repo *gitstore.Repo, name string, globs []string, why 
 		return err
 	}
 	now := time.Now()
-	book, err := address.Open(repo, identity.Naming(), now, claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), now, claims.TTL())
 	if err != nil {
 		return err
 	}
 	owner := strings.TrimSpace(name)
 	if r, err := book.Resolve(me, owner); err == nil {
 		owner = r.ID
-	} else if set, lerr := claims.LoadClaims(repo, now); lerr != nil {
+	} else if set, lerr := claims.Load(repo, now); lerr != nil {
 		return lerr
 	} else if here, there := set.Held(owner, nil); len(here)+len(there) == 0 {
 		// An owner with no record (a script's LUCID_AGENT) is named by

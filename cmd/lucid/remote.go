@@ -116,7 +116,7 @@ func showRemote(c *cli, repo *gitstore.Repo, asJSON bool) error {
 	if remote != "" {
 		url, _ = remoteclaims.RemoteURL(repo, remote)
 	}
-	set, err := claims.LoadClaims(repo, time.Now())
+	set, err := claims.Load(repo, time.Now())
 	if err != nil {
 		return err
 	}

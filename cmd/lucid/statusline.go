@@ -62,7 +62,7 @@ claims, or prints nothing. It never fails: trouble prints nothing.`)
 	if err != nil || !repo.Initialised() {
 		return nil
 	}
-	set, err := claims.LoadClaims(repo, now)
+	set, err := claims.Load(repo, now)
 	if err != nil {
 		return nil
 	}

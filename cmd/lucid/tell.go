@@ -53,7 +53,7 @@ func send(c *cli, name string, args []string, ask bool, claim []string, asJSON b
 	if err != nil {
 		return err
 	}
-	book, err := address.Open(repo, identity.Naming(), time.Now(), claims.ClaimTTL())
+	book, err := address.Open(repo, identity.Naming(), time.Now(), claims.TTL())
 	if err != nil {
 		return err
 	}

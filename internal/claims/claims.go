@@ -13,20 +13,20 @@ import (
 	"github.com/lucid-dev/lucid/internal/present"
 )
 
-// DefaultClaimTTL is how long an agent's claims outlive its last hook call.
-const DefaultClaimTTL = 1200 * time.Second
+// DefaultTTL is how long an agent's claims outlive its last hook call.
+const DefaultTTL = 1200 * time.Second
 
-// ClaimTTL reads LUCID_CLAIM_TTL (seconds); a value that is not a positive
+// TTL reads LUCID_CLAIM_TTL (seconds); a value that is not a positive
 // number gives the default.
-func ClaimTTL() time.Duration {
-	return gitstore.EnvSeconds("LUCID_CLAIM_TTL", DefaultClaimTTL)
+func TTL() time.Duration {
+	return gitstore.EnvSeconds("LUCID_CLAIM_TTL", DefaultTTL)
 }
 
-// ClaimSet is the claims of a repository as one hook call or command sees
+// Set is the claims of a repository as one hook call or command sees
 // them at one moment. An expired claim (its owner silent for longer than
 // the TTL) is still in the set until a transaction removes it, but it
 // blocks nobody: every decision asks Active.
-type ClaimSet struct {
+type Set struct {
 	// Claims is this machine's store.
 	Claims []claimstore.Claim
 	// Remote is the claims of other machines in the last fetched copy of
@@ -42,15 +42,15 @@ type ClaimSet struct {
 	machine *string              // this machine's identity, read once when needed
 }
 
-// LoadClaims reads the repository's claims, and the claims of other
+// Load reads the repository's claims, and the claims of other
 // machines from the last fetched copy of the remote's. It never touches
 // the network.
-func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
+func Load(repo *gitstore.Repo, now time.Time) (*Set, error) {
 	claims, _, err := claimstore.Load(repo)
 	if err != nil {
 		return nil, err
 	}
-	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
+	s := &Set{Claims: claims, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
 	remote, fetched, err := remoteclaims.LoadCopy(repo)
 	if err != nil {
 		return nil, err
@@ -65,14 +65,14 @@ func LoadClaims(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
 	return s, nil
 }
 
-// LoadClaimsFor reads only the claims that could concern a write of the
+// LoadFor reads only the claims that could concern a write of the
 // paths given (relative to their work tree's top; a tree is a folder
 // written as a whole, rm -rf dir): those with a glob whose literal prefix
-// fits one of them. It is LoadClaims for the write guard, which runs on
+// fits one of them. It is Load for the write guard, which runs on
 // every edit: it decodes almost nothing when no claim applies (see
-// claimstore.Find). A ClaimSet read this way answers Check and
+// claimstore.Find). A Set read this way answers Check and
 // CheckTree for those paths, and nothing else.
-func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*ClaimSet, error) {
+func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*Set, error) {
 	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
 	for i, p := range paths {
 		files[i] = []byte(p)
@@ -96,14 +96,14 @@ func LoadClaimsFor(repo *gitstore.Repo, now time.Time, paths []string, trees []b
 	return findClaimSet(repo, now, want)
 }
 
-// findClaimSet is the ClaimSet of the claims, local and the other
+// findClaimSet is the Set of the claims, local and the other
 // machines', that have a glob want takes.
-func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*ClaimSet, error) {
+func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*Set, error) {
 	claims, err := claimstore.Find(repo, want)
 	if err != nil {
 		return nil, err
 	}
-	s := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
+	s := &Set{Claims: claims, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
 	remote, err := claimstore.FindRemote(repo, want)
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) boo
 }
 
 // Foreign reports whether a claim was made on another machine.
-func (s *ClaimSet) Foreign(c claimstore.Claim) bool {
+func (s *Set) Foreign(c claimstore.Claim) bool {
 	if c.Machine == "" {
 		return false
 	}
@@ -130,11 +130,11 @@ func (s *ClaimSet) Foreign(c claimstore.Claim) bool {
 
 // Freshness says how old the copy of the other machines' claims is:
 // "2 min ago".
-func (s *ClaimSet) Freshness() string { return present.Ago(s.Fetched, s.now) }
+func (s *Set) Freshness() string { return present.Ago(s.Fetched, s.now) }
 
 // LastActive is the owner's last hook call, or the claim's creation when
 // that is later (an owner that never ran a hook, such as a script).
-func (s *ClaimSet) LastActive(c claimstore.Claim) time.Time {
+func (s *Set) LastActive(c claimstore.Claim) time.Time {
 	t, ok := s.seen[c.Owner]
 	if !ok {
 		t, _ = claimstore.AgentLastSeen(s.repo, c.Owner)
@@ -149,7 +149,7 @@ func (s *ClaimSet) LastActive(c claimstore.Claim) time.Time {
 // Ends is when a claim ends unless its owner renews it: an agent's when
 // its silence reaches the TTL, another machine's at its expiry. A
 // person's claim never ends by itself (false).
-func (s *ClaimSet) Ends(c claimstore.Claim) (time.Time, bool) {
+func (s *Set) Ends(c claimstore.Claim) (time.Time, bool) {
 	switch {
 	case s.Foreign(c):
 		return c.Expires, true
@@ -162,14 +162,14 @@ func (s *ClaimSet) Ends(c claimstore.Claim) (time.Time, bool) {
 // Active reports whether a claim still holds: a person's claim until it is
 // released, an agent's while the agent made a hook call within the TTL,
 // another machine's until it expires.
-func (s *ClaimSet) Active(c claimstore.Claim) bool {
+func (s *Set) Active(c claimstore.Claim) bool {
 	end, ends := s.Ends(c)
 	return !ends || s.now.Before(end)
 }
 
 // ActiveClaims returns the claims that still hold: this machine's, then
 // other machines'.
-func (s *ClaimSet) ActiveClaims() []claimstore.Claim {
+func (s *Set) ActiveClaims() []claimstore.Claim {
 	var out []claimstore.Claim
 	for _, c := range s.Claims {
 		if s.Active(c) {
@@ -200,7 +200,7 @@ type Hit struct {
 // literal prefix of each glob before the glob itself, so that a thousand
 // claims cost little when none applies. A claim of another machine applies
 // to the same relative paths in every work tree here.
-func (s *ClaimSet) Check(agent, top, rel string) []Hit {
+func (s *Set) Check(agent, top, rel string) []Hit {
 	return s.hits(agent, top, rel, func(g string) bool {
 		return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
 	})
@@ -208,13 +208,13 @@ func (s *ClaimSet) Check(agent, top, rel string) []Hit {
 
 // Owns reports whether an active claim of agent in the work tree top
 // matches rel.
-func (s *ClaimSet) Owns(agent, top, rel string) bool {
+func (s *Set) Owns(agent, top, rel string) bool {
 	return s.Covering(agent, top, rel) != nil
 }
 
 // Covering returns the active claim or lease of agent in the work tree top
 // that matches rel, a claim before a lease; nil when it holds none.
-func (s *ClaimSet) Covering(agent, top, rel string) *claimstore.Claim {
+func (s *Set) Covering(agent, top, rel string) *claimstore.Claim {
 	var lease *claimstore.Claim
 	for i, c := range s.Claims {
 		if c.Owner != agent || c.Worktree != top || !s.Active(c) {
@@ -238,7 +238,7 @@ func (s *ClaimSet) Covering(agent, top, rel string) *claimstore.Claim {
 // CheckTree is Check for a folder that a command writes as a whole
 // (rm -rf dir, cp -r a dir): a claim hits when it can match anything
 // under the folder, or the folder itself.
-func (s *ClaimSet) CheckTree(agent, top, rel string) []Hit {
+func (s *Set) CheckTree(agent, top, rel string) []Hit {
 	tree := escapeGlob(rel) + "/**"
 	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(tree, g) })
 }
@@ -247,13 +247,13 @@ func (s *ClaimSet) CheckTree(agent, top, rel string) []Hit {
 // doublestar glob under matches, written without being known one by one
 // (find rel -name '*.o' -delete: "**/*.o"): a claim hits when it can match
 // one of them.
-func (s *ClaimSet) CheckUnder(agent, top, rel, under string) []Hit {
+func (s *Set) CheckUnder(agent, top, rel, under string) []Hit {
 	glob := UnderGlob(rel, under)
 	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(glob, g) })
 }
 
 // hits is the active claims with a glob that matches, as Check returns them.
-func (s *ClaimSet) hits(agent, top, rel string, match func(glob string) bool) []Hit {
+func (s *Set) hits(agent, top, rel string, match func(glob string) bool) []Hit {
 	var here, elsewhere []Hit
 	for _, c := range s.Claims {
 		if c.Owner == agent || SessionLease(c, agent) {

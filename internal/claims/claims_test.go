@@ -14,7 +14,7 @@ import (
 )
 
 // TestLoadClaimsForAgrees checks the write guard's read against the full
-// one: for any paths and globs, the claims LoadClaimsFor leaves out are
+// one: for any paths and globs, the claims LoadFor leaves out are
 // claims that Check and CheckTree would not have hit.
 // naming names the agents as lucid does.
 var naming = identity.Naming()
@@ -44,14 +44,14 @@ func TestLoadClaimsForAgrees(t *testing.T) {
 	if err := claimstore.Save(repo, claims); err != nil {
 		t.Fatal(err)
 	}
-	full, err := LoadClaims(repo, now)
+	full, err := Load(repo, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	paths := []string{"src/a.go", "src", "docs/b.md", "web/x/y.go", "a.go", "sxc/b.md", "docs", "other/a.go"}
 	for _, p := range paths {
 		for _, tree := range []bool{false, true} {
-			some, err := LoadClaimsFor(repo, now, []string{p}, []bool{tree})
+			some, err := LoadFor(repo, now, []string{p}, []bool{tree})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestLoadClaimsForAgrees(t *testing.T) {
 	// What find finds under a folder (the top too) is read as a tree.
 	for _, p := range append(paths, ".") {
 		for _, under := range []string{"**", "**/*.go", "**/*.md/**", "**/b.md"} {
-			some, err := LoadClaimsFor(repo, now, []string{p}, []bool{true})
+			some, err := LoadFor(repo, now, []string{p}, []bool{true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestCheckUnder(t *testing.T) {
 	if err := claimstore.Save(repo, []claimstore.Claim{mk("go", "src/**/*.go"), mk("gen", "src/gen/**"), mk("docs", "docs/*.md")}); err != nil {
 		t.Fatal(err)
 	}
-	set, err := LoadClaims(repo, now)
+	set, err := Load(repo, now)
 	if err != nil {
 		t.Fatal(err)
 	}

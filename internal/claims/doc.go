@@ -1,5 +1,5 @@
 // Package claims holds the claims on files as a set that one hook call or
-// command reads at one moment (ClaimSet: which claims are active, whether
+// command reads at one moment (Set: which claims are active, whether
 // one covers a path, how to describe it), and the transactions that change
 // them under the repository's lock: Acquire, Release, Handoff (a claim
 // passed from one owner to another at once), ReleaseWhere, Prune,

@@ -67,7 +67,7 @@ func Handoff(repo *gitstore.Repo, from, to string, globs []string, now time.Time
 
 // handOver is Handoff's decision on the set: the claims to gets, and the
 // store after.
-func (s *ClaimSet) handOver(from, to string, want []string, now time.Time, naming present.Naming) (made, gave, out []claimstore.Claim, err error) {
+func (s *Set) handOver(from, to string, want []string, now time.Time, naming present.Naming) (made, gave, out []claimstore.Claim, err error) {
 	given := make([][]string, len(s.Claims))
 	for _, g := range want {
 		held := false
@@ -137,7 +137,7 @@ func (s *ClaimSet) handOver(from, to string, want []string, now time.Time, namin
 
 // handoffConflict refuses a hand-over whose glob mine overlaps theirs, of
 // another agent's claim c, both matching path.
-func (s *ClaimSet) handoffConflict(mine, theirs, path string, c claimstore.Claim, naming present.Naming) error {
+func (s *Set) handoffConflict(mine, theirs, path string, c claimstore.Claim, naming present.Naming) error {
 	return fmt.Errorf("nothing was handed: %s overlaps %s (both can match %s), claimed by %s",
 		escape.Line(mine), escape.Line(theirs), escape.Line(path), s.Describe(c, present.NewLabeler(s.repo, naming)))
 }
@@ -145,7 +145,7 @@ func (s *ClaimSet) handoffConflict(mine, theirs, path string, c claimstore.Claim
 // Held is the claims of owner's, in this machine's store and in the copy
 // of the other machines', whose globs include one of globs (all of its
 // claims when globs is empty), active or not.
-func (s *ClaimSet) Held(owner string, globs []string) (here, elsewhere []claimstore.Claim) {
+func (s *Set) Held(owner string, globs []string) (here, elsewhere []claimstore.Claim) {
 	has := func(c claimstore.Claim) bool {
 		return c.Owner == owner && (len(globs) == 0 || slices.ContainsFunc(c.Globs, func(g string) bool { return slices.Contains(globs, g) }))
 	}

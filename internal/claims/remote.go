@@ -77,7 +77,7 @@ const nothingClaimed = "nothing was claimed"
 // another machine pushed first, it fetches and decides again. The caller
 // holds the lock, so claims of this machine queue here rather than race on
 // the remote. On success claim carries its machine and expiry.
-func share(repo *gitstore.Repo, set *ClaimSet, claim *claimstore.Claim, req ClaimRequest) error {
+func share(repo *gitstore.Repo, set *Set, claim *claimstore.Claim, req Request) error {
 	me, err := remoteclaims.Machine(repo)
 	if err != nil {
 		return err
@@ -202,7 +202,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 		return SyncResult{}, err
 	}
 	defer lock.Unlock()
-	set, err := LoadClaims(repo, opt.Now)
+	set, err := Load(repo, opt.Now)
 	if err != nil {
 		return SyncResult{}, err
 	}
@@ -265,7 +265,7 @@ func Sync(repo *gitstore.Repo, remote string, opt SyncOptions) (SyncResult, erro
 // when released here or when their owner stopped, with the globs still
 // held, and with a new expiry, now+ttl, when renew. Expired claims go. It
 // reports whether this machine's claims changed.
-func reconcile(set *ClaimSet, remote []claimstore.Claim, me string, renew bool, ttl time.Duration) ([]claimstore.Claim, bool) {
+func reconcile(set *Set, remote []claimstore.Claim, me string, renew bool, ttl time.Duration) ([]claimstore.Claim, bool) {
 	local := map[string]claimstore.Claim{}
 	for _, c := range set.Claims {
 		if c.Machine == me && set.Active(c) {
@@ -301,7 +301,7 @@ func reconcile(set *ClaimSet, remote []claimstore.Claim, me string, renew bool, 
 // shareLapsed adds to next this machine's live shared claims that it
 // lacks (their copy on the remote expired, or the ref was started over),
 // unless another machine's claim in next overlaps them now.
-func shareLapsed(set *ClaimSet, next []claimstore.Claim, me string, ttl time.Duration) ([]claimstore.Claim, int, []claimstore.Claim) {
+func shareLapsed(set *Set, next []claimstore.Claim, me string, ttl time.Duration) ([]claimstore.Claim, int, []claimstore.Claim) {
 	there := map[string]bool{}
 	for _, c := range next {
 		there[c.ID] = true

@@ -41,7 +41,7 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 	if err := remoteclaims.SaveCopy(repo, copyOf); err != nil {
 		t.Fatal(err)
 	}
-	set, err := LoadClaims(repo, now)
+	set, err := Load(repo, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +75,12 @@ func TestForeignClaimsInTheGuard(t *testing.T) {
 	}
 
 	// Without the network, a claim is still decided against the copy.
-	_, _, err = Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"src/x/**"}, Now: now, Naming: naming})
+	_, _, err = Acquire(repo, Request{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"src/x/**"}, Now: now, Naming: naming})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "claimed by human on laptop (012345)") {
 		t.Errorf("overlapping claim: %v", err)
 	}
-	if _, _, err := Acquire(repo, ClaimRequest{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"docs/**"}, Now: now, Naming: naming}); err != nil {
+	if _, _, err := Acquire(repo, Request{Owner: agentstore.AgentHuman, Worktree: repo.Top, Task: "t", Globs: []string{"docs/**"}, Now: now, Naming: naming}); err != nil {
 		t.Errorf("a claim over an expired one: %v", err)
 	}
 }
@@ -110,7 +110,7 @@ func TestReconcile(t *testing.T) {
 		{ID: "theirs", Owner: "x", Machine: other, Globs: []string{"c/sub/**"}, Created: now, Expires: exp},
 		{ID: "theirs-old", Owner: "x", Machine: other, Globs: []string{"z/**"}, Created: now, Expires: now.Add(-time.Second)},
 	}
-	set, err := LoadClaims(repo, now)
+	set, err := Load(repo, now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func gitRepo(t *testing.T) *gitstore.Repo {
 
 // acquire makes a claim of owner in the repository's work tree at now.
 func acquire(repo *gitstore.Repo, owner string, now time.Time, task string, globs ...string) (claimstore.Claim, []claimstore.Claim, error) {
-	return Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: task, Globs: globs, Now: now, Naming: naming})
+	return Acquire(repo, Request{Owner: owner, Worktree: repo.Top, Task: task, Globs: globs, Now: now, Naming: naming})
 }
 
 // stored is the ids of the claims in the store, and their globs.
@@ -134,11 +134,11 @@ func TestAcquireInAnotherWorktree(t *testing.T) {
 	repo := gitRepo(t)
 	now := time.Now()
 	acquire(repo, alice, now, "auth", "src/**")
-	c, elsewhere, err := Acquire(repo, ClaimRequest{Owner: bob, Worktree: "/elsewhere/wt", Task: "t", Globs: []string{"src/a.go"}, Now: now, Naming: naming})
+	c, elsewhere, err := Acquire(repo, Request{Owner: bob, Worktree: "/elsewhere/wt", Task: "t", Globs: []string{"src/a.go"}, Now: now, Naming: naming})
 	if err != nil || len(c.Globs) != 1 || len(elsewhere) != 1 || elsewhere[0].Owner != alice {
 		t.Fatalf("a claim in another work tree: %+v, elsewhere %+v, %v", c, elsewhere, err)
 	}
-	set, _ := LoadClaims(repo, now)
+	set, _ := Load(repo, now)
 	hits := set.Check(agentstore.AgentHuman, repo.Top, "src/a.go")
 	if len(hits) != 2 || !hits[0].Here || hits[0].Claim.Owner != alice || hits[1].Here {
 		t.Errorf("hits here first, then elsewhere: %+v", hits)
@@ -154,14 +154,14 @@ func TestAcquireInAnotherWorktree(t *testing.T) {
 func TestExpiry(t *testing.T) {
 	repo := gitRepo(t)
 	t.Setenv("LUCID_CLAIM_TTL", "60")
-	if ClaimTTL() != time.Minute {
-		t.Fatalf("LUCID_CLAIM_TTL=60: %v", ClaimTTL())
+	if TTL() != time.Minute {
+		t.Fatalf("LUCID_CLAIM_TTL=60: %v", TTL())
 	}
 	now := time.Now()
 	then := now.Add(-2 * time.Minute)
 	acquire(repo, alice, then, "auth", "src/**")
 	acquire(repo, agentstore.AgentHuman, then.Add(-48*time.Hour), "docs", "docs/**")
-	set, _ := LoadClaims(repo, now)
+	set, _ := Load(repo, now)
 	if active := set.ActiveClaims(); len(active) != 1 || active[0].Owner != agentstore.AgentHuman {
 		t.Errorf("active: %+v, want the person's claim alone", active)
 	}
@@ -172,7 +172,7 @@ func TestExpiry(t *testing.T) {
 	if err := agentstore.Save(repo, agentstore.Record{ID: alice, Worktree: repo.Top}); err != nil {
 		t.Fatal(err)
 	}
-	set, _ = LoadClaims(repo, now)
+	set, _ = Load(repo, now)
 	if len(set.ActiveClaims()) != 2 || !set.Owns(alice, repo.Top, "src/a/b.go") || set.Owns(alice, repo.Top, "docs/a.md") || set.Owns(alice, "/elsewhere", "src/a.go") {
 		t.Errorf("after its owner's hook call: %+v", set.ActiveClaims())
 	}
@@ -194,7 +194,7 @@ func TestSetAnswers(t *testing.T) {
 	gittest.WriteFile(t, repo.Top, "src/a.go", "package src\n")
 	acquire(repo, mate, now, "tests", "src/**/*_test.go")
 	acquire(repo, bob, now, "odd", "we[ir]d/x")
-	set, _ := LoadClaims(repo, now)
+	set, _ := Load(repo, now)
 	for _, tc := range []struct {
 		rel  string
 		want int
@@ -259,7 +259,7 @@ func TestReleaseAndPrune(t *testing.T) {
 	f, _ := os.OpenFile(repo.ClaimsPath(), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("not a claim\n")
 	f.Close()
-	n, err = Prune(repo, now.Add(2*DefaultClaimTTL))
+	n, err = Prune(repo, now.Add(2*DefaultTTL))
 	if n != 1 || err != nil {
 		t.Errorf("Prune: %d, %v", n, err)
 	}
@@ -283,12 +283,12 @@ func TestClaimedFiles(t *testing.T) {
 	if _, _, err := acquire(repo, bob, now, "mine", "src/b/*.txt"); err != nil {
 		t.Fatal(err)
 	}
-	set, err := LoadClaimsIn(repo, now, repo.Top)
+	set, err := LoadIn(repo, now, repo.Top)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(set.Claims) != 2 {
-		t.Errorf("LoadClaimsIn read %d claims", len(set.Claims))
+		t.Errorf("LoadIn read %d claims", len(set.Claims))
 	}
 	files, ok := set.ClaimedFiles(bob, repo.Top, 100)
 	slices.Sort(files)
@@ -328,7 +328,7 @@ func TestSharedThroughARemote(t *testing.T) {
 	laptop, desktop := machine(t, remote), machine(t, remote)
 	now := time.Now()
 	shared := func(repo *gitstore.Repo, owner string, globs ...string) (claimstore.Claim, error) {
-		c, _, err := Acquire(repo, ClaimRequest{Owner: owner, Worktree: repo.Top, Task: "shared", Globs: globs, Now: now, Remote: "origin", Naming: naming})
+		c, _, err := Acquire(repo, Request{Owner: owner, Worktree: repo.Top, Task: "shared", Globs: globs, Now: now, Remote: "origin", Naming: naming})
 		return c, err
 	}
 	c, err := shared(laptop, agentstore.AgentHuman, "src/**")
@@ -373,7 +373,7 @@ func TestSharedThroughARemote(t *testing.T) {
 		t.Errorf("the store's expiries after the renewal: %+v", cs)
 	}
 
-	_, _, err = Acquire(laptop, ClaimRequest{Owner: alice, Worktree: laptop.Top, Task: "t", Globs: []string{"x/**"}, Now: now, Remote: "nowhere", Naming: naming})
+	_, _, err = Acquire(laptop, Request{Owner: alice, Worktree: laptop.Top, Task: "t", Globs: []string{"x/**"}, Now: now, Remote: "nowhere", Naming: naming})
 	if err == nil || !strings.HasPrefix(err.Error(), "nothing was claimed: ") || !strings.HasSuffix(err.Error(), "; try again when it answers, or claim on this machine only with --local-only") {
 		t.Errorf("through a remote that is not there: %v", err)
 	}

@@ -9,40 +9,37 @@ import (
 
 // Store is the claims as the hooks read and end them. Disk is the
 // repository's own; a test hands the hooks another, to try their
-// decisions on claims no file holds.
+// decisions on claims no file holds. Each method is the package's
+// function of the same name.
 type Store interface {
-	// Load is LoadClaims.
-	Load(repo *gitstore.Repo, now time.Time) (*ClaimSet, error)
-	// LoadFor is LoadClaimsFor.
-	LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*ClaimSet, error)
-	// LoadIn is LoadClaimsIn.
-	LoadIn(repo *gitstore.Repo, now time.Time, top string) (*ClaimSet, error)
-	// ReleaseWhere is ReleaseWhere.
+	Load(repo *gitstore.Repo, now time.Time) (*Set, error)
+	LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*Set, error)
+	LoadIn(repo *gitstore.Repo, now time.Time, top string) (*Set, error)
 	ReleaseWhere(repo *gitstore.Repo, which func(claimstore.Claim) bool, wait time.Duration) (int, error)
 }
 
 // Disk is the Store of the repository's claims files.
 type Disk struct{}
 
-func (Disk) Load(repo *gitstore.Repo, now time.Time) (*ClaimSet, error) {
-	return LoadClaims(repo, now)
+func (Disk) Load(repo *gitstore.Repo, now time.Time) (*Set, error) {
+	return Load(repo, now)
 }
 
-func (Disk) LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*ClaimSet, error) {
-	return LoadClaimsFor(repo, now, paths, trees)
+func (Disk) LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*Set, error) {
+	return LoadFor(repo, now, paths, trees)
 }
 
-func (Disk) LoadIn(repo *gitstore.Repo, now time.Time, top string) (*ClaimSet, error) {
-	return LoadClaimsIn(repo, now, top)
+func (Disk) LoadIn(repo *gitstore.Repo, now time.Time, top string) (*Set, error) {
+	return LoadIn(repo, now, top)
 }
 
 func (Disk) ReleaseWhere(repo *gitstore.Repo, which func(claimstore.Claim) bool, wait time.Duration) (int, error) {
 	return ReleaseWhere(repo, which, wait)
 }
 
-// NewSet is the ClaimSet of local (this machine's claims) and remote
+// NewSet is the Set of local (this machine's claims) and remote
 // (other machines'), as seen at now in repo, whose agents' records and
 // machine identity say which claims are active and foreign.
-func NewSet(repo *gitstore.Repo, now time.Time, local, remote []claimstore.Claim) *ClaimSet {
-	return &ClaimSet{Claims: local, Remote: remote, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
+func NewSet(repo *gitstore.Repo, now time.Time, local, remote []claimstore.Claim) *Set {
+	return &Set{Claims: local, Remote: remote, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
 }

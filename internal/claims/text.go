@@ -15,7 +15,7 @@ import (
 // Describe says whose a claim is, for what, on which globs and since when,
 // for people and models: `general-purpose·a2adb9 for "fix login" (src/**,
 // claimed 4 min ago)`.
-func (s *ClaimSet) Describe(c claimstore.Claim, labels *present.Labeler) string {
+func (s *Set) Describe(c claimstore.Claim, labels *present.Labeler) string {
 	if c.Lease {
 		return fmt.Sprintf("%s (a lease on %s, taken by its write %s and held until its turn ends)", s.who(c, labels),
 			escape.Line(strings.Join(c.Globs, ", ")), present.Ago(c.Created, s.now))
@@ -27,7 +27,7 @@ func (s *ClaimSet) Describe(c claimstore.Claim, labels *present.Labeler) string 
 // who is a claim's owner, said as a teammate where it is one, and its
 // machine when that is another: "teammate tester·a3f9c1",
 // "lead·1bd236 on laptop (4f2a9c)".
-func (s *ClaimSet) who(c claimstore.Claim, labels *present.Labeler) string {
+func (s *Set) who(c claimstore.Claim, labels *present.Labeler) string {
 	who := labels.Label(c.Owner)
 	if _, mate := labels.Naming().Teammate(c.Owner); mate {
 		who = "teammate " + who
@@ -64,7 +64,7 @@ func (e *ConflictError) Error() string {
 
 // conflict is the ConflictError of a claim whose glob mine overlaps
 // theirs, of c, both matching path; n names c's owner.
-func (s *ClaimSet) conflict(mine, theirs, path string, c claimstore.Claim, n present.Naming) error {
+func (s *Set) conflict(mine, theirs, path string, c claimstore.Claim, n present.Naming) error {
 	return &ConflictError{Glob: mine, Theirs: theirs, Path: path, Other: s.Describe(c, present.NewLabeler(s.repo, n)), Owner: c.Owner, Foreign: s.Foreign(c)}
 }
 
@@ -84,7 +84,7 @@ func HandCommand(globs []string, to string) string {
 // `src/**, docs/*.md: general-purpose·a2adb9 for "fix login" (4 min ago)`,
 // with the work tree named when it is not top, and the machine when it is
 // another.
-func (s *ClaimSet) ClaimLine(c claimstore.Claim, labels *present.Labeler, top string) string {
+func (s *Set) ClaimLine(c claimstore.Claim, labels *present.Labeler, top string) string {
 	what := "for " + escape.Words(c.Task)
 	if c.Lease {
 		what = "editing it (a lease, until its turn ends)"

@@ -26,8 +26,8 @@ func AddLeases(repo *gitstore.Repo, leases []claimstore.Claim) error {
 	return claimstore.Edit(repo, nil, leases)
 }
 
-// ClaimRequest is a claim to make.
-type ClaimRequest struct {
+// Request is a claim to make.
+type Request struct {
 	Owner    string
 	Worktree string // the top of the work tree the globs are relative to
 	Task     string
@@ -55,7 +55,7 @@ type ClaimRequest struct {
 // fetched copy, and nothing touches the network (acquireLocal). With it,
 // the claim is decided against the remote's claims as fetched now and
 // pushed there first (acquireShared).
-func Acquire(repo *gitstore.Repo, req ClaimRequest) (claimstore.Claim, []claimstore.Claim, error) {
+func Acquire(repo *gitstore.Repo, req Request) (claimstore.Claim, []claimstore.Claim, error) {
 	if strings.TrimSpace(req.Task) == "" {
 		return claimstore.Claim{}, nil, fmt.Errorf("say what the claim is for: --for \"TASK\"")
 	}
@@ -96,7 +96,7 @@ func CleanGlobs(globs []string) ([]string, error) {
 // fetched copy of the remote's, without the network. It needs only the
 // claims whose globs could overlap its own (see loadClaimsNear), and
 // leaves the rest of the store unread.
-func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (claimstore.Claim, []claimstore.Claim, error) {
+func acquireLocal(repo *gitstore.Repo, req Request, globs []string) (claimstore.Claim, []claimstore.Claim, error) {
 	set, err := loadClaimsNear(repo, req.Now, globs)
 	if err != nil {
 		return claimstore.Claim{}, nil, err
@@ -121,8 +121,8 @@ func acquireLocal(repo *gitstore.Repo, req ClaimRequest, globs []string) (claims
 // a claim the remote did not take is not held here either. Sharing
 // rewrites this machine's part of the remote's claims, which needs every
 // claim of the store.
-func acquireShared(repo *gitstore.Repo, req ClaimRequest, globs []string) (claimstore.Claim, []claimstore.Claim, error) {
-	set, err := LoadClaims(repo, req.Now)
+func acquireShared(repo *gitstore.Repo, req Request, globs []string) (claimstore.Claim, []claimstore.Claim, error) {
+	set, err := Load(repo, req.Now)
 	if err != nil {
 		return claimstore.Claim{}, nil, err
 	}
@@ -150,7 +150,7 @@ type decision struct {
 // decide checks globs against the set's own claims (not the other
 // machines'): an active claim of another agent in the same work tree that
 // overlaps refuses the request; the owner's own globs are not claimed twice.
-func (s *ClaimSet) decide(req ClaimRequest, globs []string) (decision, error) {
+func (s *Set) decide(req Request, globs []string) (decision, error) {
 	d := decision{keep: make([]claimstore.Claim, 0, len(s.Claims)+1), expired: map[string]bool{}}
 	for _, c := range s.Claims {
 		if c.Owner == req.Owner {
@@ -181,7 +181,7 @@ func (s *ClaimSet) decide(req ClaimRequest, globs []string) (decision, error) {
 // loadClaimsNear reads the claims that could overlap globs: those with a
 // glob whose literal prefix and one of globs' are prefixes of one another
 // (the same test overlapping makes first), and the other machines' alike.
-func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*ClaimSet, error) {
+func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*Set, error) {
 	prefixes := make([][]byte, len(globs))
 	for i, g := range globs {
 		prefixes[i] = []byte(literalPrefix(g))
@@ -300,7 +300,7 @@ func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
 	}
 	n := 0
 	err = update(repo, func(claims []claimstore.Claim) ([]claimstore.Claim, bool, error) {
-		set := &ClaimSet{Claims: claims, repo: repo, now: now, ttl: ClaimTTL(), seen: map[string]time.Time{}}
+		set := &Set{Claims: claims, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
 		out := slices.DeleteFunc(slices.Clone(claims), func(c claimstore.Claim) bool { return !set.Active(c) })
 		n = len(claims) - len(out)
 		return out, n > 0 || bad > 0, nil

@@ -12,12 +12,12 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims/overlap"
 )
 
-// LoadClaimsIn reads the claims that can cover a file of the work tree top
+// LoadIn reads the claims that can cover a file of the work tree top
 // as it stands: those whose glob's literal prefix begins with a file or
-// folder at the top (or is at the top itself, *.go). It is LoadClaims for
+// folder at the top (or is at the top itself, *.go). It is Load for
 // watching files (hooks/shellwatch.go), which runs at a shell call of some
 // clients: a claim on a folder that does not exist is not even decoded.
-func LoadClaimsIn(repo *gitstore.Repo, now time.Time, top string) (*ClaimSet, error) {
+func LoadIn(repo *gitstore.Repo, now time.Time, top string) (*Set, error) {
 	entries, err := os.ReadDir(top)
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func LoadClaimsIn(repo *gitstore.Repo, now time.Time, top string) (*ClaimSet, er
 // claims in top of agents other than agent cover, relative to top, each
 // once. It stops at limit files and then reports false: a claim on a tree
 // too big to watch is not watched.
-func (s *ClaimSet) ClaimedFiles(agent, top string, limit int) ([]string, bool) {
+func (s *Set) ClaimedFiles(agent, top string, limit int) ([]string, bool) {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range s.Claims {

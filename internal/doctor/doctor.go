@@ -126,7 +126,7 @@ func checkClaims(repo *gitstore.Repo) setup.Finding {
 		f.Detail, f.Fix = "cannot read "+repo.ClaimsPath()+": "+err.Error(), readFix(err)
 		return f
 	}
-	set, err := claims.LoadClaims(repo, time.Now())
+	set, err := claims.Load(repo, time.Now())
 	if err != nil {
 		f.Detail, f.Fix = err.Error(), "check "+repo.ClaimsPath()
 		return f

@@ -38,7 +38,7 @@ func record(t *testing.T, repo *gitstore.Repo, agent, kind, text string) {
 // claim takes a claim of owner's, as `lucid claim` does.
 func claim(t *testing.T, repo *gitstore.Repo, owner, top, task string, globs ...string) {
 	t.Helper()
-	if _, _, err := claims.Acquire(repo, claims.ClaimRequest{Owner: owner, Worktree: top, Task: task, Globs: globs, Now: time.Now()}); err != nil {
+	if _, _, err := claims.Acquire(repo, claims.Request{Owner: owner, Worktree: top, Task: task, Globs: globs, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -104,7 +104,7 @@ func EndClaims(repo *gitstore.Repo, by, owner string, globs []string, why string
 	if owner == "" || owner == agentstore.AgentHuman || owner == logformat.ToAll {
 		return Ended{}, ErrNotAgent
 	}
-	set, err := claims.LoadClaims(repo, time.Now())
+	set, err := claims.Load(repo, time.Now())
 	if err != nil {
 		return Ended{}, err
 	}

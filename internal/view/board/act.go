@@ -127,7 +127,7 @@ func Send(repo *gitstore.Repo, naming present.Naming, to, text string, ask bool)
 	if strings.TrimSpace(text) == "" {
 		return logformat.Entry{}, refuse("say what to send")
 	}
-	book, err := address.Open(repo, naming, time.Now(), claims.ClaimTTL())
+	book, err := address.Open(repo, naming, time.Now(), claims.TTL())
 	if err != nil {
 		return logformat.Entry{}, err
 	}

@@ -47,7 +47,7 @@ func agent(t *testing.T, repo *gitstore.Repo, id, client string) {
 
 func claim(t *testing.T, repo *gitstore.Repo, owner, task string, globs ...string) {
 	t.Helper()
-	if _, _, err := claims.Acquire(repo, claims.ClaimRequest{Owner: owner, Worktree: repo.Top, Task: task, Globs: globs, Now: time.Now()}); err != nil {
+	if _, _, err := claims.Acquire(repo, claims.Request{Owner: owner, Worktree: repo.Top, Task: task, Globs: globs, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -93,7 +93,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	gittest.WriteFile(t, repo.Top, "src/auth/login.go", "package auth // changed\n")
-	set, _ := claims.LoadClaims(repo, time.Now())
+	set, _ := claims.Load(repo, time.Now())
 	if err := agentstore.SaveDenial(repo, "sess-b", agentstore.Denial{At: time.Now(), Path: "src/auth/login.go", Claim: set.Claims[0].ID, Owner: "sess-a", Glob: "src/auth/**"}); err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestLinkedWorkTree(t *testing.T) {
 	agent(t, repo, "sess-main", "")
 	end, _ := logstore.EndCursor(linked.LogPath())
 	agentstore.Save(linked, agentstore.Record{ID: "sess-side", Client: "codex", Worktree: linked.Top, Cursor: end})
-	if _, _, err := claims.Acquire(linked, claims.ClaimRequest{Owner: "sess-side", Worktree: linked.Top, Task: "side work", Globs: []string{"src/**"}, Now: time.Now()}); err != nil {
+	if _, _, err := claims.Acquire(linked, claims.Request{Owner: "sess-side", Worktree: linked.Top, Task: "side work", Globs: []string{"src/**"}, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := Load(repo, naming, time.Now())

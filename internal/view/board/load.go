@@ -34,11 +34,11 @@ const staleChecked = 200
 // Load reads the board of the repository at now, its agents named as
 // naming says.
 func Load(repo *gitstore.Repo, naming present.Naming, now time.Time) (*Board, error) {
-	book, err := address.Open(repo, naming, now, claims.ClaimTTL())
+	book, err := address.Open(repo, naming, now, claims.TTL())
 	if err != nil {
 		return nil, err
 	}
-	set, err := claims.LoadClaims(repo, now)
+	set, err := claims.Load(repo, now)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func Load(repo *gitstore.Repo, naming present.Naming, now time.Time) (*Board, er
 func stateRank(s string) int { return slices.Index([]string{Working, Idle, Ended}, s) }
 
 // claimOf is c as the board shows it.
-func claimOf(set *claims.ClaimSet, c claimstore.Claim, book *address.Book) Claim {
+func claimOf(set *claims.Set, c claimstore.Claim, book *address.Book) Claim {
 	out := Claim{ID: c.ID, Owner: c.Owner, Label: book.Label(c.Owner), Task: c.Task, Worktree: c.Worktree,
 		Globs: c.Globs, Created: c.Created, Active: set.Active(c), Lease: c.Lease}
 	if set.Foreign(c) {

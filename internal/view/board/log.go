@@ -99,7 +99,7 @@ func agentID(repo *gitstore.Repo, labels *present.Labeler, label string) (string
 	if !strings.Contains(label, "·") {
 		return "", false
 	}
-	book, err := address.Open(repo, labels.Naming(), time.Now(), claims.ClaimTTL())
+	book, err := address.Open(repo, labels.Naming(), time.Now(), claims.TTL())
 	if err != nil {
 		return "", false
 	}
