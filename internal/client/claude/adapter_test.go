@@ -206,7 +206,7 @@ func TestUserHookStandsAside(t *testing.T) {
 	if !(Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("runs beside the project's own hook")
 	}
-	if fs := (Client{}).CheckClient(); len(fs) != 2 {
+	if fs := (Client{}).Setup().ClientChecks(); len(fs) != 2 {
 		t.Errorf("doctor: %+v", fs)
 	}
 	// A payload without cwd names the project's folder.

@@ -250,7 +250,7 @@ func UserHookCommand(event string) string {
 	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --user " + event
 }
 
-// claudeUser is Claude Code's user settings as a client of the installer.
+// userHooks is Claude Code's user settings as a client of the installer.
 var userHooks = &installers.Client{
 	ID:          "claude",
 	Name:        "Claude Code",
@@ -298,20 +298,28 @@ func ProjectHooks(dir, event string) bool {
 	return false
 }
 
-// Hooks is Claude Code's settings, as the installer edits them.
-func (Client) Hooks() *installers.Client { return Hooks }
-
-// Install registers lucid's hooks and writes the /lucid:dream command.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
-	return install(repo, opt)
+// installer is lucid's set-up of Claude Code: its hooks in one of two
+// settings files, its status line and the /lucid:dream command; doctor's
+// checks of them and of Claude Code itself; and lucid's hooks in the
+// user's settings, which stand aside themselves (lucid hook --user) where
+// the project registers its own.
+var installer = &installers.Setup{
+	Hooks:        Hooks,
+	Write:        install,
+	Remove:       uninstall,
+	Check:        check,
+	ClientChecks: checkClient,
+	DoctorFiles:  []string{SettingsName, LocalSettingsName, DreamCommandName},
+	UserSettings: UserSettings,
+	UserHooks:    userHooks,
 }
 
-// Uninstall removes what Install added.
-func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) { return uninstall(repo) }
+// Setup is lucid's set-up of Claude Code.
+func (Client) Setup() *installers.Setup { return installer }
 
-// Check checks that every event is registered, in one settings file, and
+// check checks that every event is registered, in one settings file, and
 // that the /lucid:dream command is there.
-func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+func check(repo *gitstore.Repo) []setup.Finding {
 	hooks := Hooks.CheckHooks(repo, "hooks", "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)")
 	dream := setup.Finding{Check: "/lucid:dream"}
 	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
@@ -321,16 +329,3 @@ func (Client) Check(repo *gitstore.Repo) []setup.Finding {
 	}
 	return []setup.Finding{hooks, dream}
 }
-
-// DoctorFiles are Claude Code's files that lucid reads: its settings and
-// the /lucid:dream command.
-func (Client) DoctorFiles() []string {
-	return []string{SettingsName, LocalSettingsName, DreamCommandName}
-}
-
-// Advice: lucid init has nothing to add for Claude Code.
-func (Client) Advice(*gitstore.Repo) string { return "" }
-
-// User is lucid's hooks in Claude Code's user settings: they stand aside
-// themselves (lucid hook --user) where the project registers its own.
-func (Client) User() (*installers.Client, string, string) { return userHooks, UserSettings(), "" }
