@@ -282,7 +282,7 @@ func TestEncodeHosted(t *testing.T) {
 // session.
 func TestDecodeHosted(t *testing.T) {
 	for _, name := range []string{"PascalCase-PreToolUse-Write.json", "PascalCase-PreToolUse-Edit.json"} {
-		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", recorded(t, name))
+		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", adapter.Recorded(t, name))
 		if err != nil || in.Tool != client.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") ||
 			!in.Caps.Has(client.Unrecorded) || !in.Caps.Has(client.GateLead) || !in.Caps.Has(client.NoRestart) {
 			t.Errorf("%s: %+v, %v", name, in, err)
