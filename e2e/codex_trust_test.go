@@ -245,7 +245,7 @@ func TestCodexTrustByLucidInit(t *testing.T) {
 		return lucid, user
 	}
 	doctor := func() setup.Finding {
-		for _, f := range (codex.Client{}).Check(repo) {
+		for _, f := range (codex.Client{}).Setup().Check(repo) {
 			if f.Check == "codex hook trust" {
 				return f
 			}

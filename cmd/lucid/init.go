@@ -79,7 +79,7 @@ func runInit(c *cli, args []string) error {
 	if len(chosen) == 0 {
 		chosen = []clients.Client{def}
 		for _, cl := range clients.All()[1:] {
-			h := cl.Hooks()
+			h := cl.Setup().Hooks
 			if dir, found := h.Detected(repo); found {
 				fmt.Fprintf(c.stdout, "found %s: setting lucid up for %s too\n", filepath.ToSlash(dir)+"/", h.Name)
 				chosen = append(chosen, cl)
@@ -129,7 +129,7 @@ func runInit(c *cli, args []string) error {
 	var changes []setup.Change
 	for _, cl := range chosen {
 		opt.Trust = trusted[cl.Name()]
-		ch, err := cl.Install(repo, opt)
+		ch, err := cl.Setup().Install(repo, opt)
 		if err != nil {
 			return err
 		}
@@ -146,10 +146,11 @@ func runInit(c *cli, args []string) error {
 		fmt.Fprintln(c.stdout, "lucid is already set up here; nothing changed")
 	}
 	for _, cl := range clients.All() {
-		if !slices.Contains(chosen, cl) {
+		advise := cl.Setup().Advice
+		if !slices.Contains(chosen, cl) || advise == nil {
 			continue
 		}
-		if advice := cl.Advice(repo); advice != "" {
+		if advice := advise(repo); advice != "" {
 			fmt.Fprintf(c.stdout, "\n%s\n", advice)
 		}
 	}
@@ -167,7 +168,7 @@ func initUser(c *cli, names []string) error {
 		var hooks *installers.Client
 		var path, whyNot string
 		if cl, ok := clients.ByName(name); ok {
-			hooks, path, whyNot = cl.User()
+			hooks, path, whyNot = cl.Setup().User()
 		}
 		if hooks == nil {
 			if whyNot != "" {
@@ -175,7 +176,7 @@ func initUser(c *cli, names []string) error {
 			}
 			var here []string
 			for _, cl := range clients.All() {
-				if h, _, _ := cl.User(); h != nil {
+				if h, _, _ := cl.Setup().User(); h != nil {
 					here = append(here, cl.Name())
 				}
 			}

@@ -27,7 +27,7 @@ func runUninstall(c *cli, args []string) error {
 	}
 	if *user {
 		for _, cl := range clients.All() {
-			hooks, path, _ := cl.User()
+			hooks, path, _ := cl.Setup().User()
 			if hooks == nil {
 				continue
 			}
@@ -45,7 +45,7 @@ func runUninstall(c *cli, args []string) error {
 	}
 	var changes []setup.Change
 	for _, cl := range clients.All() {
-		ch, err := cl.Uninstall(repo)
+		ch, err := cl.Setup().Uninstall(repo)
 		changes = append(changes, ch...)
 		if err != nil {
 			printChanges(c, changes) // what was done before the trouble

@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/copilot"
 	"github.com/lucid-dev/lucid/internal/client/gemini"
 	"github.com/lucid-dev/lucid/internal/client/qwen"
+	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
 )
 
 var all = []client.Client{claude.Client{}, codex.Client{}, gemini.Client{},
@@ -32,13 +33,7 @@ func named() []client.Named {
 // shell is refused, a real hook is not, also when the client itself runs
 // inside another client's agent shell and inherits its environment.
 func TestForgedHook(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		m := map[string]string{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return func(k string) string { return m[k] }
-	}
+	env := clienttest.Env
 	claudeShell := []string{"AI_AGENT", "claude-code_2.1.332_agent", "CLAUDECODE", "1", "CLAUDE_CODE_SESSION_ID", "s1"}
 	qwenHook := []string{"QWEN_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r", "GEMINI_PROJECT_DIR", "/r", "QWEN_CODE_SESSION_ID", "q"}
 	qwenShell := []string{"QWEN_CODE", "1", "QWEN_CODE_SESSION_ID", "q", "QWEN_CODE_AGENT_ID", "", "QWEN_CODE_PROJECT_DIR", "/home/.qwen/projects/-r"}

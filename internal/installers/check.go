@@ -53,6 +53,12 @@ func (c *Client) CheckHooks(repo *gitstore.Repo, check, none, noneFix string) se
 	return f
 }
 
+// CheckRegistered is CheckHooks as doctor says it of a client that lucid
+// init sets up with --client.
+func (c *Client) CheckRegistered(repo *gitstore.Repo) setup.Finding {
+	return c.CheckHooks(repo, c.ID+" hooks", "lucid's hooks are not in "+c.Settings, "run `lucid init --client "+c.ID+"`")
+}
+
 func (c *Client) initFlag() string {
 	if c.Default {
 		return ""

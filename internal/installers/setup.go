@@ -8,32 +8,93 @@ import (
 )
 
 // Setup is one client's part of lucid init, lucid uninstall and lucid
-// doctor: its hooks (Hooks), and whatever else the client needs to run
-// them, which its folder knows.
-type Setup interface {
+// doctor: its hooks, and whatever else the client needs to run them, which
+// its folder fills in. What a client leaves nil is what most do: its hooks
+// registered in its settings file, and nothing more.
+type Setup struct {
 	// Hooks is the client's settings as the installer edits them.
-	Hooks() *Client
-	// Install sets lucid up in the client; Uninstall takes away all that
-	// Install added, and nothing of the user's.
-	Install(repo *gitstore.Repo, opt Options) ([]setup.Change, error)
-	Uninstall(repo *gitstore.Repo) ([]setup.Change, error)
+	Hooks *Client
+	// Write sets lucid up in the client where registering its hooks
+	// (Hooks.InstallHooks) is not all (a file of lucid's own, a member the
+	// client wants in a file lucid creates, a status line); Remove takes
+	// away all that Write added, and nothing of the user's (else
+	// Hooks.UninstallHooks).
+	Write  func(repo *gitstore.Repo, opt Options) ([]setup.Change, error)
+	Remove func(repo *gitstore.Repo) ([]setup.Change, error)
+	// Trust has the client trust lucid's own hooks, once they are written,
+	// where lucid init is asked to (Options.Trust); Untrust takes away the
+	// trust lucid wrote, once the hooks are removed.
+	Trust, Untrust func(repo *gitstore.Repo) ([]setup.Change, error)
 	// Check is doctor's checks of the client, set up in repo: its hooks
-	// and what it needs to run them. CheckClient is doctor's checks of
-	// the client's own settings, outside the repository, which come after
-	// the repository's; nil for none.
-	Check(repo *gitstore.Repo) []setup.Finding
-	CheckClient() []setup.Finding
+	// (Hooks.CheckRegistered, for most) and what it needs to run them.
+	Check func(repo *gitstore.Repo) []setup.Finding
+	// ClientChecks are doctor's checks of the client's own settings,
+	// outside the repository, which come after the repository's; nil for
+	// none.
+	ClientChecks func() []setup.Finding
 	// DoctorFiles are the client's files in the work tree that lucid
 	// reads, relative to its top, which doctor checks as it checks its
 	// own.
-	DoctorFiles() []string
-	// Advice is what lucid init says once the client is set up, "" for
-	// nothing.
-	Advice(repo *gitstore.Repo) string
-	// User is what lucid registers in the user's settings of the client,
-	// and where (lucid init --user); nil and why not for a client lucid
-	// does not set up this way.
-	User() (c *Client, path, whyNot string)
+	DoctorFiles []string
+	// Advice is what lucid init says once the client is set up, "" (or a
+	// nil Advice) for nothing.
+	Advice func(repo *gitstore.Repo) string
+	// UserSettings is the file of the user's settings of the client where
+	// lucid init --user registers UserHooks (Hooks, where nil); nil for a
+	// client lucid does not set up so, and NotForUser says why.
+	UserSettings func() string
+	UserHooks    *Client
+	NotForUser   string
+}
+
+// Install sets lucid up in the client: Write, or its hooks registered,
+// and with opt.Trust, Trust.
+func (s *Setup) Install(repo *gitstore.Repo, opt Options) ([]setup.Change, error) {
+	var changes []setup.Change
+	var err error
+	if s.Write != nil {
+		changes, err = s.Write(repo, opt)
+	} else {
+		changes, err = s.Hooks.InstallHooks(repo)
+	}
+	if err != nil || !opt.Trust || s.Trust == nil {
+		return changes, err
+	}
+	trusted, err := s.Trust(repo)
+	return append(changes, trusted...), err
+}
+
+// Uninstall takes away all that Install added: Remove, or the hooks, then
+// the trust. The changes made before an error are returned with it.
+func (s *Setup) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
+	var changes []setup.Change
+	var err error
+	if s.Remove != nil {
+		changes, err = s.Remove(repo)
+	} else {
+		changes, err = s.Hooks.UninstallHooks(repo)
+	}
+	if err != nil || s.Untrust == nil {
+		return changes, err
+	}
+	untrusted, err := s.Untrust(repo)
+	if err != nil {
+		return changes, err
+	}
+	return append(changes, untrusted...), nil
+}
+
+// User is what lucid init --user registers in the user's settings of the
+// client, and where; nil and why not for a client lucid does not set up
+// this way.
+func (s *Setup) User() (c *Client, path, whyNot string) {
+	if s.UserSettings == nil {
+		return nil, "", s.NotForUser
+	}
+	if c = s.UserHooks; c == nil {
+		c = s.Hooks
+	}
+	return c, s.UserSettings(), ""
 }
 
 // Options are lucid init's choices; a client takes those that are its own.
@@ -56,6 +117,10 @@ func ClientCommand(id string) func(string) string {
 		return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --client " + id + " " + event
 	}
 }
+
+// EntryName is the name of lucid's entry for event, in the settings of a
+// client that keys its hooks by name (HookName).
+func EntryName(event string) string { return "lucid-" + event }
 
 // InstallUser registers lucid's hooks of c in the user settings at path,
 // keeping every byte of the user's.

@@ -188,13 +188,20 @@ func Array(v []byte, elem func(value []byte) error) error {
 // *[]string, *[]byte (the raw value, a subslice of b), or a
 // func([]byte) error that reads the raw value itself (a nested object).
 func Fields(b []byte, fields map[string]any) error {
+	return FieldsFunc(b, func(key string) any { return fields[key] })
+}
+
+// FieldsFunc is Fields with each member's target given by target, nil
+// for a member not read: for a decoder on the hook path, which would
+// rather not build a map on every call.
+func FieldsFunc(b []byte, target func(key string) any) error {
 	if isNull(bytesTrimSpace(b)) {
 		return nil
 	}
 	var first error
 	err := Object(b, func(key string, v []byte) error {
-		into, ok := fields[key]
-		if !ok {
+		into := target(key)
+		if into == nil {
 			return nil
 		}
 		if err := set(into, v); err != nil && first == nil {

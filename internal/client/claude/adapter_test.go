@@ -3,16 +3,13 @@ package claude
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lucid-dev/lucid/internal/client"
-
-	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
-
 	"github.com/lucid-dev/lucid/internal/client/answer"
+	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
 )
 
 // The adapter against the payloads Claude Code 2.1.332 sent (recorded,
@@ -21,14 +18,7 @@ import (
 
 const version = "claude-code-2.1.332"
 
-// recorded is a recorded payload of the client's version.
-func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
-
-// decode decodes a recorded payload of its event (the name's first word).
-func decode(t *testing.T, name string) client.Input {
-	t.Helper()
-	return clienttest.Decode(t, Client{}, version, "", name)
-}
+var adapter = clienttest.Adapter{Client: Client{}, Version: version}
 
 // noUserSettings keeps the user's Claude Code settings out of a test.
 func noUserSettings(t *testing.T) {
@@ -42,60 +32,53 @@ func noUserSettings(t *testing.T) {
 func TestDecodeRecorded(t *testing.T) {
 	noUserSettings(t)
 	const repo = "/home/dev/repo"
-	for _, tc := range []struct {
-		file string
-		want client.Input // the fields compared; ToolInput is left out
-	}{
-		{"SessionStart-lead.json", client.Input{Event: "SessionStart", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo, Source: "startup"}},
-		{"SessionStart-compact-teammate.json", client.Input{Event: "SessionStart", SessionID: "ec360ae2-0342-45da-810f-72acc96b5586",
+	adapter.TestDecode(t, []clienttest.Decoding{
+		{File: "SessionStart-lead.json", Want: client.Input{Event: "SessionStart", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo, Source: "startup"}},
+		{File: "SessionStart-compact-teammate.json", Want: client.Input{Event: "SessionStart", SessionID: "ec360ae2-0342-45da-810f-72acc96b5586",
 			AgentID: "aalpha-a940cfca617398a0", AgentType: "alpha", Cwd: repo, Source: "compact"}},
-		{"SubagentStart-teammate.json", client.Input{Event: "SubagentStart", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
+		{File: "SubagentStart-teammate.json", Want: client.Input{Event: "SubagentStart", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
 			AgentID: "abeta-0b849a257b503a38", AgentType: "beta", Cwd: repo}},
-		{"PreToolUse-Edit-lead.json", client.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
+		{File: "PreToolUse-Edit-lead.json", Want: client.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "Edit", Tool: client.ToolEdit, Paths: []string{repo + "/a.txt"}}},
-		{"PreToolUse-Write-subagent.json", client.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
+		{File: "PreToolUse-Write-subagent.json", Want: client.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
 			AgentID: "a2adb9a7d441d9c57", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions",
 			ToolName: "Write", Tool: client.ToolEdit, Paths: []string{repo + "/c.txt"}}},
-		{"PreToolUse-NotebookEdit-lead.json", client.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
+		{File: "PreToolUse-NotebookEdit-lead.json", Want: client.Input{Event: "PreToolUse", SessionID: "67b3c406-886c-4a35-9f06-b5d384ace39a", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "NotebookEdit", Tool: client.ToolEdit, Paths: []string{repo + "/nb.ipynb"}}},
-		{"PreToolUse-Bash-lead.json", client.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+		{File: "PreToolUse-Bash-lead.json", Want: client.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: client.ToolShell, Command: "sleep 1; echo changed-by-other > /home/dev/repo/a.txt"}},
-		{"PreToolUse-Agent-lead.json", client.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo,
+		{File: "PreToolUse-Agent-lead.json", Want: client.Input{Event: "PreToolUse", SessionID: "30df32ba-0d45-4195-af71-803394f51561", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "Agent", Tool: client.ToolAgent}},
-		{"PreToolUse-Read-lead.json", client.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+		{File: "PreToolUse-Read-lead.json", Want: client.Input{Event: "PreToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "Read"}},
-		{"PostToolUse-Write-lead.json", client.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+		{File: "PostToolUse-Write-lead.json", Want: client.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "Write", Tool: client.ToolEdit, Paths: []string{repo + "/newdir/sub/x.txt"}, Changed: []string{repo + "/newdir/sub/x.txt"}}},
 		// The command's own record of what it changed.
-		{"PostToolUse-Bash-lead.json", client.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
+		{File: "PostToolUse-Bash-lead.json", Want: client.Input{Event: "PostToolUse", SessionID: "0b218250-bcad-4f28-bb25-013e7e946655", Cwd: repo,
 			PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: client.ToolShell,
 			Command: "export LUCID_AGENT=x1; sleep 1; echo changed-by-other > /home/dev/repo/a.txt", Changed: []string{repo + "/a.txt"}}},
 		// A record shared with another command's: the file the command
 		// names is its own, the other is unsure.
-		{"PostToolUse-Bash-shared-subagent.json", client.Input{Event: "PostToolUse", SessionID: "fe694699-9a78-417c-a2bf-5e7c0b5d308f",
+		{File: "PostToolUse-Bash-shared-subagent.json", Want: client.Input{Event: "PostToolUse", SessionID: "fe694699-9a78-417c-a2bf-5e7c0b5d308f",
 			AgentID: "a8d2f99cab08460fe", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions", ToolName: "Bash", Tool: client.ToolShell,
 			Command: "sleep 2; echo f > /home/dev/repo/b.txt", Changed: []string{repo + "/b.txt"}, Unsure: []string{repo + "/a.txt"}}},
-		{"SubagentStop-subagent.json", client.Input{Event: "SubagentStop", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
+		{File: "SubagentStop-subagent.json", Want: client.Input{Event: "SubagentStop", SessionID: "30df32ba-0d45-4195-af71-803394f51561",
 			AgentID: "a2adb9a7d441d9c57", AgentType: "general-purpose", Cwd: repo, PermissionMode: "bypassPermissions"}},
-		{"TaskCompleted-teammate.json", client.Input{Event: "TaskCompleted", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
+		{File: "TaskCompleted-teammate.json", Want: client.Input{Event: "TaskCompleted", SessionID: "cdf8b8c6-87ff-4e1e-9319-850bf8d257fb",
 			AgentID: "aalpha-29065eaa7bbaa962", AgentType: "alpha", TeammateName: "alpha", Cwd: repo}},
-	} {
-		got := decode(t, tc.file)
-		got.ToolInput = nil
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
-		}
-	}
+	})
 }
 
 // A payload that is not a JSON object is refused; tool input lucid does
 // not expect reads as empty.
 func TestDecodeOddPayloads(t *testing.T) {
-	for _, b := range []string{"", "[1]", "{not json", `"s"`} {
-		if _, err := (Client{}).Decode("PreToolUse", []byte(b)); err == nil || !strings.HasPrefix(err.Error(), "payload is not a JSON object") {
-			t.Errorf("%q: %v", b, err)
-		}
-	}
+	const refused = "payload is not a JSON object"
+	adapter.TestDecode(t, []clienttest.Decoding{
+		{Payload: "", Event: "PreToolUse", Err: refused},
+		{Payload: "[1]", Event: "PreToolUse", Err: refused},
+		{Payload: "{not json", Event: "PreToolUse", Err: refused},
+		{Payload: `"s"`, Event: "PreToolUse", Err: refused},
+	})
 	in, err := Client{}.Decode("PreToolUse", []byte(`{"session_id":"s","tool_name":"Write","tool_input":[1]}`))
 	if err != nil || in.Tool != client.ToolEdit || len(in.Paths) != 0 {
 		t.Errorf("a Write whose input is no object: %+v, %v", in, err)
@@ -107,20 +90,20 @@ func TestDecodeOddPayloads(t *testing.T) {
 func TestTaskCompletedByTheLead(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("CLAUDE_CONFIG_DIR", dir)
-	if in := decode(t, "TaskCompleted-lead.json"); in.TeammateName != "" {
+	if in := adapter.Decode(t, "TaskCompleted-lead.json"); in.TeammateName != "" {
 		t.Errorf("without the task list: teammate %q", in.TeammateName)
 	}
 	tasks := filepath.Join(dir, "tasks", "session-29b1f7f5")
 	os.MkdirAll(tasks, 0o755)
 	os.WriteFile(filepath.Join(tasks, "2.json"), []byte(`{"id":"2","subject":"task b","owner":"beta","status":"in_progress"}`), 0o644)
-	if in := decode(t, "TaskCompleted-lead.json"); in.TeammateName != "beta" || in.AgentID != "" {
+	if in := adapter.Decode(t, "TaskCompleted-lead.json"); in.TeammateName != "beta" || in.AgentID != "" {
 		t.Errorf("the lead closing beta's task: %+v", in)
 	}
 }
 
 // Claude Code takes lucid's answer in the shape package answer encodes.
 func TestEncodeIsAnswers(t *testing.T) {
-	bash := decode(t, "PreToolUse-Bash-lead.json")
+	bash := adapter.Decode(t, "PreToolUse-Bash-lead.json")
 	out := client.Output{Deny: "lucid: a.txt is claimed"}
 	b, _, _ := Client{}.Encode(bash, &out)
 	want, _, _ := answer.Encode(bash, &out)
@@ -133,16 +116,7 @@ func TestEncodeIsAnswers(t *testing.T) {
 // (2.1.332): AI_AGENT ends in _agent in the shell, in _harness in a hook;
 // an older client marks its shell by CLAUDECODE=1 alone.
 func TestShellAndHookEnvironments(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i+1 < len(kv); i += 2 {
-				if kv[i] == k {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
+	env := clienttest.Env
 	c := Client{}
 	if c.Name() != "claude" || !slices.Equal(client.EventNames(c.Events()), client.Events) {
 		t.Errorf("Name %q, Events %v", c.Name(), client.EventNames(c.Events()))
@@ -206,7 +180,7 @@ func TestUserHookStandsAside(t *testing.T) {
 	if !(Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("runs beside the project's own hook")
 	}
-	if fs := (Client{}).CheckClient(); len(fs) != 2 {
+	if fs := (Client{}).Setup().ClientChecks(); len(fs) != 2 {
 		t.Errorf("doctor: %+v", fs)
 	}
 	// A payload without cwd names the project's folder.

@@ -10,7 +10,6 @@ package claude
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
+	"github.com/lucid-dev/lucid/internal/client/claudeshape"
 	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
@@ -30,25 +30,10 @@ type Client struct{ identity.Claude }
 // Events are the events lucid registers in Claude Code.
 func (Client) Events() []client.Event { return events }
 
-// payload is the part of a hook payload lucid reads.
-type payload struct {
-	SessionID, Cwd, PermissionMode, Source   string
-	AgentID, AgentType, TeammateName, TaskID string
-	ToolName                                 string
-	ToolInput, ToolResponse                  []byte // raw JSON
-	StopHookActive                           bool
-}
-
-// decode reads b as encoding/json would read it into the payload's
-// fields, without its cost at the start of every hook (internal/jsonread).
-func (p *payload) decode(b []byte) error {
-	return jsonread.Fields(b, map[string]any{
-		"session_id": &p.SessionID, "cwd": &p.Cwd, "permission_mode": &p.PermissionMode,
-		"agent_id": &p.AgentID, "agent_type": &p.AgentType, "teammate_name": &p.TeammateName,
-		"task_id": &p.TaskID, "source": &p.Source, "tool_name": &p.ToolName,
-		"tool_input": &p.ToolInput, "tool_response": &p.ToolResponse, "stop_hook_active": &p.StopHookActive,
-	})
-}
+// members are the members of Claude Code's payloads that lucid reads:
+// all of them, since the shape is Claude Code's.
+const members = claudeshape.Common | claudeshape.PermissionMode | claudeshape.AgentID | claudeshape.AgentType |
+	claudeshape.TeammateName | claudeshape.TaskID | claudeshape.ToolResponse
 
 // toolInput is the part of a tool's input lucid reads: file_path (Edit,
 // Write, MultiEdit), notebook_path (NotebookEdit), command (Bash). Input
@@ -91,15 +76,11 @@ func (br *bashResponse) decode(b []byte) {
 // Decode reads the payload. Tool input that is not what lucid expects
 // reads as empty.
 func (Client) Decode(event string, b []byte) (client.Input, error) {
-	var p payload
-	if err := p.decode(b); err != nil {
-		return client.Input{}, fmt.Errorf("payload is not a JSON object: %w", err)
+	p, err := claudeshape.Decode(b, members)
+	if err != nil {
+		return client.Input{}, err
 	}
-	in := client.Input{
-		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
-		TeammateName: p.TeammateName, Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source,
-		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-	}
+	in := p.Input(event)
 	if p.Cwd == "" {
 		// Claude Code gives its hooks the folder the session started in.
 		in.ProjectDir = os.Getenv("CLAUDE_PROJECT_DIR")

@@ -128,10 +128,10 @@ func SessionsFinding(userSetUp bool) setup.Finding {
 	return f
 }
 
-// CheckClient is lucid doctor's checks of Claude Code itself, where lucid
+// checkClient is lucid doctor's checks of Claude Code itself, where lucid
 // is set up for it: its record of a shell command's changes, and where
 // its sessions run lucid's hooks.
-func (Client) CheckClient() []setup.Finding {
+func checkClient() []setup.Finding {
 	return []setup.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(userHooks, UserSettings()))}
 }
 

@@ -1,13 +1,9 @@
 package claude
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/client"
@@ -65,10 +61,6 @@ var Hooks = &installers.Client{
 func HookCommand(event string) string {
 	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook " + event
 }
-
-// StatusLineCommand is the status line lucid registers; like HookCommand,
-// it does nothing where lucid is not on PATH.
-const StatusLineCommand = "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid statusline"
 
 // install registers lucid's hook for every event in Claude Code's settings
 // and writes the /lucid:dream command. It keeps every key and hook of the
@@ -157,55 +149,6 @@ func uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	return changes, nil
 }
 
-// statusLine is lucid's statusLine setting.
-func statusLine() json.RawMessage {
-	b, _ := installers.MarshalNoEscape(struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-	}{"command", StatusLineCommand})
-	return b
-}
-
-// isLucidStatusLine reports whether a statusLine setting runs lucid's.
-func isLucidStatusLine(raw json.RawMessage) bool {
-	var sl struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(raw, &sl) != nil {
-		return false
-	}
-	cmd := strings.TrimSpace(sl.Command)
-	f := strings.Fields(cmd)
-	return cmd == StatusLineCommand || len(f) == 2 && filepath.Base(f[0]) == "lucid" && f[1] == "statusline"
-}
-
-// registerStatusLine sets lucid's status line. One the user has is
-// theirs: it is replaced only with force.
-func registerStatusLine(s *installers.Settings, force bool) (string, error) {
-	old, ok := s.Member("statusLine")
-	switch {
-	case ok && installers.SameJSON(old, statusLine()):
-		return "", nil
-	case ok && !isLucidStatusLine(old) && !force:
-		return "", fmt.Errorf("%s already has a statusLine of yours (%s): keep it, or run lucid init --statusline --force to replace it", s.Name(), installers.CompactJSON(old))
-	}
-	s.SetMember("statusLine", statusLine())
-	if ok && !isLucidStatusLine(old) {
-		return "status line replaced (it was " + installers.CompactJSON(old) + ")", nil
-	}
-	return "lucid's status line registered", nil
-}
-
-// unregisterStatusLine removes lucid's status line; it reports whether it
-// did.
-func unregisterStatusLine(s *installers.Settings) bool {
-	if old, ok := s.Member("statusLine"); ok && isLucidStatusLine(old) {
-		s.RemoveMember("statusLine")
-		return true
-	}
-	return false
-}
-
 // DreamCommand is .claude/commands/lucid/dream.md, the /lucid:dream
 // command.
 const DreamCommand = `---
@@ -237,81 +180,28 @@ func writeDreamCommand(repo *gitstore.Repo) (bool, error) {
 	return true, gitstore.WriteFileAtomic(path, []byte(DreamCommand), 0o644)
 }
 
-// Claude Code reads a project's .claude/settings.json only from the folder
-// a session starts in (seen with 2.1.332: a session started in a subfolder
-// of the repository, in a repository nested in it, or above it runs none of
-// the repository's hooks). Hooks in the user's settings run in every
-// session, wherever it starts: `lucid init --user` registers lucid's there,
-// and they stand aside where the session's own folder registers lucid's
-// project hooks, so that no hook runs twice.
-
-// UserHookCommand is the command registered in the user's settings.
-func UserHookCommand(event string) string {
-	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --user " + event
+// installer is lucid's set-up of Claude Code: its hooks in one of two
+// settings files, its status line and the /lucid:dream command; doctor's
+// checks of them and of Claude Code itself; and lucid's hooks in the
+// user's settings, which stand aside themselves (lucid hook --user) where
+// the project registers its own.
+var installer = &installers.Setup{
+	Hooks:        Hooks,
+	Write:        install,
+	Remove:       uninstall,
+	Check:        check,
+	ClientChecks: checkClient,
+	DoctorFiles:  []string{SettingsName, LocalSettingsName, DreamCommandName},
+	UserSettings: UserSettings,
+	UserHooks:    userHooks,
 }
 
-// claudeUser is Claude Code's user settings as a client of the installer.
-var userHooks = &installers.Client{
-	ID:          "claude",
-	Name:        "Claude Code",
-	Events:      events,
-	TimeoutUnit: time.Second,
-	Command:     UserHookCommand,
-}
+// Setup is lucid's set-up of Claude Code.
+func (Client) Setup() *installers.Setup { return installer }
 
-// ConfigDir is Claude Code's folder of the user's: $CLAUDE_CONFIG_DIR,
-// else ~/.claude; "" when neither can be told.
-func ConfigDir() string {
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return dir
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".claude")
-}
-
-// UserSettings is the user's settings file of Claude Code:
-// $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
-func UserSettings() string {
-	dir := ConfigDir()
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "settings.json")
-}
-
-// ProjectHooks reports whether a session started in dir runs lucid's
-// project hooks for event: its .claude/settings.json or
-// settings.local.json registers them. lucid's user hooks then stand aside.
-// It reads the two files whole, without decoding them: it runs in every
-// hook call of a user hook.
-func ProjectHooks(dir, event string) bool {
-	want := []byte("lucid hook " + event + `"`)
-	for _, name := range []string{SettingsName, LocalSettingsName} {
-		b, err := gitstore.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), gitstore.MaxSettings)
-		if err == nil && bytes.Contains(b, want) {
-			return true
-		}
-	}
-	return false
-}
-
-// Hooks is Claude Code's settings, as the installer edits them.
-func (Client) Hooks() *installers.Client { return Hooks }
-
-// Install registers lucid's hooks and writes the /lucid:dream command.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
-	return install(repo, opt)
-}
-
-// Uninstall removes what Install added.
-func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) { return uninstall(repo) }
-
-// Check checks that every event is registered, in one settings file, and
+// check checks that every event is registered, in one settings file, and
 // that the /lucid:dream command is there.
-func (Client) Check(repo *gitstore.Repo) []setup.Finding {
+func check(repo *gitstore.Repo) []setup.Finding {
 	hooks := Hooks.CheckHooks(repo, "hooks", "lucid's hooks are not in .claude/settings.json or settings.local.json: agents get nothing", "run `lucid init` (or `lucid init --local`)")
 	dream := setup.Finding{Check: "/lucid:dream"}
 	if _, err := os.Stat(repo.Abs(DreamCommandName)); err != nil {
@@ -321,16 +211,3 @@ func (Client) Check(repo *gitstore.Repo) []setup.Finding {
 	}
 	return []setup.Finding{hooks, dream}
 }
-
-// DoctorFiles are Claude Code's files that lucid reads: its settings and
-// the /lucid:dream command.
-func (Client) DoctorFiles() []string {
-	return []string{SettingsName, LocalSettingsName, DreamCommandName}
-}
-
-// Advice: lucid init has nothing to add for Claude Code.
-func (Client) Advice(*gitstore.Repo) string { return "" }
-
-// User is lucid's hooks in Claude Code's user settings: they stand aside
-// themselves (lucid hook --user) where the project registers its own.
-func (Client) User() (*installers.Client, string, string) { return userHooks, UserSettings(), "" }

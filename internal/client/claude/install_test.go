@@ -255,18 +255,18 @@ func TestInstallKeepsToOneFile(t *testing.T) {
 // doctor's check names what is missing.
 func TestCheck(t *testing.T) {
 	repo := installertest.NewRepo(t)
-	if fs := (Client{}).Check(repo); fs[0].OK || fs[1].OK {
+	if fs := (Client{}).Setup().Check(repo); fs[0].OK || fs[1].OK {
 		t.Errorf("nothing installed, yet %+v", fs)
 	}
 	if _, err := install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if fs := (Client{}).Check(repo); !fs[0].OK || !fs[1].OK {
+	if fs := (Client{}).Setup().Check(repo); !fs[0].OK || !fs[1].OK {
 		t.Errorf("installed, yet %+v", fs)
 	}
 	text := installertest.ReadFile(t, repo, SettingsName)
 	installertest.WriteSettings(t, repo, SettingsName, strings.Replace(text, "exec lucid hook Stop\",\n            \"timeout\": 10", "exec lucid hook Stop\",\n            \"timeout\": 99", 1))
-	fs := (Client{}).Check(repo)
+	fs := (Client{}).Setup().Check(repo)
 	if fs[0].OK || !strings.Contains(fs[0].Detail, "lacks lucid's hooks for Stop") {
 		t.Errorf("a changed Stop hook: %+v", fs[0])
 	}
@@ -277,23 +277,23 @@ func TestSetup(t *testing.T) {
 	noUserSettings(t)
 	repo := installertest.NewRepo(t)
 	c := Client{}
-	if len(c.DoctorFiles()) != 3 {
-		t.Errorf("doctor files: %v", c.DoctorFiles())
+	if len(c.Setup().DoctorFiles) != 3 {
+		t.Errorf("doctor files: %v", c.Setup().DoctorFiles)
 	}
-	if c.Title() != "Claude Code" || c.Hooks() != Hooks || c.Advice(repo) != "" {
+	if c.Title() != "Claude Code" || c.Setup().Hooks != Hooks || c.Setup().Advice != nil {
 		t.Errorf("title %q", c.Title())
 	}
-	ch, err := c.Install(repo, installers.Options{StatusLine: true})
+	ch, err := c.Setup().Install(repo, installers.Options{StatusLine: true})
 	if err != nil || len(ch) != 2 {
 		t.Fatalf("install: %+v %v", ch, err)
 	}
-	if fs := c.Check(repo); len(fs) != 2 || !fs[0].OK || !fs[1].OK {
+	if fs := c.Setup().Check(repo); len(fs) != 2 || !fs[0].OK || !fs[1].OK {
 		t.Errorf("checks: %+v", fs)
 	}
-	if h, path, why := c.User(); h != userHooks || path != UserSettings() || why != "" {
+	if h, path, why := c.Setup().User(); h != userHooks || path != UserSettings() || why != "" {
 		t.Errorf("user hooks: %v %q %q", h, path, why)
 	}
-	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 2 {
+	if ch, err := c.Setup().Uninstall(repo); err != nil || len(ch) != 2 {
 		t.Errorf("uninstall: %+v %v", ch, err)
 	}
 }

@@ -17,7 +17,7 @@ func TestTeammate(t *testing.T) {
 	mates := 0
 	for _, f := range files {
 		name := filepath.Base(f)
-		in := decode(t, name)
+		in := adapter.Decode(t, name)
 		if in.AgentID == "" {
 			continue
 		}

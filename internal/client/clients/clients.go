@@ -26,7 +26,8 @@ import (
 // answers, shells) and its part of lucid init, uninstall and doctor.
 type Client interface {
 	client.Client
-	installers.Setup
+	// Setup is the client's part of lucid init, uninstall and doctor.
+	Setup() *installers.Setup
 	// Title is the client as its users know it.
 	Title() string
 }
@@ -135,22 +136,22 @@ func (h hostedClient) Encode(in client.Input, out *client.Output) ([]byte, strin
 func Doctor(repo *gitstore.Repo) (setUp, after []setup.Finding) {
 	var others []Client
 	for _, c := range all[1:] {
-		if c.Hooks().SetUp(repo) {
+		if c.Setup().Hooks.SetUp(repo) {
 			others = append(others, c)
 		}
 	}
 	def := Default()
-	if len(others) > 0 && !def.Hooks().SetUp(repo) {
+	if len(others) > 0 && !def.Setup().Hooks.SetUp(repo) {
 		setUp = append(setUp, setup.Finding{Check: "hooks", OK: true, Detail: "not set up for " + def.Title() + " (`lucid init --client " + def.Name() + "` adds it)"})
 	} else {
-		setUp = def.Check(repo)
+		setUp = def.Setup().Check(repo)
 	}
 	for _, c := range others {
-		setUp = append(setUp, c.Check(repo)...)
+		setUp = append(setUp, c.Setup().Check(repo)...)
 	}
 	for _, c := range all {
-		if c.Hooks().SetUp(repo) {
-			after = append(after, c.CheckClient()...)
+		if s := c.Setup(); s.Hooks.SetUp(repo) && s.ClientChecks != nil {
+			after = append(after, s.ClientChecks()...)
 		}
 	}
 	return setUp, after
@@ -161,7 +162,7 @@ func Doctor(repo *gitstore.Repo) (setUp, after []setup.Finding) {
 func Files() []string {
 	var files []string
 	for _, c := range all {
-		files = append(files, c.DoctorFiles()...)
+		files = append(files, c.Setup().DoctorFiles...)
 	}
 	return files
 }

@@ -71,14 +71,14 @@ func TestDoctorAndHelp(t *testing.T) {
 		t.Errorf("nothing set up: %+v %+v", setUp, after)
 	}
 	other := All()[1]
-	if _, err := other.Install(repo, installers.Options{}); err != nil {
+	if _, err := other.Setup().Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	setUp, _ = Doctor(repo)
 	if !setUp[0].OK || !strings.Contains(setUp[0].Detail, "not set up for "+Default().Title()) {
 		t.Errorf("another client alone: %+v", setUp[0])
 	}
-	if _, err := Default().Install(repo, installers.Options{}); err != nil {
+	if _, err := Default().Setup().Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, after = Doctor(repo); len(after) == 0 {
@@ -115,7 +115,7 @@ func TestClientRoundTripKeepsTheUsersBytes(t *testing.T) {
 		{"empty object", "{}\n", ""},
 	}
 	for _, cl := range All()[1:] {
-		c := cl.Hooks()
+		c := cl.Setup().Hooks
 		if c.Own != nil {
 			continue // a file of lucid's own, no settings of the user's
 		}
@@ -167,7 +167,7 @@ func TestClientEntries(t *testing.T) {
 	repo := installertest.NewRepo(t)
 	for _, name := range []string{"codex", "gemini"} {
 		c, _ := ByName(name)
-		if _, err := c.Hooks().InstallHooks(repo); err != nil {
+		if _, err := c.Setup().Hooks.InstallHooks(repo); err != nil {
 			t.Fatal(err)
 		}
 	}

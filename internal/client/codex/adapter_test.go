@@ -2,9 +2,7 @@ package codex
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/lucid-dev/lucid/internal/client"
@@ -17,14 +15,13 @@ import (
 
 const version = "codex-0.169.0"
 
-// recorded is a recorded payload of the client's version.
-func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
+var adapter = clienttest.Adapter{Client: Client{}, Version: version}
 
 // withCommand is a recorded payload with tool_input.command replaced.
 func withCommand(t *testing.T, name, command string) []byte {
 	t.Helper()
 	var p map[string]any
-	if err := json.Unmarshal(recorded(t, name), &p); err != nil {
+	if err := json.Unmarshal(adapter.Recorded(t, name), &p); err != nil {
 		t.Fatal(err)
 	}
 	p["tool_input"].(map[string]any)["command"] = command
@@ -48,47 +45,36 @@ func decode(t *testing.T, event string, b []byte) client.Input {
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
 	base := client.Input{Cwd: repo, PermissionMode: "bypassPermissions", Caps: client.GateLead | client.Unrecorded}
-	with := func(f func(*client.Input)) client.Input {
-		in := base
-		f(&in)
-		return in
-	}
-	for _, tc := range []struct {
-		file, event string
-		want        client.Input
-	}{
-		{"SessionStart-compact.json", "SessionStart", with(func(in *client.Input) {
+	adapter.TestDecode(t, []clienttest.Decoding{
+		{File: "SessionStart-compact.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.SessionID, in.Source = "SessionStart", "01a23aa2-8c90-7531-8951-6750f7580a9c", "compact"
 		})},
 		// apply_patch names the files of its patch, made absolute.
-		{"PreToolUse-apply_patch.json", "PreToolUse", with(func(in *client.Input) {
+		{File: "PreToolUse-apply_patch.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.SessionID, in.ToolName, in.Tool, in.Paths = "PreToolUse", "01a23a7d-ac6f-7493-b1f0-f59c6e21259d", "apply_patch", client.ToolEdit, []string{repo + "/a.txt"}
 		})},
 		// exec_command reaches hooks as Bash, its command line whole.
-		{"PreToolUse-shell.json", "PreToolUse", with(func(in *client.Input) {
+		{File: "PreToolUse-shell.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.SessionID, in.ToolName, in.Tool = "PreToolUse", "01a23a7d-ac6f-7493-b1f0-f59c6e21259d", "Bash", client.ToolShell
 			in.Command = "env | sort > /home/dev/work/env.txt; echo SHELL-RAN"
 		})},
 		// A subagent's call: its own id, the root session's.
-		{"PreToolUse-shell-in-subagent.json", "PreToolUse", with(func(in *client.Input) {
+		{File: "PreToolUse-shell-in-subagent.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.SessionID, in.AgentID, in.AgentType = "PreToolUse", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "01a23a80-9e3b-77c1-97f9-6fcd3877ae91", "default"
 			in.ToolName, in.Tool, in.Command = "Bash", client.ToolShell, "env | sort > /home/dev/work/env-sub.txt; echo SUB-SHELL"
 		})},
 		// The lead waiting for its subagent gets its news back.
-		{"PostToolUse-multi_agent_v1wait_agent.json", "PostToolUse", with(func(in *client.Input) {
+		{File: "PostToolUse-multi_agent_v1wait_agent.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.SessionID, in.ToolName, in.Tool = "PostToolUse", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "multi_agent_v1wait_agent", client.ToolAgent
 		})},
-		{"PreToolUse-spawn_agent.json", "PreToolUse", with(func(in *client.Input) {
+		{File: "PreToolUse-spawn_agent.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.SessionID, in.ToolName = "PreToolUse", "01a23a80-9c2d-7be1-968e-90ddcb1b071a", "spawn_agent"
 		})},
-		{"Stop-after-block.json", "Stop", with(func(in *client.Input) {
+		{File: "Stop-after-block.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.SessionID, in.StopHookActive = "Stop", "01a23a7e-2c06-7cc1-9586-163cdf6327db", true
 		})},
-	} {
-		if got := decode(t, tc.event, recorded(t, tc.file)); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
-		}
-	}
+		{Payload: "[1]", Event: "PreToolUse", Err: "payload is not a JSON object"},
+	})
 }
 
 // A patch names every file it writes, a moved file's both names, also
@@ -111,9 +97,6 @@ func TestPatchPaths(t *testing.T) {
 			t.Errorf("%q: paths %q, want %q", tc.command, in.Paths, tc.want)
 		}
 	}
-	if _, err := (Client{}).Decode("PreToolUse", []byte("[1]")); err == nil || !strings.HasPrefix(err.Error(), "payload is not a JSON object") {
-		t.Errorf("a payload that is no object: %v", err)
-	}
 }
 
 // lucid's answers in Claude Code's shape, which Codex honours: a deny in
@@ -121,49 +104,26 @@ func TestPatchPaths(t *testing.T) {
 // additionalContext; a signed command is never sent, since Codex takes a
 // new input only with "allow".
 func TestEncode(t *testing.T) {
-	shell := decode(t, "PreToolUse", recorded(t, "PreToolUse-shell.json"))
+	shell := decode(t, "PreToolUse", adapter.Recorded(t, "PreToolUse-shell.json"))
 	shell.ToolInput = []byte(`{"command":"lucid note x"}`)
-	for _, tc := range []struct {
-		name string
-		in   client.Input
-		out  client.Output
-		want string
-	}{
-		{"deny", shell, client.Output{Deny: "lucid: a.txt is claimed"},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
-		{"block at Stop", client.Input{Event: "Stop"}, client.Output{Block: "Before you stop: record"},
-			`{"decision":"block","reason":"Before you stop: record"}`},
-		{"context", client.Input{Event: "UserPromptSubmit"}, client.Output{Context: "lucid: 1 new log entry"},
-			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"lucid: 1 new log entry"}}`},
-		{"signed command with context", shell, client.Output{Context: "news", Command: "LUCID_AGENT=x lucid note x", Permission: "allow", PermissionReason: "signed"},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"news"}}`},
-		{"signed command alone", shell, client.Output{Command: "LUCID_AGENT=x lucid note x", Permission: "allow"}, ""},
-	} {
-		b, line, code := Client{}.Encode(tc.in, &tc.out)
-		want := tc.want
-		if want != "" {
-			want += "\n"
-		}
-		if string(b) != want || line != "" || code != 0 {
-			t.Errorf("%s: %q, %q, exit %d\nwant %q", tc.name, b, line, code, want)
-		}
-	}
+	adapter.TestEncode(t, []clienttest.Encoding{
+		{Name: "deny", In: shell, Out: client.Output{Deny: "lucid: a.txt is claimed"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
+		{Name: "block at Stop", In: client.Input{Event: "Stop"}, Out: client.Output{Block: "Before you stop: record"},
+			Want: `{"decision":"block","reason":"Before you stop: record"}`},
+		{Name: "context", In: client.Input{Event: "UserPromptSubmit"}, Out: client.Output{Context: "lucid: 1 new log entry"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"lucid: 1 new log entry"}}`},
+		{Name: "signed command with context", In: shell, Out: client.Output{Context: "news", Command: "LUCID_AGENT=x lucid note x", Permission: "allow", PermissionReason: "signed"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"news"}}`},
+		{Name: "signed command alone", In: shell, Out: client.Output{Command: "LUCID_AGENT=x lucid note x", Permission: "allow"}, Want: ""},
+	})
 }
 
 // Codex's shell names its agent (CODEX_THREAD_ID, beside the root session
 // CODEX_SESSION_ID: the environments recorded in a lead's shell and a
 // subagent's); its hooks are marked by nothing.
 func TestShellAndHookEnvironments(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i+1 < len(kv); i += 2 {
-				if kv[i] == k {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
+	env := clienttest.Env
 	c := Client{}
 	lead := env("CODEX_SESSION_ID", "01a23a7e-ddd6-7a01-a74c-c206832377c4", "CODEX_THREAD_ID", "01a23a7e-ddd6-7a01-a74c-c206832377c4", "CODEX_CI", "1")
 	if sh, ok := c.AgentShell(lead); !ok || sh != (client.Shell{Client: "Codex CLI", Agent: "01a23a7e-ddd6-7a01-a74c-c206832377c4", Session: "01a23a7e-ddd6-7a01-a74c-c206832377c4"}) {

@@ -16,12 +16,12 @@
 package codex
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
 	"github.com/lucid-dev/lucid/internal/client/applypatch"
+	"github.com/lucid-dev/lucid/internal/client/claudeshape"
 	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
@@ -32,38 +32,19 @@ type Client struct{ identity.Codex }
 // Events are the Codex events lucid registers; their names are lucid's.
 func (Client) Events() []client.Event { return events }
 
-// payload is the part of a Codex hook payload lucid reads.
-type payload struct {
-	SessionID, Cwd, PermissionMode, Source string
-	AgentID, AgentType                     string
-	ToolName                               string
-	ToolInput                              []byte // raw JSON
-	StopHookActive                         bool
-}
-
-// decode reads b as encoding/json would read it into the payload's
-// fields, without its cost at the start of every hook (internal/jsonread).
-func (p *payload) decode(b []byte) error {
-	return jsonread.Fields(b, map[string]any{
-		"session_id": &p.SessionID, "cwd": &p.Cwd, "permission_mode": &p.PermissionMode,
-		"agent_id": &p.AgentID, "agent_type": &p.AgentType, "source": &p.Source,
-		"tool_name": &p.ToolName, "tool_input": &p.ToolInput, "stop_hook_active": &p.StopHookActive,
-	})
-}
+// members are the members of a Codex hook payload lucid reads.
+const members = claudeshape.Common | claudeshape.PermissionMode | claudeshape.AgentID | claudeshape.AgentType
 
 // Decode reads the payload. A patch that cannot be read whole still gives
 // every path that could be read: a malformed patch is no reason to let a
 // write to a claimed path through.
 func (Client) Decode(event string, b []byte) (client.Input, error) {
-	var p payload
-	if err := p.decode(b); err != nil {
-		return client.Input{}, fmt.Errorf("payload is not a JSON object: %w", err)
+	p, err := claudeshape.Decode(b, members)
+	if err != nil {
+		return client.Input{}, err
 	}
-	in := client.Input{
-		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
-		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
-		ToolName: p.ToolName, ToolInput: p.ToolInput, Caps: client.GateLead | client.Unrecorded,
-	}
+	in := p.Input(event)
+	in.Caps = client.GateLead | client.Unrecorded
 	var ti struct{ Command string } // both tools' text; not a string reads as ""
 	jsonread.Fields(p.ToolInput, map[string]any{"command": &ti.Command})
 	switch {

@@ -58,10 +58,10 @@ func TestCodexChecksOfBadConfig(t *testing.T) {
 	if _, err := TrustCodex(repo); err == nil {
 		t.Error("trust written through a config.toml that is a folder")
 	}
-	if _, err := (Client{}).Install(repo, installers.Options{Trust: true}); err == nil {
+	if _, err := (Client{}).Setup().Install(repo, installers.Options{Trust: true}); err == nil {
 		t.Error("install trusted through a config.toml that is a folder")
 	}
-	if _, err := (Client{}).Uninstall(repo); err == nil {
+	if _, err := (Client{}).Setup().Uninstall(repo); err == nil {
 		t.Error("uninstall untrusted through a config.toml that is a folder")
 	}
 	bin := t.TempDir()

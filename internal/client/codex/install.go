@@ -43,46 +43,28 @@ var Hooks = &installers.Client{
 // HooksName is Codex's project hooks file.
 const HooksName = ".codex/hooks.json"
 
-// Hooks is Codex's settings, as the installer edits them.
-func (Client) Hooks() *installers.Client { return Hooks }
-
-// Install registers lucid's hooks in .codex/hooks.json and, with
-// opt.Trust, trusts them in $CODEX_HOME/config.toml.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
-	ch, err := Hooks.InstallHooks(repo)
-	if err != nil || !opt.Trust {
-		return ch, err
-	}
-	trusted, err := TrustCodex(repo)
-	if err != nil {
-		return nil, err
-	}
-	return append(ch, trusted...), nil
+// installer is lucid's set-up of Codex: its hooks, the trust Codex needs
+// for each of them, and doctor's checks of its trust in the project and in
+// each hook, and of lucid on its shells' PATH. Codex CLI runs a hook
+// registered both for the user and the project twice, and one for the
+// user only once trusted: lucid sets it up per repository.
+var installer = &installers.Setup{
+	Hooks:   Hooks,
+	Trust:   TrustCodex,
+	Untrust: UntrustCodex,
+	Check: func(repo *gitstore.Repo) []setup.Finding {
+		return []setup.Finding{Hooks.CheckRegistered(repo), checkCodexProject(repo), checkCodexTrust(repo), checkShellPath(Hooks)}
+	},
+	Advice:     advice,
+	NotForUser: "Codex CLI runs a hook registered both for the user and the project twice, and one for the user only once trusted; lucid sets Codex up per repository (lucid init --client codex)",
 }
 
-// Uninstall removes lucid's hooks and the trust lucid wrote for them.
-func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
-	changes, err := Hooks.UninstallHooks(repo)
-	if err != nil {
-		return changes, err
-	}
-	ch, err := UntrustCodex(repo)
-	return append(changes, ch...), err
-}
+// Setup is lucid's set-up of Codex.
+func (Client) Setup() *installers.Setup { return installer }
 
-// Check checks lucid's hooks and what Codex needs before it runs them:
-// its trust in the project and in each hook, and lucid on its shells'
-// PATH.
-func (Client) Check(repo *gitstore.Repo) []setup.Finding {
-	return []setup.Finding{
-		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
-		checkCodexProject(repo), checkCodexTrust(repo), checkShellPath(Hooks),
-	}
-}
-
-// Advice is what lucid init says about trust in Codex, or "" when Codex
+// advice is what lucid init says about trust in Codex, or "" when Codex
 // trusts the project and every one of lucid's hooks.
-func (Client) Advice(repo *gitstore.Repo) string {
+func advice(repo *gitstore.Repo) string {
 	project, hooks := checkCodexProject(repo), checkCodexTrust(repo)
 	if project.OK && hooks.OK {
 		return ""
@@ -92,16 +74,4 @@ func (Client) Advice(repo *gitstore.Repo) string {
 		"Trust the project when codex first asks in " + repo.Top + " (or add [projects." + tomlString(repo.Top) + "] trust_level = \"trusted\" to " + cfg + "), " +
 		"then trust lucid's hooks in codex's /hooks view, or run `lucid init --client codex --trust-codex`, which trusts lucid's own hooks, and nothing else, in " + cfg + ". " +
 		"`lucid doctor` checks both."
-}
-
-// CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []setup.Finding { return nil }
-
-// DoctorFiles: lucid reads no file of the client's beside its hooks.
-func (Client) DoctorFiles() []string { return nil }
-
-// User: Codex CLI runs a hook registered both for the user and the
-// project twice, and one for the user only once trusted.
-func (Client) User() (*installers.Client, string, string) {
-	return nil, "", "Codex CLI runs a hook registered both for the user and the project twice, and one for the user only once trusted; lucid sets Codex up per repository (lucid init --client codex)"
 }

@@ -22,7 +22,7 @@ func TestClientKeepsTheUsersHooks(t *testing.T) {
 	if got := installertest.Hooks(t, installertest.ReadFile(t, repo, HooksName))["PreToolUse"]; !strings.HasPrefix(got, "[Bash]  ./audit.sh 0;[Bash|apply_patch]") {
 		t.Errorf("PreToolUse: %q", got)
 	}
-	if ch, err := (Client{}).Uninstall(repo); err != nil || installertest.ReadFile(t, repo, HooksName) != user {
+	if ch, err := (Client{}).Setup().Uninstall(repo); err != nil || installertest.ReadFile(t, repo, HooksName) != user {
 		t.Errorf("uninstall: %v %v\n%s", ch, err, installertest.ReadFile(t, repo, HooksName))
 	}
 }
@@ -49,31 +49,31 @@ func TestSetup(t *testing.T) {
 	t.Setenv("CODEX_HOME", t.TempDir())
 	repo := installertest.NewRepo(t)
 	c := Client{}
-	if c.CheckClient() != nil || c.DoctorFiles() != nil {
+	if c.Setup().ClientChecks != nil || c.Setup().DoctorFiles != nil {
 		t.Error("checks or files of the client's own")
 	}
-	if c.Title() != "Codex CLI" || c.Hooks() != Hooks {
+	if c.Title() != "Codex CLI" || c.Setup().Hooks != Hooks {
 		t.Errorf("title %q", c.Title())
 	}
-	ch, err := c.Install(repo, installers.Options{Trust: true})
+	ch, err := c.Setup().Install(repo, installers.Options{Trust: true})
 	if err != nil || len(ch) != 2 || ch[0].Path != HooksName || ch[1].Path != ConfigPath() {
 		t.Fatalf("install: %+v %v", ch, err)
 	}
-	fs := c.Check(repo)
+	fs := c.Setup().Check(repo)
 	if len(fs) != 4 || !fs[0].OK || fs[1].OK || !fs[2].OK || fs[3].Check != "codex finds lucid" {
 		t.Errorf("checks: %+v", fs)
 	}
-	if a := c.Advice(repo); !strings.Contains(a, "trusts the project") || !strings.Contains(a, "--trust-codex") {
+	if a := c.Setup().Advice(repo); !strings.Contains(a, "trusts the project") || !strings.Contains(a, "--trust-codex") {
 		t.Errorf("advice: %q", a)
 	}
-	if h, _, why := c.User(); h != nil || !strings.Contains(why, "per repository") {
+	if h, _, why := c.Setup().User(); h != nil || !strings.Contains(why, "per repository") {
 		t.Errorf("user hooks: %v %q", h, why)
 	}
-	ch, err = c.Uninstall(repo)
+	ch, err = c.Setup().Uninstall(repo)
 	if err != nil || len(ch) != 2 {
 		t.Errorf("uninstall: %+v %v", ch, err)
 	}
-	if _, err := c.Install(repo, installers.Options{}); err != nil {
+	if _, err := c.Setup().Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(ConfigPath()); strings.Contains(string(b), "trusted_hash") {
@@ -106,10 +106,10 @@ func TestAdviceWhenTrusted(t *testing.T) {
 	t.Setenv("CODEX_HOME", t.TempDir())
 	repo := installertest.NewRepo(t)
 	os.WriteFile(ConfigPath(), []byte("[projects."+tomlString(repo.Top)+"]\ntrust_level = \"trusted\"\n"), 0o600)
-	if _, err := (Client{}).Install(repo, installers.Options{Trust: true}); err != nil {
+	if _, err := (Client{}).Setup().Install(repo, installers.Options{Trust: true}); err != nil {
 		t.Fatal(err)
 	}
-	if a := (Client{}).Advice(repo); a != "" {
+	if a := (Client{}).Setup().Advice(repo); a != "" {
 		t.Errorf("advice once trusted: %q", a)
 	}
 	ten := 10

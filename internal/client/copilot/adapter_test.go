@@ -22,14 +22,7 @@ import (
 
 const version = "copilot-cli-1.0.102"
 
-// recorded is a recorded payload of the client's version.
-func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
-
-// decode decodes a recorded payload of its event (the name's first word).
-func decode(t *testing.T, name string) client.Input {
-	t.Helper()
-	return clienttest.Decode(t, Client{}, version, "", name)
-}
+var adapter = clienttest.Adapter{Client: Client{}, Version: version}
 
 // What lucid reads of each kind of payload: Copilot's events under lucid's
 // names; the write tools' paths, apply_patch's from its raw patch; the
@@ -48,73 +41,58 @@ func TestDecodeRecorded(t *testing.T) {
 		patch = "1bf85ca8-955a-43a5-9d50-eae402b762ec"
 	)
 	base := client.Input{SessionID: lead, Cwd: repo, Caps: client.NewsAfter | client.GateLead | client.Unrecorded | client.NoRestart}
-	with := func(in client.Input, f func(*client.Input)) client.Input {
-		f(&in)
-		return in
-	}
 	inSub := func(in *client.Input) {
 		in.SessionID, in.AgentID, in.AgentType, in.Caps = main, sub, "task", in.Caps&^client.GateLead
 	}
-	for _, tc := range []struct {
-		file string
-		want client.Input
-	}{
-		{"sessionStart.json", with(base, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
-		{"sessionStart-resume.json", with(base, func(in *client.Input) {
+	adapter.TestDecode(t, []clienttest.Decoding{
+		{File: "sessionStart.json", Want: clienttest.With(base, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
+		{File: "sessionStart-resume.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.SessionID, in.Event, in.Source = "ad06c344-b8ed-4b1f-9e7c-1bd8b3fdada6", "SessionStart", "resume"
 		})},
-		{"userPromptSubmitted.json", with(base, func(in *client.Input) { in.Event = "UserPromptSubmit" })},
-		{"preToolUse-bash.json", with(base, func(in *client.Input) {
+		{File: "userPromptSubmitted.json", Want: clienttest.With(base, func(in *client.Input) { in.Event = "UserPromptSubmit" })},
+		{File: "preToolUse-bash.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool = "PreToolUse", "bash", client.ToolShell
 			in.Caps |= client.Mute
 			in.Command = "echo from-shell > shell.txt && env | sort > shell_env.txt"
 		})},
-		{"preToolUse-create.json", with(base, func(in *client.Input) {
+		{File: "preToolUse-create.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "create", client.ToolEdit, []string{repo + "/created.txt"}
 			in.Caps |= client.Mute
 		})},
-		{"preToolUse-edit.json", with(base, func(in *client.Input) {
+		{File: "preToolUse-edit.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "edit", client.ToolEdit, []string{repo + "/notes.txt"}
 			in.Caps |= client.Mute
 		})},
-		{"preToolUse-apply_patch.json", with(base, func(in *client.Input) {
+		{File: "preToolUse-apply_patch.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.SessionID, in.Event, in.ToolName, in.Tool = patch, "PreToolUse", "apply_patch", client.ToolEdit
 			in.Caps |= client.Mute
 			in.Paths = []string{repo + "/patched.txt", repo + "/notes.txt"}
 		})},
-		{"postToolUse-edit.json", with(base, func(in *client.Input) {
+		{File: "postToolUse-edit.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "edit", client.ToolEdit, []string{repo + "/notes.txt"}
 		})},
-		{"postToolUse-task.json", with(base, func(in *client.Input) {
+		{File: "postToolUse-task.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.SessionID, in.Event, in.ToolName, in.Tool = main, "PostToolUse", "task", client.ToolAgent
 		})},
-		{"agentStop.json", with(base, func(in *client.Input) { in.Event = "Stop" })},
-		{"sessionEnd.json", with(base, func(in *client.Input) { in.Event = "SessionEnd" })},
-		{"subagentStart.json", with(base, func(in *client.Input) { inSub(in); in.Event = "SubagentStart" })},
-		{"userPromptSubmitted-in-subagent.json", with(base, func(in *client.Input) { inSub(in); in.Event = "UserPromptSubmit" })},
-		{"preToolUse-bash-in-subagent.json", with(base, func(in *client.Input) {
+		{File: "agentStop.json", Want: clienttest.With(base, func(in *client.Input) { in.Event = "Stop" })},
+		{File: "sessionEnd.json", Want: clienttest.With(base, func(in *client.Input) { in.Event = "SessionEnd" })},
+		{File: "subagentStart.json", Want: clienttest.With(base, func(in *client.Input) { inSub(in); in.Event = "SubagentStart" })},
+		{File: "userPromptSubmitted-in-subagent.json", Want: clienttest.With(base, func(in *client.Input) { inSub(in); in.Event = "UserPromptSubmit" })},
+		{File: "preToolUse-bash-in-subagent.json", Want: clienttest.With(base, func(in *client.Input) {
 			inSub(in)
 			in.Event, in.ToolName, in.Tool, in.Command = "PreToolUse", "bash", client.ToolShell, "env | sort > sub_env_A.txt"
 			in.Caps |= client.Mute
 		})},
 		// A subagent's agentStop ends its turn; its subagentStop runs the gate.
-		{"agentStop-in-subagent.json", with(base, func(in *client.Input) { inSub(in); in.Event = "Stop" })},
-		{"subagentStop.json", with(base, func(in *client.Input) { inSub(in); in.Event = "SubagentStop" })},
-	} {
-		got := decode(t, tc.file)
-		got.ToolInput = nil
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
-		}
-	}
-	if in := decode(t, "agentStop-after-block.json"); !in.StopHookActive || in.Event != "Stop" {
+		{File: "agentStop-in-subagent.json", Want: clienttest.With(base, func(in *client.Input) { inSub(in); in.Event = "Stop" })},
+		{File: "subagentStop.json", Want: clienttest.With(base, func(in *client.Input) { inSub(in); in.Event = "SubagentStop" })},
+		{Payload: "{", Event: "preToolUse", Err: "payload is not a JSON object"},
+	})
+	if in := adapter.Decode(t, "agentStop-after-block.json"); !in.StopHookActive || in.Event != "Stop" {
 		t.Errorf("agentStop after a block: %+v", in)
 	}
-	if in := decode(t, "subagentStop-after-block.json"); !in.StopHookActive || in.Event != "SubagentStop" || in.AgentID == "" {
+	if in := adapter.Decode(t, "subagentStop-after-block.json"); !in.StopHookActive || in.Event != "SubagentStop" || in.AgentID == "" {
 		t.Errorf("subagentStop after a block: %+v", in)
-	}
-	if _, err := (Client{}).Decode("preToolUse", []byte("{")); err == nil || !strings.HasPrefix(err.Error(), "payload is not a JSON object") {
-		t.Errorf("a payload that is no object: %v", err)
 	}
 	// A relative path is the session folder's; a malformed patch still
 	// names its files; arguments of the wrong shape name nothing.
@@ -141,41 +119,27 @@ func TestDecodeRecorded(t *testing.T) {
 // says of the call itself); a signed command as the tool's whole
 // arguments, with no permission decision ("ask" would deny in -p).
 func TestEncode(t *testing.T) {
-	before := decode(t, "preToolUse-bash.json")
-	for _, tc := range []struct {
-		name string
-		in   client.Input
-		out  client.Output
-		want string
-	}{
-		{"deny", before, client.Output{Deny: "lucid: a.txt is claimed"}, `{"permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}`},
-		{"block at agentStop", decode(t, "agentStop.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
-		{"block at subagentStop", decode(t, "subagentStop.json"), client.Output{Block: "record"}, `{"decision":"block","reason":"record"}`},
-		{"context at sessionStart", decode(t, "sessionStart.json"), client.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
-		{"context at subagentStart", decode(t, "subagentStart.json"), client.Output{Context: "# lucid: digest"}, `{"additionalContext":"# lucid: digest"}`},
-		{"context at postToolUse", decode(t, "postToolUse-bash.json"), client.Output{Context: "news"}, `{"additionalContext":"news"}`},
-		{"context at preToolUse", before, client.Output{Context: "lucid: a.txt is claimed in the work tree /w"}, `{"additionalContext":"lucid: a.txt is claimed in the work tree /w"}`},
-		{"nothing", before, client.Output{}, ""},
-		{"signed command", before, client.Output{Command: "LUCID_AGENT=c lucid note x", Permission: "ask"},
-			`{"modifiedArgs":{"command":"LUCID_AGENT=c lucid note x","description":"write a file"}}`},
-		{"signed command in a subagent", decode(t, "preToolUse-bash-in-subagent.json"), client.Output{Command: "LUCID_AGENT=c/a lucid note x", Permission: "allow"},
-			`{"modifiedArgs":{"command":"LUCID_AGENT=c/a lucid note x","description":"dump env A"}}`},
-	} {
-		b, line, code := Client{}.Encode(tc.in, &tc.out)
-		want := tc.want
-		if want != "" {
-			want += "\n"
-		}
-		if string(b) != want || line != "" || code != 0 {
-			t.Errorf("%s: %q, %q, exit %d\nwant %q", tc.name, b, line, code, want)
-		}
-	}
+	before := adapter.Decode(t, "preToolUse-bash.json")
+	adapter.TestEncode(t, []clienttest.Encoding{
+		{Name: "deny", In: before, Out: client.Output{Deny: "lucid: a.txt is claimed"}, Want: `{"permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}`},
+		{Name: "block at agentStop", In: adapter.Decode(t, "agentStop.json"), Out: client.Output{Block: "Before you stop: record"}, Want: `{"decision":"block","reason":"Before you stop: record"}`},
+		{Name: "block at subagentStop", In: adapter.Decode(t, "subagentStop.json"), Out: client.Output{Block: "record"}, Want: `{"decision":"block","reason":"record"}`},
+		{Name: "context at sessionStart", In: adapter.Decode(t, "sessionStart.json"), Out: client.Output{Context: "# lucid: digest"}, Want: `{"additionalContext":"# lucid: digest"}`},
+		{Name: "context at subagentStart", In: adapter.Decode(t, "subagentStart.json"), Out: client.Output{Context: "# lucid: digest"}, Want: `{"additionalContext":"# lucid: digest"}`},
+		{Name: "context at postToolUse", In: adapter.Decode(t, "postToolUse-bash.json"), Out: client.Output{Context: "news"}, Want: `{"additionalContext":"news"}`},
+		{Name: "context at preToolUse", In: before, Out: client.Output{Context: "lucid: a.txt is claimed in the work tree /w"}, Want: `{"additionalContext":"lucid: a.txt is claimed in the work tree /w"}`},
+		{Name: "nothing", In: before, Out: client.Output{}, Want: ""},
+		{Name: "signed command", In: before, Out: client.Output{Command: "LUCID_AGENT=c lucid note x", Permission: "ask"},
+			Want: `{"modifiedArgs":{"command":"LUCID_AGENT=c lucid note x","description":"write a file"}}`},
+		{Name: "signed command in a subagent", In: adapter.Decode(t, "preToolUse-bash-in-subagent.json"), Out: client.Output{Command: "LUCID_AGENT=c/a lucid note x", Permission: "allow"},
+			Want: `{"modifiedArgs":{"command":"LUCID_AGENT=c/a lucid note x","description":"dump env A"}}`},
+	})
 }
 
 // env reads a recorded environment (NAME=value lines after a # header).
 func env(t *testing.T, name string) func(string) string {
 	m := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(recorded(t, name)))
+	sc := bufio.NewScanner(bytes.NewReader(adapter.Recorded(t, name)))
 	for sc.Scan() {
 		if k, v, ok := strings.Cut(sc.Text(), "="); ok && !strings.HasPrefix(k, "#") {
 			m[k] = v

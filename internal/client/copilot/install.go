@@ -63,8 +63,26 @@ var Hooks = &installers.Client{
 	Flat:        true,
 }
 
-// Hooks is lucid's hook file, as the installer edits it.
-func (Client) Hooks() *installers.Client { return Hooks }
+// installer is lucid's set-up of Copilot: lucid's hook file, the folder
+// trust Copilot needs before it runs a repository's hooks (with
+// Options.Trust), and doctor's checks of the hooks, the trust, and lucid
+// on the PATH its hooks see. Copilot runs the hooks of ~/.copilot/hooks
+// beside a repository's, both: lucid sets it up per repository.
+var installer = &installers.Setup{
+	Hooks:   Hooks,
+	Write:   writeFile,
+	Remove:  removeFile,
+	Trust:   Trust,
+	Untrust: Untrust,
+	Check: func(repo *gitstore.Repo) []setup.Finding {
+		return []setup.Finding{Hooks.CheckRegistered(repo), checkTrust(repo), installers.CheckLucidOnPath(Hooks.ID, "GitHub Copilot CLI")}
+	},
+	Advice:     advice,
+	NotForUser: "GitHub Copilot CLI runs a user hook beside the repository's own, both; lucid sets Copilot up per repository (lucid init --client copilot)",
+}
+
+// Setup is lucid's set-up of Copilot.
+func (Client) Setup() *installers.Setup { return installer }
 
 // isLucidFile reports whether b is lucid's hook file, cheaply (a hook
 // reads it): it registers lucid's hook.
@@ -101,19 +119,9 @@ func ownFile(b []byte) bool {
 	return true
 }
 
-// Install writes lucid's hook file and, with opt.Trust, has Copilot trust
-// the work tree in $COPILOT_HOME/config.json. A file of that name that is
-// not lucid's is refused.
-func (Client) Install(repo *gitstore.Repo, opt installers.Options) ([]setup.Change, error) {
-	ch, err := installFile(repo)
-	if err != nil || !opt.Trust {
-		return ch, err
-	}
-	trusted, err := Trust(repo)
-	return append(ch, trusted...), err
-}
-
-func installFile(repo *gitstore.Repo) ([]setup.Change, error) {
+// writeFile writes lucid's hook file. A file of that name that is not
+// lucid's is refused.
+func writeFile(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	raw, err := gitstore.ReadFile(repo.Abs(HooksName), gitstore.MaxSettings)
 	switch {
 	case err == nil && len(bytes.TrimSpace(raw)) > 0 && !ownFile(raw):
@@ -147,10 +155,10 @@ func installFile(repo *gitstore.Repo) ([]setup.Change, error) {
 	return []setup.Change{{Path: HooksName, What: what}}, nil
 }
 
-// Uninstall removes lucid's hook file (lucid's hooks alone where someone
-// added their own to it), the folders lucid created for it once they are
-// empty, and the trust lucid wrote.
-func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
+// removeFile removes lucid's hook file (lucid's hooks alone where someone
+// added their own to it), and the folders lucid created for it once they
+// are empty.
+func removeFile(repo *gitstore.Repo) ([]setup.Change, error) {
 	var changes []setup.Change
 	s, err := Hooks.Read(repo, HooksName)
 	if err != nil {
@@ -167,11 +175,6 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 		}
 		changes = append(changes, ch)
 	}
-	ch, err := Untrust(repo)
-	if err != nil {
-		return changes, err
-	}
-	changes = append(changes, ch...)
 	rec, err := readRecord(repo)
 	if err != nil || len(rec.Dirs) == 0 {
 		return changes, err
@@ -194,29 +197,8 @@ func saveOrRemove(repo *gitstore.Repo, s *installers.Settings) (setup.Change, er
 	return setup.Change{Path: HooksName, What: "removed (it held only lucid's hooks)"}, nil
 }
 
-// Check checks lucid's hooks and what Copilot needs before it runs them:
-// a trusted folder, and lucid on the PATH its hooks see.
-func (Client) Check(repo *gitstore.Repo) []setup.Finding {
-	return []setup.Finding{
-		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+HooksName, "run `lucid init --client "+Hooks.ID+"`"),
-		checkTrust(repo), installers.CheckLucidOnPath(Hooks.ID, "GitHub Copilot CLI"),
-	}
-}
-
-// CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []setup.Finding { return nil }
-
-// DoctorFiles: lucid reads no file of the client's beside its hooks.
-func (Client) DoctorFiles() []string { return nil }
-
-// User: Copilot runs the hooks of ~/.copilot/hooks beside a repository's,
-// both; lucid sets it up per repository.
-func (Client) User() (*installers.Client, string, string) {
-	return nil, "", "GitHub Copilot CLI runs a user hook beside the repository's own, both; lucid sets Copilot up per repository (lucid init --client copilot)"
-}
-
-// Advice is what lucid init says about Copilot's folder trust.
-func (Client) Advice(repo *gitstore.Repo) string {
+// advice is what lucid init says about Copilot's folder trust.
+func advice(repo *gitstore.Repo) string {
 	s := "GitHub Copilot CLI runs a repository's hooks only in a folder it trusts, and skips them without a word elsewhere (the tools then run unguarded)."
 	if f := checkTrust(repo); !f.OK {
 		s += " It does not trust this one yet: " + f.Fix + ". `lucid doctor` checks it."

@@ -62,7 +62,7 @@ func TestInstallOwnFile(t *testing.T) {
 			os.MkdirAll(repo.Abs(there), 0o755)
 		}
 		before := tree(t, repo.Top)
-		ch, err := Client{}.Install(repo, installers.Options{})
+		ch, err := (Client{}).Setup().Install(repo, installers.Options{})
 		if err != nil || len(ch) != 1 || ch[0].Path != HooksName {
 			t.Fatalf("install: %v %v", ch, err)
 		}
@@ -83,10 +83,10 @@ func TestInstallOwnFile(t *testing.T) {
 		if f := Hooks.CheckHooks(repo, "c", "none", "fix"); !f.OK || !strings.Contains(f.Detail, "all 9 events") {
 			t.Errorf("doctor: %+v", f)
 		}
-		if ch, err := (Client{}).Install(repo, installers.Options{}); err != nil || len(ch) != 0 {
+		if ch, err := (Client{}).Setup().Install(repo, installers.Options{}); err != nil || len(ch) != 0 {
 			t.Errorf("a second init: %v %v", ch, err)
 		}
-		if ch, err := (Client{}).Uninstall(repo); err != nil || len(ch) != 1 || !strings.Contains(ch[0].What, "removed") {
+		if ch, err := (Client{}).Setup().Uninstall(repo); err != nil || len(ch) != 1 || !strings.Contains(ch[0].What, "removed") {
 			t.Errorf("uninstall: %v %v", ch, err)
 		}
 		sameTree(t, "after uninstall with "+there+" there", tree(t, repo.Top), before)
@@ -103,7 +103,7 @@ func TestInstallOtherFiles(t *testing.T) {
 	repo := installertest.NewRepo(t)
 	mine := `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./check.sh","timeoutSec":5}]}}`
 	installertest.WriteSettings(t, repo, HooksName, mine)
-	if _, err := (Client{}).Install(repo, installers.Options{}); err == nil || !strings.Contains(err.Error(), "is not lucid's") || !strings.Contains(err.Error(), "rename it") {
+	if _, err := (Client{}).Setup().Install(repo, installers.Options{}); err == nil || !strings.Contains(err.Error(), "is not lucid's") || !strings.Contains(err.Error(), "rename it") {
 		t.Errorf("a file of the user's: %v", err)
 	}
 	if installertest.ReadFile(t, repo, HooksName) != mine {
@@ -111,7 +111,7 @@ func TestInstallOtherFiles(t *testing.T) {
 	}
 	old := `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"lucid hook --client copilot preToolUse","timeoutSec":30}]}}`
 	installertest.WriteSettings(t, repo, HooksName, old)
-	if ch, err := (Client{}).Install(repo, installers.Options{}); err != nil || len(ch) != 1 {
+	if ch, err := (Client{}).Setup().Install(repo, installers.Options{}); err != nil || len(ch) != 1 {
 		t.Fatalf("another version's file: %v %v", ch, err)
 	}
 	if f := Hooks.CheckHooks(repo, "c", "none", "fix"); !f.OK {
@@ -121,7 +121,7 @@ func TestInstallOtherFiles(t *testing.T) {
 	b := installertest.ReadFile(t, repo, HooksName)
 	b = strings.Replace(b, `"hooks":{`, `"hooks":{"errorOccurred": [{"type": "command", "bash": "./mine.sh"}],`, 1)
 	installertest.WriteSettings(t, repo, HooksName, b)
-	if _, err := (Client{}).Uninstall(repo); err != nil {
+	if _, err := (Client{}).Setup().Uninstall(repo); err != nil {
 		t.Fatal(err)
 	}
 	if got := installertest.ReadFile(t, repo, HooksName); !installers.SameJSON([]byte(got), []byte(`{"version":1,"hooks":{"errorOccurred":[{"type":"command","bash":"./mine.sh"}]}}`)) {
@@ -158,10 +158,10 @@ func TestTrust(t *testing.T) {
 			if f := checkTrust(repo); f.OK || !strings.Contains(f.Fix, "--trust-copilot") || !strings.Contains(f.Fix, "COPILOT_ALLOW_ALL") || !strings.Contains(f.Fix, "--trust-folder") {
 				t.Errorf("untrusted: %+v", f)
 			}
-			if a := (Client{}).Advice(repo); !strings.Contains(a, "--trust-copilot") {
+			if a := (Client{}).Setup().Advice(repo); !strings.Contains(a, "--trust-copilot") {
 				t.Errorf("advice: %q", a)
 			}
-			ch, err := Client{}.Install(repo, installers.Options{Trust: true})
+			ch, err := (Client{}).Setup().Install(repo, installers.Options{Trust: true})
 			if err != nil || len(ch) != 2 || ch[1].Path != cfg {
 				t.Fatalf("install: %v %v", ch, err)
 			}
@@ -172,10 +172,10 @@ func TestTrust(t *testing.T) {
 			if tc.before != "" && strings.HasPrefix(tc.before, "//") && !strings.HasPrefix(string(after), strings.SplitN(tc.before, "{", 2)[0]) {
 				t.Errorf("the comments changed:\n%s", after)
 			}
-			if ch, err := (Client{}).Install(repo, installers.Options{Trust: true}); err != nil || len(ch) != 0 {
+			if ch, err := (Client{}).Setup().Install(repo, installers.Options{Trust: true}); err != nil || len(ch) != 0 {
 				t.Errorf("a second init: %v %v", ch, err)
 			}
-			if _, err := (Client{}).Uninstall(repo); err != nil {
+			if _, err := (Client{}).Setup().Uninstall(repo); err != nil {
 				t.Fatal(err)
 			}
 			got, err := os.ReadFile(cfg)
@@ -237,7 +237,7 @@ func TestHosts(t *testing.T) {
 	if hosts, aside := c.Hosts("claude", claudeUnderCopilot); !hosts || aside {
 		t.Errorf("with no Copilot entry: hosts %v, aside %v", hosts, aside)
 	}
-	if _, err := c.Install(repo, installers.Options{}); err != nil {
+	if _, err := c.Setup().Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if hosts, aside := c.Hosts("claude", claudeUnderCopilot); !hosts || !aside {
@@ -282,7 +282,7 @@ func TestEncodeHosted(t *testing.T) {
 // session.
 func TestDecodeHosted(t *testing.T) {
 	for _, name := range []string{"PascalCase-PreToolUse-Write.json", "PascalCase-PreToolUse-Edit.json"} {
-		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", recorded(t, name))
+		in, err := Client{}.DecodeHosted(claudeShaped{}, "PreToolUse", adapter.Recorded(t, name))
 		if err != nil || in.Tool != client.ToolEdit || len(in.Paths) != 1 || !strings.HasPrefix(in.Paths[0], "/home/dev/repo/") ||
 			!in.Caps.Has(client.Unrecorded) || !in.Caps.Has(client.GateLead) || !in.Caps.Has(client.NoRestart) {
 			t.Errorf("%s: %+v, %v", name, in, err)

@@ -2,9 +2,7 @@ package gemini
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/lucid-dev/lucid/internal/client"
@@ -17,14 +15,7 @@ import (
 
 const version = "gemini-0.61.0"
 
-// recorded is a recorded payload of the client's version.
-func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
-
-// decode decodes a recorded payload of its event (the name's first word after an optional "relative-").
-func decode(t *testing.T, name string) client.Input {
-	t.Helper()
-	return clienttest.Decode(t, Client{}, version, "relative-", name)
-}
+var adapter = clienttest.Adapter{Client: Client{}, Version: version, Prefix: "relative-"}
 
 // What lucid reads of each kind of payload: Gemini's events under lucid's
 // names, its write tools' paths (relative ones resolved against cwd, as
@@ -36,57 +27,42 @@ func TestDecodeRecorded(t *testing.T) {
 	base := client.Input{SessionID: "55582cb0-7a99-4b29-938f-6edbd0df9030", Cwd: repo, Caps: client.NewsAfter | client.GateLead | client.Unrecorded}
 	relative := base
 	relative.SessionID = "e4158d37-1277-4f8d-b0f1-fb3a4111539c"
-	with := func(in client.Input, f func(*client.Input)) client.Input {
-		f(&in)
-		return in
-	}
-	for _, tc := range []struct {
-		file string
-		want client.Input
-	}{
-		{"SessionStart.json", with(base, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
-		{"BeforeTool-write_file.json", with(base, func(in *client.Input) {
+	adapter.TestDecode(t, []clienttest.Decoding{
+		{File: "SessionStart.json", Want: clienttest.With(base, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
+		{File: "BeforeTool-write_file.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
 			in.Caps |= client.Mute
 		})},
-		{"BeforeTool-replace.json", with(base, func(in *client.Input) {
+		{File: "BeforeTool-replace.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "replace", client.ToolEdit, []string{repo + "/notes.txt"}
 			in.Caps |= client.Mute
 		})},
-		{"BeforeTool-run_shell_command.json", with(base, func(in *client.Input) {
+		{File: "BeforeTool-run_shell_command.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool = "PreToolUse", "run_shell_command", client.ToolShell
 			in.Caps |= client.Mute
 			in.Command = "env | sort > /home/dev/work/env.txt; echo SHELL-OK"
 		})},
-		{"AfterTool-write_file.json", with(base, func(in *client.Input) {
+		{File: "AfterTool-write_file.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
 			in.Caps |= client.WarnAfter
 		})},
-		{"relative-BeforeTool-write_file.json", with(relative, func(in *client.Input) {
+		{File: "relative-BeforeTool-write_file.json", Want: clienttest.With(relative, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/src/rel.go"}
 			in.Caps |= client.Mute
 		})},
 		// The shell runs in dir_path, relative to cwd.
-		{"relative-BeforeTool-run_shell_command.json", with(relative, func(in *client.Input) {
+		{File: "relative-BeforeTool-run_shell_command.json", Want: clienttest.With(relative, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Command, in.Cwd = "PreToolUse", "run_shell_command", client.ToolShell, "pwd > here.txt", repo+"/src"
 			in.Caps |= client.Mute
 		})},
 		// AfterAgent's retry is the stop gate's second stop.
-		{"AfterAgent-retry.json", with(base, func(in *client.Input) {
+		{File: "AfterAgent-retry.json", Want: clienttest.With(base, func(in *client.Input) {
 			in.SessionID, in.Event, in.StopHookActive = "c4087a98-8b34-4d40-a01f-84c826262e8c", "Stop", true
 		})},
 		// PreCompress is not registered: it fires before every model call.
-		{"PreCompress.json", with(base, func(in *client.Input) { in.Event = "" })},
-	} {
-		got := decode(t, tc.file)
-		got.ToolInput = nil
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
-		}
-	}
-	if _, err := (Client{}).Decode("BeforeTool", []byte("{")); err == nil || !strings.HasPrefix(err.Error(), "payload is not a JSON object") {
-		t.Errorf("a payload that is no object: %v", err)
-	}
+		{File: "PreCompress.json", Want: clienttest.With(base, func(in *client.Input) { in.Event = "" })},
+		{Payload: "{", Event: "BeforeTool", Err: "payload is not a JSON object"},
+	})
 }
 
 // lucid's answers in the forms Gemini honours: a deny, and a block at the
@@ -95,42 +71,28 @@ func TestDecodeRecorded(t *testing.T) {
 // the model would not see it; a signed command as the tool's whole input,
 // since Gemini replaces the input rather than merging it.
 func TestEncode(t *testing.T) {
-	before := decode(t, "BeforeTool-run_shell_command.json")
-	after := decode(t, "AfterTool-write_file.json")
-	for _, tc := range []struct {
-		name string
-		in   client.Input
-		out  client.Output
-		want string
-	}{
-		{"deny", before, client.Output{Deny: "lucid: a.txt is claimed"}, `{"decision":"deny","reason":"lucid: a.txt is claimed"}`},
-		{"block at AfterAgent", decode(t, "AfterAgent.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"deny","reason":"Before you stop: record"}`},
-		{"context at SessionStart", decode(t, "SessionStart.json"), client.Output{Context: "# lucid: digest"},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
-		{"context at AfterTool", after, client.Output{Context: "news"},
-			`{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"news"}}`},
-		{"context at BeforeAgent", decode(t, "BeforeAgent.json"), client.Output{Context: "news"},
-			`{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"news"}}`},
-		{"context at BeforeTool", before, client.Output{Context: "news"}, ""},
-		{"signed command", before, client.Output{Context: "news", Command: "LUCID_AGENT=g lucid note x", Permission: "ask"},
-			`{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"LUCID_AGENT=g lucid note x","description":"dump env"}}}`},
-	} {
-		b, line, code := Client{}.Encode(tc.in, &tc.out)
-		want := tc.want
-		if want != "" {
-			want += "\n"
-		}
-		if string(b) != want || line != "" || code != 0 {
-			t.Errorf("%s: %q, %q, exit %d\nwant %q", tc.name, b, line, code, want)
-		}
-	}
+	before := adapter.Decode(t, "BeforeTool-run_shell_command.json")
+	after := adapter.Decode(t, "AfterTool-write_file.json")
+	adapter.TestEncode(t, []clienttest.Encoding{
+		{Name: "deny", In: before, Out: client.Output{Deny: "lucid: a.txt is claimed"}, Want: `{"decision":"deny","reason":"lucid: a.txt is claimed"}`},
+		{Name: "block at AfterAgent", In: adapter.Decode(t, "AfterAgent.json"), Out: client.Output{Block: "Before you stop: record"}, Want: `{"decision":"deny","reason":"Before you stop: record"}`},
+		{Name: "context at SessionStart", In: adapter.Decode(t, "SessionStart.json"), Out: client.Output{Context: "# lucid: digest"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
+		{Name: "context at AfterTool", In: after, Out: client.Output{Context: "news"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"news"}}`},
+		{Name: "context at BeforeAgent", In: adapter.Decode(t, "BeforeAgent.json"), Out: client.Output{Context: "news"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"news"}}`},
+		{Name: "context at BeforeTool", In: before, Out: client.Output{Context: "news"}, Want: ""},
+		{Name: "signed command", In: before, Out: client.Output{Context: "news", Command: "LUCID_AGENT=g lucid note x", Permission: "ask"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"LUCID_AGENT=g lucid note x","description":"dump env"}}}`},
+	})
 }
 
 // Gemini's shell is marked by GEMINI_CLI=1 and names no session; its
 // hooks by GEMINI_PROJECT_DIR (the recorded environment of a hook).
 func TestShellAndHookEnvironments(t *testing.T) {
 	var hookEnv map[string]string
-	if err := json.Unmarshal(recorded(t, "env-hook.json"), &hookEnv); err != nil {
+	if err := json.Unmarshal(adapter.Recorded(t, "env-hook.json"), &hookEnv); err != nil {
 		t.Fatal(err)
 	}
 	hook := func(k string) string { return hookEnv[k] }

@@ -20,11 +20,10 @@ package gemini
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/claudeshape"
 	"github.com/lucid-dev/lucid/internal/client/identity"
-	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Gemini CLI.
@@ -61,35 +60,15 @@ func geminiEvent(lucid string) string {
 	return lucid
 }
 
-// payload is the part of a Gemini hook payload lucid reads.
-type payload struct {
-	SessionID, Cwd, Source string
-	ToolName               string
-	ToolInput              []byte // raw JSON
-	StopHookActive         bool
-}
-
-// decode reads b as encoding/json would read it into the payload's
-// fields, without its cost at the start of every hook (internal/jsonread).
-func (p *payload) decode(b []byte) error {
-	return jsonread.Fields(b, map[string]any{
-		"session_id": &p.SessionID, "cwd": &p.Cwd, "source": &p.Source,
-		"tool_name": &p.ToolName, "tool_input": &p.ToolInput, "stop_hook_active": &p.StopHookActive,
-	})
-}
-
 // Decode reads the payload. BeforeTool shows the model nothing: what lucid
 // says there of the call itself comes with AfterTool (WarnAfter).
 func (Client) Decode(event string, b []byte) (client.Input, error) {
-	var p payload
-	if err := p.decode(b); err != nil {
-		return client.Input{}, fmt.Errorf("payload is not a JSON object: %w", err)
+	p, err := claudeshape.Decode(b, claudeshape.Common) // Gemini names no agent, nor a permission mode
+	if err != nil {
+		return client.Input{}, err
 	}
-	in := client.Input{
-		Event: lucidEvent(event), SessionID: p.SessionID, Cwd: p.Cwd, Source: p.Source,
-		StopHookActive: p.StopHookActive, ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Caps: client.Mute.If(event == BeforeTool) | client.NewsAfter | client.GateLead | client.Unrecorded | client.WarnAfter.If(event == AfterTool),
-	}
+	in := p.Input(lucidEvent(event))
+	in.Caps = client.Mute.If(event == BeforeTool) | client.NewsAfter | client.GateLead | client.Unrecorded | client.WarnAfter.If(event == AfterTool)
 	switch p.ToolName {
 	case WriteFile, Replace:
 		in.Tool = client.ToolEdit

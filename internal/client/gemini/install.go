@@ -40,57 +40,36 @@ var Hooks = &installers.Client{
 	Events:      events,
 	TimeoutUnit: time.Millisecond,
 	Command:     installers.ClientCommand("gemini"),
-	HookName:    HookName,
+	HookName:    installers.EntryName,
 }
 
 // SettingsName is Gemini's project settings file.
 const SettingsName = ".gemini/settings.json"
 
-// HookName is the name of lucid's Gemini entry for event.
-func HookName(event string) string { return "lucid-" + event }
-
-// Hooks is Gemini's settings, as the installer edits them.
-func (Client) Hooks() *installers.Client { return Hooks }
-
-// Install registers lucid's hooks in .gemini/settings.json.
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
-	return Hooks.InstallHooks(repo)
+// installer is lucid's set-up of Gemini: its hooks, and doctor's checks
+// of what Gemini needs before it runs them: a trusted workspace, and hooks
+// not turned off. In Gemini's user settings go its project entries as they
+// are, which Gemini runs once where both are registered (seen with 0.61.0:
+// of two hooks with one name and command it keeps the project's). Gemini,
+// like Claude Code, runs a project's hooks only in a session started at the
+// folder that holds them.
+var installer = &installers.Setup{
+	Hooks: Hooks,
+	Check: func(repo *gitstore.Repo) []setup.Finding {
+		return []setup.Finding{Hooks.CheckRegistered(repo), checkGeminiTrust(repo), checkGeminiEnabled(repo)}
+	},
+	Advice:       advice,
+	UserSettings: func() string { return filepath.Join(geminiHome(), ".gemini", "settings.json") },
 }
 
-// Uninstall removes lucid's hooks.
-func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
-	return Hooks.UninstallHooks(repo)
-}
+// Setup is lucid's set-up of Gemini.
+func (Client) Setup() *installers.Setup { return installer }
 
-// Check checks lucid's hooks and what Gemini needs before it runs them:
-// a trusted workspace, and hooks not turned off.
-func (Client) Check(repo *gitstore.Repo) []setup.Finding {
-	return []setup.Finding{
-		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
-		checkGeminiTrust(repo), checkGeminiEnabled(repo),
-	}
-}
-
-// CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []setup.Finding { return nil }
-
-// DoctorFiles: lucid reads no file of the client's beside its hooks.
-func (Client) DoctorFiles() []string { return nil }
-
-// User is lucid's hooks in Gemini's user settings: its project entries as
-// they are, which Gemini runs once where both are registered (seen with
-// 0.61.0: of two hooks with one name and command it keeps the
-// project's). Gemini, like Claude Code, runs a project's hooks only in a
-// session started at the folder that holds them.
-func (Client) User() (*installers.Client, string, string) {
-	return Hooks, filepath.Join(geminiHome(), ".gemini", "settings.json"), ""
-}
-
-// Advice is what lucid init says about Gemini's trust.
-func (Client) Advice(repo *gitstore.Repo) string {
+// advice is what lucid init says about Gemini's trust.
+func advice(repo *gitstore.Repo) string {
 	var names []string
 	for _, e := range Hooks.Events {
-		names = append(names, HookName(e.Name))
+		names = append(names, Hooks.HookName(e.Name))
 	}
 	s := "Gemini CLI runs project hooks only in a trusted workspace, and on its first run with them it warns once that it found new project hooks (" +
 		strings.Join(names, ", ") + "): those are lucid's."

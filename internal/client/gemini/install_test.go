@@ -82,28 +82,28 @@ func TestSetup(t *testing.T) {
 	t.Setenv("GEMINI_CLI_TRUST_WORKSPACE", "")
 	repo := installertest.NewRepo(t)
 	c := Client{}
-	if c.CheckClient() != nil || c.DoctorFiles() != nil {
+	if c.Setup().ClientChecks != nil || c.Setup().DoctorFiles != nil {
 		t.Error("checks or files of the client's own")
 	}
-	if c.Title() != "Gemini CLI" || c.Hooks() != Hooks {
+	if c.Title() != "Gemini CLI" || c.Setup().Hooks != Hooks {
 		t.Errorf("title %q", c.Title())
 	}
-	ch, err := c.Install(repo, installers.Options{Trust: true})
+	ch, err := c.Setup().Install(repo, installers.Options{Trust: true})
 	if err != nil || len(ch) != 1 || ch[0].Path != SettingsName {
 		t.Fatalf("install: %+v %v", ch, err)
 	}
-	fs := c.Check(repo)
+	fs := c.Setup().Check(repo)
 	if len(fs) != 3 || !fs[0].OK || fs[1].OK || !fs[2].OK {
 		t.Errorf("checks: %+v", fs)
 	}
-	if a := c.Advice(repo); !strings.Contains(a, "lucid-BeforeTool") || !strings.Contains(a, "It does not trust this one yet") {
+	if a := c.Setup().Advice(repo); !strings.Contains(a, "lucid-BeforeTool") || !strings.Contains(a, "It does not trust this one yet") {
 		t.Errorf("advice: %q", a)
 	}
-	h, path, why := c.User()
+	h, path, why := c.Setup().User()
 	if h != Hooks || path != filepath.Join(home, ".gemini", "settings.json") || why != "" {
 		t.Errorf("user hooks: %v %q %q", h, path, why)
 	}
-	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 1 {
+	if ch, err := c.Setup().Uninstall(repo); err != nil || len(ch) != 1 {
 		t.Errorf("uninstall: %+v %v", ch, err)
 	}
 }

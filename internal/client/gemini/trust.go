@@ -120,7 +120,7 @@ func checkGeminiEnabled(repo *gitstore.Repo) setup.Finding {
 			enabled, where = *e, path
 		}
 		for _, ev := range Hooks.Events {
-			if name := HookName(ev.Name); slices.Contains(s.HooksConfig.Disabled, name) && !slices.Contains(off, name) {
+			if name := Hooks.HookName(ev.Name); slices.Contains(s.HooksConfig.Disabled, name) && !slices.Contains(off, name) {
 				off = append(off, name)
 				where = path
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/identity"
+	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
 )
 
 // What lucid makes of the plugin's payloads: the files each writing tool
@@ -77,21 +78,12 @@ func TestDecode(t *testing.T) {
 func TestEncode(t *testing.T) {
 	pre := client.Input{Event: client.PreToolUse, Caps: client.Mute}
 	post := client.Input{Event: client.PostToolUse}
-	for _, tc := range []struct {
-		in   client.Input
-		out  client.Output
-		want string
-	}{
-		{pre, client.Output{Deny: `src/a.go is "claimed"`}, `{"deny":"src/a.go is \"claimed\""}` + "\n"},
-		{pre, client.Output{Context: "news", Command: "LUCID_AGENT=x lucid fact y"}, ""},
-		{post, client.Output{Context: "news"}, `{"context":"news"}` + "\n"},
-		{client.Input{Event: client.Stop}, client.Output{Block: "record"}, `{"block":"record"}` + "\n"},
-	} {
-		b, line, code := Client{}.Encode(tc.in, &tc.out)
-		if string(b) != tc.want || line != "" || code != 0 {
-			t.Errorf("%+v: %q %q %d, want %q", tc.out, b, line, code, tc.want)
-		}
-	}
+	clienttest.Adapter{Client: Client{}}.TestEncode(t, []clienttest.Encoding{
+		{Name: "deny", In: pre, Out: client.Output{Deny: `src/a.go is "claimed"`}, Want: `{"deny":"src/a.go is \"claimed\""}`},
+		{Name: "context and a signed command at PreToolUse", In: pre, Out: client.Output{Context: "news", Command: "LUCID_AGENT=x lucid fact y"}, Want: ""},
+		{Name: "context after a tool", In: post, Out: client.Output{Context: "news"}, Want: `{"context":"news"}`},
+		{Name: "block at Stop", In: client.Input{Event: client.Stop}, Out: client.Output{Block: "record"}, Want: `{"block":"record"}`},
+	})
 }
 
 // An agent's shell is known by the id the plugin sets; the plugin's own

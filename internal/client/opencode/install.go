@@ -39,6 +39,8 @@ type place struct {
 var (
 	opencodePlace = place{identity.Opencode{}.Name(), identity.Opencode{}.Title(), PluginName, Hooks}
 	kiloPlace     = place{identity.Kilo{}.Name(), identity.Kilo{}.Title(), KiloPluginName, KiloHooks}
+
+	opencodeInstaller, kiloInstaller = opencodePlace.installer(), kiloPlace.installer()
 )
 
 // pluginHead is the first line of lucid's plugin, of every version.
@@ -70,27 +72,23 @@ var KiloHooks = &installers.Client{
 	Own:      ownFile,
 }
 
-// Hooks is lucid's plugin file, as init and doctor find it.
-func (Client) Hooks() *installers.Client { return Hooks }
+// Setup is lucid's set-up of opencode: its plugin, which doctor checks
+// loads as opencode loads it (one extra export or a throw at load, and
+// opencode skips it with a log line alone) and finds lucid.
+func (Client) Setup() *installers.Setup { return opencodeInstaller }
 
-// Install writes lucid's plugin, or its current version over an older
-// one. A file of that name that is not lucid's is refused.
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
-	return opencodePlace.install(repo)
+// installer is the set-up of the plugin at p: written, or its current
+// version over an older one (a file of that name that is not lucid's is
+// refused); removed with the folders lucid created for it, once they are
+// empty. lucid sets up no user plugins.
+func (p place) installer() *installers.Setup {
+	return &installers.Setup{
+		Hooks: p.hooks, Write: p.install, Remove: p.uninstall, Check: p.check, Advice: p.advice,
+		NotForUser: "lucid sets " + p.title + " up per repository (lucid init --client " + p.id + ")",
+	}
 }
 
-// Uninstall removes lucid's plugin and the folders lucid created for it,
-// once they are empty.
-func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
-	return opencodePlace.uninstall(repo)
-}
-
-// Check checks that the plugin is lucid's current one, that opencode
-// loads it (one extra export or a throw at load, and opencode skips it
-// with a log line alone), and that it finds lucid.
-func (Client) Check(repo *gitstore.Repo) []setup.Finding { return opencodePlace.check(repo) }
-
-func (p place) install(repo *gitstore.Repo) ([]setup.Change, error) {
+func (p place) install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	path := repo.Abs(p.file)
 	raw, err := gitstore.ReadFile(path, gitstore.MaxSettings)
 	what := "lucid's plugin written"
@@ -209,21 +207,7 @@ func (p place) checkLoads(repo *gitstore.Repo) setup.Finding {
 	return f
 }
 
-// CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []setup.Finding { return nil }
-
-// DoctorFiles: lucid reads no file of the client's.
-func (Client) DoctorFiles() []string { return nil }
-
-// User: opencode's user plugins are not set up by lucid.
-func (Client) User() (*installers.Client, string, string) {
-	return nil, "", "lucid sets opencode up per repository (lucid init --client opencode)"
-}
-
-// Advice is what lucid init says about opencode.
-func (Client) Advice(*gitstore.Repo) string { return opencodePlace.advice() }
-
-func (p place) advice() string {
+func (p place) advice(*gitstore.Repo) string {
 	return p.title + " loads lucid's plugin from " + p.file + " at its next start; `lucid doctor` checks that it loads."
 }
 
@@ -239,21 +223,6 @@ func (Kilo) Title() string { return identity.Kilo{}.Title() }
 func (Kilo) ClientProcess(name string, args []string) bool {
 	return identity.Kilo{}.ClientProcess(name, args)
 }
-func (Kilo) Hooks() *installers.Client                 { return KiloHooks }
-func (Kilo) Check(repo *gitstore.Repo) []setup.Finding { return kiloPlace.check(repo) }
-func (Kilo) Advice(*gitstore.Repo) string              { return kiloPlace.advice() }
 
-// Install writes lucid's plugin into .kilo/plugins/.
-func (Kilo) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
-	return kiloPlace.install(repo)
-}
-
-// Uninstall removes it, and the folders lucid created for it.
-func (Kilo) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
-	return kiloPlace.uninstall(repo)
-}
-
-// User: lucid sets Kilo Code up per repository.
-func (Kilo) User() (*installers.Client, string, string) {
-	return nil, "", "lucid sets Kilo Code up per repository (lucid init --client kilo)"
-}
+// Setup is lucid's set-up of Kilo Code: the plugin in .kilo/plugins/.
+func (Kilo) Setup() *installers.Setup { return kiloInstaller }

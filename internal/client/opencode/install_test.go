@@ -15,7 +15,7 @@ import (
 // the folders it created included, and the user's own folder kept.
 func TestInstallUninstall(t *testing.T) {
 	repo := installertest.NewRepo(t)
-	ch, err := Client{}.Install(repo, installers.Options{})
+	ch, err := (Client{}).Setup().Install(repo, installers.Options{})
 	if err != nil || len(ch) != 1 {
 		t.Fatalf("install: %v %v", ch, err)
 	}
@@ -25,10 +25,10 @@ func TestInstallUninstall(t *testing.T) {
 	if !Hooks.SetUp(repo) {
 		t.Error("not set up after install")
 	}
-	if ch, err := (Client{}).Install(repo, installers.Options{}); err != nil || len(ch) != 0 {
+	if ch, err := (Client{}).Setup().Install(repo, installers.Options{}); err != nil || len(ch) != 0 {
 		t.Errorf("second install: %v %v", ch, err)
 	}
-	if _, err := (Client{}).Uninstall(repo); err != nil {
+	if _, err := (Client{}).Setup().Uninstall(repo); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(repo.Abs(".opencode")); !os.IsNotExist(err) {
@@ -43,10 +43,10 @@ func TestInstallUninstall(t *testing.T) {
 	if dir, found := Hooks.Detected(repo); !found || dir != ".opencode" {
 		t.Errorf(".opencode/ not detected: %q", dir)
 	}
-	if _, err := (Client{}).Install(repo, installers.Options{}); err != nil {
+	if _, err := (Client{}).Setup().Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (Client{}).Uninstall(repo); err != nil {
+	if _, err := (Client{}).Setup().Uninstall(repo); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(repo.Abs(".opencode/plugins")); !os.IsNotExist(err) {
@@ -59,10 +59,10 @@ func TestInstallUninstall(t *testing.T) {
 	// Another plugin of that name is refused and kept.
 	mine := "export const Mine = async () => ({})\n"
 	installertest.WriteSettings(t, repo, PluginName, mine)
-	if _, err := (Client{}).Install(repo, installers.Options{}); err == nil || !strings.Contains(err.Error(), "not lucid's") {
+	if _, err := (Client{}).Setup().Install(repo, installers.Options{}); err == nil || !strings.Contains(err.Error(), "not lucid's") {
 		t.Errorf("install over the user's plugin: %v", err)
 	}
-	if _, err := (Client{}).Uninstall(repo); err != nil {
+	if _, err := (Client{}).Setup().Uninstall(repo); err != nil {
 		t.Fatal(err)
 	}
 	if installertest.ReadFile(t, repo, PluginName) != mine {
@@ -74,7 +74,7 @@ func TestInstallUninstall(t *testing.T) {
 // fails, since opencode would skip the whole file.
 func TestCheckLoads(t *testing.T) {
 	repo := installertest.NewRepo(t)
-	if _, err := (Client{}).Install(repo, installers.Options{}); err != nil {
+	if _, err := (Client{}).Setup().Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	f := opencodePlace.checkLoads(repo)

@@ -15,14 +15,7 @@ import (
 
 const version = "qwen-code-0.24.4"
 
-// recorded is a recorded payload of the client's version.
-func recorded(t *testing.T, name string) []byte { return clienttest.Recorded(t, version, name) }
-
-// decode decodes a recorded payload of its event (the name's first word).
-func decode(t *testing.T, name string) client.Input {
-	t.Helper()
-	return clienttest.Decode(t, Client{}, version, "", name)
-}
+var adapter = clienttest.Adapter{Client: Client{}, Version: version}
 
 // What lucid reads of each kind of payload: the session and, inside a
 // subagent, its agent id; the write tools' paths and the shell's command;
@@ -35,86 +28,71 @@ func TestDecodeRecorded(t *testing.T) {
 	sub := lead
 	sub.SessionID, sub.AgentID = "c0a260ad-7c2b-42d8-a824-edbd971260af", "general-purpose-call_001"
 	sub.Caps |= client.NewsAfter
-	with := func(in client.Input, f func(*client.Input)) client.Input {
-		f(&in)
-		return in
-	}
-	for _, tc := range []struct {
-		file string
-		want client.Input
-	}{
-		{"SessionStart-startup.json", with(lead, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
-		{"SessionStart-compact.json", with(lead, func(in *client.Input) {
+	adapter.TestDecode(t, []clienttest.Decoding{
+		{File: "SessionStart-startup.json", Want: clienttest.With(lead, func(in *client.Input) { in.Event, in.Source = "SessionStart", "startup" })},
+		{File: "SessionStart-compact.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.SessionID, in.Event, in.Source = "43aaa0c9-1411-47fd-b017-7d63d3184f3b", "SessionStart", "compact"
 		})},
-		{"UserPromptSubmit-first.json", with(lead, func(in *client.Input) { in.Event = "UserPromptSubmit" })},
-		{"UserPromptSubmit-after-tool-result.json", with(lead, func(in *client.Input) { in.Event, in.Caps = "UserPromptSubmit", in.Caps|client.NoPrompt })},
-		{"UserPromptSubmit-after-stop-block.json", with(lead, func(in *client.Input) {
+		{File: "UserPromptSubmit-first.json", Want: clienttest.With(lead, func(in *client.Input) { in.Event = "UserPromptSubmit" })},
+		{File: "UserPromptSubmit-after-tool-result.json", Want: clienttest.With(lead, func(in *client.Input) { in.Event, in.Caps = "UserPromptSubmit", in.Caps|client.NoPrompt })},
+		{File: "UserPromptSubmit-after-stop-block.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.SessionID, in.Event = "37968836-11da-4485-94d2-9155292c41a1", "UserPromptSubmit"
 			in.Caps |= client.NoPrompt
 		})},
-		{"PreToolUse-write_file.json", with(lead, func(in *client.Input) {
+		{File: "PreToolUse-write_file.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
 			in.Caps |= client.Mute
 		})},
-		{"PreToolUse-edit.json", with(lead, func(in *client.Input) {
+		{File: "PreToolUse-edit.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "edit", client.ToolEdit, []string{repo + "/notes.txt"}
 			in.Caps |= client.Mute
 		})},
-		{"PreToolUse-run_shell_command.json", with(lead, func(in *client.Input) {
+		{File: "PreToolUse-run_shell_command.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool = "PreToolUse", "run_shell_command", client.ToolShell
 			in.Caps |= client.Mute
 			in.Command = "env > /home/dev/repo/env.txt; echo shell-ran"
 		})},
-		{"PreToolUse-monitor-via-tool_call.json", with(lead, func(in *client.Input) {
+		{File: "PreToolUse-monitor-via-tool_call.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.SessionID, in.Event, in.ToolName, in.Tool = "1c5716ff-615e-45b0-8a2d-1368b5c7d8b4", "PreToolUse", "monitor", client.ToolShell
 			in.Caps |= client.Mute
 			in.Command = "echo mon > /home/dev/repo/mon.txt"
 		})},
-		{"PreToolUse-write_file-subagent.json", with(sub, func(in *client.Input) {
+		{File: "PreToolUse-write_file-subagent.json", Want: clienttest.With(sub, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PreToolUse", "write_file", client.ToolEdit, []string{repo + "/sub.txt"}
 			in.Caps |= client.Mute
 		})},
 		// The memory agent acts with the lead's ids; it writes outside
 		// the work tree.
-		{"PreToolUse-write_file-memory-agent.json", with(lead, func(in *client.Input) {
+		{File: "PreToolUse-write_file-memory-agent.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.SessionID, in.Event, in.ToolName, in.Tool = "ab49a7d4-3b2e-476b-9efc-255b850bdd52", "PreToolUse", "write_file", client.ToolEdit
 			in.Caps |= client.Mute
 			in.Paths = []string{"/home/dev/home/.qwen/memories/note.md"}
 		})},
-		{"PostToolUse-write_file.json", with(lead, func(in *client.Input) {
+		{File: "PostToolUse-write_file.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool, in.Paths = "PostToolUse", "write_file", client.ToolEdit, []string{repo + "/new.txt"}
 			in.Caps |= client.WarnAfter
 		})},
-		{"PostToolUse-run_shell_command-subagent.json", with(sub, func(in *client.Input) {
+		{File: "PostToolUse-run_shell_command-subagent.json", Want: clienttest.With(sub, func(in *client.Input) {
 			in.Event, in.ToolName, in.Tool = "PostToolUse", "run_shell_command", client.ToolShell
 			in.Caps |= client.WarnAfter
 			in.Command = "env > /home/dev/repo/env-sub.txt; echo sub-shell"
 		})},
-		{"PostToolUse-agent-foreground.json", with(lead, func(in *client.Input) {
+		{File: "PostToolUse-agent-foreground.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.SessionID, in.Event, in.ToolName, in.Tool = sub.SessionID, "PostToolUse", "agent", client.ToolAgent
 			in.Caps |= client.WarnAfter
 		})},
-		{"SubagentStart.json", with(sub, func(in *client.Input) {
+		{File: "SubagentStart.json", Want: clienttest.With(sub, func(in *client.Input) {
 			in.Event, in.AgentType, in.Caps = "SubagentStart", "general-purpose", in.Caps|client.Mute
 		})},
-		{"SubagentStop-after-block.json", with(sub, func(in *client.Input) {
+		{File: "SubagentStop-after-block.json", Want: clienttest.With(sub, func(in *client.Input) {
 			in.Event, in.AgentType, in.StopHookActive = "SubagentStop", "general-purpose", true
 		})},
-		{"Stop.json", with(lead, func(in *client.Input) { in.Event = "Stop" })},
-		{"Stop-after-block.json", with(lead, func(in *client.Input) {
+		{File: "Stop.json", Want: clienttest.With(lead, func(in *client.Input) { in.Event = "Stop" })},
+		{File: "Stop-after-block.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.SessionID, in.Event, in.StopHookActive = "37968836-11da-4485-94d2-9155292c41a1", "Stop", true
 		})},
-	} {
-		got := decode(t, tc.file)
-		got.ToolInput = nil
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", tc.file, got, tc.want)
-		}
-	}
-	if _, err := (Client{}).Decode("PreToolUse", []byte("{")); err == nil || !strings.HasPrefix(err.Error(), "payload is not a JSON object") {
-		t.Errorf("a payload that is no object: %v", err)
-	}
+		{Payload: "{", Event: "PreToolUse", Err: "payload is not a JSON object"},
+	})
 }
 
 // lucid's answers in the forms Qwen honours: a deny in hookSpecificOutput,
@@ -122,32 +100,22 @@ func TestDecodeRecorded(t *testing.T) {
 // top-level decision; context in hookSpecificOutput, never at a mute
 // event; no replaced input, which Qwen ignores.
 func TestEncode(t *testing.T) {
-	pre := decode(t, "PreToolUse-run_shell_command.json")
-	for _, tc := range []struct {
-		name string
-		in   client.Input
-		out  client.Output
-		want string
-	}{
-		{"deny", pre, client.Output{Deny: "lucid: a.txt is claimed"},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
-		{"block at Stop", decode(t, "Stop.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
-		{"block at SubagentStop", decode(t, "SubagentStop.json"), client.Output{Block: "Before you stop: record"}, `{"decision":"block","reason":"Before you stop: record"}`},
-		{"context at SessionStart", decode(t, "SessionStart-startup.json"), client.Output{Context: "# lucid: digest"},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
-		{"context at UserPromptSubmit", decode(t, "UserPromptSubmit-after-tool-result.json"), client.Output{Context: "news"},
-			`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"news"}}`},
-		{"context at PostToolUse", decode(t, "PostToolUse-run_shell_command-subagent.json"), client.Output{Context: "news"},
-			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"news"}}`},
-		{"context at a mute PreToolUse", pre, client.Output{Context: "news"}, ``},
-		{"context at a mute SubagentStart", decode(t, "SubagentStart.json"), client.Output{Context: "# lucid: digest"}, ``},
-		{"a signed command", pre, client.Output{Command: "LUCID_AGENT=x lucid note y", Permission: "allow"}, ``},
-	} {
-		b, line, code := Client{}.Encode(tc.in, &tc.out)
-		if got := strings.TrimSuffix(string(b), "\n"); got != tc.want || line != "" || code != 0 {
-			t.Errorf("%s: %q %q %d, want %s", tc.name, got, line, code, tc.want)
-		}
-	}
+	pre := adapter.Decode(t, "PreToolUse-run_shell_command.json")
+	adapter.TestEncode(t, []clienttest.Encoding{
+		{Name: "deny", In: pre, Out: client.Output{Deny: "lucid: a.txt is claimed"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"lucid: a.txt is claimed"}}`},
+		{Name: "block at Stop", In: adapter.Decode(t, "Stop.json"), Out: client.Output{Block: "Before you stop: record"}, Want: `{"decision":"block","reason":"Before you stop: record"}`},
+		{Name: "block at SubagentStop", In: adapter.Decode(t, "SubagentStop.json"), Out: client.Output{Block: "Before you stop: record"}, Want: `{"decision":"block","reason":"Before you stop: record"}`},
+		{Name: "context at SessionStart", In: adapter.Decode(t, "SessionStart-startup.json"), Out: client.Output{Context: "# lucid: digest"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# lucid: digest"}}`},
+		{Name: "context at UserPromptSubmit", In: adapter.Decode(t, "UserPromptSubmit-after-tool-result.json"), Out: client.Output{Context: "news"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"news"}}`},
+		{Name: "context at PostToolUse", In: adapter.Decode(t, "PostToolUse-run_shell_command-subagent.json"), Out: client.Output{Context: "news"},
+			Want: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"news"}}`},
+		{Name: "context at a mute PreToolUse", In: pre, Out: client.Output{Context: "news"}, Want: ``},
+		{Name: "context at a mute SubagentStart", In: adapter.Decode(t, "SubagentStart.json"), Out: client.Output{Context: "# lucid: digest"}, Want: ``},
+		{Name: "a signed command", In: pre, Out: client.Output{Command: "LUCID_AGENT=x lucid note y", Permission: "allow"}, Want: ``},
+	})
 }
 
 // The write tools' paths as Qwen gives them (absolute), and as a relative

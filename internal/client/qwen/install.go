@@ -48,17 +48,32 @@ var Hooks = &installers.Client{
 	Events:      events,
 	TimeoutUnit: time.Second,
 	Command:     installers.ClientCommand("qwen"),
-	HookName:    HookName,
+	HookName:    installers.EntryName,
 }
 
 // SettingsName is Qwen's project settings file.
 const SettingsName = ".qwen/settings.json"
 
-// HookName is the name of lucid's Qwen entry for event.
-func HookName(event string) string { return "lucid-" + event }
+// installer is lucid's set-up of Qwen: its hooks, with Qwen's "$version"
+// in a file lucid creates, and doctor's checks of what Qwen needs before
+// it runs them: the folder it starts in, trust where folder trust is on,
+// hooks not turned off, and lucid on the PATH its hooks run with. In
+// Qwen's user settings go its project entries as they are, which Qwen runs
+// once where both are registered (seen with 0.24.4: a hook of one name and
+// command in both ran once).
+var installer = &installers.Setup{
+	Hooks:  Hooks,
+	Write:  write,
+	Remove: remove,
+	Check: func(repo *gitstore.Repo) []setup.Finding {
+		return []setup.Finding{Hooks.CheckRegistered(repo), checkStartFolder(repo), checkQwenTrust(repo), checkQwenEnabled(repo), installers.CheckLucidOnPath(Hooks.ID, "Qwen Code")}
+	},
+	Advice:       advice,
+	UserSettings: userSettings,
+}
 
-// Hooks is Qwen's settings, as the installer edits them.
-func (Client) Hooks() *installers.Client { return Hooks }
+// Setup is lucid's set-up of Qwen.
+func (Client) Setup() *installers.Setup { return installer }
 
 // Qwen Code 0.24.4 rewrites a settings file that has no "$version" at
 // its first run, to add "$version": 4 (seen with the real client): a
@@ -69,9 +84,9 @@ const (
 	settingsVersion = "4"
 )
 
-// Install registers lucid's hooks in .qwen/settings.json, keeping every
+// write registers lucid's hooks in .qwen/settings.json, keeping every
 // byte of the user's; a file lucid creates carries Qwen's "$version".
-func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
+func write(repo *gitstore.Repo, _ installers.Options) ([]setup.Change, error) {
 	s, err := Hooks.Read(repo, SettingsName)
 	if err != nil {
 		return nil, err
@@ -89,9 +104,9 @@ func (Client) Install(repo *gitstore.Repo, _ installers.Options) ([]setup.Change
 	return []setup.Change{{Path: SettingsName, What: what}}, nil
 }
 
-// Uninstall removes lucid's hooks; a file left with nothing but Qwen's
+// remove removes lucid's hooks; a file left with nothing but Qwen's
 // "$version" goes too, as it came with them.
-func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
+func remove(repo *gitstore.Repo) ([]setup.Change, error) {
 	s, err := Hooks.Read(repo, SettingsName)
 	if err != nil {
 		return nil, err
@@ -106,32 +121,9 @@ func (Client) Uninstall(repo *gitstore.Repo) ([]setup.Change, error) {
 	return s.Save(repo, what)
 }
 
-// Check checks lucid's hooks and what Qwen needs before it runs them:
-// the folder it starts in, trust where folder trust is on, hooks not
-// turned off, and lucid on the PATH its hooks run with.
-func (Client) Check(repo *gitstore.Repo) []setup.Finding {
-	return []setup.Finding{
-		Hooks.CheckHooks(repo, Hooks.ID+" hooks", "lucid's hooks are not in "+Hooks.Settings, "run `lucid init --client "+Hooks.ID+"`"),
-		checkStartFolder(repo), checkQwenTrust(repo), checkQwenEnabled(repo), installers.CheckLucidOnPath(Hooks.ID, "Qwen Code"),
-	}
-}
-
-// CheckClient: doctor's checks of the client are all in Check.
-func (Client) CheckClient() []setup.Finding { return nil }
-
-// DoctorFiles: lucid reads no file of the client's beside its hooks.
-func (Client) DoctorFiles() []string { return nil }
-
-// User is lucid's hooks in Qwen's user settings: its project entries as
-// they are, which Qwen runs once where both are registered (seen with
-// 0.24.4: a hook of one name and command in both ran once).
-func (Client) User() (*installers.Client, string, string) {
-	return Hooks, userSettings(), ""
-}
-
-// Advice is what lucid init says about where Qwen reads project hooks,
+// advice is what lucid init says about where Qwen reads project hooks,
 // and its trust when that is on.
-func (Client) Advice(repo *gitstore.Repo) string {
+func advice(repo *gitstore.Repo) string {
 	s := "Qwen Code reads .qwen/settings.json only in the folder it starts in: start qwen in " + repo.Top +
 		", or run `lucid init --user --client qwen` so that sessions started in a subfolder are guarded too."
 	if f := checkQwenTrust(repo); !f.OK {

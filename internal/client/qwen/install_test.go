@@ -140,30 +140,30 @@ func TestSetup(t *testing.T) {
 	home := qwenEnv(t)
 	repo := installertest.NewRepo(t)
 	c := Client{}
-	if c.CheckClient() != nil || c.DoctorFiles() != nil || c.Title() != "Qwen Code" || c.Hooks() != Hooks || c.Name() != "qwen" {
+	if c.Setup().ClientChecks != nil || c.Setup().DoctorFiles != nil || c.Title() != "Qwen Code" || c.Setup().Hooks != Hooks || c.Name() != "qwen" {
 		t.Error("the client's names, or checks or files of its own")
 	}
 	mine := "{\n  \"model\": {\"name\": \"qwen3-coder\"},\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"x\", \"hooks\": [{\"type\": \"command\", \"command\": \"mine\"}]}]}\n}\n"
 	installertest.WriteSettings(t, repo, SettingsName, mine)
-	ch, err := c.Install(repo, installers.Options{})
+	ch, err := c.Setup().Install(repo, installers.Options{})
 	if err != nil || len(ch) != 1 || ch[0].Path != SettingsName {
 		t.Fatalf("install: %+v %v", ch, err)
 	}
-	if ch, err := c.Install(repo, installers.Options{}); err != nil || len(ch) != 0 {
+	if ch, err := c.Setup().Install(repo, installers.Options{}); err != nil || len(ch) != 0 {
 		t.Errorf("install again: %+v %v", ch, err)
 	}
-	fs := c.Check(repo)
+	fs := c.Setup().Check(repo)
 	if len(fs) != 5 || !fs[0].OK || !fs[1].OK || !strings.Contains(fs[1].Detail, "only in a session started in "+repo.Top) || !fs[2].OK || !fs[3].OK {
 		t.Errorf("checks: %+v", fs)
 	}
-	if a := c.Advice(repo); !strings.Contains(a, "start qwen in "+repo.Top) || !strings.Contains(a, "lucid init --user --client qwen") {
+	if a := c.Setup().Advice(repo); !strings.Contains(a, "start qwen in "+repo.Top) || !strings.Contains(a, "lucid init --user --client qwen") {
 		t.Errorf("advice: %q", a)
 	}
 	os.WriteFile(userSettings(), []byte(`{"security": {"folderTrust": {"enabled": true}}}`), 0o644)
-	if a := c.Advice(repo); !strings.Contains(a, "skips project hooks here without a word") {
+	if a := c.Setup().Advice(repo); !strings.Contains(a, "skips project hooks here without a word") {
 		t.Errorf("advice, folder trust on: %q", a)
 	}
-	h, path, why := c.User()
+	h, path, why := c.Setup().User()
 	if h != Hooks || path != filepath.Join(home, "settings.json") || why != "" {
 		t.Errorf("user hooks: %v %q %q", h, path, why)
 	}
@@ -174,7 +174,7 @@ func TestSetup(t *testing.T) {
 	if f := checkStartFolder(repo); !f.OK || !strings.Contains(f.Detail, "sessions started in any folder are guarded") {
 		t.Errorf("start folder with user hooks: %+v", f)
 	}
-	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 1 {
+	if ch, err := c.Setup().Uninstall(repo); err != nil || len(ch) != 1 {
 		t.Errorf("uninstall: %+v %v", ch, err)
 	}
 	if got := installertest.ReadFile(t, repo, SettingsName); got != mine {
@@ -194,14 +194,14 @@ func TestSettingsVersion(t *testing.T) {
 	qwenEnv(t)
 	repo := installertest.NewRepo(t)
 	c := Client{}
-	if _, err := c.Install(repo, installers.Options{}); err != nil {
+	if _, err := c.Setup().Install(repo, installers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var v map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(installertest.ReadFile(t, repo, SettingsName)), &v); err != nil || string(v["$version"]) != "4" || len(v) != 2 {
 		t.Errorf("a created file: %v %v", v, err)
 	}
-	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 1 || !strings.HasPrefix(ch[0].What, "removed") {
+	if ch, err := c.Setup().Uninstall(repo); err != nil || len(ch) != 1 || !strings.HasPrefix(ch[0].What, "removed") {
 		t.Errorf("uninstall: %+v %v", ch, err)
 	}
 	if _, err := os.Stat(repo.Abs(".qwen")); err == nil {
@@ -209,18 +209,18 @@ func TestSettingsVersion(t *testing.T) {
 	}
 	mine := `{"model": {"name": "m"}}`
 	installertest.WriteSettings(t, repo, SettingsName, mine)
-	c.Install(repo, installers.Options{})
+	c.Setup().Install(repo, installers.Options{})
 	if strings.Contains(installertest.ReadFile(t, repo, SettingsName), "$version") {
 		t.Error("lucid added $version to the user's file")
 	}
-	c.Uninstall(repo)
+	c.Setup().Uninstall(repo)
 	if got := installertest.ReadFile(t, repo, SettingsName); got != mine {
 		t.Errorf("after uninstall: %s", got)
 	}
 	// Qwen added "$version" to a file of lucid's alone: it goes all the same.
 	installertest.WriteSettings(t, repo, SettingsName, `{"$version": 4}`)
-	c.Install(repo, installers.Options{})
-	if ch, err := c.Uninstall(repo); err != nil || len(ch) != 1 || !strings.HasPrefix(ch[0].What, "removed") {
+	c.Setup().Install(repo, installers.Options{})
+	if ch, err := c.Setup().Uninstall(repo); err != nil || len(ch) != 1 || !strings.HasPrefix(ch[0].What, "removed") {
 		t.Errorf("uninstall of lucid's and $version: %+v %v", ch, err)
 	}
 }

@@ -20,12 +20,10 @@
 package qwen
 
 import (
-	"fmt"
-
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
+	"github.com/lucid-dev/lucid/internal/client/claudeshape"
 	"github.com/lucid-dev/lucid/internal/client/identity"
-	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // Client is Qwen Code.
@@ -34,26 +32,9 @@ type Client struct{ identity.Qwen }
 // Events are the Qwen events lucid registers; their names are lucid's.
 func (Client) Events() []client.Event { return events }
 
-// payload is the part of a Qwen hook payload lucid reads.
-type payload struct {
-	SessionID, Cwd, PermissionMode, Source string
-	AgentID, AgentType                     string
-	Prompt, SubmittedPrompt                string
-	ToolName                               string
-	ToolInput                              []byte // raw JSON
-	StopHookActive                         bool
-}
-
-// decode reads b as encoding/json would read it into the payload's
-// fields, without its cost at the start of every hook (internal/jsonread).
-func (p *payload) decode(b []byte) error {
-	return jsonread.Fields(b, map[string]any{
-		"session_id": &p.SessionID, "cwd": &p.Cwd, "permission_mode": &p.PermissionMode,
-		"agent_id": &p.AgentID, "agent_type": &p.AgentType, "source": &p.Source,
-		"submitted_prompt": &p.SubmittedPrompt, "tool_name": &p.ToolName,
-		"tool_input": &p.ToolInput, "stop_hook_active": &p.StopHookActive,
-	})
-}
+// members are the members of a Qwen hook payload lucid reads.
+const members = claudeshape.Common | claudeshape.PermissionMode | claudeshape.AgentID | claudeshape.AgentType |
+	claudeshape.SubmittedPrompt
 
 // Decode reads the payload.
 //
@@ -67,18 +48,14 @@ func (p *payload) decode(b []byte) error {
 // of the user's (NoPrompt). PreToolUse and SubagentStart are mute: what
 // lucid says at PreToolUse of the call itself comes at PostToolUse.
 func (Client) Decode(event string, b []byte) (client.Input, error) {
-	var p payload
-	if err := p.decode(b); err != nil {
-		return client.Input{}, fmt.Errorf("payload is not a JSON object: %w", err)
+	p, err := claudeshape.Decode(b, members)
+	if err != nil {
+		return client.Input{}, err
 	}
-	in := client.Input{
-		Event: event, SessionID: p.SessionID, AgentID: p.AgentID, AgentType: p.AgentType,
-		Cwd: p.Cwd, PermissionMode: p.PermissionMode, Source: p.Source, StopHookActive: p.StopHookActive,
-		ToolName: p.ToolName, ToolInput: p.ToolInput,
-		Caps: client.Mute.If(event == client.PreToolUse || event == client.SubagentStart) |
-			client.NewsAfter.If(p.AgentID != "") | client.NoPrompt.If(event == client.UserPromptSubmit && p.SubmittedPrompt == "") |
-			client.GateLead | client.Unrecorded | client.WarnAfter.If(event == client.PostToolUse),
-	}
+	in := p.Input(event)
+	in.Caps = client.Mute.If(event == client.PreToolUse || event == client.SubagentStart) |
+		client.NewsAfter.If(p.AgentID != "") | client.NoPrompt.If(event == client.UserPromptSubmit && p.SubmittedPrompt == "") |
+		client.GateLead | client.Unrecorded | client.WarnAfter.If(event == client.PostToolUse)
 	switch p.ToolName {
 	case WriteFile, Edit, Replace, NotebookEdit:
 		in.Tool = client.ToolEdit

@@ -1,0 +1,72 @@
+package claude
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/installers"
+)
+
+// Claude Code reads a project's .claude/settings.json only from the folder
+// a session starts in (seen with 2.1.332: a session started in a subfolder
+// of the repository, in a repository nested in it, or above it runs none of
+// the repository's hooks). Hooks in the user's settings run in every
+// session, wherever it starts: `lucid init --user` registers lucid's there,
+// and they stand aside where the session's own folder registers lucid's
+// project hooks, so that no hook runs twice.
+
+// UserHookCommand is the command registered in the user's settings.
+func UserHookCommand(event string) string {
+	return "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook --user " + event
+}
+
+// userHooks is Claude Code's user settings as a client of the installer.
+var userHooks = &installers.Client{
+	ID:          "claude",
+	Name:        "Claude Code",
+	Events:      events,
+	TimeoutUnit: time.Second,
+	Command:     UserHookCommand,
+}
+
+// ConfigDir is Claude Code's folder of the user's: $CLAUDE_CONFIG_DIR,
+// else ~/.claude; "" when neither can be told.
+func ConfigDir() string {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// UserSettings is the user's settings file of Claude Code:
+// $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
+func UserSettings() string {
+	dir := ConfigDir()
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "settings.json")
+}
+
+// ProjectHooks reports whether a session started in dir runs lucid's
+// project hooks for event: its .claude/settings.json or
+// settings.local.json registers them. lucid's user hooks then stand aside.
+// It reads the two files whole, without decoding them: it runs in every
+// hook call of a user hook.
+func ProjectHooks(dir, event string) bool {
+	want := []byte("lucid hook " + event + `"`)
+	for _, name := range []string{SettingsName, LocalSettingsName} {
+		b, err := gitstore.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), gitstore.MaxSettings)
+		if err == nil && bytes.Contains(b, want) {
+			return true
+		}
+	}
+	return false
+}
