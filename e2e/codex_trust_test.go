@@ -265,7 +265,7 @@ func TestCodexTrustByLucidInit(t *testing.T) {
 	if f := doctor(); f.OK {
 		t.Errorf("doctor says trusted before --trust-codex: %s", f.Detail)
 	}
-	if _, err := codex.TrustCodex(repo); err != nil {
+	if _, err := codex.Trust(repo); err != nil {
 		t.Fatal(err)
 	}
 	lucid, user := status()

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-
 	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 

@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
 	browserpkg "github.com/lucid-dev/lucid/internal/testkit/browser"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
@@ -19,6 +17,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/claims/overlap"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"

@@ -6,12 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
 )
 

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/talk"

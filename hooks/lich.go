@@ -5,9 +5,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/lich/lichguard"
 )
 

@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/identity"
-
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"

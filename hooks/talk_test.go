@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/talk"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"

@@ -10,11 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/setup"
-	"github.com/lucid-dev/lucid/internal/shellword"
-
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/setup"
+	"github.com/lucid-dev/lucid/internal/shellword"
 )
 
 // Check checks the merge driver's set-up, as git will see it when it

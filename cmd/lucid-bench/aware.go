@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/lich/lichstore"
 )
 

@@ -7,11 +7,10 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/guard/shell"
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 )

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/internal/client/clients"
 )
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 )

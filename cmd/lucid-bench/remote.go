@@ -12,11 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"github.com/lucid-dev/lucid/internal/claims/remoteclaims"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 

@@ -6,9 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/hooks"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/clients"
 	"github.com/lucid-dev/lucid/internal/client/identity"
 )

@@ -12,7 +12,6 @@ import (
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
-
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"

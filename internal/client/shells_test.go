@@ -4,13 +4,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lucid-dev/lucid/internal/client/identity"
-
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
 	"github.com/lucid-dev/lucid/internal/client/gemini"
+	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/client/qwen"
 	"github.com/lucid-dev/lucid/internal/testkit/clienttest"
 )

@@ -23,7 +23,7 @@ type Client struct {
 	Name          string // as its users know it
 	Settings      string // the shared settings file, relative to the work tree's top
 	LocalSettings string // the personal one, "" when the client has none
-	Events        []Event
+	Events        []client.Event
 	TimeoutUnit   time.Duration // what the file's "timeout" counts
 	// Command is the shell command registered for an event.
 	Command func(event string) string
@@ -48,12 +48,8 @@ type Client struct {
 	Own func(b []byte) bool
 }
 
-// Event is one event a client registers: the hook path reads the same
-// table.
-type Event = client.Event
-
 // group is lucid's matcher group for e, as compact JSON.
-func (c *Client) group(e Event) []byte {
+func (c *Client) group(e client.Event) []byte {
 	type hook struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
 
@@ -65,9 +66,9 @@ func (c *Client) readAt(path, name string) (*Settings, error) {
 
 func (s *Settings) invalid(raw []byte, err error) error {
 	if line := syntaxLine(raw, err); line > 0 {
-		return fmt.Errorf("%s:%d: not valid JSON (%v): fix it, then run lucid again", s.name, line, err)
+		return fmt.Errorf("%s:%d: not valid JSON (%w): fix it, then run lucid again", s.name, line, err)
 	}
-	return fmt.Errorf("%s: not valid JSON (%v): fix it, then run lucid again", s.name, err)
+	return fmt.Errorf("%s: not valid JSON (%w): fix it, then run lucid again", s.name, err)
 }
 
 func (s *Settings) root() node { return root(s.doc) }
@@ -115,7 +116,7 @@ func (s *Settings) lucidHooks(g node) (list node, hooks []node, lucid []int) {
 
 // has reports whether event has exactly lucid's group for e and no other
 // lucid hook.
-func (s *Settings) has(e Event) bool {
+func (s *Settings) has(e client.Event) bool {
 	exact, others := 0, 0
 	want := s.client.group(e)
 	for _, g := range s.groups(e.Name) {

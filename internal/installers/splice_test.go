@@ -168,14 +168,14 @@ func TestListMemberRoundTrip(t *testing.T) {
 // one for every event lucid handles, the tool events with a matcher.
 var testClient = &Client{
 	ID: "test", Name: "Test", Settings: ".test/settings.json", LocalSettings: ".test/settings.local.json",
-	Events: func() []Event {
-		var events []Event
+	Events: func() []client.Event {
+		var events []client.Event
 		for _, e := range client.Events {
 			m := ""
 			if e == client.PreToolUse || e == client.PostToolUse {
 				m = "Edit|Write|Bash"
 			}
-			events = append(events, Event{Name: e, Lucid: e, Matcher: m, Timeout: 10 * time.Second})
+			events = append(events, client.Event{Name: e, Lucid: e, Matcher: m, Timeout: 10 * time.Second})
 		}
 		return events
 	}(),

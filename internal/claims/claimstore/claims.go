@@ -3,12 +3,13 @@ package claimstore
 import (
 	"bytes"
 	"errors"
-	"github.com/lucid-dev/lucid/gitstore"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // Claim is an agent's claim on files: globs relative to the top of the work

@@ -2,14 +2,15 @@ package claimstore
 
 import (
 	"bytes"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 )
 
 func TestClaimsRoundTrip(t *testing.T) {

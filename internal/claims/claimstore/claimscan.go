@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // Find reads the claims store and returns only the claims that have

@@ -3,11 +3,12 @@ package remoteclaims
 import (
 	"errors"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 )
 
 // Claims shared across machines live on a git remote, as one ref:

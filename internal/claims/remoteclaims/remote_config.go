@@ -2,9 +2,10 @@ package remoteclaims
 
 import (
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
 	"path/filepath"
 	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // ConfigKey is the git config key that names the remote claims are

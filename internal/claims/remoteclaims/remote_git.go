@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
 	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // DefaultTimeout bounds each git command that talks to a remote;

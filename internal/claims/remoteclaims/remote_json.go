@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/claims/claimstore"
 )
 
 // A claim on the remote is one file, "<claim id>.json", holding one JSON

@@ -4,11 +4,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"github.com/lucid-dev/lucid/gitstore"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // A machine, for claims shared through a remote, is a clone: every linked

@@ -1,9 +1,10 @@
 package remoteclaims
 
 import (
+	"time"
+
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
-	"time"
 )
 
 // State is the claims ref of a remote as this machine last saw it:

@@ -89,7 +89,7 @@ func Decode(b []byte, read Members) (Payload, error) {
 		return into
 	})
 	if err != nil {
-		return Payload{}, fmt.Errorf("payload is not a JSON object: %v", err)
+		return Payload{}, fmt.Errorf("payload is not a JSON object: %w", err)
 	}
 	return p, nil
 }

@@ -9,9 +9,8 @@ package clients
 import (
 	"strings"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"

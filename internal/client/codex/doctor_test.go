@@ -55,7 +55,7 @@ func TestCodexChecksOfBadConfig(t *testing.T) {
 	if f := checkCodexTrust(repo); f.OK || !strings.Contains(f.Fix, "fix "+ConfigPath()) {
 		t.Errorf("hook trust: %+v", f)
 	}
-	if _, err := TrustCodex(repo); err == nil {
+	if _, err := Trust(repo); err == nil {
 		t.Error("trust written through a config.toml that is a folder")
 	}
 	if _, err := (Client{}).Setup().Install(repo, installers.Options{Trust: true}); err == nil {

@@ -3,9 +3,8 @@ package codex
 import (
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )
@@ -50,8 +49,8 @@ const HooksName = ".codex/hooks.json"
 // user only once trusted: lucid sets it up per repository.
 var installer = &installers.Setup{
 	Hooks:   Hooks,
-	Trust:   TrustCodex,
-	Untrust: UntrustCodex,
+	Trust:   Trust,
+	Untrust: Untrust,
 	Check: func(repo *gitstore.Repo) []setup.Finding {
 		return []setup.Finding{Hooks.CheckRegistered(repo), checkCodexProject(repo), checkCodexTrust(repo), checkShellPath(Hooks)}
 	},

@@ -77,10 +77,10 @@ func codexLucidHashes() []string {
 	return out
 }
 
-// TrustCodex trusts lucid's own entries in .codex/hooks.json, and nothing
+// Trust trusts lucid's own entries in .codex/hooks.json, and nothing
 // else, in $CODEX_HOME/config.toml; trust lucid wrote for entries that
 // are no longer there (another place in the file) goes.
-func TrustCodex(repo *gitstore.Repo) ([]setup.Change, error) {
+func Trust(repo *gitstore.Repo) ([]setup.Change, error) {
 	entries, err := codexEntries(repo)
 	if err != nil {
 		return nil, err
@@ -113,9 +113,9 @@ func TrustCodex(repo *gitstore.Repo) ([]setup.Change, error) {
 	return []setup.Change{{Path: path, What: fmt.Sprintf("Codex trusts lucid's %d hooks (and nothing else)", len(keep))}}, nil
 }
 
-// UntrustCodex removes the trust lucid wrote for its entries in this
+// Untrust removes the trust lucid wrote for its entries in this
 // repository's .codex/hooks.json.
-func UntrustCodex(repo *gitstore.Repo) ([]setup.Change, error) {
+func Untrust(repo *gitstore.Repo) ([]setup.Change, error) {
 	path := ConfigPath()
 	cfg, err := readCodexConfig(path)
 	if err != nil || !cfg.existed {

@@ -35,9 +35,9 @@ func TestTrustCodex(t *testing.T) {
 		if f := checkCodexTrust(repo); f.OK {
 			t.Errorf("trusted before --trust-codex: %s", f.Detail)
 		}
-		ch, err := TrustCodex(repo)
+		ch, err := Trust(repo)
 		if err != nil || len(ch) != 1 {
-			t.Fatalf("TrustCodex: %v %v", ch, err)
+			t.Fatalf("Trust: %v %v", ch, err)
 		}
 		b, _ := os.ReadFile(cfgPath)
 		cfg := string(b)
@@ -57,10 +57,10 @@ func TestTrustCodex(t *testing.T) {
 		if f := checkCodexTrust(repo); !f.OK {
 			t.Errorf("doctor after --trust-codex: %s", f.Detail)
 		}
-		if ch, err := TrustCodex(repo); err != nil || len(ch) != 0 {
+		if ch, err := Trust(repo); err != nil || len(ch) != 0 {
 			t.Errorf("a second --trust-codex changed %v (%v)", ch, err)
 		}
-		if _, err := UntrustCodex(repo); err != nil {
+		if _, err := Untrust(repo); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(cfgPath); string(b) != user && !(user == "" && len(b) == 0) {
@@ -75,7 +75,7 @@ func TestTrustCodexChangedAndMoved(t *testing.T) {
 	if _, err := Hooks.InstallHooks(repo); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := TrustCodex(repo); err != nil {
+	if _, err := Trust(repo); err != nil {
 		t.Fatal(err)
 	}
 	// The user puts a group of theirs before lucid's Stop: lucid's moves
@@ -91,7 +91,7 @@ func TestTrustCodexChangedAndMoved(t *testing.T) {
 	if f.OK || !strings.Contains(f.Detail, "not trusted: Stop") || !strings.Contains(f.Detail, "changed since they were trusted: SessionEnd") {
 		t.Errorf("doctor: %s", f.Detail)
 	}
-	if _, err := TrustCodex(repo); err != nil {
+	if _, err := Trust(repo); err != nil {
 		t.Fatal(err)
 	}
 	f = checkCodexTrust(repo)
@@ -112,7 +112,7 @@ func TestTrustCodexRefusesOtherForms(t *testing.T) {
 		t.Setenv("CODEX_HOME", home)
 		os.WriteFile(filepath.Join(home, "config.toml"), []byte(user), 0o600)
 		Hooks.InstallHooks(repo)
-		if _, err := TrustCodex(repo); err == nil || !strings.Contains(err.Error(), "lucid writes trust only as") {
+		if _, err := Trust(repo); err == nil || !strings.Contains(err.Error(), "lucid writes trust only as") {
 			t.Errorf("%q: %v", user, err)
 		}
 		if b, _ := os.ReadFile(filepath.Join(home, "config.toml")); string(b) != user {
@@ -134,7 +134,7 @@ func TestTrustCodexFollowsTheUsersLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	Hooks.InstallHooks(repo)
-	if _, err := TrustCodex(repo); err != nil {
+	if _, err := Trust(repo); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(filepath.Join(home, "config.toml")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -146,7 +146,7 @@ func TestTrustCodexFollowsTheUsersLink(t *testing.T) {
 	if f := checkCodexTrust(repo); !f.OK {
 		t.Errorf("doctor: %s", f.Detail)
 	}
-	UntrustCodex(repo)
+	Untrust(repo)
 	if b, _ := os.ReadFile(real); string(b) != user {
 		t.Errorf("uninstall left %q", b)
 	}

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lucid-dev/lucid/internal/client"
-
 	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/setup"
 )

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/jsonread"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +13,9 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/jsonread"
 )
 
 // RecentMax is how many distinct sessions (lich's) or agents (lucid's) a

@@ -2,10 +2,11 @@ package lichstore
 
 import (
 	"errors"
-	"github.com/lucid-dev/lucid/gitstore"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // MaxAge is how long lich's edit markers and lucid's lich news are kept.

@@ -3,10 +3,11 @@ package lichstore
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
 )
 
 // News is the newest note about another session's edit that a lich

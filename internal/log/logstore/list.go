@@ -2,10 +2,11 @@ package logstore
 
 import (
 	"bytes"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"slices"
 	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // ListOptions selects entries for List.

@@ -2,13 +2,14 @@ package logstore
 
 import (
 	"bytes"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"io"
 	"os"
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // LiveEntry is an entry that still holds, with the kind it stands for: a

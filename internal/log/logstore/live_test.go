@@ -2,9 +2,6 @@ package logstore
 
 import (
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/log/logformat"
-	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
+	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 )
 
 // liveAll is the consolidation as it was written first, holding the whole

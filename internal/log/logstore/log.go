@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // The log is append-only: Append is one write(2) of one whole line with

@@ -2,13 +2,14 @@ package logstore
 
 import (
 	"bytes"
-	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // FuzzDecodeEntry: any line decodes or is refused without a panic, within

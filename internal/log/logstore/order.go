@@ -3,11 +3,12 @@ package logstore
 import (
 	"container/heap"
 	"encoding/json"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // The log's order.

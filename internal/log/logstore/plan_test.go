@@ -1,10 +1,11 @@
 package logstore
 
 import (
-	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 )
 
 func TestPlanVersionsAndSeen(t *testing.T) {

@@ -2,11 +2,12 @@ package logstore
 
 import (
 	"fmt"
-	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/lucid-dev/lucid/gitstore"
+	"github.com/lucid-dev/lucid/internal/log/logformat"
 )
 
 // RecordKinds are the kinds a person or an agent writes with a command of

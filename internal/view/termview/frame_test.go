@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
 	"github.com/lucid-dev/lucid/internal/log/logformat"
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 	"github.com/lucid-dev/lucid/internal/view/board"

@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/view/board"
 )

@@ -14,7 +14,6 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/testkit/gittest"
-
 	"github.com/lucid-dev/lucid/internal/testkit/repotest"
 )
 
