@@ -39,8 +39,6 @@ type place struct {
 var (
 	opencodePlace = place{identity.Opencode{}.Name(), identity.Opencode{}.Title(), PluginName, Hooks}
 	kiloPlace     = place{identity.Kilo{}.Name(), identity.Kilo{}.Title(), KiloPluginName, KiloHooks}
-
-	opencodeInstaller, kiloInstaller = opencodePlace.installer(), kiloPlace.installer()
 )
 
 // pluginHead is the first line of lucid's plugin, of every version.
@@ -75,7 +73,8 @@ var KiloHooks = &installers.Client{
 // Setup is lucid's set-up of opencode: its plugin, which doctor checks
 // loads as opencode loads it (one extra export or a throw at load, and
 // opencode skips it with a log line alone) and finds lucid.
-func (Client) Setup() *installers.Setup { return opencodeInstaller }
+// It is made when asked for, not at start, which every hook would pay.
+func (Client) Setup() *installers.Setup { return opencodePlace.installer() }
 
 // installer is the set-up of the plugin at p: written, or its current
 // version over an older one (a file of that name that is not lucid's is
@@ -225,4 +224,4 @@ func (Kilo) ClientProcess(name string, args []string) bool {
 }
 
 // Setup is lucid's set-up of Kilo Code: the plugin in .kilo/plugins/.
-func (Kilo) Setup() *installers.Setup { return kiloInstaller }
+func (Kilo) Setup() *installers.Setup { return kiloPlace.installer() }
