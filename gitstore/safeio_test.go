@@ -379,7 +379,7 @@ func TestFindClaimsRefusesSpecialStore(t *testing.T) {
 			t.Errorf("%s: FindClaims read it", kind)
 		}
 		if _, _, err := claimstore.Load(r); err == nil {
-			t.Errorf("%s: LoadClaims read it", kind)
+			t.Errorf("%s: claims.Load read it", kind)
 		}
 	})
 }

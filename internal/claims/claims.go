@@ -93,12 +93,12 @@ func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (
 		}
 		return false
 	}
-	return findClaimSet(repo, now, want)
+	return findSet(repo, now, want)
 }
 
-// findClaimSet is the Set of the claims, local and the other
+// findSet is the Set of the claims, local and the other
 // machines', that have a glob want takes.
-func findClaimSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*Set, error) {
+func findSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*Set, error) {
 	claims, err := claimstore.Find(repo, want)
 	if err != nil {
 		return nil, err

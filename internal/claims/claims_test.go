@@ -13,13 +13,13 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/identity"
 )
 
-// TestLoadClaimsForAgrees checks the write guard's read against the full
+// TestLoadForAgrees checks the write guard's read against the full
 // one: for any paths and globs, the claims LoadFor leaves out are
 // claims that Check and CheckTree would not have hit.
 // naming names the agents as lucid does.
 var naming = identity.Naming()
 
-func TestLoadClaimsForAgrees(t *testing.T) {
+func TestLoadForAgrees(t *testing.T) {
 	repo := &gitstore.Repo{Top: t.TempDir(), GitDir: t.TempDir()}
 	repo.CommonDir = repo.GitDir
 	now := time.Now()

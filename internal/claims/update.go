@@ -195,7 +195,7 @@ func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*Set, e
 		}
 		return false
 	}
-	return findClaimSet(repo, now, want)
+	return findSet(repo, now, want)
 }
 
 // overlapping returns the first pair of globs, one of each list, that can

@@ -26,7 +26,7 @@ func LoadIn(repo *gitstore.Repo, now time.Time, top string) (*Set, error) {
 	for _, e := range entries {
 		names[e.Name()] = true
 	}
-	return findClaimSet(repo, now, func(glob []byte) bool {
+	return findSet(repo, now, func(glob []byte) bool {
 		first, _, inFolder := bytes.Cut(literalPrefixBytes(glob), []byte{'/'})
 		return !inFolder || names[string(first)]
 	})

@@ -239,7 +239,7 @@ func UpdateCites(r *gitstore.Repo, ahead *CitesAhead) error {
 // retired, not dream points, not addressed), in the log's order, and the
 // ids that supersede entries end.
 func scanCites(path string, off int64) (refs []citeRef, ended []string, cur Cursor, err error) {
-	f, cur, err := openLogCursor(path)
+	f, cur, err := openCursor(path)
 	if f == nil {
 		return nil, nil, Cursor{}, err
 	}

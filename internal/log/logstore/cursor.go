@@ -36,9 +36,9 @@ func cursorOf(fi os.FileInfo) Cursor {
 	return Cursor{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Inode: gitstore.Inode(fi)}
 }
 
-// openLogCursor opens the log and returns it with its cursor; a missing
+// openCursor opens the log and returns it with its cursor; a missing
 // log gives a nil file and no error.
-func openLogCursor(path string) (*os.File, Cursor, error) {
+func openCursor(path string) (*os.File, Cursor, error) {
 	f, err := openLog(path)
 	if f == nil {
 		return nil, Cursor{}, err
@@ -105,7 +105,7 @@ func ScanFromOffsets(path string, off int64, fn func(e logformat.Entry, at int64
 }
 
 func scanFrom(path string, off int64, needle string, fn func(e logformat.Entry, at int64)) (Cursor, int, error) {
-	f, cur, err := openLogCursor(path)
+	f, cur, err := openCursor(path)
 	if f == nil {
 		return Cursor{}, 0, err
 	}
@@ -131,7 +131,7 @@ func scanFrom(path string, off int64, needle string, fn func(e logformat.Entry, 
 // EndCursor returns the cursor at the end of the log's last whole line,
 // reading only the log's last block.
 func EndCursor(path string) (Cursor, error) {
-	f, cur, err := openLogCursor(path)
+	f, cur, err := openCursor(path)
 	if f == nil {
 		return Cursor{}, err
 	}
@@ -169,7 +169,7 @@ func endCursor(f *os.File, cur Cursor) (Cursor, error) {
 // an empty log, then slept while 200,000 entries came) costs what max
 // entries cost, not what the log holds.
 func TailSince(path string, off int64, max int) (entries []logformat.Entry, cur Cursor, more bool, err error) {
-	f, cur, err := openLogCursor(path)
+	f, cur, err := openCursor(path)
 	if f == nil {
 		return nil, Cursor{}, false, err
 	}

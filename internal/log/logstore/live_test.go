@@ -47,11 +47,11 @@ func liveAll(path string) ([]LiveEntry, int, error) {
 	return out, invalid, err
 }
 
-// TestLiveLogAgrees: on random logs with chains of replacements,
+// TestLiveAgrees: on random logs with chains of replacements,
 // retirements, dream points, unknown kinds, replacements of missing ids,
 // replacements before what they replace, and invalid lines, Live lists
 // what the whole-log reading lists, and counts the same.
-func TestLiveLogAgrees(t *testing.T) {
+func TestLiveAgrees(t *testing.T) {
 	dir := t.TempDir()
 	repo := &gitstore.Repo{Top: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git")}
 	os.MkdirAll(filepath.Join(dir, gitstore.LucidDirName), 0o755)
@@ -134,7 +134,7 @@ func TestLiveLogAgrees(t *testing.T) {
 	}
 }
 
-func TestLiveLogOfAMissingLog(t *testing.T) {
+func TestLiveOfAMissingLog(t *testing.T) {
 	r := repotest.Lucid(t)
 	os.Remove(r.LogPath())
 	l, err := OpenLive(r)
@@ -152,7 +152,7 @@ func TestLiveLogOfAMissingLog(t *testing.T) {
 
 // Each reads what OpenLive indexed: it stops when asked, lists nothing when
 // no kind is wanted, and leaves out what was appended since.
-func TestLiveLogEach(t *testing.T) {
+func TestLiveEach(t *testing.T) {
 	r := repotest.Lucid(t)
 	ids := appendNotes(t, r.LogPath(), "one", "two", "three")
 	l, err := OpenLive(r)
@@ -185,7 +185,7 @@ func TestLiveLogEach(t *testing.T) {
 
 // A line another tool wrote, with escapes where lucid writes none, is read
 // as encoding/json reads it: by the count and by the live set.
-func TestLiveLogReadsEscapedLines(t *testing.T) {
+func TestLiveReadsEscapedLines(t *testing.T) {
 	r := repotest.Lucid(t)
 	escaped := func(e logformat.Entry) string {
 		line, _ := logformat.EncodeEntry(e)

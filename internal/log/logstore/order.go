@@ -44,7 +44,7 @@ func logRuns(r *gitstore.Repo) ([]int64, Cursor, error) {
 	if len(c.Starts) == 0 {
 		c = runsCache{Starts: []int64{0}}
 	}
-	f, cur, err := openLogCursor(path)
+	f, cur, err := openCursor(path)
 	if f == nil {
 		return c.Starts, cur, err
 	}
