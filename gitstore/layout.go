@@ -157,8 +157,10 @@ func WriteTemp(dir string, content []byte, perm os.FileMode) (string, error) {
 // hooks refuse it. path is absolute, its links resolved.
 func StateDir(path string) (string, bool) {
 	for d := path; ; {
-		switch filepath.Base(d) {
-		case "lucid", "lich-edits":
+		// Folded: on a file system that folds case, .git/LUCID is lucid's
+		// folder; on one that does not, nobody else keeps a folder there.
+		switch FoldCase(filepath.Base(d)) {
+		case "LUCID", "LICH-EDITS":
 			if isGitDir(filepath.Dir(d)) {
 				return d, true
 			}
@@ -176,11 +178,12 @@ func StateDir(path string) (string, bool) {
 // a folder above it, r's git dir, its common git dir, or a folder above
 // either.
 func (r *Repo) HoldsState(dir string) bool {
+	fold := r.FoldsCase()
 	for _, d := range []string{r.Top, r.GitDir, r.CommonDir} {
 		if d == "" {
 			continue
 		}
-		if _, ok := Inside(dir, d); ok {
+		if _, ok := InsideFolded(fold, dir, d); ok {
 			return true
 		}
 	}

@@ -175,11 +175,17 @@ func (r *Repo) Rel(path string) (string, error) {
 	}
 	abs = resolveExisting(abs)
 	rel, ok := Inside(r.Top, abs)
+	fold := !ok && r.FoldsCase()
+	if fold {
+		rel, ok = InsideFolded(true, r.Top, abs)
+	}
 	if !ok {
 		return "", fmt.Errorf("%s is outside the work tree %s", path, r.Top)
 	}
 	rel = filepath.ToSlash(rel)
-	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
+	// .GIT is .git where the file system folds case; the config is read
+	// only for a name that could be.
+	if first, _, _ := strings.Cut(rel, "/"); first == ".git" || FoldCase(first) == ".GIT" && (fold || r.FoldsCase()) {
 		return "", fmt.Errorf("%s is inside .git, not in the work tree", path)
 	}
 	return rel, nil

@@ -32,6 +32,7 @@ type target struct {
 	path string         // absolute, as the tool or the shell analysis gave it
 	repo *gitstore.Repo // the work tree that holds it
 	rel  string         // relative to repo.Top
+	fold bool           // repo's file system folds case (gitstore.FoldsCase)
 	tree bool           // a folder written as a whole (rm -rf dir)
 	// under, when not "", is the glob of the paths under the folder rel
 	// that are written (shell.Write.Under).
@@ -86,15 +87,42 @@ func (c *call) locate(path string) []target {
 	r := c.repoOf(path)
 	if r != nil && (r == c.repo && c.home || r.Initialised() || r.HasState()) {
 		if rel, err := r.Rel(path); err == nil {
-			out = append(out, target{path: path, repo: r, rel: rel})
+			out = append(out, target{path: path, repo: r, rel: rel, fold: c.folds(r)})
 		}
 	}
 	if home := c.repo; home != nil && (r == nil || r.CommonDir != home.CommonDir) {
 		if rel, err := home.Rel(path); err == nil {
-			out = append(out, target{path: path, repo: home, rel: rel})
+			out = append(out, target{path: path, repo: home, rel: rel, fold: c.folds(home)})
 		}
 	}
 	return out
+}
+
+// folds is r.FoldsCase, read once a call for each repository.
+func (c *call) folds(r *gitstore.Repo) bool {
+	f, ok := c.foldsCase[r.CommonDir]
+	if !ok {
+		f = r.FoldsCase()
+		if c.foldsCase == nil {
+			c.foldsCase = map[string]bool{}
+		}
+		c.foldsCase[r.CommonDir] = f
+	}
+	return f
+}
+
+// is reports whether t is the file or folder name of its work tree, as
+// its file system compares names.
+func (t target) is(name string) bool { return gitstore.SameName(t.fold, t.rel, name) }
+
+// mayWrite reports whether the glob of what t writes under its folder
+// can match name, as its file system compares names.
+func (t target) mayWrite(name string) bool {
+	glob := claims.UnderGlob(t.rel, t.under)
+	if t.fold {
+		glob, name = gitstore.FoldCase(glob), gitstore.FoldCase(name)
+	}
+	return overlap.Match(glob, name)
 }
 
 // repoOf is the work tree that holds path, nil outside any. A path in the
@@ -110,6 +138,9 @@ func (c *call) repoOf(path string) *gitstore.Repo {
 	inHome := false
 	if home != nil {
 		_, inHome = gitstore.Inside(home.Top, dir)
+	}
+	if home != nil && !inHome && c.folds(home) {
+		_, inHome = gitstore.InsideFolded(true, home.Top, dir)
 	}
 	if inHome && !nestedGit(dir, home.Top) {
 		r = home
@@ -326,13 +357,13 @@ func (c *call) guardWrites(w written) (deny, warn string, err error) {
 		// under it) holds the log, which it does not parse, so leaves; git
 		// restores what it tracks, and says itself when the log's unsaved
 		// lines would go (logLoss).
-		if t.rel == gitstore.LogName || t.tree && t.writer != gitTracked && (t.rel == "." || t.rel == gitstore.LucidDirName) ||
-			t.under != "" && t.writer != formatter && overlap.Match(claims.UnderGlob(t.rel, t.under), gitstore.LogName) {
+		if t.is(gitstore.LogName) || t.tree && t.writer != gitTracked && (t.rel == "." || t.is(gitstore.LucidDirName)) ||
+			t.under != "" && t.writer != formatter && t.mayWrite(gitstore.LogName) {
 			return appendOnly, "", nil
 		}
 		// A formatter's folder holds the settings too; it may lay their
 		// JSON out anew, which chooses nothing.
-		if t.rel == settings.Name || t.under != "" && t.writer != formatter && overlap.Match(claims.UnderGlob(t.rel, t.under), settings.Name) {
+		if t.is(settings.Name) || t.under != "" && t.writer != formatter && t.mayWrite(settings.Name) {
 			return personsSettings, "", nil
 		}
 	}
@@ -459,7 +490,7 @@ func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 			return true
 		}
 		for _, cl := range set.ActiveClaims() {
-			if cl.Owner != c.agent && !claims.SessionLease(cl, c.agent) && (cl.Worktree == r.Top || set.Foreign(cl)) {
+			if cl.Owner != c.agent && !claims.SessionLease(cl, c.agent) && (gitstore.SameName(c.folds(r), cl.Worktree, r.Top) || set.Foreign(cl)) {
 				return true
 			}
 		}

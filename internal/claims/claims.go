@@ -40,6 +40,32 @@ type Set struct {
 	ttl     time.Duration
 	seen    map[string]time.Time // owner -> last active, read once
 	machine *string              // this machine's identity, read once when needed
+	// fold: the work tree's file system folds case (gitstore.FoldsCase),
+	// so a glob matches a path, and two work trees are one, as it
+	// compares names.
+	fold bool
+}
+
+// newSet is the set of the claims given, as of now.
+func newSet(repo *gitstore.Repo, now time.Time, local, remote []claimstore.Claim, fold bool) *Set {
+	return &Set{Claims: local, Remote: remote, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}, fold: fold}
+}
+
+// name is p as the work tree's file system compares names.
+func (s *Set) name(p string) string {
+	if s.fold {
+		return gitstore.FoldCase(p)
+	}
+	return p
+}
+
+// sameTree reports whether two work tree tops are one.
+func (s *Set) sameTree(a, b string) bool { return gitstore.SameName(s.fold, a, b) }
+
+// matches reports whether the glob g matches rel, as Check matches them.
+func (s *Set) matches(g, rel string) bool {
+	g, rel = s.name(g), s.name(rel)
+	return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
 }
 
 // Load reads the repository's claims, and the claims of other
@@ -50,7 +76,7 @@ func Load(repo *gitstore.Repo, now time.Time) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{Claims: claims, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
+	s := newSet(repo, now, claims, nil, repo.FoldsCase())
 	remote, fetched, err := remoteclaims.LoadCopy(repo)
 	if err != nil {
 		return nil, err
@@ -73,8 +99,12 @@ func Load(repo *gitstore.Repo, now time.Time) (*Set, error) {
 // claimstore.Find). A Set read this way answers Check and
 // CheckTree for those paths, and nothing else.
 func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*Set, error) {
+	fold := repo.FoldsCase()
 	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
 	for i, p := range paths {
+		if fold {
+			p = gitstore.FoldCase(p)
+		}
 		files[i] = []byte(p)
 		switch {
 		case trees[i] && p == ".":
@@ -85,6 +115,9 @@ func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (
 	}
 	want := func(glob []byte) bool {
 		prefix := literalPrefixBytes(glob)
+		if fold {
+			prefix = []byte(gitstore.FoldCase(string(prefix)))
+		}
 		for i := range files {
 			// A glob under a folder written as a whole can match in it.
 			if bytes.HasPrefix(files[i], prefix) || folders[i] != nil && bytes.HasPrefix(prefix, folders[i]) {
@@ -93,17 +126,17 @@ func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (
 		}
 		return false
 	}
-	return findSet(repo, now, want)
+	return findSet(repo, now, want, fold)
 }
 
 // findSet is the Set of the claims, local and the other
 // machines', that have a glob want takes.
-func findSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool) (*Set, error) {
+func findSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool, fold bool) (*Set, error) {
 	claims, err := claimstore.Find(repo, want)
 	if err != nil {
 		return nil, err
 	}
-	s := &Set{Claims: claims, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
+	s := newSet(repo, now, claims, nil, fold)
 	remote, err := claimstore.FindRemote(repo, want)
 	if err != nil {
 		return nil, err
@@ -201,9 +234,7 @@ type Hit struct {
 // claims cost little when none applies. A claim of another machine applies
 // to the same relative paths in every work tree here.
 func (s *Set) Check(agent, top, rel string) []Hit {
-	return s.hits(agent, top, rel, func(g string) bool {
-		return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
-	})
+	return s.hits(agent, top, rel, func(g string) bool { return s.matches(g, rel) })
 }
 
 // Owns reports whether an active claim of agent in the work tree top
@@ -217,12 +248,10 @@ func (s *Set) Owns(agent, top, rel string) bool {
 func (s *Set) Covering(agent, top, rel string) *claimstore.Claim {
 	var lease *claimstore.Claim
 	for i, c := range s.Claims {
-		if c.Owner != agent || c.Worktree != top || !s.Active(c) {
+		if c.Owner != agent || !s.sameTree(c.Worktree, top) || !s.Active(c) {
 			continue
 		}
-		if _, ok := matching(c.Globs, func(g string) bool {
-			return strings.HasPrefix(rel, literalPrefix(g)) && overlap.Match(g, rel)
-		}); !ok {
+		if _, ok := matching(c.Globs, func(g string) bool { return s.matches(g, rel) }); !ok {
 			continue
 		}
 		if !c.Lease {
@@ -239,8 +268,8 @@ func (s *Set) Covering(agent, top, rel string) *claimstore.Claim {
 // (rm -rf dir, cp -r a dir): a claim hits when it can match anything
 // under the folder, or the folder itself.
 func (s *Set) CheckTree(agent, top, rel string) []Hit {
-	tree := escapeGlob(rel) + "/**"
-	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(tree, g) })
+	tree := s.name(escapeGlob(rel) + "/**")
+	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(tree, s.name(g)) })
 }
 
 // CheckUnder is Check for the paths under the folder rel that the
@@ -248,8 +277,8 @@ func (s *Set) CheckTree(agent, top, rel string) []Hit {
 // (find rel -name '*.o' -delete: "**/*.o"): a claim hits when it can match
 // one of them.
 func (s *Set) CheckUnder(agent, top, rel, under string) []Hit {
-	glob := UnderGlob(rel, under)
-	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(glob, g) })
+	glob := s.name(UnderGlob(rel, under))
+	return s.hits(agent, top, rel, func(g string) bool { return overlap.Globs(glob, s.name(g)) })
 }
 
 // hits is the active claims with a glob that matches, as Check returns them.
@@ -260,7 +289,7 @@ func (s *Set) hits(agent, top, rel string, match func(glob string) bool) []Hit {
 			continue
 		}
 		if g, ok := matching(c.Globs, match); ok && s.Active(c) {
-			h := Hit{Rel: rel, Glob: g, Claim: c, Here: c.Worktree == top}
+			h := Hit{Rel: rel, Glob: g, Claim: c, Here: s.sameTree(c.Worktree, top)}
 			if h.Here {
 				here = append(here, h)
 			} else {

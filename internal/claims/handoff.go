@@ -110,10 +110,10 @@ func (s *Set) handOver(from, to string, want []string, now time.Time, naming pre
 	expired := map[string]bool{}
 	for _, n := range made {
 		for _, c := range out {
-			if c.Owner == to || c.Worktree != n.Worktree {
+			if c.Owner == to || !s.sameTree(c.Worktree, n.Worktree) {
 				continue
 			}
-			mine, theirs, path, ok := overlapping(n.Globs, c.Globs)
+			mine, theirs, path, ok := s.overlapping(n.Globs, c.Globs)
 			switch {
 			case !ok:
 			case !s.Active(c):
@@ -126,7 +126,7 @@ func (s *Set) handOver(from, to string, want []string, now time.Time, naming pre
 			}
 		}
 		for _, c := range s.Remote {
-			if mine, theirs, path, ok := overlapping(n.Globs, c.Globs); ok && s.Active(c) {
+			if mine, theirs, path, ok := s.overlapping(n.Globs, c.Globs); ok && s.Active(c) {
 				return nil, nil, nil, s.handoffConflict(mine, theirs, path, c, naming)
 			}
 		}

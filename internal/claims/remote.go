@@ -100,7 +100,7 @@ func share(repo *gitstore.Repo, set *Set, claim *claimstore.Claim, req Request) 
 			if c.Machine == me {
 				continue // decided against the store, in Acquire
 			}
-			if mine, theirs, path, ok := overlapping(claim.Globs, c.Globs); ok {
+			if mine, theirs, path, ok := set.overlapping(claim.Globs, c.Globs); ok {
 				return false, set.conflict(mine, theirs, path, c, req.Naming)
 			}
 		}
@@ -315,7 +315,7 @@ func shareLapsed(set *Set, next []claimstore.Claim, me string, ttl time.Duration
 		}
 		clash := false
 		for _, o := range next[:others] {
-			if _, _, _, ok := overlapping(c.Globs, o.Globs); ok && o.Machine != me {
+			if _, _, _, ok := set.overlapping(c.Globs, o.Globs); ok && o.Machine != me {
 				clash = true
 				break
 			}

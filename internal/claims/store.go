@@ -41,5 +41,5 @@ func (Disk) ReleaseWhere(repo *gitstore.Repo, which func(claimstore.Claim) bool,
 // (other machines'), as seen at now in repo, whose agents' records and
 // machine identity say which claims are active and foreign.
 func NewSet(repo *gitstore.Repo, now time.Time, local, remote []claimstore.Claim) *Set {
-	return &Set{Claims: local, Remote: remote, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
+	return newSet(repo, now, local, remote, repo != nil && repo.FoldsCase())
 }

@@ -90,7 +90,7 @@ func (s *Set) ClaimLine(c claimstore.Claim, labels *present.Labeler, top string)
 		what = "editing it (a lease, until its turn ends)"
 	}
 	line := fmt.Sprintf("%s: %s %s (%s)", escape.Line(strings.Join(c.Globs, ", ")), s.who(c, labels), what, present.Ago(c.Created, s.now))
-	if c.Worktree != top && !s.Foreign(c) {
+	if !s.sameTree(c.Worktree, top) && !s.Foreign(c) {
 		line += " in the work tree " + escape.Line(c.Worktree)
 	}
 	return line

@@ -106,7 +106,7 @@ func acquireLocal(repo *gitstore.Repo, req Request, globs []string) (claimstore.
 		return d.claim, d.elsewhere, err
 	}
 	for _, c := range set.Remote {
-		if mine, theirs, path, ok := overlapping(d.claim.Globs, c.Globs); ok && set.Active(c) {
+		if mine, theirs, path, ok := set.overlapping(d.claim.Globs, c.Globs); ok && set.Active(c) {
 			return claimstore.Claim{}, nil, set.conflict(mine, theirs, path, c, req.Naming)
 		}
 	}
@@ -154,19 +154,19 @@ func (s *Set) decide(req Request, globs []string) (decision, error) {
 	d := decision{keep: make([]claimstore.Claim, 0, len(s.Claims)+1), expired: map[string]bool{}}
 	for _, c := range s.Claims {
 		if c.Owner == req.Owner {
-			if c.Worktree == req.Worktree {
+			if s.sameTree(c.Worktree, req.Worktree) {
 				globs = slices.DeleteFunc(globs, func(g string) bool { return slices.Contains(c.Globs, g) })
 			}
 			d.keep = append(d.keep, c)
 			continue
 		}
-		mine, theirs, path, ok := overlapping(globs, c.Globs)
+		mine, theirs, path, ok := s.overlapping(globs, c.Globs)
 		switch {
 		case !ok || SessionLease(c, req.Owner):
 		case !s.Active(c):
 			d.expired[c.ID] = true
 			continue
-		case c.Worktree != req.Worktree:
+		case !s.sameTree(c.Worktree, req.Worktree):
 			d.elsewhere = append(d.elsewhere, c)
 		default:
 			return decision{}, s.conflict(mine, theirs, path, c, req.Naming)
@@ -182,12 +182,19 @@ func (s *Set) decide(req Request, globs []string) (decision, error) {
 // glob whose literal prefix and one of globs' are prefixes of one another
 // (the same test overlapping makes first), and the other machines' alike.
 func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*Set, error) {
+	fold := repo.FoldsCase()
+	name := func(g string) string {
+		if fold {
+			return gitstore.FoldCase(g)
+		}
+		return g
+	}
 	prefixes := make([][]byte, len(globs))
 	for i, g := range globs {
-		prefixes[i] = []byte(literalPrefix(g))
+		prefixes[i] = []byte(name(literalPrefix(g)))
 	}
 	want := func(glob []byte) bool {
-		p := literalPrefixBytes(glob)
+		p := []byte(name(string(literalPrefixBytes(glob))))
 		for _, q := range prefixes {
 			if bytes.HasPrefix(p, q) || bytes.HasPrefix(q, p) {
 				return true
@@ -195,22 +202,28 @@ func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*Set, e
 		}
 		return false
 	}
-	return findSet(repo, now, want)
+	return findSet(repo, now, want, fold)
 }
 
 // overlapping returns the first pair of globs, one of each list, that can
 // match a common path, and the shortest such path. Every path a glob matches starts with the glob's
 // literal prefix, so two globs whose prefixes differ before either ends
 // cannot overlap: that cheap test spares most pairs the exact one.
-func overlapping(mine, theirs []string) (string, string, string, bool) {
+func (s *Set) overlapping(mine, theirs []string) (string, string, string, bool) {
 	for _, m := range mine {
-		pm := literalPrefix(m)
+		pm := literalPrefix(s.name(m))
 		for _, t := range theirs {
-			pt := literalPrefix(t)
+			pt := literalPrefix(s.name(t))
 			if !strings.HasPrefix(pm, pt) && !strings.HasPrefix(pt, pm) {
 				continue
 			}
-			if path, ok := overlap.Witness(m, t); ok {
+			// The path shown is one the globs match as written, where
+			// there is one.
+			path, ok := overlap.Witness(m, t)
+			if !ok && s.fold {
+				path, ok = overlap.Witness(s.name(m), s.name(t))
+			}
+			if ok {
 				return m, t, path, true
 			}
 		}
@@ -300,7 +313,7 @@ func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
 	}
 	n := 0
 	err = update(repo, func(claims []claimstore.Claim) ([]claimstore.Claim, bool, error) {
-		set := &Set{Claims: claims, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}}
+		set := newSet(repo, now, claims, nil, false) // only whether each is active
 		out := slices.DeleteFunc(slices.Clone(claims), func(c claimstore.Claim) bool { return !set.Active(c) })
 		n = len(claims) - len(out)
 		return out, n > 0 || bad > 0, nil

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
-	"github.com/lucid-dev/lucid/internal/claims/overlap"
 )
 
 // LoadIn reads the claims that can cover a file of the work tree top
@@ -22,14 +21,21 @@ func LoadIn(repo *gitstore.Repo, now time.Time, top string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	fold := repo.FoldsCase()
+	name := func(n string) string {
+		if fold {
+			return gitstore.FoldCase(n)
+		}
+		return n
+	}
 	names := make(map[string]bool, len(entries))
 	for _, e := range entries {
-		names[e.Name()] = true
+		names[name(e.Name())] = true
 	}
 	return findSet(repo, now, func(glob []byte) bool {
 		first, _, inFolder := bytes.Cut(literalPrefixBytes(glob), []byte{'/'})
-		return !inFolder || names[string(first)]
-	})
+		return !inFolder || names[name(string(first))]
+	}, fold)
 }
 
 // ClaimedFiles lists the files under top (a work tree's top) that active
@@ -40,7 +46,7 @@ func (s *Set) ClaimedFiles(agent, top string, limit int) ([]string, bool) {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range s.Claims {
-		if c.Owner == agent || c.Worktree != top || !s.Active(c) {
+		if c.Owner == agent || !s.sameTree(c.Worktree, top) || !s.Active(c) {
 			continue
 		}
 		for _, g := range c.Globs {
@@ -74,7 +80,7 @@ func (s *Set) ClaimedFiles(agent, top string, limit int) ([]string, bool) {
 					return nil
 				}
 				rel = filepath.ToSlash(rel)
-				if seen[rel] || !strings.HasPrefix(rel, prefix) || !overlap.Match(g, rel) {
+				if seen[rel] || !s.matches(g, rel) {
 					return nil
 				}
 				if len(out) >= limit {

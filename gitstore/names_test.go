@@ -1,0 +1,95 @@
+package gitstore
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestFoldCase(t *testing.T) {
+	for in, want := range map[string]string{
+		"src/match.go":      "SRC/MATCH.GO",
+		"SRC/Match.Go":      "SRC/MATCH.GO",
+		"Kelvin-\u212a":     "KELVIN-K", // the Kelvin sign folds to K
+		"long-\u017f":       "LONG-S",   // so does the long s to S
+		"1+2=[3]_x-y.{a,b}": "1+2=[3]_X-Y.{A,B}",
+		"":                  "",
+	} {
+		if got := FoldCase(in); got != want {
+			t.Errorf("FoldCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if FoldCase("straße") != FoldCase("STRAßE") || FoldCase("Äpfel") != FoldCase("äPFEL") {
+		t.Error("letters beyond ASCII do not fold alike")
+	}
+	if FoldCase("a.go") == FoldCase("b.go") {
+		t.Error("two names fold to one")
+	}
+}
+
+func TestInsideFolded(t *testing.T) {
+	for _, c := range []struct {
+		fold      bool
+		dir, path string
+		rel       string
+		ok        bool
+	}{
+		{false, "/w/Repo", "/w/Repo/src/A.go", "src/A.go", true},
+		{false, "/w/Repo", "/w/repo/src/A.go", "", false},
+		{true, "/w/Repo", "/w/repo/src/A.go", "src/A.go", true},
+		{true, "/w/Repo", "/W/REPO", ".", true},
+		{true, "/w/Repo", "/w/RepoX/a", "", false},
+		{true, "/w/Repo", "/w/other", "", false},
+		{true, "/w/\u212aelvin", "/w/kelvin/a", "a", true},
+	} {
+		if !c.fold && !c.ok && runtime.GOOS == "windows" {
+			continue // Windows paths fold case as they are compared
+		}
+		rel, ok := InsideFolded(c.fold, filepath.FromSlash(c.dir), filepath.FromSlash(c.path))
+		if ok != c.ok || filepath.ToSlash(rel) != c.rel {
+			t.Errorf("InsideFolded(%v, %s, %s) = %q %v, want %q %v", c.fold, c.dir, c.path, rel, ok, c.rel, c.ok)
+		}
+	}
+}
+
+// Rel and FoldsCase follow core.ignorecase: a path under the top spelled
+// in another case is in the work tree where the file system folds case,
+// and .GIT is .git there.
+func TestRelFoldsCase(t *testing.T) {
+	top := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", top).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	r, err := Find(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upper := strings.ToUpper(r.Top) + "/src/a.go"
+	git := func(args ...string) {
+		if out, err := exec.Command("git", append([]string{"-C", r.Top}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("config", "core.ignorecase", "false")
+	if r.FoldsCase() {
+		t.Error("FoldsCase with core.ignorecase false")
+	}
+	if _, err := r.Rel(upper); err == nil {
+		t.Errorf("%s is in the work tree where case counts", upper)
+	}
+	git("config", "core.ignorecase", "true")
+	if !r.FoldsCase() {
+		t.Error("no FoldsCase with core.ignorecase true")
+	}
+	if rel, err := r.Rel(upper); err != nil || rel != "src/a.go" {
+		t.Errorf("Rel(%s) = %q, %v", upper, rel, err)
+	}
+	if _, err := r.Rel(filepath.Join(r.Top, ".GIT", "config")); err == nil {
+		t.Error(".GIT/config is in the work tree where case folds")
+	}
+	if !r.HoldsState(strings.ToUpper(r.Top)) {
+		t.Error("the top spelled in capitals holds no state")
+	}
+}
