@@ -11,10 +11,12 @@ require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/creack/pty v1.1.24
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/zeebo/blake3 v0.2.4
 	golang.org/x/sys v0.47.0
+	golang.org/x/text v0.30.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

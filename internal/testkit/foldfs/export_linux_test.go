@@ -1,0 +1,4 @@
+package foldfs
+
+// Sweep is sweep, for the test of it.
+func Sweep() { sweep() }
