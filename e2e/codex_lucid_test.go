@@ -24,11 +24,16 @@ import (
 // on PATH for both clients, and a CODEX_HOME of its own.
 func newCodexLucid(t *testing.T, withClaude bool) *codexEnvT {
 	t.Helper()
+	return newCodexLucidIn(t, t.TempDir(), withClaude)
+}
+
+// newCodexLucidIn is newCodexLucid in the folder root.
+func newCodexLucidIn(t *testing.T, root string, withClaude bool) *codexEnvT {
+	t.Helper()
 	bin := needCodex(t)
 	if withClaude {
 		needClaude(t)
 	}
-	root := t.TempDir()
 	e := &codexEnvT{env: *newScratch(t, root), bin: bin, codex: filepath.Join(root, "codex-home"), hookDir: filepath.Join(root, "hook"), lucid: true}
 	for _, d := range []string{e.codex, e.hookDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
