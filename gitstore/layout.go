@@ -178,12 +178,12 @@ func StateDir(path string) (string, bool) {
 // a folder above it, r's git dir, its common git dir, or a folder above
 // either.
 func (r *Repo) HoldsState(dir string) bool {
-	fold := r.FoldsCase()
+	names := r.Names()
 	for _, d := range []string{r.Top, r.GitDir, r.CommonDir} {
 		if d == "" {
 			continue
 		}
-		if _, ok := InsideFolded(fold, dir, d); ok {
+		if _, ok := InsideNamed(names, dir, d); ok {
 			return true
 		}
 	}

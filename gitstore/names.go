@@ -5,17 +5,54 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// FoldsCase reports whether the work tree's file system takes names that
-// differ only in case for one name, as APFS and NTFS do by default: git
-// probes the file system when it makes the repository (git init, git
-// clone) and records the answer as core.ignorecase. Where it does, every
-// comparison of paths lucid makes must fold case too, or a claim on
-// match.go would not cover a write of Match.go, the same file.
-func (r *Repo) FoldsCase() bool {
-	return configBool(filepath.Join(r.CommonDir, "config"), "core", "ignorecase")
+// Names is how a work tree's file system compares names, as git recorded
+// it when it made the repository (git init and git clone probe the file
+// system). Every comparison of paths lucid makes must compare as the file
+// system does, or a claim on match.go would not cover a write of
+// Match.go where that is the same file. The zero Names compares bytes.
+type Names uint8
+
+const (
+	// FoldsCase: names that differ only in case are one name, as on
+	// APFS, HFS+ and NTFS by default (core.ignorecase).
+	FoldsCase Names = 1 << iota
+	// Precomposes: the NFC and NFD spellings of a name (é as one code
+	// point, or as e and a combining accent) are one name, as on a Mac
+	// (core.precomposeunicode).
+	Precomposes
+)
+
+// Names reads how the work tree's file system compares names.
+func (r *Repo) Names() Names {
+	config := filepath.Join(r.CommonDir, "config")
+	var n Names
+	if configBool(config, "core", "ignorecase") {
+		n |= FoldsCase
+	}
+	if configBool(config, "core", "precomposeunicode") {
+		n |= Precomposes
+	}
+	return n
 }
+
+// Key is name as n compares it: two names are one where their keys are
+// equal.
+func (n Names) Key(name string) string {
+	if n&Precomposes != 0 {
+		name = norm.NFC.String(name)
+	}
+	if n&FoldsCase != 0 {
+		name = FoldCase(name)
+	}
+	return name
+}
+
+// Same reports whether a and b are one name under n.
+func (n Names) Same(a, b string) bool { return a == b || n != 0 && n.Key(a) == n.Key(b) }
 
 // FoldCase is name as a file system that folds case compares it: each
 // letter replaced by the smallest of the letters that fold to it (A for
@@ -51,28 +88,21 @@ func foldRune(r rune) rune {
 	return least
 }
 
-// SameName reports whether a and b name one path: equal, or, where fold is
-// set, equal once case is folded.
-func SameName(fold bool, a, b string) bool {
-	return a == b || fold && FoldCase(a) == FoldCase(b)
-}
-
-// InsideFolded is Inside for a file system that folds case (fold set):
-// path is inside dir when it is once case is folded, and rel keeps path's
-// own spelling.
-func InsideFolded(fold bool, dir, path string) (rel string, ok bool) {
-	if rel, ok = Inside(dir, path); ok || !fold {
+// InsideNamed is Inside as n compares names: path is inside dir when it
+// is once both are keyed, and rel keeps path's own spelling.
+func InsideNamed(n Names, dir, path string) (rel string, ok bool) {
+	if rel, ok = Inside(dir, path); ok || n == 0 {
 		return rel, ok
 	}
-	if _, ok = Inside(FoldCase(dir), FoldCase(path)); !ok {
+	if _, ok = Inside(n.Key(dir), n.Key(path)); !ok {
 		return "", false
 	}
-	// Folding keeps every separator and the count of path elements, so
+	// A key keeps every separator and the count of path elements, so
 	// path's own elements after dir's are rel.
-	n := len(strings.Split(filepath.Clean(dir), string(filepath.Separator)))
+	depth := len(strings.Split(filepath.Clean(dir), string(filepath.Separator)))
 	parts := strings.Split(filepath.Clean(path), string(filepath.Separator))
-	if n >= len(parts) {
+	if depth >= len(parts) {
 		return ".", true
 	}
-	return filepath.Join(parts[n:]...), true
+	return filepath.Join(parts[depth:]...), true
 }

@@ -29,7 +29,7 @@ func TestFoldCase(t *testing.T) {
 	}
 }
 
-func TestInsideFolded(t *testing.T) {
+func TestInsideNamed(t *testing.T) {
 	for _, c := range []struct {
 		fold      bool
 		dir, path string
@@ -47,14 +47,18 @@ func TestInsideFolded(t *testing.T) {
 		if !c.fold && !c.ok && runtime.GOOS == "windows" {
 			continue // Windows paths fold case as they are compared
 		}
-		rel, ok := InsideFolded(c.fold, filepath.FromSlash(c.dir), filepath.FromSlash(c.path))
+		var n Names
+		if c.fold {
+			n = FoldsCase
+		}
+		rel, ok := InsideNamed(n, filepath.FromSlash(c.dir), filepath.FromSlash(c.path))
 		if ok != c.ok || filepath.ToSlash(rel) != c.rel {
-			t.Errorf("InsideFolded(%v, %s, %s) = %q %v, want %q %v", c.fold, c.dir, c.path, rel, ok, c.rel, c.ok)
+			t.Errorf("InsideNamed(%v, %s, %s) = %q %v, want %q %v", n, c.dir, c.path, rel, ok, c.rel, c.ok)
 		}
 	}
 }
 
-// Rel and FoldsCase follow core.ignorecase: a path under the top spelled
+// Rel and Names follow core.ignorecase: a path under the top spelled
 // in another case is in the work tree where the file system folds case,
 // and .GIT is .git there.
 func TestRelFoldsCase(t *testing.T) {
@@ -73,15 +77,15 @@ func TestRelFoldsCase(t *testing.T) {
 		}
 	}
 	git("config", "core.ignorecase", "false")
-	if r.FoldsCase() {
-		t.Error("FoldsCase with core.ignorecase false")
+	if r.Names() != 0 {
+		t.Errorf("Names %v with core.ignorecase false", r.Names())
 	}
 	if _, err := r.Rel(upper); err == nil {
 		t.Errorf("%s is in the work tree where case counts", upper)
 	}
 	git("config", "core.ignorecase", "true")
-	if !r.FoldsCase() {
-		t.Error("no FoldsCase with core.ignorecase true")
+	if r.Names() != FoldsCase {
+		t.Errorf("Names %v with core.ignorecase true, want FoldsCase", r.Names())
 	}
 	if rel, err := r.Rel(upper); err != nil || rel != "src/a.go" {
 		t.Errorf("Rel(%s) = %q, %v", upper, rel, err)
@@ -91,5 +95,23 @@ func TestRelFoldsCase(t *testing.T) {
 	}
 	if !r.HoldsState(strings.ToUpper(r.Top)) {
 		t.Error("the top spelled in capitals holds no state")
+	}
+}
+
+// Where names precompose (a Mac), the NFC and NFD spellings of é are one
+// name, and case still counts unless it folds too.
+func TestNamesPrecompose(t *testing.T) {
+	nfc, nfd := "caf\u00e9.go", "cafe\u0301.go"
+	if Names(0).Same(nfc, nfd) || FoldsCase.Same(nfc, nfd) {
+		t.Error("NFC and NFD are one name without Precomposes")
+	}
+	if !Precomposes.Same(nfc, nfd) || !(Precomposes|FoldsCase).Same("CAF\u00c9.go", nfd) {
+		t.Error("NFC and NFD are two names with Precomposes")
+	}
+	if Precomposes.Same("A.go", "a.go") {
+		t.Error("case folds with Precomposes alone")
+	}
+	if rel, ok := InsideNamed(Precomposes, "/w/"+nfc, "/w/"+nfd+"/x"); !ok || rel != "x" {
+		t.Errorf("InsideNamed across NFC and NFD = %q %v", rel, ok)
 	}
 }

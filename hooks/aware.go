@@ -291,7 +291,7 @@ func lichAgents(r *gitstore.Repo) map[string]string {
 // are on in t's work tree, t is not lucid's own file (the plan is
 // everyone's to edit), and the caller holds no claim or lease on it yet.
 func (c *call) leasing(t target) bool {
-	if first, _, _ := strings.Cut(t.rel, "/"); t.rel != first && gitstore.SameName(t.fold, first, gitstore.LucidDirName) {
+	if first, _, _ := strings.Cut(t.rel, "/"); t.rel != first && t.names.Same(first, gitstore.LucidDirName) {
 		return false
 	}
 	// Held already (an agent edits one file many times): the settings

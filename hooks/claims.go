@@ -29,11 +29,11 @@ import (
 // target is a path a tool call writes, placed in a work tree whose
 // repository lucid keeps claims for.
 type target struct {
-	path string         // absolute, as the tool or the shell analysis gave it
-	repo *gitstore.Repo // the work tree that holds it
-	rel  string         // relative to repo.Top
-	fold bool           // repo's file system folds case (gitstore.FoldsCase)
-	tree bool           // a folder written as a whole (rm -rf dir)
+	path  string         // absolute, as the tool or the shell analysis gave it
+	repo  *gitstore.Repo // the work tree that holds it
+	rel   string         // relative to repo.Top
+	names gitstore.Names // how repo's file system compares names
+	tree  bool           // a folder written as a whole (rm -rf dir)
 	// under, when not "", is the glob of the paths under the folder rel
 	// that are written (shell.Write.Under).
 	under string
@@ -87,42 +87,39 @@ func (c *call) locate(path string) []target {
 	r := c.repoOf(path)
 	if r != nil && (r == c.repo && c.home || r.Initialised() || r.HasState()) {
 		if rel, err := r.Rel(path); err == nil {
-			out = append(out, target{path: path, repo: r, rel: rel, fold: c.folds(r)})
+			out = append(out, target{path: path, repo: r, rel: rel, names: c.names(r)})
 		}
 	}
 	if home := c.repo; home != nil && (r == nil || r.CommonDir != home.CommonDir) {
 		if rel, err := home.Rel(path); err == nil {
-			out = append(out, target{path: path, repo: home, rel: rel, fold: c.folds(home)})
+			out = append(out, target{path: path, repo: home, rel: rel, names: c.names(home)})
 		}
 	}
 	return out
 }
 
-// folds is r.FoldsCase, read once a call for each repository.
-func (c *call) folds(r *gitstore.Repo) bool {
-	f, ok := c.foldsCase[r.CommonDir]
+// names is r.Names, read once a call for each repository.
+func (c *call) names(r *gitstore.Repo) gitstore.Names {
+	n, ok := c.repoNames[r.CommonDir]
 	if !ok {
-		f = r.FoldsCase()
-		if c.foldsCase == nil {
-			c.foldsCase = map[string]bool{}
+		n = r.Names()
+		if c.repoNames == nil {
+			c.repoNames = map[string]gitstore.Names{}
 		}
-		c.foldsCase[r.CommonDir] = f
+		c.repoNames[r.CommonDir] = n
 	}
-	return f
+	return n
 }
 
 // is reports whether t is the file or folder name of its work tree, as
 // its file system compares names.
-func (t target) is(name string) bool { return gitstore.SameName(t.fold, t.rel, name) }
+func (t target) is(name string) bool { return t.names.Same(t.rel, name) }
 
 // mayWrite reports whether the glob of what t writes under its folder
 // can match name, as its file system compares names.
 func (t target) mayWrite(name string) bool {
 	glob := claims.UnderGlob(t.rel, t.under)
-	if t.fold {
-		glob, name = gitstore.FoldCase(glob), gitstore.FoldCase(name)
-	}
-	return overlap.Match(glob, name)
+	return overlap.Match(t.names.Key(glob), t.names.Key(name))
 }
 
 // repoOf is the work tree that holds path, nil outside any. A path in the
@@ -139,8 +136,8 @@ func (c *call) repoOf(path string) *gitstore.Repo {
 	if home != nil {
 		_, inHome = gitstore.Inside(home.Top, dir)
 	}
-	if home != nil && !inHome && c.folds(home) {
-		_, inHome = gitstore.InsideFolded(true, home.Top, dir)
+	if home != nil && !inHome {
+		_, inHome = gitstore.InsideNamed(c.names(home), home.Top, dir)
 	}
 	if inHome && !nestedGit(dir, home.Top) {
 		r = home
@@ -490,7 +487,7 @@ func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 			return true
 		}
 		for _, cl := range set.ActiveClaims() {
-			if cl.Owner != c.agent && !claims.SessionLease(cl, c.agent) && (gitstore.SameName(c.folds(r), cl.Worktree, r.Top) || set.Foreign(cl)) {
+			if cl.Owner != c.agent && !claims.SessionLease(cl, c.agent) && (c.names(r).Same(cl.Worktree, r.Top) || set.Foreign(cl)) {
 				return true
 			}
 		}

@@ -18,3 +18,12 @@ func TestScriptsOnFoldingFS(t *testing.T) {
 	p.WorkdirRoot = root
 	testscript.Run(t, p)
 }
+
+// TestScriptsOnNormalisingFS runs testdata/foldnorm/*.txtar in a folder
+// whose names fold case and Unicode normalisation, as a Mac's do.
+func TestScriptsOnNormalisingFS(t *testing.T) {
+	root := foldfs.Mount(t, foldfs.FoldCaseNorm)
+	p := scriptParams(filepath.Join("..", "..", "testdata", "foldnorm"))
+	p.WorkdirRoot = root
+	testscript.Run(t, p)
+}

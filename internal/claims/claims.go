@@ -40,27 +40,21 @@ type Set struct {
 	ttl     time.Duration
 	seen    map[string]time.Time // owner -> last active, read once
 	machine *string              // this machine's identity, read once when needed
-	// fold: the work tree's file system folds case (gitstore.FoldsCase),
-	// so a glob matches a path, and two work trees are one, as it
-	// compares names.
-	fold bool
+	// names is how the work tree's file system compares names: a glob
+	// matches a path, and two work trees are one, as it does.
+	names gitstore.Names
 }
 
 // newSet is the set of the claims given, as of now.
-func newSet(repo *gitstore.Repo, now time.Time, local, remote []claimstore.Claim, fold bool) *Set {
-	return &Set{Claims: local, Remote: remote, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}, fold: fold}
+func newSet(repo *gitstore.Repo, now time.Time, local, remote []claimstore.Claim, names gitstore.Names) *Set {
+	return &Set{Claims: local, Remote: remote, repo: repo, now: now, ttl: TTL(), seen: map[string]time.Time{}, names: names}
 }
 
 // name is p as the work tree's file system compares names.
-func (s *Set) name(p string) string {
-	if s.fold {
-		return gitstore.FoldCase(p)
-	}
-	return p
-}
+func (s *Set) name(p string) string { return s.names.Key(p) }
 
 // sameTree reports whether two work tree tops are one.
-func (s *Set) sameTree(a, b string) bool { return gitstore.SameName(s.fold, a, b) }
+func (s *Set) sameTree(a, b string) bool { return s.names.Same(a, b) }
 
 // matches reports whether the glob g matches rel, as Check matches them.
 func (s *Set) matches(g, rel string) bool {
@@ -76,7 +70,7 @@ func Load(repo *gitstore.Repo, now time.Time) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newSet(repo, now, claims, nil, repo.FoldsCase())
+	s := newSet(repo, now, claims, nil, repo.Names())
 	remote, fetched, err := remoteclaims.LoadCopy(repo)
 	if err != nil {
 		return nil, err
@@ -99,12 +93,10 @@ func Load(repo *gitstore.Repo, now time.Time) (*Set, error) {
 // claimstore.Find). A Set read this way answers Check and
 // CheckTree for those paths, and nothing else.
 func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (*Set, error) {
-	fold := repo.FoldsCase()
+	names := repo.Names()
 	files, folders := make([][]byte, len(paths)), make([][]byte, len(paths))
 	for i, p := range paths {
-		if fold {
-			p = gitstore.FoldCase(p)
-		}
+		p = names.Key(p)
 		files[i] = []byte(p)
 		switch {
 		case trees[i] && p == ".":
@@ -115,8 +107,8 @@ func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (
 	}
 	want := func(glob []byte) bool {
 		prefix := literalPrefixBytes(glob)
-		if fold {
-			prefix = []byte(gitstore.FoldCase(string(prefix)))
+		if names != 0 {
+			prefix = []byte(names.Key(string(prefix)))
 		}
 		for i := range files {
 			// A glob under a folder written as a whole can match in it.
@@ -126,17 +118,17 @@ func LoadFor(repo *gitstore.Repo, now time.Time, paths []string, trees []bool) (
 		}
 		return false
 	}
-	return findSet(repo, now, want, fold)
+	return findSet(repo, now, want, names)
 }
 
 // findSet is the Set of the claims, local and the other
 // machines', that have a glob want takes.
-func findSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool, fold bool) (*Set, error) {
+func findSet(repo *gitstore.Repo, now time.Time, want func(glob []byte) bool, names gitstore.Names) (*Set, error) {
 	claims, err := claimstore.Find(repo, want)
 	if err != nil {
 		return nil, err
 	}
-	s := newSet(repo, now, claims, nil, fold)
+	s := newSet(repo, now, claims, nil, names)
 	remote, err := claimstore.FindRemote(repo, want)
 	if err != nil {
 		return nil, err

@@ -41,5 +41,9 @@ func (Disk) ReleaseWhere(repo *gitstore.Repo, which func(claimstore.Claim) bool,
 // (other machines'), as seen at now in repo, whose agents' records and
 // machine identity say which claims are active and foreign.
 func NewSet(repo *gitstore.Repo, now time.Time, local, remote []claimstore.Claim) *Set {
-	return newSet(repo, now, local, remote, repo != nil && repo.FoldsCase())
+	var names gitstore.Names
+	if repo != nil {
+		names = repo.Names()
+	}
+	return newSet(repo, now, local, remote, names)
 }

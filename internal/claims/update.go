@@ -182,19 +182,13 @@ func (s *Set) decide(req Request, globs []string) (decision, error) {
 // glob whose literal prefix and one of globs' are prefixes of one another
 // (the same test overlapping makes first), and the other machines' alike.
 func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*Set, error) {
-	fold := repo.FoldsCase()
-	name := func(g string) string {
-		if fold {
-			return gitstore.FoldCase(g)
-		}
-		return g
-	}
+	names := repo.Names()
 	prefixes := make([][]byte, len(globs))
 	for i, g := range globs {
-		prefixes[i] = []byte(name(literalPrefix(g)))
+		prefixes[i] = []byte(names.Key(literalPrefix(g)))
 	}
 	want := func(glob []byte) bool {
-		p := []byte(name(string(literalPrefixBytes(glob))))
+		p := []byte(names.Key(string(literalPrefixBytes(glob))))
 		for _, q := range prefixes {
 			if bytes.HasPrefix(p, q) || bytes.HasPrefix(q, p) {
 				return true
@@ -202,7 +196,7 @@ func loadClaimsNear(repo *gitstore.Repo, now time.Time, globs []string) (*Set, e
 		}
 		return false
 	}
-	return findSet(repo, now, want, fold)
+	return findSet(repo, now, want, names)
 }
 
 // overlapping returns the first pair of globs, one of each list, that can
@@ -220,7 +214,7 @@ func (s *Set) overlapping(mine, theirs []string) (string, string, string, bool) 
 			// The path shown is one the globs match as written, where
 			// there is one.
 			path, ok := overlap.Witness(m, t)
-			if !ok && s.fold {
+			if !ok && s.names != 0 {
 				path, ok = overlap.Witness(s.name(m), s.name(t))
 			}
 			if ok {
@@ -313,7 +307,7 @@ func Prune(repo *gitstore.Repo, now time.Time) (int, error) {
 	}
 	n := 0
 	err = update(repo, func(claims []claimstore.Claim) ([]claimstore.Claim, bool, error) {
-		set := newSet(repo, now, claims, nil, false) // only whether each is active
+		set := newSet(repo, now, claims, nil, 0) // only whether each is active
 		out := slices.DeleteFunc(slices.Clone(claims), func(c claimstore.Claim) bool { return !set.Active(c) })
 		n = len(claims) - len(out)
 		return out, n > 0 || bad > 0, nil

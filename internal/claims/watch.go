@@ -21,21 +21,15 @@ func LoadIn(repo *gitstore.Repo, now time.Time, top string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	fold := repo.FoldsCase()
-	name := func(n string) string {
-		if fold {
-			return gitstore.FoldCase(n)
-		}
-		return n
-	}
+	compare := repo.Names()
 	names := make(map[string]bool, len(entries))
 	for _, e := range entries {
-		names[name(e.Name())] = true
+		names[compare.Key(e.Name())] = true
 	}
 	return findSet(repo, now, func(glob []byte) bool {
 		first, _, inFolder := bytes.Cut(literalPrefixBytes(glob), []byte{'/'})
-		return !inFolder || names[name(string(first))]
-	}, fold)
+		return !inFolder || names[compare.Key(string(first))]
+	}, compare)
 }
 
 // ClaimedFiles lists the files under top (a work tree's top) that active
