@@ -157,10 +157,11 @@ func WriteTemp(dir string, content []byte, perm os.FileMode) (string, error) {
 // hooks refuse it. path is absolute, its links resolved.
 func StateDir(path string) (string, bool) {
 	for d := path; ; {
-		// Folded: on a file system that folds case, .git/LUCID is lucid's
+		// Any case: on a file system that folds case, .git/LUCID is lucid's
 		// folder; on one that does not, nobody else keeps a folder there.
-		switch FoldCase(filepath.Base(d)) {
-		case "LUCID", "LICH-EDITS":
+		// EqualFold, since this runs for every folder above every path a
+		// call writes, and FoldCase would copy each name.
+		if base := filepath.Base(d); strings.EqualFold(base, "lucid") || strings.EqualFold(base, "lich-edits") {
 			if isGitDir(filepath.Dir(d)) {
 				return d, true
 			}

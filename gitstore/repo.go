@@ -175,10 +175,8 @@ func (r *Repo) Rel(path string) (string, error) {
 	}
 	abs = resolveExisting(abs)
 	rel, ok := Inside(r.Top, abs)
-	var names Names
 	if !ok {
-		names = r.Names()
-		rel, ok = InsideNamed(names, r.Top, abs)
+		rel, ok = InsideNamed(r.Names(), r.Top, abs)
 	}
 	if !ok {
 		return "", fmt.Errorf("%s is outside the work tree %s", path, r.Top)
@@ -186,7 +184,7 @@ func (r *Repo) Rel(path string) (string, error) {
 	rel = filepath.ToSlash(rel)
 	// .GIT is .git where the file system folds case; the config is read
 	// only for a name that could be.
-	if first, _, _ := strings.Cut(rel, "/"); first == ".git" || FoldCase(first) == ".GIT" && (names|r.Names())&FoldsCase != 0 {
+	if first, _, _ := strings.Cut(rel, "/"); first == ".git" || strings.EqualFold(first, ".git") && r.Names()&FoldsCase != 0 {
 		return "", fmt.Errorf("%s is inside .git, not in the work tree", path)
 	}
 	return rel, nil
