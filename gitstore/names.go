@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -105,4 +106,90 @@ func InsideNamed(n Names, dir, path string) (rel string, ok bool) {
 		return ".", true
 	}
 	return filepath.Join(parts[depth:]...), true
+}
+
+// OnDisk is rel (relative to the folder top, with slashes) spelled as
+// the file system holds it where n folds names: each element that exists
+// replaced by its folder's entry of the same name under n, the rest (a
+// file not made yet) kept as given. Where n is zero it is rel. A name
+// that is there as spelled is kept, so a folder that (on a file system
+// that does not fold) holds both spellings keeps the one given.
+//
+// Two spellings of one file have one OnDisk, which is what a file's marker
+// of edits is named by: lich's guard names a marker by the path its tool
+// wrote, and a tool writes the spelling on disk nearly always. top is
+// taken as it is spelled: a work tree's top is the folder git found, which
+// on a Mac is spelled as on disk.
+func OnDisk(n Names, top, rel string) string {
+	if n == 0 || rel == "" || rel == "." {
+		return rel
+	}
+	parts := strings.Split(rel, "/")
+	dir := top
+	for i, part := range parts {
+		name, ok := entryNamed(n, dir, part)
+		if !ok {
+			break
+		}
+		parts[i] = name
+		dir = filepath.Join(dir, name)
+	}
+	return strings.Join(parts, "/")
+}
+
+// entryNamed is the entry of folder dir that is name under n: name itself
+// when it is there as spelled, else the first entry that is the same.
+func entryNamed(n Names, dir, name string) (string, bool) {
+	if name == "." || name == ".." || name == "" {
+		return "", false
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	same := n.sameAs(name)
+	found := ""
+	for {
+		names, err := f.Readdirnames(256)
+		for _, e := range names {
+			if e == name {
+				return e, true
+			}
+			if found == "" && same(e) {
+				found = e
+			}
+		}
+		if err != nil {
+			return found, found != ""
+		}
+	}
+}
+
+// sameAs returns the test of a name against name under n, made once for
+// the many entries of a folder: where case alone folds, or both names are
+// ASCII, without a copy of each.
+func (n Names) sameAs(name string) func(string) bool {
+	if n&Precomposes == 0 {
+		return func(e string) bool { return strings.EqualFold(e, name) }
+	}
+	key := n.Key(name)
+	if !isASCII(name) {
+		return func(e string) bool { return n.Key(e) == key }
+	}
+	return func(e string) bool {
+		if isASCII(e) {
+			return e == name || n&FoldsCase != 0 && strings.EqualFold(e, name)
+		}
+		return n.Key(e) == key // the Kelvin sign is K in NFC
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

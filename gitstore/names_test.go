@@ -1,6 +1,8 @@
 package gitstore
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -113,5 +115,79 @@ func TestNamesPrecompose(t *testing.T) {
 	}
 	if rel, ok := InsideNamed(Precomposes, "/w/"+nfc, "/w/"+nfd+"/x"); !ok || rel != "x" {
 		t.Errorf("InsideNamed across NFC and NFD = %q %v", rel, ok)
+	}
+}
+
+// OnDisk gives every spelling of a file the one its folder holds, keeps a
+// name that is not there yet as given, and changes nothing where names do
+// not fold. The folder here is case-sensitive, which is how a name spelled
+// exactly is kept when a folder holds both spellings.
+func TestOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	nfd := "cafe\u0301"
+	for _, p := range []string{"Src/Match.go", "both/a.go", "both/A.go", nfd + "/x.go", "Kelvin/K.go"} {
+		writeFile(t, filepath.Join(dir, p), "x")
+	}
+	for _, c := range []struct {
+		n         Names
+		rel, want string
+	}{
+		{FoldsCase, "SRC/MATCH.GO", "Src/Match.go"},
+		{FoldsCase, "src/match.go", "Src/Match.go"},
+		{FoldsCase, "Src/Match.go", "Src/Match.go"},
+		{FoldsCase, "src/New.go", "Src/New.go"},
+		{FoldsCase, "SRC/new/deeper/n.go", "Src/new/deeper/n.go"},
+		{FoldsCase, "both/A.go", "both/A.go"},
+		{FoldsCase, "both/a.go", "both/a.go"},
+		{FoldsCase, "kelvin/\u212a.go", "Kelvin/K.go"},
+		{0, "SRC/MATCH.GO", "SRC/MATCH.GO"},
+		{Precomposes, "caf\u00e9/x.go", nfd + "/x.go"},
+		{Precomposes, "CAF\u00c9/x.go", "CAF\u00c9/x.go"},
+		{Precomposes, "Kelvin/\u212a.go", "Kelvin/K.go"},
+		{Precomposes, "kelvin/K.go", "kelvin/K.go"},
+		{Precomposes | FoldsCase, "CAF\u00c9/X.GO", nfd + "/x.go"},
+		{FoldsCase, ".", "."},
+	} {
+		if got := OnDisk(c.n, dir, c.rel); got != c.want {
+			t.Errorf("OnDisk(%v, %q) = %q, want %q", c.n, c.rel, got, c.want)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkOnDisk is what an edit costs in a work tree whose names fold:
+// a file three folders below the top, each folder holding 100 entries.
+func BenchmarkOnDisk(b *testing.B) {
+	dir := b.TempDir()
+	path := dir
+	for _, d := range []string{"Users", "me", "src", "Repo", "internal", "pkg"} {
+		for i := range 99 {
+			if err := os.WriteFile(filepath.Join(path, fmt.Sprintf("f%02d", i)), nil, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		path = filepath.Join(path, d)
+		if err := os.Mkdir(path, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(path, "Match.go"), nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	want := "Repo/internal/pkg/Match.go"
+	top := filepath.Join(dir, "Users", "me", "src")
+	for b.Loop() {
+		if OnDisk(FoldsCase, top, strings.ToLower(want)) != want {
+			b.Fatal("not found")
+		}
 	}
 }

@@ -122,16 +122,35 @@ func (c *call) settingsOf(r *gitstore.Repo) settings.Settings {
 
 // editTargets are the files of ts that a write names one by one, each once,
 // in the order given: a folder written whole, the paths under one, or what a
-// git command would change are no file an agent is editing.
+// git command would change are no file an agent is editing. Where the file
+// system folds names, each is spelled as the file system holds it
+// (gitstore.OnDisk), which names its marker: two agents writing Match.go
+// and MATCH.GO are told of each other.
 func editTargets(ts []target) []target {
 	var out []target
 	for _, t := range ts {
-		if t.tree || t.under != "" || t.by != "" || t.rel == "." || slices.ContainsFunc(out, func(o target) bool { return o.path == t.path && o.repo.GitDir == t.repo.GitDir }) {
+		if t.tree || t.under != "" || t.by != "" || t.rel == "." {
+			continue
+		}
+		if t.names != 0 {
+			t.path, t.rel = onDisk(t)
+		}
+		if slices.ContainsFunc(out, func(o target) bool { return o.path == t.path && o.repo.GitDir == t.repo.GitDir }) {
 			continue
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// onDisk is t's path and rel as its file system spells them below the
+// top of its work tree.
+func onDisk(t target) (path, rel string) {
+	rel = gitstore.OnDisk(t.names, t.repo.Top, t.rel)
+	if rel == t.rel {
+		return t.path, t.rel
+	}
+	return t.repo.Abs(rel), rel
 }
 
 // editing records the caller's write of the files of ts in their markers,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/escape"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
@@ -164,14 +165,16 @@ func (c *call) unshownCites(rec agentstore.Record, rels []string) (unshown, erro
 	taken := map[string]bool{} // an entry citing two of the files is given once
 	var shown *shownSet
 	walked := 0
+	names := c.names(c.repo)
 	for i, rel := range rels {
+		key := names.Key(rel)
 		if walked >= maxWalk {
 			out.unread = rels[i:]
 			break
 		}
 		f := fileCites{rel: rel}
 		n := 0
-		err := logstore.CitingNewest(c.repo, rel, func(ci logstore.Citation) bool {
+		err := logstore.CitingNewest(c.repo, key, func(ci logstore.Citation) bool {
 			if n == maxFileWalk || walked == maxWalk {
 				f.cut = true
 				return false
@@ -179,12 +182,12 @@ func (c *call) unshownCites(rec agentstore.Record, rels []string) (unshown, erro
 			n++
 			walked++
 			if shown == nil {
-				shown = newShownSet(rec)
+				shown = newShownSet(rec, names)
 			}
-			if upTo := shown.upTo[rel]; upTo != "" && ci.ID <= upTo {
+			if upTo := shown.upTo[key]; upTo != "" && ci.ID <= upTo {
 				return false
 			}
-			if !taken[ci.ID] && !shown.has(ci.ID, rel) {
+			if !taken[ci.ID] && !shown.has(ci.ID, key) {
 				taken[ci.ID] = true
 				f.cites = append(f.cites, ci)
 			}
@@ -208,7 +211,7 @@ func (c *call) unshownCites(rec agentstore.Record, rels []string) (unshown, erro
 // than its first look did not reach it: the digest lists only the newest.
 type shownSet struct {
 	ids                     map[string]bool
-	upTo                    map[string]string // file -> newest id counted
+	upTo                    map[string]string // file (keyed as names key it) -> newest id counted
 	knownBefore, seenBefore int64
 }
 
@@ -216,7 +219,7 @@ type shownSet struct {
 // counted as more: "@" + the newest id counted + " " + the file.
 const givenMark = "@"
 
-func newShownSet(rec agentstore.Record) *shownSet {
+func newShownSet(rec agentstore.Record, names gitstore.Names) *shownSet {
 	s := &shownSet{ids: make(map[string]bool, len(rec.Seen)+len(rec.Given)), upTo: map[string]string{},
 		knownBefore: rec.KnownBefore, seenBefore: rec.SeenBefore}
 	for _, id := range rec.Seen {
@@ -224,7 +227,8 @@ func newShownSet(rec agentstore.Record) *shownSet {
 	}
 	for _, g := range rec.Given {
 		if id, rel, ok := strings.Cut(strings.TrimPrefix(g, givenMark), " "); ok && strings.HasPrefix(g, givenMark) {
-			s.upTo[rel] = max(s.upTo[rel], id)
+			key := names.Key(rel)
+			s.upTo[key] = max(s.upTo[key], id)
 			continue
 		}
 		s.ids[g] = true
@@ -232,8 +236,8 @@ func newShownSet(rec agentstore.Record) *shownSet {
 	return s
 }
 
-func (s *shownSet) has(id, rel string) bool {
-	if s.ids[id] || s.upTo[rel] != "" && id <= s.upTo[rel] {
+func (s *shownSet) has(id, key string) bool {
+	if s.ids[id] || s.upTo[key] != "" && id <= s.upTo[key] {
 		return true
 	}
 	t := logformat.IDTime(id).UnixMilli()

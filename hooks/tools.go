@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard/stamp"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/client"
@@ -303,7 +304,12 @@ func (c *call) ownShellChanges() ([]string, error) {
 func (c *call) factsOf(paths []string) string {
 	var rels []string
 	for _, p := range paths {
-		if rel, err := c.repo.Rel(c.abs(p)); err == nil && !slices.Contains(rels, rel) {
+		rel, err := c.repo.Rel(c.abs(p))
+		if err != nil {
+			continue
+		}
+		rel = gitstore.OnDisk(c.names(c.repo), c.repo.Top, rel)
+		if !slices.Contains(rels, rel) {
 			rels = append(rels, rel)
 		}
 	}
@@ -315,7 +321,13 @@ func (c *call) factsOf(paths []string) string {
 func (c *call) factsOfTargets(ts []target) string {
 	var rels []string
 	for _, t := range ts {
-		if t.repo == c.repo && !t.tree && t.under == "" && t.by == "" && !slices.Contains(rels, t.rel) {
+		if t.repo != c.repo || t.tree || t.under != "" || t.by != "" {
+			continue
+		}
+		if t.names != 0 {
+			_, t.rel = onDisk(t) // the file's own name heads what is told of it
+		}
+		if !slices.Contains(rels, t.rel) {
 			rels = append(rels, t.rel)
 		}
 	}

@@ -135,7 +135,7 @@ func oneLine(text string, max int) string {
 
 // citesMatcher is logquery.Path, a bad path a usage error.
 func citesMatcher(repo *gitstore.Repo, spec string) (match func(string) bool, hint string, err error) {
-	match, hint, err = logquery.Path(repo.Top, spec)
+	match, hint, err = logquery.Path(repo.Top, spec, repo.Names())
 	if err != nil {
 		return nil, "", usageErr("--path takes a file or a glob relative to the work tree's top, like src/auth/** (not %q)", spec)
 	}

@@ -64,6 +64,7 @@ func (l *Session) Before(path string, now time.Time) (note string, warn error) {
 	if err != nil {
 		return "", findWarning(path, err)
 	}
+	path = onDisk(repo, path)
 	m, err := lichstore.ReadMarker(repo, path)
 	if err != nil {
 		return "", lichWarning("reading the edit marker of %s: %v", path, err)
@@ -152,11 +153,26 @@ func (l *Session) After(paths []string, now time.Time) (warn error) {
 		if repo == nil {
 			continue
 		}
-		if err := lichstore.RecordEdit(repo, p, l.Name, now); err != nil {
+		if err := lichstore.RecordEdit(repo, onDisk(repo, p), l.Name, now); err != nil {
 			warns = append(warns, lichWarning("writing the edit marker of %s: %v", p, err))
 		}
 	}
 	return joinWarnings(warns)
+}
+
+// onDisk is path spelled as the file system holds it below the top of
+// its work tree, where names fold: a marker is named by the path, and
+// Match.go and MATCH.GO are one file there.
+func onDisk(repo *gitstore.Repo, path string) string {
+	n := repo.Names()
+	if n == 0 {
+		return path
+	}
+	rel, ok := gitstore.InsideNamed(n, repo.Top, path)
+	if !ok {
+		return path
+	}
+	return repo.Abs(gitstore.OnDisk(n, repo.Top, filepath.ToSlash(rel)))
 }
 
 // Status is the lich part of `lucid statusline` for session (its

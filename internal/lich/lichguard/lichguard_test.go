@@ -512,3 +512,23 @@ func BenchmarkLichBeforeNoNews(b *testing.B) {
 		}
 	}
 }
+
+// Where the file system folds case, a session's edit of A.GO and another's
+// of a.go meet in one marker, named and written as lich's guard writes the
+// marker of an edit of a.go: lich's sessions whose tool writes the file's
+// own spelling, as tools do, share it.
+func TestLichFoldsCase(t *testing.T) {
+	top, gitDir := lichRepo(t)
+	gittest.Run(t, top, "config", "core.ignorecase", "true")
+	a, b := &Session{Name: "lich-a"}, &Session{Name: "lich-b"}
+	mustAfter(t, a, t0, filepath.Join(top, "A.GO"))
+	file := filepath.Join(top, "a.go")
+	want := `{"path":` + strconv.Quote(file) + `,"session":"lich-a","at":` + strconv.FormatInt(t0.UnixMilli(), 10) + `}`
+	got, err := os.ReadFile(filepath.Join(gitDir, gitstore.LichEditsDir, lichstore.Hash(file)))
+	if err != nil || string(got) != want {
+		t.Fatalf("the marker of a.go: %q (%v), want %q", got, err, want)
+	}
+	if note := mustBefore(t, b, filepath.Join(top, "a.GO"), at(time.Minute)); !strings.Contains(note, "lich-a") {
+		t.Errorf("an edit of a.GO after A.GO's: note %q", note)
+	}
+}

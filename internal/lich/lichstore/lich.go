@@ -91,7 +91,10 @@ func Hash(path string) string {
 }
 
 // lichMarkerPath is where the marker of path lives: the work tree's own git
-// dir, lich-edits/, the hash of the path exactly as the tool gave it.
+// dir, lich-edits/, the hash of the path as given: lich's guard gives the
+// path its tool wrote, lucid the file's spelling on disk where the file
+// system folds names (gitstore.OnDisk), which is the same path whenever
+// the tool wrote the name as the file has it.
 func lichMarkerPath(r *gitstore.Repo, path string) string {
 	return filepath.Join(r.GitDir, gitstore.LichEditsDir, Hash(path))
 }

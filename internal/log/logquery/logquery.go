@@ -13,6 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/overlap"
 	"github.com/lucid-dev/lucid/internal/present"
@@ -46,12 +47,18 @@ var ErrPath = errors.New("a path is a file, a folder or a glob relative to the w
 
 // Path accepts the cited paths that spec names: a file, a folder
 // (everything in it) or a glob, relative to the work tree top, as lucid
-// claim reads them. hint is the glob's literal start, which every path it
-// matches holds.
-func Path(top, spec string) (match func(string) bool, hint string, err error) {
+// claim reads them, and as names compares them (where the file system
+// folds case, --path src/Match.go finds the entries citing src/match.go).
+// hint is the glob's literal start, which every path it matches holds as
+// it is written; "" where names fold, since a line may spell it otherwise.
+func Path(top, spec string, names gitstore.Names) (match func(string) bool, hint string, err error) {
 	glob, err := overlap.Clean(claims.FolderGlob(top, spec))
 	if err != nil {
 		return nil, "", ErrPath
+	}
+	if names != 0 {
+		key := names.Key(glob)
+		return func(path string) bool { return overlap.Match(key, names.Key(path)) }, "", nil
 	}
 	return func(path string) bool { return overlap.Match(glob, path) }, InLine(glob[:literalLen(glob)]), nil
 }

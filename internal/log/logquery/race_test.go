@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/log/logformat"
@@ -95,10 +96,20 @@ func TestFiltersUnderParallelReaders(t *testing.T) {
 	pathBy := func(name, spec string) filter {
 		return filter{name: name + " " + spec, set: func(opt *logstore.SearchOptions) {
 			var err error
-			if opt.Cites, opt.CitesHint, err = logquery.Path(repo.Top, spec); err != nil {
+			if opt.Cites, opt.CitesHint, err = logquery.Path(repo.Top, spec, 0); err != nil {
 				t.Fatal(err)
 			}
-		}, cites: func(p string) bool { m, _, _ := logquery.Path(repo.Top, spec); return m(p) }}
+		}, cites: func(p string) bool { m, _, _ := logquery.Path(repo.Top, spec, 0); return m(p) }}
+	}
+	// foldedBy finds, where names fold case, what its lower-case spelling
+	// finds where they do not.
+	foldedBy := func(name, spec string) filter {
+		return filter{name: name + " " + spec, set: func(opt *logstore.SearchOptions) {
+			var err error
+			if opt.Cites, opt.CitesHint, err = logquery.Path(repo.Top, spec, gitstore.FoldsCase); err != nil {
+				t.Fatal(err)
+			}
+		}, cites: func(p string) bool { m, _, _ := logquery.Path(repo.Top, strings.ToLower(spec), 0); return m(p) }}
 	}
 	filters := []filter{
 		{name: "none", set: func(*logstore.SearchOptions) {}},
@@ -108,6 +119,8 @@ func TestFiltersUnderParallelReaders(t *testing.T) {
 		agentBy("subagent label", labels.Label(agents[9])),
 		pathBy("path file", "src/pkg4/file13.go"),
 		pathBy("path folder", "src/pkg2"),
+		foldedBy("path file folded", "SRC/PKG4/File13.go"),
+		foldedBy("path glob folded", "Src/Pkg2/**"),
 		pathBy("path glob", "src/**/file1*.go"),
 	}
 	since := start.Add(n / 2 * time.Second)

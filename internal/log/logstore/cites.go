@@ -84,7 +84,8 @@ func CitesFresh(r *gitstore.Repo) bool {
 }
 
 // CitingNewest calls fn with each live entry the index holds as citing rel
-// (a path relative to the work tree's top, with slashes), the last in the
+// (a path relative to the work tree's top, with slashes, keyed as the
+// repository's Names key it: gitstore.Names.Key), the last in the
 // log's order first, until fn returns false. It reads rel's file from its
 // end, a block at a time: a caller that stops early pays for what it read,
 // not for how many entries cite rel. A citation may come twice (an update
@@ -171,7 +172,7 @@ func ReadCitesAhead(r *gitstore.Repo) *CitesAhead {
 	if _, rebuild := citesCursor(r); !rebuild {
 		return nil
 	}
-	refs, ended, cur, err := scanCites(r.LogPath(), 0)
+	refs, ended, cur, err := scanCites(r.LogPath(), 0, r.Names())
 	if err != nil {
 		return nil
 	}
@@ -206,7 +207,7 @@ func UpdateCites(r *gitstore.Repo, ahead *CitesAhead) error {
 	default:
 		off = 0
 	}
-	more, moreEnded, cur, err := scanCites(path, off)
+	more, moreEnded, cur, err := scanCites(path, off, r.Names())
 	if err != nil {
 		return err
 	}
@@ -237,8 +238,10 @@ func UpdateCites(r *gitstore.Repo, ahead *CitesAhead) error {
 
 // scanCites reads the log from off: the entries that cite files (not
 // retired, not dream points, not addressed), in the log's order, and the
-// ids that supersede entries end.
-func scanCites(path string, off int64) (refs []citeRef, ended []string, cur Cursor, err error) {
+// ids that supersede entries end. A cited path is kept as names keys it:
+// where the file system folds names, an entry citing Match.go and one
+// citing match.go cite one file, and the index holds them as one.
+func scanCites(path string, off int64, names gitstore.Names) (refs []citeRef, ended []string, cur Cursor, err error) {
 	f, cur, err := openCursor(path)
 	if f == nil {
 		return nil, nil, Cursor{}, err
@@ -267,8 +270,8 @@ func scanCites(path string, off int64) (refs []citeRef, ended []string, cur Curs
 		}
 		ref := citeRef{Citation: Citation{ID: e.ID, Off: start, Len: n}}
 		for _, ev := range e.Evidence {
-			if ev.Path != "" && !strings.ContainsAny(ev.Path, "\n\r") && !slices.Contains(ref.paths, ev.Path) {
-				ref.paths = append(ref.paths, ev.Path)
+			if key := names.Key(ev.Path); key != "" && !strings.ContainsAny(key, "\n\r") && !slices.Contains(ref.paths, key) {
+				ref.paths = append(ref.paths, key)
 			}
 		}
 		if len(ref.paths) > 0 {

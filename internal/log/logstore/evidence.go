@@ -32,6 +32,10 @@ func Cite(r *gitstore.Repo, cwd, spec string) (logformat.Evidence, error) {
 	if err != nil {
 		return logformat.Evidence{}, fmt.Errorf("evidence %s: %w", spec, err)
 	}
+	// Where names fold, the file is cited by its own name, as an agent
+	// about to edit it is told of it (Match.go cited as MATCH.GO is
+	// Match.go).
+	rel = gitstore.OnDisk(r.Names(), r.Top, rel)
 	fi, err := os.Stat(path)
 	switch {
 	case os.IsNotExist(err):

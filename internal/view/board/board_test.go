@@ -456,3 +456,32 @@ func TestSinceReadsFromTheTail(t *testing.T) {
 		t.Error("500 appended, at most 499 wanted: no reload")
 	}
 }
+
+// Where the file system folds case, a claim and an edit marker spelled
+// otherwise mark the file git lists, and list no second file.
+func TestTreeFoldsCase(t *testing.T) {
+	repo := newRepo(t)
+	gittest.WriteFile(t, repo.Top, "src/Match.go", "x\n")
+	gittest.Run(t, repo.Top, "config", "core.ignorecase", "true")
+	agent(t, repo, "sess-a", "")
+	claim(t, repo, "sess-a", "t", "SRC/MATCH.GO", "Docs/**")
+	if err := lichstore.RecordEdit(repo, filepath.Join(repo.Top, "SRC/match.GO"), "sess-a", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Load(repo, naming, time.Now())
+	tree, err := LoadTree(repo, naming, b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range tree.Files {
+		paths = append(paths, f.Path)
+		if f.Path == "src/Match.go" && (len(f.Claims) != 1 || len(f.Edits) != 1) {
+			t.Errorf("src/Match.go: claims %v, edits %v", f.Claims, f.Edits)
+		}
+	}
+	if slices.ContainsFunc(paths, func(p string) bool { return strings.EqualFold(p, "src/match.go") && p != "src/Match.go" }) ||
+		!slices.Contains(paths, "src/Match.go") {
+		t.Errorf("the tree lists %v, want src/Match.go once", paths)
+	}
+}

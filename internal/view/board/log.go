@@ -48,7 +48,7 @@ func Log(ctx context.Context, repo *gitstore.Repo, naming present.Naming, q LogQ
 	var citesHint string
 	if q.Path != "" {
 		var err error
-		if cites, citesHint, err = logquery.Path(repo.Top, q.Path); err != nil {
+		if cites, citesHint, err = logquery.Path(repo.Top, q.Path, repo.Names()); err != nil {
 			return nil, &QueryError{err.Error()}
 		}
 	}

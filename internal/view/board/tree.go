@@ -42,11 +42,15 @@ func LoadTree(repo *gitstore.Repo, naming present.Naming, b *Board, top string) 
 		return nil, err
 	}
 	tree.Truncated = truncated
+	// A claim and a marker find their file as the file system compares
+	// names: where it folds case, a claim on SRC/MATCH.GO marks
+	// src/match.go, and no second file of that name is listed.
+	names := repo.Names()
 	// Claimed files no longer (or not yet) on disk are shown too: a claim
 	// names what an agent is about to write.
 	index := map[string]int{}
 	for _, p := range paths {
-		index[p] = len(tree.Files)
+		index[names.Key(p)] = len(tree.Files)
 		tree.Files = append(tree.Files, File{Path: p})
 	}
 	for _, c := range b.Claims {
@@ -54,12 +58,12 @@ func LoadTree(repo *gitstore.Repo, naming present.Naming, b *Board, top string) 
 			continue
 		}
 		for _, g := range c.Globs {
-			if _, ok := index[g]; !ok && !strings.ContainsAny(g, `*?[{\`) {
-				index[g] = len(tree.Files)
+			if _, ok := index[names.Key(g)]; !ok && !strings.ContainsAny(g, `*?[{\`) {
+				index[names.Key(g)] = len(tree.Files)
 				tree.Files = append(tree.Files, File{Path: g, Claims: []string{c.ID}})
 				continue
 			}
-			for _, i := range covered(paths, g) {
+			for _, i := range covered(paths, g, names) {
 				if !slices.Contains(tree.Files[i].Claims, c.ID) {
 					tree.Files[i].Claims = append(tree.Files[i].Claims, c.ID)
 				}
@@ -68,7 +72,7 @@ func LoadTree(repo *gitstore.Repo, naming present.Naming, b *Board, top string) 
 	}
 	slices.SortFunc(tree.Files, func(x, y File) int { return strings.Compare(x.Path, y.Path) })
 	for i, f := range tree.Files {
-		index[f.Path] = i
+		index[names.Key(f.Path)] = i
 	}
 	wt := repo
 	if top != repo.Top {
@@ -81,13 +85,13 @@ func LoadTree(repo *gitstore.Repo, naming present.Naming, b *Board, top string) 
 	for _, m := range markers {
 		rel := m.Path
 		if filepath.IsAbs(rel) {
-			r, ok := gitstore.Inside(top, rel)
+			r, ok := gitstore.InsideNamed(names, top, rel)
 			if !ok {
 				continue
 			}
 			rel = filepath.ToSlash(r)
 		}
-		i, ok := index[rel]
+		i, ok := index[names.Key(rel)]
 		if !ok {
 			continue
 		}
@@ -121,13 +125,23 @@ func listFiles(top string) ([]string, bool, error) {
 }
 
 // covered returns the indexes of the sorted paths that glob matches,
-// testing only those that begin with its literal start.
-func covered(paths []string, glob string) []int {
+// testing only those that begin with its literal start, or, where names
+// fold, each path as names compares it.
+func covered(paths []string, glob string, names gitstore.Names) []int {
+	var out []int
+	if names != 0 {
+		key := names.Key(glob)
+		for i, p := range paths {
+			if overlap.Match(key, names.Key(p)) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
 	lit := glob
 	if i := strings.IndexAny(glob, `*?[{\`); i >= 0 {
 		lit = glob[:i]
 	}
-	var out []int
 	for i := sort.SearchStrings(paths, lit); i < len(paths) && strings.HasPrefix(paths[i], lit); i++ {
 		if overlap.Match(glob, paths[i]) {
 			out = append(out, i)
