@@ -5,81 +5,85 @@ import "testing"
 // one is the canonical form every spelling of the claimed file takes.
 const one = `C:\Users\me\repo\src\a.go`
 
+// cleanCases are Clean's table, which winpath_windows_test.go holds to
+// path/filepath's reading on Windows too.
+var cleanCases = []struct{ in, want string }{
+	// One file, every spelling a payload can carry.
+	{`C:\Users\me\repo\src\a.go`, one},
+	{`c:\Users\me\repo\src\a.go`, one},
+	{`C:/Users/me/repo/src/a.go`, one},
+	{`c:/Users/me/repo/src/a.go`, one},
+	{`C:\Users/me\repo/src\a.go`, one},
+	{`\\?\C:\Users\me\repo\src\a.go`, one},
+	{`\\?\c:\Users\me\repo\src\a.go`, one},
+	{`//?/C:/Users/me/repo/src/a.go`, one},
+	{`\\.\C:\Users\me\repo\src\a.go`, one},
+	{`C:\Users\me\repo\src\a.go\`, one},
+	{`C:\Users\me\repo\src\a.go\\`, one},
+	{`C:\\Users\\me\\repo\\src\\a.go`, one},
+	{`C:\Users\me\.\repo\src\.\a.go`, one},
+	{`C:\Users\me\repo\lib\..\src\a.go`, one},
+	{`C:\Users\me\repo\src\x\y\..\..\a.go`, one},
+	// The rest of a name keeps its case: whether A.GO is a.go is
+	// the file system's to say (gitstore.Names).
+	{`c:\USERS\me\repo\src\A.go`, `C:\USERS\me\repo\src\A.go`},
+
+	// Shares.
+	{`\\srv\share\repo\src\a.go`, `\\srv\share\repo\src\a.go`},
+	{`//srv/share/repo/src/a.go`, `\\srv\share\repo\src\a.go`},
+	{`\\?\UNC\srv\share\repo\src\a.go`, `\\srv\share\repo\src\a.go`},
+	{`\\?\unc\srv\share\repo\src\a.go`, `\\srv\share\repo\src\a.go`},
+	{`//?/UNC/srv/share/repo/src/a.go`, `\\srv\share\repo\src\a.go`},
+	{`\\srv\share\repo\src\a.go\`, `\\srv\share\repo\src\a.go`},
+	{`\\srv\share`, `\\srv\share`},
+	{`\\srv\share\`, `\\srv\share`},
+	{`\\?\UNC\srv\share`, `\\srv\share`},
+	{`\\?\UNC\srv\share\`, `\\srv\share`},
+	{`\\srv\share\..\..\x`, `\\srv\share\x`}, // the share is the root
+	{`\\srv\share\.`, `\\srv\share`},
+	{`\\srv`, `\\srv`},
+	{`\\srv\`, `\\srv`},
+	{`\\srv\\\share\x`, `\\srv\share\x`},
+
+	// Roots and hostile ends.
+	{`C:\`, `C:\`},
+	{`c:/`, `C:\`},
+	{`C:\\\`, `C:\`},
+	{`C:\..`, `C:\`},
+	{`C:\..\..\Users\me`, `C:\Users\me`}, // .. above the root stays there
+	{`C:\Users\..\..\..`, `C:\`},
+	{`\\?\C:`, `C:\`}, // no current folder in \\?\: the drive's root
+	{`\\?\C:\`, `C:\`},
+	{`\\?\`, `\\?\`},
+	{`\\?\Volume{0b1c}\x\..\y`, `\\?\Volume{0b1c}\y`},
+	{`\\?\Volume{0b1c}`, `\\?\Volume{0b1c}`},
+	{`\\`, `\\`},
+	{`\`, `\`},
+	{`/`, `\`},
+	{``, `.`},
+	{`.`, `.`},
+	{`C:`, `C:`},       // drive C's current folder, not its root
+	{`c:`, `C:`},       //
+	{`C:foo`, `C:foo`}, // drive-relative: Abs places it
+	{`c:foo\..\bar`, `C:bar`},
+	{`C:..\x`, `C:..\x`},
+	{`C:foo\..`, `C:`},
+	{`\Users\me`, `\Users\me`}, // the current drive's root: Abs places it
+	{`\..\Users`, `\Users`},
+	{`src\a.go`, `src\a.go`},
+	{`./src/a.go`, `src\a.go`},
+	{`src\..\..\a.go`, `..\a.go`},
+	{`..\..\a`, `..\..\a`},
+	{`a\..`, `.`},
+	{`1:\x`, `1:\x`}, // not a drive letter: a relative name
+	{`CC:\x`, `CC:\x`},
+	{`.\a:`, `.\a:`}, // the name a:, which the .\ keeps from being a drive
+	{`x\..\a:\y`, `.\a:\y`},
+	{`a:b\c`, `A:b\c`},
+}
+
 func TestClean(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		// One file, every spelling a payload can carry.
-		{`C:\Users\me\repo\src\a.go`, one},
-		{`c:\Users\me\repo\src\a.go`, one},
-		{`C:/Users/me/repo/src/a.go`, one},
-		{`c:/Users/me/repo/src/a.go`, one},
-		{`C:\Users/me\repo/src\a.go`, one},
-		{`\\?\C:\Users\me\repo\src\a.go`, one},
-		{`\\?\c:\Users\me\repo\src\a.go`, one},
-		{`//?/C:/Users/me/repo/src/a.go`, one},
-		{`\\.\C:\Users\me\repo\src\a.go`, one},
-		{`C:\Users\me\repo\src\a.go\`, one},
-		{`C:\Users\me\repo\src\a.go\\`, one},
-		{`C:\\Users\\me\\repo\\src\\a.go`, one},
-		{`C:\Users\me\.\repo\src\.\a.go`, one},
-		{`C:\Users\me\repo\lib\..\src\a.go`, one},
-		{`C:\Users\me\repo\src\x\y\..\..\a.go`, one},
-		// The rest of a name keeps its case: whether A.GO is a.go is
-		// the file system's to say (gitstore.Names).
-		{`c:\USERS\me\repo\src\A.go`, `C:\USERS\me\repo\src\A.go`},
-
-		// Shares.
-		{`\\srv\share\repo\src\a.go`, `\\srv\share\repo\src\a.go`},
-		{`//srv/share/repo/src/a.go`, `\\srv\share\repo\src\a.go`},
-		{`\\?\UNC\srv\share\repo\src\a.go`, `\\srv\share\repo\src\a.go`},
-		{`\\?\unc\srv\share\repo\src\a.go`, `\\srv\share\repo\src\a.go`},
-		{`//?/UNC/srv/share/repo/src/a.go`, `\\srv\share\repo\src\a.go`},
-		{`\\srv\share\repo\src\a.go\`, `\\srv\share\repo\src\a.go`},
-		{`\\srv\share`, `\\srv\share`},
-		{`\\srv\share\`, `\\srv\share`},
-		{`\\?\UNC\srv\share`, `\\srv\share`},
-		{`\\?\UNC\srv\share\`, `\\srv\share`},
-		{`\\srv\share\..\..\x`, `\\srv\share\x`}, // the share is the root
-		{`\\srv\share\.`, `\\srv\share`},
-		{`\\srv`, `\\srv`},
-		{`\\srv\`, `\\srv`},
-		{`\\srv\\\share\x`, `\\srv\share\x`},
-
-		// Roots and hostile ends.
-		{`C:\`, `C:\`},
-		{`c:/`, `C:\`},
-		{`C:\\\`, `C:\`},
-		{`C:\..`, `C:\`},
-		{`C:\..\..\Users\me`, `C:\Users\me`}, // .. above the root stays there
-		{`C:\Users\..\..\..`, `C:\`},
-		{`\\?\C:`, `C:\`}, // no current folder in \\?\: the drive's root
-		{`\\?\C:\`, `C:\`},
-		{`\\?\`, `\\?\`},
-		{`\\?\Volume{0b1c}\x\..\y`, `\\?\Volume{0b1c}\y`},
-		{`\\?\Volume{0b1c}`, `\\?\Volume{0b1c}`},
-		{`\\`, `\\`},
-		{`\`, `\`},
-		{`/`, `\`},
-		{``, `.`},
-		{`.`, `.`},
-		{`C:`, `C:`},       // drive C's current folder, not its root
-		{`c:`, `C:`},       //
-		{`C:foo`, `C:foo`}, // drive-relative: Abs places it
-		{`c:foo\..\bar`, `C:bar`},
-		{`C:..\x`, `C:..\x`},
-		{`C:foo\..`, `C:`},
-		{`\Users\me`, `\Users\me`}, // the current drive's root: Abs places it
-		{`\..\Users`, `\Users`},
-		{`src\a.go`, `src\a.go`},
-		{`./src/a.go`, `src\a.go`},
-		{`src\..\..\a.go`, `..\a.go`},
-		{`..\..\a`, `..\..\a`},
-		{`a\..`, `.`},
-		{`1:\x`, `1:\x`}, // not a drive letter: a relative name
-		{`CC:\x`, `CC:\x`},
-		{`.\a:`, `.\a:`}, // the name a:, which the .\ keeps from being a drive
-		{`x\..\a:\y`, `.\a:\y`},
-		{`a:b\c`, `A:b\c`},
-	} {
+	for _, c := range cleanCases {
 		got := Clean(c.in)
 		if got != c.want {
 			t.Errorf("Clean(%#q) = %#q, want %#q", c.in, got, c.want)
