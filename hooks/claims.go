@@ -75,9 +75,11 @@ func (c *call) abs(path string) string {
 
 // native is path as Windows reads it from the folder cwd, in the one
 // spelling winpath gives all of its spellings, so that C:/x, c:\x and
-// \\?\C:\x meet one claim; Git Bash's /c/x too, which Claude Code's file
-// tools take as C:\x. Elsewhere it is path as given, at no cost: the
-// condition is a constant.
+// \\?\C:\x meet one claim. Git Bash's /c/x is read as C:\x too: a model
+// working through Claude Code's Git Bash names files so to its edit tools
+// as well, and of the two readings (C:\x, or \c\x on the current drive)
+// only that one can lie in a repository with claims. Elsewhere path is
+// returned as given, at no cost: the condition is a constant.
 func native(cwd, path string) string {
 	if runtime.GOOS != "windows" {
 		return path
