@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
 	"github.com/lucid-dev/lucid/guard/shell"
+	"github.com/lucid-dev/lucid/guard/winpath"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
@@ -64,10 +66,28 @@ const (
 
 // abs is path made absolute against the call's folder, cleaned.
 func (c *call) abs(path string) string {
+	path = native(c.in.Cwd, path)
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.in.Cwd, path)
 	}
 	return filepath.Clean(path)
+}
+
+// native is path as Windows reads it from the folder cwd, in the one
+// spelling winpath gives all of its spellings, so that C:/x, c:\x and
+// \\?\C:\x meet one claim. Git Bash's /c/x is read as C:\x too: a model
+// working through Claude Code's Git Bash names files so to its edit tools
+// as well, and of the two readings (C:\x, or \c\x on the current drive)
+// only that one can lie in a repository with claims. Elsewhere path is
+// returned as given, at no cost: the condition is a constant.
+func native(cwd, path string) string {
+	if runtime.GOOS != "windows" {
+		return path
+	}
+	if w, ok := winpath.FromGitBash(path); ok {
+		return w
+	}
+	return winpath.Abs(cwd, path)
 }
 
 // locate places path in the work trees whose claims hold for it: the
@@ -203,7 +223,7 @@ func (c *call) writes() written {
 	// who: which writer writes it, where that narrows what it can reach
 	// (see writer).
 	add := func(path string, resolved, tree bool, under, by string, who writer) {
-		raw := path
+		raw := native(c.in.Cwd, path)
 		if !filepath.IsAbs(raw) {
 			raw = c.in.Cwd + string(filepath.Separator) + raw
 		}

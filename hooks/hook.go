@@ -3,6 +3,7 @@ package hooks
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"time"
 
@@ -66,6 +67,11 @@ func Run(cl client.Client, clients []client.Client, naming present.Naming, event
 		return 0
 	}
 	in.Client = cl.Name()
+	if runtime.GOOS == "windows" {
+		// Once, for every use of the session's folder: the repository
+		// found from it, the paths joined to it, the shell's start.
+		in.Cwd, in.ProjectDir = nativeDir(in.Cwd), nativeDir(in.ProjectDir)
+	}
 	if in.Caps.Has(client.Unrecorded) && in.Event == client.PostToolUse {
 		in.Changed = namedWrites(in)
 	}
@@ -99,6 +105,15 @@ func Run(cl client.Client, clients []client.Client, naming present.Naming, event
 		stdout.Write(b)
 	}
 	return code
+}
+
+// nativeDir is the folder dir in native's spelling; "" (no folder given)
+// stays "".
+func nativeDir(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return native("", dir)
 }
 
 // namedWrites is what a call changed, as far as its input says, for a

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"bytes"
-	"path/filepath"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -60,9 +59,6 @@ func (c *call) isPlan(path string) bool {
 	if path == "" {
 		return false
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(c.in.Cwd, path)
-	}
-	rel, err := c.repo.Rel(path)
+	rel, err := c.repo.Rel(c.abs(path))
 	return err == nil && rel == gitstore.PlanName
 }

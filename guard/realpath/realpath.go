@@ -8,6 +8,7 @@ package realpath
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -58,9 +59,10 @@ const maxLinkHops = 40
 // Resolve resolves the path rel from the folder base as the kernel
 // resolves a path from its working directory: component by component,
 // following each symbolic link (a relative target from the link's folder,
-// an absolute one from /), and taking a .. after the component before it
-// is resolved, so that link/.. is the folder above the link's target. A
-// final link is followed only with followLast, or when a slash follows it.
+// an absolute one from /, on Windows from its volume's root), and taking
+// a .. after the component before it is resolved, so that link/.. is the
+// folder above the link's target. A final link is followed only with
+// followLast, or when a slash follows it.
 // From a component that does not exist (or is not a folder) on, the rest
 // is taken as written, cleaned.
 //
@@ -72,6 +74,9 @@ const maxLinkHops = 40
 // followed).
 func Resolve(fsys FS, base, rel string, followLast bool) (path string, kind Kind) {
 	done, rest := base, rel
+	if base == "/" {
+		done, rest = root(rel)
+	}
 	kind = Dir
 	resolved := base == "/" // done is spelled as the kernel spells it
 	below := 0              // folders entered below done's unresolved part
@@ -112,7 +117,8 @@ func Resolve(fsys FS, base, rel string, followLast bool) (path string, kind Kind
 			}
 			hops++
 			if filepath.IsAbs(target) {
-				done, resolved = "/", true
+				done, target = root(target)
+				resolved = true
 			}
 			rest = target + "/" + rest
 			continue
@@ -131,9 +137,29 @@ func Resolve(fsys FS, base, rel string, followLast bool) (path string, kind Kind
 	return done, kind
 }
 
-// nextComponent splits the first component off p, after any slashes; rest
-// keeps the slash after it, so that "" means c was the last.
+// root splits the absolute path p into the root Resolve starts it from
+// and the rest: "/" on Unix; on Windows its volume's root (C:\,
+// \\srv\share\), since "/" there is no volume's but the current drive's.
+func root(p string) (dir, rest string) {
+	if runtime.GOOS == "windows" {
+		if v := filepath.VolumeName(p); v != "" {
+			return v + `\`, p[len(v):]
+		}
+	}
+	return "/", p
+}
+
+// nextComponent splits the first component off p, after any slashes
+// (and, on Windows, backslashes); rest keeps the slash after it, so that
+// "" means c was the last.
 func nextComponent(p string) (c, rest string) {
+	if runtime.GOOS == "windows" {
+		p = strings.TrimLeft(p, `/\`)
+		if i := strings.IndexAny(p, `/\`); i >= 0 {
+			return p[:i], p[i:]
+		}
+		return p, ""
+	}
 	p = strings.TrimLeft(p, "/")
 	if i := strings.IndexByte(p, '/'); i >= 0 {
 		return p[:i], p[i:]

@@ -111,7 +111,7 @@ func (m *memoFS) Lstat(path string) realpath.Kind {
 // as the kernel starts from its working directory; otherwise base is "/".
 func (st *shState) from(p string) (base, rel string) {
 	d := st.dir
-	if d != "" && d != "/" && strings.HasPrefix(p, d) && (len(p) == len(d) || p[len(d)] == '/') {
+	if d != "" && d != "/" && strings.HasPrefix(p, d) && (len(p) == len(d) || os.IsPathSeparator(p[len(d)])) {
 		return d, p[len(d):]
 	}
 	return "/", p

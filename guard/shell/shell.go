@@ -3,12 +3,14 @@ package shell
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/guard/cmdline"
 	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
+	"github.com/lucid-dev/lucid/guard/winpath"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -200,6 +202,13 @@ func (st *shState) clone() *shState {
 // reports false when the argument or the directory is not known.
 func (st *shState) path(a cmdline.Arg) (string, bool) {
 	s, ok := a.Lit()
+	if runtime.GOOS == "windows" {
+		// Git Bash, the shell of Claude Code on Windows, spells C:\x as
+		// /c/x, which Windows reads as \c\x on the current drive.
+		if w, bash := winpath.FromGitBash(s); bash {
+			s = w
+		}
+	}
 	switch {
 	case !ok || s == "":
 		return "", false
