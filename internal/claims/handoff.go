@@ -72,13 +72,16 @@ func (s *Set) handOver(from, to string, want []string, now time.Time, naming pre
 	for _, g := range want {
 		held := false
 		for i, c := range s.Claims {
-			if c.Owner != from || !slices.Contains(c.Globs, g) || !s.Active(c) {
+			// The glob as the claim spells it: where names fold, SRC/** hands
+			// over a claim on src/**.
+			at := slices.IndexFunc(c.Globs, func(x string) bool { return s.names.Same(x, g) })
+			if c.Owner != from || at < 0 || !s.Active(c) {
 				continue
 			}
 			if c.Machine != "" {
 				return nil, nil, nil, fmt.Errorf("nothing was handed: your claim on %s is shared with other machines through the remote, and they cannot all see a hand-over at once: release it and let the other agent claim it", escape.Line(g))
 			}
-			given[i] = append(given[i], g)
+			given[i] = append(given[i], c.Globs[at])
 			held = true
 		}
 		if !held {
@@ -102,7 +105,9 @@ func (s *Set) handOver(from, to string, want []string, now time.Time, naming pre
 			c.Globs = kept
 			out = append(out, c)
 		}
-		globs := slices.DeleteFunc(given[i], func(g string) bool { return slices.Contains(own[c.Worktree], g) })
+		globs := slices.DeleteFunc(given[i], func(g string) bool {
+			return slices.ContainsFunc(own[c.Worktree], func(o string) bool { return s.names.Same(o, g) })
+		})
 		if len(globs) > 0 {
 			made = append(made, claimstore.Claim{ID: logformat.NewID(now), Owner: to, Created: now, Worktree: c.Worktree, Task: c.Task, Globs: globs, Lease: c.Lease})
 		}

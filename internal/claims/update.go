@@ -231,13 +231,16 @@ func (s *Set) overlapping(mine, theirs []string) (string, string, string, bool) 
 // through a remote (then Sync takes the change there). A glob the owner
 // does not hold is an error, and then nothing is released.
 func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool, error) {
+	// Globs compare as the file system compares names: where it folds
+	// case, SRC/** releases a claim on src/**.
+	names := repo.Names()
 	want := map[string]bool{}
 	for _, g := range globs {
 		clean, err := overlap.Clean(g)
 		if err != nil {
 			return nil, false, err
 		}
-		want[clean] = true
+		want[names.Key(clean)] = true
 	}
 	var released []string
 	shared := false
@@ -251,8 +254,8 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 			}
 			var kept []string
 			for _, g := range c.Globs {
-				held[g] = true
-				if len(want) == 0 || want[g] {
+				held[names.Key(g)] = true
+				if len(want) == 0 || want[names.Key(g)] {
 					released = append(released, g)
 					shared = shared || c.Machine != ""
 				} else {
@@ -265,7 +268,7 @@ func Release(repo *gitstore.Repo, owner string, globs []string) ([]string, bool,
 			}
 		}
 		for _, g := range globs {
-			if g, _ := overlap.Clean(g); !held[g] {
+			if g, _ := overlap.Clean(g); !held[names.Key(g)] {
 				return nil, false, &NotHeldError{Glob: g}
 			}
 		}
