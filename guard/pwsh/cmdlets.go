@@ -97,14 +97,6 @@ func (r *reader) invoke(toks []token, piped, called bool) {
 	case strings.Contains(low, "-") && ext == "" && !strings.ContainsAny(name, `\/`):
 		return // another cmdlet (Get-Content, Select-String, Write-Host...): none writes files lucid knows of
 	}
-	if low == "pwsh" || low == "powershell" {
-		for _, t := range toks[1:] {
-			if p := t.param; p != "" && len(p) >= 2 && (strings.HasPrefix("encodedcommand", p) || p == "ec" || p == "e") {
-				r.stop(unsureEnc)
-				return
-			}
-		}
-	}
 	n := Native{Dir: r.dir, Args: []Word{{Text: low, Known: true}}}
 	for _, t := range toks[1:] {
 		if t.param != "" && t.colon != nil {

@@ -119,7 +119,7 @@ func TestAnalyze(t *testing.T) {
 		{line: `.\build.ps1 -Clean`, unsure: "script"},
 		{line: `. .\env.ps1`, unsure: "script"},
 		{line: `powershell -File setup.ps1`, native: []string{"powershell -File setup.ps1"}},
-		{line: `pwsh -EncodedCommand ZQBjAGgAbwA=`, unsure: "encoded"},
+		{line: `pwsh -EncodedCommand ZQBjAGgAbwA=`, native: []string{"pwsh -EncodedCommand ZQBjAGgAbwA="}},
 		{line: `Start-Process notepad a.txt`, unsure: "Start-Process"},
 		{line: `make.bat`, unsure: "cmd.exe"},
 
