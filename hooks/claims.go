@@ -12,7 +12,6 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
-	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
 	"github.com/lucid-dev/lucid/internal/claims/claimstore"
@@ -236,7 +235,7 @@ func (c *call) writes() written {
 		add(p, false, false, "", "", anyWriter)
 	}
 	if c.in.Tool == client.ToolShell {
-		a := shell.Analyze(c.in.Command, c.in.Cwd)
+		a := analyzeShell(c.in)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
 			who := anyWriter
