@@ -72,7 +72,7 @@ const (
 	unsureBytes  = "the PowerShell command is over 1 MiB, more than lucid reads: split it, or write the files with your edit tool."
 	unsureDepth  = "the PowerShell command nests script blocks or sub-expressions more than 8 deep for lucid to check: split it."
 	unsureSteps  = "the PowerShell command is too long for lucid to check (over 4096 statements and words): split it."
-	unsurePath   = "lucid cannot tell which file %s writes: its path is a variable or an expression. Write the path out literally in the command."
+	unsurePath   = "the path %s writes is a variable or an expression, which lucid does not read. Write the path out literally in the command."
 	unsurePipe   = "%s takes its paths from the pipeline, which lucid does not follow. Name the paths with -Path or -LiteralPath."
 	unsureDir    = "the PowerShell command changes to a folder lucid cannot tell (a variable, or Set-Location -) before it writes a relative path. Use absolute paths, or a literal folder."
 	unsureIEX    = "the command runs text with Invoke-Expression, which lucid does not read. Run the commands themselves."
