@@ -89,7 +89,7 @@ func TestGitCommandsAndUnreadableCommands(t *testing.T) {
 		t.Errorf("git pull while others hold claims: %+v", a.out)
 	}
 	a = do(t, c, "PreToolUse", bash(lead, "", top, long))
-	if a.out == nil || a.out.Deny != "lucid: the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script Until then lucid cannot tell whether it writes files other agents claimed." {
+	if a.out == nil || a.out.Deny != "lucid: the command is too long or too nested for lucid to check (over 4096 steps): split it, or write a script. Until then lucid cannot tell whether it writes files other agents claimed." {
 		t.Errorf("a long command while others hold claims: %+v", a.out)
 	}
 }

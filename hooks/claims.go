@@ -13,7 +13,6 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/guard/gitpredict"
 	"github.com/lucid-dev/lucid/guard/realpath"
-	"github.com/lucid-dev/lucid/guard/shell"
 	"github.com/lucid-dev/lucid/guard/winpath"
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/claims"
@@ -256,7 +255,7 @@ func (c *call) writes() written {
 		add(p, false, false, "", "", anyWriter)
 	}
 	if c.in.Tool == client.ToolShell {
-		a := shell.Analyze(c.in.Command, c.in.Cwd)
+		a := analyzeShell(c.in)
 		for _, sw := range a.Writes {
 			w.named = append(w.named, sw.Path)
 			who := anyWriter
@@ -353,7 +352,7 @@ const unknownGit = "lucid: %s Other agents hold claims in this work tree, so luc
 
 // unsureShell is the reason for refusing a command the analysis could not
 // read whole.
-const unsureShell = "lucid: %s Until then lucid cannot tell whether it writes files other agents claimed."
+const unsureShell = "lucid: %s. Until then lucid cannot tell whether it writes files other agents claimed."
 
 // guardWrites decides about what a tool call is about to write: a reason
 // to deny it (a write to the log or to lucid's state, a path another agent

@@ -123,11 +123,21 @@ func nativeDir(dir string) string {
 func namedWrites(in client.Input) []string {
 	changed := slices.Clone(in.Paths)
 	if in.Tool == client.ToolShell {
-		for _, w := range shell.Writes(in.Command, in.Cwd) {
+		for _, w := range analyzeShell(in).Writes {
 			changed = append(changed, w.Path)
 		}
 	}
 	return changed
+}
+
+// analyzeShell reads a shell tool's command line with the reader of the
+// shell that runs it: a PowerShell line pays for the PowerShell reader,
+// and a bash line for bash's alone.
+func analyzeShell(in client.Input) shell.Analysis {
+	if in.Caps.Has(client.PowerShell) {
+		return shell.PowerShell(in.Command, in.Cwd)
+	}
+	return shell.Analyze(in.Command, in.Cwd)
 }
 
 // onceWriter passes each distinct write on once.

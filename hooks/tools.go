@@ -28,7 +28,7 @@ func (c *call) preToolUse() (*client.Output, error) {
 		return nil, err
 	}
 	var stamped stamp.Line
-	if c.in.Tool == client.ToolShell {
+	if c.in.Tool == client.ToolShell && !c.in.Caps.Has(client.PowerShell) {
 		stamped = stamp.Lucid(c.in.Command, c.agent, shellVars(c.clients)...)
 		if deny == "" {
 			deny = c.stampDenial(stamped)

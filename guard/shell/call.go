@@ -173,6 +173,8 @@ func handlerOf(name string) func(*walker, shCall) {
 		return func(w *walker, c shCall) { w.node(c.args, c.redirs, c.st) }
 	case "ruby":
 		return func(w *walker, c shCall) { w.ruby(c.args, c.redirs, c.st) }
+	case "pwsh", "powershell", "pwsh.exe", "powershell.exe":
+		return func(w *walker, c shCall) { w.pwshCommand(c.name, c.args, c.st, c.pos) }
 	}
 	switch {
 	case cmdline.IsWrapper(name):

@@ -177,6 +177,11 @@ const (
 	// step): the stop gate runs, where one more turn can still be asked
 	// for, and the claims stay until the real end.
 	KeepClaims
+	// PowerShell: Input.Command is a PowerShell command line (Copilot
+	// CLI's powershell tool, Codex CLI's shell on Windows), read by the
+	// PowerShell reader rather than bash's; lucid signs none of its
+	// commands, since the stamp is bash's syntax.
+	PowerShell
 )
 
 // Has reports whether every one of k is in the set.

@@ -43,6 +43,9 @@ func decode(t *testing.T, event string, b []byte) client.Input {
 // What lucid reads of each kind of payload. Every Codex call is a lead's
 // for the stop gate and says nothing of what a command changed.
 func TestDecodeRecorded(t *testing.T) {
+	saved := windows
+	windows = false // the recorded payloads are Linux's
+	t.Cleanup(func() { windows = saved })
 	const repo = "/home/dev/repo"
 	base := client.Input{Cwd: repo, PermissionMode: "bypassPermissions", Caps: client.GateLead | client.Unrecorded}
 	adapter.TestDecode(t, []clienttest.Decoding{
@@ -159,5 +162,24 @@ func TestEvents(t *testing.T) {
 	}
 	if slices.Contains(client.EventNames(c.Events()), "TaskCompleted") {
 		t.Error("TaskCompleted is Claude Code's")
+	}
+}
+
+// On Windows Codex runs the Bash tool's line through PowerShell
+// (-NoProfile -Command), so lucid reads it as PowerShell there, and as
+// bash elsewhere; apply_patch is read the same everywhere.
+func TestPowerShellOnWindows(t *testing.T) {
+	saved := windows
+	t.Cleanup(func() { windows = saved })
+	for _, on := range []bool{false, true} {
+		windows = on
+		shell := decode(t, "PreToolUse", adapter.Recorded(t, "PreToolUse-shell.json"))
+		if shell.Tool != client.ToolShell || shell.Caps.Has(client.PowerShell) != on {
+			t.Errorf("windows %v: the shell's line is PowerShell's: %v, want %v", on, shell.Caps.Has(client.PowerShell), on)
+		}
+		patch := decode(t, "PreToolUse", adapter.Recorded(t, "PreToolUse-apply_patch.json"))
+		if patch.Caps.Has(client.PowerShell) {
+			t.Errorf("windows %v: apply_patch read as PowerShell", on)
+		}
 	}
 }

@@ -16,6 +16,7 @@
 package codex
 
 import (
+	"runtime"
 	"strings"
 
 	"github.com/lucid-dev/lucid/internal/client"
@@ -31,6 +32,12 @@ type Client struct{ identity.Codex }
 
 // Events are the Codex events lucid registers; their names are lucid's.
 func (Client) Events() []client.Event { return events }
+
+// windows: Codex runs exec_command's line through PowerShell (pwsh, else
+// Windows PowerShell, with -NoProfile -Command) on Windows, the shell it
+// picks there unless the model names another, which the hook's payload
+// does not say. A variable, for the tests.
+var windows = runtime.GOOS == "windows"
 
 // members are the members of a Codex hook payload lucid reads.
 const members = claudeshape.Common | claudeshape.PermissionMode | claudeshape.AgentID | claudeshape.AgentType
@@ -54,6 +61,7 @@ func (Client) Decode(event string, b []byte) (client.Input, error) {
 		in.Paths = patch.Paths(p.Cwd)
 	case p.ToolName == "Bash":
 		in.Tool, in.Command = client.ToolShell, ti.Command
+		in.Caps |= client.PowerShell.If(windows)
 		// The model may run apply_patch through the shell; Codex applies
 		// it as the patch tool would.
 		if patches, ok, _ := applypatch.ShellPatches(ti.Command); ok {

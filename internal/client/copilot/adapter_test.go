@@ -83,6 +83,14 @@ func TestDecodeRecorded(t *testing.T) {
 			in.Event, in.ToolName, in.Tool, in.Command = "PreToolUse", "bash", client.ToolShell, "env | sort > sub_env_A.txt"
 			in.Caps |= client.Mute
 		})},
+		// On Windows the shell tool is powershell, with bash's arguments
+		// (the tool's name as Copilot 1.0.102's runtime holds it; no
+		// payload was recorded there): its line is PowerShell's.
+		{Payload: `{"sessionId":"` + lead + `","cwd":"` + repo + `","toolName":"powershell","toolArgs":{"command":"Set-Content -Path a.txt -Value x","description":"write a file"}}`,
+			Event: "preToolUse", Want: clienttest.With(base, func(in *client.Input) {
+				in.Event, in.ToolName, in.Tool, in.Command = "PreToolUse", "powershell", client.ToolShell, "Set-Content -Path a.txt -Value x"
+				in.Caps |= client.Mute | client.PowerShell
+			})},
 		// A subagent's agentStop ends its turn; its subagentStop runs the gate.
 		{File: "agentStop-in-subagent.json", Want: clienttest.With(base, func(in *client.Input) { inSub(in); in.Event = "Stop" })},
 		{File: "subagentStop.json", Want: clienttest.With(base, func(in *client.Input) { inSub(in); in.Event = "SubagentStop" })},

@@ -135,6 +135,7 @@ func lucidEvent(copilot string) string {
 // nothing; a subagent's writes come through these same names.
 const (
 	Bash       = "bash"
+	PowerShell = "powershell" // Windows's shell tool in bash's place, with the same arguments
 	Create     = "create"
 	Edit       = "edit"
 	ApplyPatch = "apply_patch" // GPT-5 models' instead of create and edit
@@ -210,9 +211,10 @@ func (Client) Decode(event string, b []byte) (client.Input, error) {
 	}
 	var a args
 	switch p.ToolName {
-	case Bash:
+	case Bash, PowerShell:
 		jsonread.Fields(p.ToolArgs, map[string]any{"command": &a.Command}) // not a string reads as ""
 		in.Tool, in.Command = client.ToolShell, a.Command
+		in.Caps |= client.PowerShell.If(p.ToolName == PowerShell)
 	case Create, Edit:
 		in.Tool = client.ToolEdit
 		if jsonread.Fields(p.ToolArgs, map[string]any{"path": &a.Path}) == nil && a.Path != "" {

@@ -20,8 +20,8 @@ import (
 // over toolName; postToolUse takes the subagent tool too, so that the lead
 // hears what its subagent recorded as it hands back.
 const (
-	writeTools = "^(" + Bash + "|" + Create + "|" + Edit + "|" + ApplyPatch + ")$"
-	afterTools = "^(" + Bash + "|" + Create + "|" + Edit + "|" + ApplyPatch + "|" + Task + ")$"
+	writeTools = "^(" + Bash + "|" + PowerShell + "|" + Create + "|" + Edit + "|" + ApplyPatch + ")$"
+	afterTools = "^(" + Bash + "|" + PowerShell + "|" + Create + "|" + Edit + "|" + ApplyPatch + "|" + Task + ")$"
 )
 
 // events are the events lucid registers in Copilot, onto lucid's. A

@@ -69,8 +69,8 @@ func TestInstallOwnFile(t *testing.T) {
 		file := installertest.ReadFile(t, repo, HooksName)
 		for _, want := range []string{
 			"{\n  \"version\": 1,\n  \"hooks\": {\n    \"sessionStart\": [\n      {\n        \"type\": \"command\",\n        \"bash\": \"command -v lucid >/dev/null 2>&1 || exit 0; lucid hook --client copilot sessionStart || true\",\n        \"timeoutSec\": 15\n      }\n    ],",
-			`"matcher": "^(bash|create|edit|apply_patch)$"`,
-			`"matcher": "^(bash|create|edit|apply_patch|task)$"`,
+			`"matcher": "^(bash|powershell|create|edit|apply_patch)$"`,
+			`"matcher": "^(bash|powershell|create|edit|apply_patch|task)$"`,
 			`lucid hook --client copilot sessionEnd || true",` + "\n        \"timeoutSec\": 2",
 		} {
 			if !strings.Contains(file, want) {
