@@ -54,11 +54,11 @@ func (c *call) notePlanChange(by string) error {
 }
 
 // isPlan reports whether path (absolute, or relative to the payload's cwd)
-// is this work tree's plan.md.
+// is this work tree's plan.md, in any spelling its file system takes for it.
 func (c *call) isPlan(path string) bool {
 	if path == "" {
 		return false
 	}
 	rel, err := c.repo.Rel(c.abs(path))
-	return err == nil && rel == gitstore.PlanName
+	return err == nil && (rel == gitstore.PlanName || c.names(c.repo).Same(rel, gitstore.PlanName))
 }

@@ -12,13 +12,22 @@ import (
 	"github.com/lucid-dev/lucid/internal/log/logstore"
 )
 
+// mayNamePlan reports whether a shell line may write the plan: it names
+// plan.md, in any case where the file system folds case.
+func (c *call) mayNamePlan(command string) bool {
+	if strings.Contains(command, "plan.md") {
+		return true
+	}
+	return c.names(c.repo)&gitstore.FoldsCase != 0 && strings.Contains(strings.ToLower(command), "plan.md")
+}
+
 // preToolUse runs before a tool: it announces an edit of the plan, gives
 // the delta, and stamps LUCID_AGENT on the lucid commands of a shell line.
 func (c *call) preToolUse() (*client.Output, error) {
 	if c.home {
 		c.warn(c.notePlanChange(""))
 		if c.in.Tool == client.ToolEdit && slices.ContainsFunc(c.in.Paths, c.isPlan) ||
-			c.in.Tool == client.ToolShell && strings.Contains(c.in.Command, "plan.md") {
+			c.in.Tool == client.ToolShell && c.mayNamePlan(c.in.Command) {
 			c.warn(logstore.SetPlanPending(c.repo, c.agent, c.now))
 		}
 	}
