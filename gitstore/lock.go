@@ -138,6 +138,7 @@ func LockWithin(f *os.File, wait time.Duration) (bool, error) {
 // Unlock releases the lock.
 func (l *Lock) Unlock() {
 	if l != nil && l.f != nil {
+		unlockFile(l.f)
 		l.f.Close() // closing the last descriptor releases the lock
 		l.f = nil
 	}

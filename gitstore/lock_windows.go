@@ -28,3 +28,11 @@ func tryLockFile(f *os.File) (bool, error) {
 	}
 	return err == nil, err
 }
+
+// unlockFile releases f's lock before it is closed: Windows frees the
+// locks of a closed handle in its own time, so a lock only closed could
+// still refuse the next taker for a while.
+func unlockFile(f *os.File) {
+	ol := &windows.Overlapped{Offset: lockOffLow, OffsetHigh: lockOffHigh}
+	windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, ol)
+}
