@@ -117,7 +117,7 @@ func WriteFileAtomic(path string, content []byte, perm os.FileMode) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w (the file was left as it was)", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := ReplaceFile(tmp, path); err != nil {
 		os.Remove(tmp)
 		return err
 	}

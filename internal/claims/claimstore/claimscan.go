@@ -158,7 +158,7 @@ func Edit(r *gitstore.Repo, drop map[string]bool, add []Claim) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return gitstore.ReplaceFile(tmp.Name(), path)
 }
 
 // appendClaims appends lines to the store at path in one write. It does
