@@ -45,8 +45,8 @@ func (r *reader) run(s stmt) {
 		r.invoke(toks, s.piped, true)
 		return
 	}
-	if !toks[0].bare || toks[0].param != "" || isNumber(toks[0]) {
-		return // an expression: its groups were read where they stand
+	if !toks[0].bare || toks[0].param != "" || isNumber(toks[0]) || toks[0].first == '[' {
+		return // an expression ([Type]::Method(...) too): its groups were read where they stand
 	}
 	if name, _ := toks[0].text(); keyword(strings.ToLower(name)) {
 		return // if, foreach, function...: their blocks were read where they stand

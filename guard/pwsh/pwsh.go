@@ -80,6 +80,7 @@ const (
 	unsureCmd    = "the command runs cmd.exe or a batch file, which lucid does not read. Run the commands in PowerShell itself"
 	unsureScript = "the command runs the PowerShell script %s, which lucid does not read. Run its commands themselves, or edit files with your edit tool"
 	unsureStart  = "the command starts a program with Start-Process, which lucid does not follow. Run the program directly"
+	unsureDotNet = "the command writes files through .NET's classes ([IO.File]::WriteAllText, a StreamWriter), which lucid does not read. Write them with Set-Content, Out-File or your edit tool"
 	unsureEnc    = "the command passes PowerShell an encoded command (-EncodedCommand), which lucid does not read. Pass the command as text with -Command"
 )
 
@@ -101,7 +102,29 @@ func analyze(command, cwd, home string, getenv func(string) string) Analysis {
 		r.dir = filepath.Clean(cwd)
 	}
 	r.script(0, len(command))
+	if r.out.Unsure == "" && dotNetWrite(command) {
+		r.out.Unsure = unsureDotNet
+	}
 	return r.out
+}
+
+// dotNetWrite reports whether command may write files through .NET's own
+// classes ([IO.File]::WriteAllText(...), a StreamWriter), which models use
+// in PowerShell as often as its cmdlets and whose arguments are
+// expressions lucid does not evaluate.
+func dotNetWrite(command string) bool {
+	if !strings.Contains(command, "::") && !strings.Contains(command, "treamWriter") && !strings.Contains(command, "TREAMWRITER") {
+		return false
+	}
+	low := strings.ToLower(command)
+	for _, m := range []string{"file]::write", "file]::append", "file]::delete", "file]::copy", "file]::move",
+		"file]::replace", "file]::create", "file]::open", "file]::settext", "directory]::delete", "directory]::move",
+		"streamwriter", "fileinfo]"} {
+		if strings.Contains(low, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // reader walks one command line. Nested script blocks and sub-expressions
