@@ -182,6 +182,18 @@ func initUser(c *cli, names []string) error {
 			}
 			return usageErr("init --user --client %q: lucid knows %s here", name, clients.Known(here))
 		}
+		cl, _ := clients.ByName(name)
+		if write := cl.Setup().UserWrite; write != nil {
+			ch, err := write()
+			if err != nil {
+				return err
+			}
+			printChanges(c, ch)
+			if len(ch) == 0 {
+				fmt.Fprintf(c.stdout, "lucid's %s extension is already at %s; nothing changed\n", hooks.Name, path)
+			}
+			continue
+		}
 		ch, err := installers.InstallUser(hooks, path)
 		if err != nil {
 			return err

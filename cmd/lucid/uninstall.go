@@ -31,7 +31,13 @@ func runUninstall(c *cli, args []string) error {
 			if hooks == nil {
 				continue
 			}
-			changes, err := installers.UninstallUser(hooks, path)
+			var changes []setup.Change
+			var err error
+			if remove := cl.Setup().UserRemove; remove != nil {
+				changes, err = remove()
+			} else {
+				changes, err = installers.UninstallUser(hooks, path)
+			}
 			if err != nil {
 				return err
 			}

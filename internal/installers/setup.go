@@ -45,6 +45,11 @@ type Setup struct {
 	UserSettings func() string
 	UserHooks    *Client
 	NotForUser   string
+	// UserWrite and UserRemove, where set, are lucid init --user and
+	// lucid uninstall --user of a client whose user set-up is a file of
+	// lucid's own, which UserSettings names (Pi's extension), rather than
+	// hooks registered in a settings file.
+	UserWrite, UserRemove func() ([]setup.Change, error)
 }
 
 // Install sets lucid up in the client: Write, or its hooks registered,

@@ -200,4 +200,14 @@ var editPayloads = map[string][3]struct{ event, body string }{
 		{"PreToolUse", `{"cwd":"$DIR","sessionID":"$S","parentID":"","callID":"call_1","tool":"edit","args":{"filePath":"src/auth.go","oldString":"a","newString":"b"}}`},
 		{"PostToolUse", `{"cwd":"$DIR","sessionID":"$S","parentID":"","callID":"call_1","tool":"edit","args":{"filePath":"src/auth.go","oldString":"a","newString":"b"}}`},
 	},
+	"pi": {
+		{"SessionStart", `{"sessionID":"$S","parentID":"","cwd":"$DIR","source":"startup"}`},
+		{"PreToolUse", `{"sessionID":"$S","parentID":"","cwd":"$DIR","tool":"edit","callID":"call_4_0","args":{"path":"src/auth.go","edits":[{"oldText":"a","newText":"b"}]}}`},
+		{"PostToolUse", `{"sessionID":"$S","parentID":"","cwd":"$DIR","tool":"edit","callID":"call_4_0","args":{"path":"src/auth.go","edits":[{"oldText":"a","newText":"b"}]}}`},
+	},
+	"omp": { // omp's edit with PI_EDIT_VARIANT=replace
+		{"SessionStart", `{"sessionID":"$S","parentID":"","cwd":"$DIR","source":"startup"}`},
+		{"PreToolUse", `{"sessionID":"$S","parentID":"","cwd":"$DIR","tool":"edit","callID":"call_4_0","args":{"path":"src/auth.go","old_string":"a","new_string":"b"}}`},
+		{"PostToolUse", `{"sessionID":"$S","parentID":"","cwd":"$DIR","tool":"edit","callID":"call_4_0","args":{"path":"src/auth.go","old_string":"a","new_string":"b"}}`},
+	},
 }
