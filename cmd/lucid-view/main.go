@@ -72,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // repository around the current folder.
 func personRepo() (*gitstore.Repo, error) {
 	if sh, ok := identity.RunsUnder(identity.All(), os.Getenv); ok {
-		return nil, fmt.Errorf("a person's command, and this runs in a %s agent's shell: ask the user to run it", sh.Client)
+		return nil, fmt.Errorf("a person's command, and this runs in %s agent's shell: ask the user to run it", identity.AClient(sh.Client))
 	}
 	if proctree.Orphan() {
 		return nil, fmt.Errorf("a person's command, and this process was detached from what started it (setsid, or a parent that exited), so lucid cannot tell that a person runs it: run it from your terminal")

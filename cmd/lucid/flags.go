@@ -341,7 +341,7 @@ func agent() (string, error) {
 	case sh.Agent != "":
 		return sh.Agent, nil
 	case inShell:
-		return "", fmt.Errorf("this runs in a %s agent's shell but is not signed with the agent's id, so lucid cannot tell which agent runs it: run `lucid ...` by its plain name as a command of the shell tool, where lucid's hook signs it (not from a script, a variable or a $( ))", sh.Client)
+		return "", fmt.Errorf("this runs in %s agent's shell but is not signed with the agent's id, so lucid cannot tell which agent runs it: run `lucid ...` by its plain name as a command of the shell tool, where lucid's hook signs it (not from a script, a variable or a $( ))", identity.AClient(sh.Client))
 	}
 	return agentstore.AgentHuman, nil
 }

@@ -114,7 +114,7 @@ func RunsProgram(name string, args []string, programs ...string) bool {
 // hide its shell. name is the command, for the reason.
 func PersonRuns(clients []client.Named, getenv func(string) string, name string) string {
 	if sh, ok := RunsUnder(clients, getenv); ok {
-		return fmt.Sprintf("lucid %s is a person's command, and this runs in a %s agent's shell: ask the user to run it", name, sh.Client)
+		return fmt.Sprintf("lucid %s is a person's command, and this runs in %s agent's shell: ask the user to run it", name, AClient(sh.Client))
 	}
 	if proctree.Orphan() {
 		return fmt.Sprintf("lucid %s is a person's command, and this process was detached from what started it (setsid, or a parent that exited), so lucid cannot tell that a person runs it: run it from your terminal", name)
@@ -148,5 +148,14 @@ func ForgedHook(c client.Named, clients []client.Named, getenv func(string) stri
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("lucid hook runs here in a %s agent's shell, not as a hook of its client: refused, since a hook speaks for the agent its payload names. Hooks are the client's to run; record with lucid fact|decision|note, end your claims with lucid release", sh.Client)
+	return fmt.Sprintf("lucid hook runs here in %s agent's shell, not as a hook of its client: refused, since a hook speaks for the agent its payload names. Hooks are the client's to run; record with lucid fact|decision|note, end your claims with lucid release", AClient(sh.Client))
+}
+
+// AClient is a client's name with its article, as a sentence says it: a
+// codex agent, an omp agent.
+func AClient(name string) string {
+	if name != "" && strings.ContainsRune("aeiouAEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

@@ -74,7 +74,7 @@ func TestForgedHook(t *testing.T) {
 		switch {
 		case tc.forged == "" && why != "":
 			t.Errorf("%s: refused as forged: %s", tc.client.Name(), why)
-		case tc.forged != "" && !strings.HasPrefix(why, "lucid hook runs here in a "+tc.forged+" agent's shell, not as a hook of its client: refused"):
+		case tc.forged != "" && !strings.HasPrefix(why, "lucid hook runs here in "+AClient(tc.forged)+" agent's shell, not as a hook of its client: refused"):
 			t.Errorf("%s: %q, want it refused in %s's shell", tc.client.Name(), why, tc.forged)
 		}
 	}
