@@ -168,6 +168,17 @@ func initUser(c *cli, names []string) error {
 		var hooks *installers.Client
 		var path, whyNot string
 		if cl, ok := clients.ByName(name); ok {
+			if w := cl.Setup().WriteUser; w != nil {
+				ch, err := w()
+				if err != nil {
+					return err
+				}
+				printChanges(c, ch)
+				if len(ch) == 0 {
+					fmt.Fprintf(c.stdout, "lucid's %s hooks are already in place; nothing changed\n", cl.Title())
+				}
+				continue
+			}
 			hooks, path, whyNot = cl.Setup().User()
 		}
 		if hooks == nil {
@@ -176,7 +187,7 @@ func initUser(c *cli, names []string) error {
 			}
 			var here []string
 			for _, cl := range clients.All() {
-				if h, _, _ := cl.Setup().User(); h != nil {
+				if h, _, _ := cl.Setup().User(); h != nil || cl.Setup().WriteUser != nil {
 					here = append(here, cl.Name())
 				}
 			}

@@ -27,6 +27,14 @@ func runUninstall(c *cli, args []string) error {
 	}
 	if *user {
 		for _, cl := range clients.All() {
+			if r := cl.Setup().RemoveUser; r != nil {
+				changes, err := r()
+				printChanges(c, changes)
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			hooks, path, _ := cl.Setup().User()
 			if hooks == nil {
 				continue

@@ -45,6 +45,11 @@ type Setup struct {
 	UserSettings func() string
 	UserHooks    *Client
 	NotForUser   string
+	// WriteUser and RemoveUser set lucid up in the user's own place of a
+	// client whose hooks are files of lucid's own, not entries in a
+	// settings file (Cline's hooks folder), and take it away again; nil
+	// for the others.
+	WriteUser, RemoveUser func() ([]setup.Change, error)
 }
 
 // Install sets lucid up in the client: Write, or its hooks registered,

@@ -12,6 +12,7 @@ import (
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/claude"
+	"github.com/lucid-dev/lucid/internal/client/cline"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
 	"github.com/lucid-dev/lucid/internal/client/gemini"
@@ -38,6 +39,7 @@ var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
 	qwen.Client{},
 	opencode.Client{},
 	opencode.Kilo{},
+	cline.Client{},
 }
 
 // All returns the clients, the default first.
@@ -194,11 +196,11 @@ else just edited it, and ends every lease. The choice goes into
 make, not an agent's.
 
 --client NAME sets lucid up in the clients named (claude, codex, gemini,
-copilot, qwen, opencode, kilo; repeat it, or give a comma list): Codex CLI's hooks go into
+copilot, qwen, opencode, kilo, cline; repeat it, or give a comma list): Codex CLI's hooks go into
 .codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
 your own. Without --client, init sets up Claude Code, and each other
 client too where its folder (.codex/, .gemini/, .github/hooks/, .qwen/,
-.opencode/, .kilo/) is already there.
+.opencode/, .kilo/, .clinerules/) is already there.
 
 Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
@@ -229,7 +231,13 @@ two as one.
 opencode (--client opencode; plain init too where .opencode/ is there) has
 no hooks: lucid writes its own plugin, .opencode/plugins/lucid.js, which
 hands each call to lucid hook --client opencode; Kilo Code (--client kilo,
-or .kilo/) loads the same plugin from .kilo/plugins/lucid.js.`
+or .kilo/) loads the same plugin from .kilo/plugins/lucid.js.
+
+Cline's CLI (--client cline; plain init too where .clinerules/ is there)
+runs hook files: lucid writes its own, one per event, into
+.clinerules/hooks/; --user --client cline writes them into
+$CLINE_DIR/hooks (~/.cline/hooks), where they stand aside in a work tree
+that has lucid's own.`
 	UninstallHelp = `lucid uninstall
        lucid uninstall --user
 
@@ -242,9 +250,10 @@ command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
 Qwen Code's hooks in .qwen/settings.json go too, and so does lucid's
-opencode and Kilo Code plugins with the folders init created for them.
+opencode and Kilo Code plugins with the folders init created for them, and
+lucid's Cline hook files in .clinerules/hooks/.
 --user removes what lucid init --user added to your user settings (Claude
-Code's, Gemini CLI's and Qwen Code's), and nothing else. It is a person's command: an agent's shell is
+Code's, Gemini CLI's and Qwen Code's, and Cline's hook files), and nothing else. It is a person's command: an agent's shell is
 refused.`
 	DoctorHelp = `lucid doctor [--json]
 
@@ -264,7 +273,9 @@ permission mode, and how to turn it on; for Qwen Code: the folder it
 must start in, its folder trust where that is on, disableAllHooks, and
 lucid on the PATH its hooks get; for opencode: that its plugin is this
 lucid's, that it loads as opencode loads it (with node, where it is on
-PATH), and lucid on PATH. One line per check, with a fix
+PATH), and lucid on PATH; for Cline: that each of lucid's hook files is
+in .clinerules/hooks/, a regular file and this lucid's, bash to run them,
+and lucid on PATH. One line per check, with a fix
 under each failure; exit 1 when any fails.`
 )
 
@@ -294,10 +305,10 @@ func InitUsage(flag string) string {
 	case "statusline":
 		return "register lucid statusline as Claude Code's status line"
 	case "user":
-		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen), for sessions started in any folder"
+		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen, cline), for sessions started in any folder"
 	}
 	return ""
 }
 
 // UninstallUserUsage is the usage of lucid uninstall --user.
-const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's, Gemini CLI's and Qwen Code's)"
+const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's, Gemini CLI's and Qwen Code's) and Cline's user hooks folder"

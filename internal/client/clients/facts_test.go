@@ -200,4 +200,9 @@ var editPayloads = map[string][3]struct{ event, body string }{
 		{"PreToolUse", `{"cwd":"$DIR","sessionID":"$S","parentID":"","callID":"call_1","tool":"edit","args":{"filePath":"src/auth.go","oldString":"a","newString":"b"}}`},
 		{"PostToolUse", `{"cwd":"$DIR","sessionID":"$S","parentID":"","callID":"call_1","tool":"edit","args":{"filePath":"src/auth.go","oldString":"a","newString":"b"}}`},
 	},
+	"cline": {
+		{"TaskStart", `{"clineVersion":"","taskId":"conv_1","sessionContext":{"rootSessionId":"$S"},"workspaceRoots":["$DIR"],"workspaceInfo":{"rootPath":"$DIR"},"agent_id":"agent_1","parent_agent_id":null,"hookName":"agent_start","taskStart":{"taskMetadata":{}}}`},
+		{"PreToolUse", `{"clineVersion":"","taskId":"conv_1","sessionContext":{"rootSessionId":"$S"},"workspaceRoots":["$DIR"],"workspaceInfo":{"rootPath":"$DIR"},"agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"editor","input":{"path":"$DIR/src/auth.go","old_text":"a","new_text":"b"}}}`},
+		{"PostToolUse", `{"clineVersion":"","taskId":"conv_1","sessionContext":{"rootSessionId":"$S"},"workspaceRoots":["$DIR"],"workspaceInfo":{"rootPath":"$DIR"},"agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_result","iteration":1,"tool_result":{"id":"call_1","name":"editor","input":{"path":"$DIR/src/auth.go","old_text":"a","new_text":"b"},"output":{"query":"edit:$DIR/src/auth.go","result":"Edited","success":true}}}`},
+	},
 }
