@@ -168,6 +168,19 @@ func initUser(c *cli, names []string) error {
 		var hooks *installers.Client
 		var path, whyNot string
 		if cl, ok := clients.ByName(name); ok {
+			// A client whose user set-up is a file of lucid's own (Pi's
+			// extension, Cline's hook files) writes it itself.
+			if write := cl.Setup().UserWrite; write != nil {
+				ch, err := write()
+				if err != nil {
+					return err
+				}
+				printChanges(c, ch)
+				if len(ch) == 0 {
+					fmt.Fprintf(c.stdout, "lucid's %s files are already in place; nothing changed\n", cl.Title())
+				}
+				continue
+			}
 			hooks, path, whyNot = cl.Setup().User()
 		}
 		if hooks == nil {
@@ -176,23 +189,11 @@ func initUser(c *cli, names []string) error {
 			}
 			var here []string
 			for _, cl := range clients.All() {
-				if h, _, _ := cl.Setup().User(); h != nil {
+				if h, _, _ := cl.Setup().User(); h != nil || cl.Setup().UserWrite != nil {
 					here = append(here, cl.Name())
 				}
 			}
 			return usageErr("init --user --client %q: lucid knows %s here", name, clients.Known(here))
-		}
-		cl, _ := clients.ByName(name)
-		if write := cl.Setup().UserWrite; write != nil {
-			ch, err := write()
-			if err != nil {
-				return err
-			}
-			printChanges(c, ch)
-			if len(ch) == 0 {
-				fmt.Fprintf(c.stdout, "lucid's %s extension is already at %s; nothing changed\n", hooks.Name, path)
-			}
-			continue
 		}
 		ch, err := installers.InstallUser(hooks, path)
 		if err != nil {

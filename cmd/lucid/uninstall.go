@@ -27,17 +27,19 @@ func runUninstall(c *cli, args []string) error {
 	}
 	if *user {
 		for _, cl := range clients.All() {
+			if r := cl.Setup().UserRemove; r != nil {
+				changes, err := r()
+				printChanges(c, changes)
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			hooks, path, _ := cl.Setup().User()
 			if hooks == nil {
 				continue
 			}
-			var changes []setup.Change
-			var err error
-			if remove := cl.Setup().UserRemove; remove != nil {
-				changes, err = remove()
-			} else {
-				changes, err = installers.UninstallUser(hooks, path)
-			}
+			changes, err := installers.UninstallUser(hooks, path)
 			if err != nil {
 				return err
 			}

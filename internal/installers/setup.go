@@ -47,8 +47,8 @@ type Setup struct {
 	NotForUser   string
 	// UserWrite and UserRemove, where set, are lucid init --user and
 	// lucid uninstall --user of a client whose user set-up is a file of
-	// lucid's own, which UserSettings names (Pi's extension), rather than
-	// hooks registered in a settings file.
+	// lucid's own (Pi's extension, Cline's hook files) rather than hooks
+	// registered in a settings file.
 	UserWrite, UserRemove func() ([]setup.Change, error)
 }
 

@@ -210,4 +210,9 @@ var editPayloads = map[string][3]struct{ event, body string }{
 		{"PreToolUse", `{"sessionID":"$S","parentID":"","cwd":"$DIR","tool":"edit","callID":"call_4_0","args":{"path":"src/auth.go","old_string":"a","new_string":"b"}}`},
 		{"PostToolUse", `{"sessionID":"$S","parentID":"","cwd":"$DIR","tool":"edit","callID":"call_4_0","args":{"path":"src/auth.go","old_string":"a","new_string":"b"}}`},
 	},
+	"cline": {
+		{"TaskStart", `{"clineVersion":"","taskId":"conv_1","sessionContext":{"rootSessionId":"$S"},"workspaceRoots":["$DIR"],"workspaceInfo":{"rootPath":"$DIR"},"agent_id":"agent_1","parent_agent_id":null,"hookName":"agent_start","taskStart":{"taskMetadata":{}}}`},
+		{"PreToolUse", `{"clineVersion":"","taskId":"conv_1","sessionContext":{"rootSessionId":"$S"},"workspaceRoots":["$DIR"],"workspaceInfo":{"rootPath":"$DIR"},"agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"editor","input":{"path":"$DIR/src/auth.go","old_text":"a","new_text":"b"}}}`},
+		{"PostToolUse", `{"clineVersion":"","taskId":"conv_1","sessionContext":{"rootSessionId":"$S"},"workspaceRoots":["$DIR"],"workspaceInfo":{"rootPath":"$DIR"},"agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_result","iteration":1,"tool_result":{"id":"call_1","name":"editor","input":{"path":"$DIR/src/auth.go","old_text":"a","new_text":"b"},"output":{"query":"edit:$DIR/src/auth.go","result":"Edited","success":true}}}`},
+	},
 }

@@ -1,0 +1,211 @@
+package e2e
+
+// The Cline scenarios: the real Cline CLI (3.0.65, a Bun binary run by
+// its npm wrapper) with lucid's hook files (.clinerules/hooks/, `lucid
+// hook --client cline EVENT`), one-shot in act mode, against the scripted
+// Chat Completions model on 127.0.0.1.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
+)
+
+// The Cline scenarios run the binary named by LUCID_E2E_CLINE (`make e2e`
+// installs it with scripts/install-cline and sets it). Without it they
+// skip, whatever the other clients' scenarios do.
+const (
+	clineEnv     = "LUCID_E2E_CLINE"
+	clineVersion = "3.0.65"
+)
+
+var clineBinary clientBinary
+
+// needCline skips the test when Cline cannot be had, saying why. Its
+// version is read from the package beside the wrapper: `cline --version`
+// takes about 9 s.
+func needCline(t *testing.T) string {
+	t.Helper()
+	return clineBinary.need(t, clineEnv, "Cline", func(bin string) string {
+		pkg := filepath.Join(filepath.Dir(filepath.Dir(bin)), "cline", "package.json")
+		b, err := os.ReadFile(pkg)
+		switch {
+		case err != nil:
+			return fmt.Sprintf("%s=%s has no %s (%v): the Cline scenarios skip", clineEnv, bin, pkg, err)
+		case !strings.Contains(string(b), `"version": "`+clineVersion+`"`):
+			return fmt.Sprintf("%s=%s is not Cline %s: the Cline scenarios skip", clineEnv, bin, clineVersion)
+		}
+		return ""
+	})
+}
+
+// clineWorld is Cline set up in an env's repository: lucid's hook files
+// as `lucid init --client cline` writes them, committed, and Cline's
+// settings in the env's HOME (the scripted server as its
+// openai-compatible provider, telemetry and updates off).
+type clineWorld struct {
+	*env
+	bin string
+}
+
+func newClineLucid(t *testing.T) *clineWorld {
+	t.Helper()
+	bin := needCline(t)
+	e := newScratch(t, t.TempDir())
+	e.write(e.path("notes.txt"), "line one\nline two\n")
+	e.run("lucid", "init", "--client", "cline")
+	e.run("git", "add", "-A")
+	e.run("git", "commit", "-qm", "cline")
+	return &clineWorld{env: e, bin: bin}
+}
+
+// clineRun runs `cline PROMPT` in the repository against srv, with PATH
+// as given ("" for lucid's world, its shim first), and waits for it.
+func (w *clineWorld) clineRun(t *testing.T, srv *cc.Server, prompt, path string) run {
+	t.Helper()
+	settings := filepath.Join(w.home, ".cline", "data", "settings")
+	w.write(filepath.Join(settings, "providers.json"), `{"version":1,"lastUsedProvider":"openai-compatible","modes":{},"providers":{"openai-compatible":{"settings":{"provider":"openai-compatible","apiKey":"x","model":"scripted-model","baseUrl":"`+srv.URL+`"},"updatedAt":"2026-01-01T00:00:00.000Z","tokenSource":"manual"}}}`)
+	w.write(filepath.Join(settings, "global-settings.json"), `{"telemetryOptOut":true,"autoUpdateEnabled":false}`)
+	environ := w.env.clientEnviron(true, func(k string) bool {
+		return strings.HasPrefix(k, "CLINE_") || strings.HasPrefix(k, "OPENAI_") || k == "NODE_OPTIONS" || (path != "" && k == "PATH")
+	})
+	if path != "" {
+		environ = append(environ, "PATH="+path)
+	}
+	// local: no hub daemon outliving the test, whose hooks would keep the
+	// environment of the first run.
+	environ = append(environ, "CLINE_SESSION_BACKEND_MODE=local", "TERM=dumb")
+	res, err := runClient(srv, runTimeout, w.repo, environ, w.bin, prompt)
+	t.Logf("cline ran %s, exit %d, %d requests", res.took.Round(time.Millisecond), res.code, len(srv.Requests()))
+	if err != nil || res.code != 0 {
+		t.Fatalf("cline: %v, exit %d\nrequests:\n%s\nstdout:\n%s\nstderr:\n%s", err, res.code, srv.Dump(), clip(res.stdout, 4000), clip(res.stderr, 4000))
+	}
+	if p := srv.Problems(); len(p) > 0 {
+		t.Fatalf("the scripted server could not follow its scripts:\n%s\nrequests:\n%s", strings.Join(p, "\n"), srv.Dump())
+	}
+	return res
+}
+
+var clineContext = regexp.MustCompile(`(?s)<hook_context source="(\w+)"[^>]*>\n(.*?)\n</hook_context>`)
+
+// clineContexts are the hook contexts in a request, "SOURCE: TEXT".
+func clineContexts(r *cc.Request) []string {
+	var out []string
+	for _, text := range r.Chat.Texts("user") {
+		for _, m := range clineContext.FindAllStringSubmatch(text, -1) {
+			out = append(out, m[1]+": "+m[2])
+		}
+	}
+	return out
+}
+
+// toolResults are the tool results in a request.
+func toolResults(r *cc.Request) []string { return r.Chat.Texts("tool") }
+
+// The digest reaches the Cline model once, with the first tool call's
+// result (TaskStart's output is never read), and with what is in the log.
+func TestClineDigest(t *testing.T) {
+	w := newClineLucid(t)
+	w.run("lucid", "decision", "parse with the new API")
+	lead := &cc.Script{Name: "lead", Marker: "[[cline-lead]]", Steps: []cc.Step{
+		cc.CallTool("read_files", map[string]any{"files": []map[string]any{{"path": "notes.txt"}}}),
+		cc.CallTool("read_files", map[string]any{"files": []map[string]any{{"path": "notes.txt"}}}),
+		cc.Say("Done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.clineRun(t, srv, "[[cline-lead]] Read the notes.", "")
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 3 {
+		t.Fatalf("want 3 requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	got := clineContexts(reqs[2])
+	if countIn(got, digestHeader) != 1 || countIn(got, "parse with the new API") != 1 {
+		t.Fatalf("the model was not shown the digest once, with the decision:\n%s", strings.Join(got, "\n---\n"))
+	}
+}
+
+// Another agent claims src/**: the Cline agent's editor create in src/,
+// its editor replace of src/auth.go and its shell append to src/auth.go
+// are each refused without ending the task (the run goes on to its last
+// step), each tool result failed and the reason beside it, and src/ stays
+// as it was.
+func TestClineDeniedOnClaim(t *testing.T) {
+	w := newClineLucid(t)
+	auth := w.path("src/auth.go")
+	w.write(auth, "package auth\n")
+	w.run("git", "add", "-A")
+	w.run("git", "commit", "-qm", "src")
+	w.claimAs(otherAgent, "src/**", "rewrite auth")
+	lead := &cc.Script{Name: "lead", Marker: "[[cline-lead]]", Steps: []cc.Step{
+		cc.CallTool("editor", map[string]any{"path": w.path("src/new.go"), "new_text": "package auth\n"}),
+		cc.CallTool("editor", map[string]any{"path": "src/auth.go", "old_text": "package auth", "new_text": "package hacked"}),
+		cc.CallTool("run_commands", map[string]any{"commands": []string{"echo '// appended' >> src/auth.go"}}),
+		cc.Say("Done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.clineRun(t, srv, "[[cline-lead]] Change auth.", "")
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 4 {
+		t.Fatalf("the task did not go on after the refusals: %d requests\n%s", len(reqs), srv.Dump())
+	}
+	if b, _ := os.ReadFile(auth); string(b) != "package auth\n" {
+		t.Errorf("src/auth.go changed: %q", b)
+	}
+	if _, err := os.Stat(w.path("src/new.go")); !os.IsNotExist(err) {
+		t.Errorf("src/new.go was created (%v)", err)
+	}
+	results := toolResults(reqs[3])
+	contexts := clineContexts(reqs[3])
+	if len(results) != 3 {
+		t.Fatalf("want 3 tool results, got %q", results)
+	}
+	for i, r := range results {
+		if !strings.Contains(r, `"success":false`) {
+			t.Errorf("tool result %d did not fail: %s", i, r)
+		}
+	}
+	if n := countIn(contexts, "src/"); n < 3 || countIn(contexts, "rewrite auth") < 3 {
+		t.Errorf("the model was not told why each call was refused:\n%s", strings.Join(contexts, "\n---\n"))
+	}
+	if !strings.Contains(results[2], "rewrite auth") {
+		t.Errorf("the refused command's output does not say why: %s", results[2])
+	}
+}
+
+// With lucid missing from PATH, or a lucid that fails with garbage, the
+// hook files say nothing and Cline works on: the edit is made and the run
+// ends as scripted.
+func TestClineWithoutLucid(t *testing.T) {
+	w := newClineLucid(t)
+	failing := t.TempDir()
+	w.write(filepath.Join(failing, "lucid"), "#!/bin/sh\necho 'not json'\necho boom >&2\nexit 3\n")
+	os.Chmod(filepath.Join(failing, "lucid"), 0o755)
+	system := "/usr/local/bin:/usr/bin:/bin"
+	for name, path := range map[string]string{"missing": system, "failing": failing + ":" + system} {
+		t.Run(name, func(t *testing.T) {
+			file := "made-" + name + ".txt"
+			lead := &cc.Script{Name: "lead", Marker: "[[cline-lead]]", Steps: []cc.Step{
+				cc.CallTool("editor", map[string]any{"path": file, "new_text": "made\n"}),
+				cc.CallTool("run_commands", map[string]any{"commands": []string{"echo ran >> " + file}}),
+				cc.Say("Done."),
+			}}
+			srv := cc.New(lead)
+			defer srv.Close()
+			w.clineRun(t, srv, "[[cline-lead]] Make the file.", path)
+			if n := len(srv.Conversation("lead")); n != 3 {
+				t.Errorf("want 3 requests, got %d\n%s", n, srv.Dump())
+			}
+			if b, _ := os.ReadFile(w.path(file)); string(b) != "made\nran\n" {
+				t.Errorf("%s holds %q", file, b)
+			}
+		})
+	}
+}
