@@ -64,9 +64,9 @@ docs:
 	$(GO) test -count=1 -run '^TestCommandsDoc$$' ./cmd/lucid -update
 
 # The real-client suite (e2e/): Claude Code, Codex CLI, Gemini CLI, GitHub
-# Copilot CLI, Qwen Code, opencode and Kilo Code CLI themselves against
-# scripted models.
-# scripts/install-{claude,codex,gemini,copilot,qwen,opencode,kilo} install them into
+# Copilot CLI, Qwen Code, opencode, Kilo Code CLI and Crush themselves
+# against scripted models.
+# scripts/install-{claude,codex,gemini,copilot,qwen,opencode,kilo,crush} install them into
 # ~/.cache/lucid when missing; where one cannot be had, its
 # installer says why and that client's tests skip.
 e2e:
@@ -77,9 +77,10 @@ e2e:
 	  qwen=$$(./scripts/install-qwen) || qwen=unavailable; \
 	  opencode=$$(./scripts/install-opencode) || opencode=unavailable; \
 	  kilo=$$(./scripts/install-kilo) || kilo=unavailable; \
+	  crush=$$(./scripts/install-crush) || crush=unavailable; \
 	  LUCID_E2E_CLAUDE=$$claude LUCID_E2E_CODEX=$$codex LUCID_E2E_GEMINI=$$gemini \
 	  LUCID_E2E_COPILOT=$$copilot LUCID_E2E_QWEN=$$qwen \
-	  LUCID_E2E_OPENCODE=$$opencode LUCID_E2E_KILO=$$kilo \
+	  LUCID_E2E_OPENCODE=$$opencode LUCID_E2E_KILO=$$kilo LUCID_E2E_CRUSH=$$crush \
 	  $(GO) test -count=1 -timeout 30m -v ./e2e
 
 clean:

@@ -94,7 +94,7 @@ func setUp(m *testing.M) int {
 // is built for the suite.
 func anyClient() bool {
 	for _, v := range []string{claudeEnv, codexEnv, geminiEnv, copilotEnv, opencodeEnv, kiloEnv,
-		qwenEnv,
+		qwenEnv, crushEnv,
 	} {
 		if b := os.Getenv(v); b != "" && b != unavailable {
 			return true

@@ -14,6 +14,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
+	"github.com/lucid-dev/lucid/internal/client/crush"
 	"github.com/lucid-dev/lucid/internal/client/gemini"
 	"github.com/lucid-dev/lucid/internal/client/opencode"
 	"github.com/lucid-dev/lucid/internal/client/qwen"
@@ -38,6 +39,7 @@ var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
 	qwen.Client{},
 	opencode.Client{},
 	opencode.Kilo{},
+	crush.Client{},
 }
 
 // All returns the clients, the default first.
@@ -194,7 +196,7 @@ else just edited it, and ends every lease. The choice goes into
 make, not an agent's.
 
 --client NAME sets lucid up in the clients named (claude, codex, gemini,
-copilot, qwen, opencode, kilo; repeat it, or give a comma list): Codex CLI's hooks go into
+copilot, qwen, opencode, kilo, crush; repeat it, or give a comma list): Codex CLI's hooks go into
 .codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
 your own. Without --client, init sets up Claude Code, and each other
 client too where its folder (.codex/, .gemini/, .github/hooks/, .qwen/,
@@ -229,7 +231,12 @@ two as one.
 opencode (--client opencode; plain init too where .opencode/ is there) has
 no hooks: lucid writes its own plugin, .opencode/plugins/lucid.js, which
 hands each call to lucid hook --client opencode; Kilo Code (--client kilo,
-or .kilo/) loads the same plugin from .kilo/plugins/lucid.js.`
+or .kilo/) loads the same plugin from .kilo/plugins/lucid.js.
+
+Crush (--client crush; plain init too where .crush/ is there) takes
+lucid's PreToolUse hook in crush.json; --user --client crush registers it
+in ~/.config/crush/crush.json (or $CRUSH_GLOBAL_CONFIG/crush.json), and
+Crush runs the two as one.`
 	UninstallHelp = `lucid uninstall
        lucid uninstall --user
 
@@ -241,10 +248,11 @@ and the folder trust lucid init --trust-copilot wrote, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
-Qwen Code's hooks in .qwen/settings.json go too, and so does lucid's
+Qwen Code's hooks in .qwen/settings.json and Crush's in crush.json go
+too, and so do lucid's
 opencode and Kilo Code plugins with the folders init created for them.
 --user removes what lucid init --user added to your user settings (Claude
-Code's, Gemini CLI's and Qwen Code's), and nothing else. It is a person's command: an agent's shell is
+Code's, Gemini CLI's, Qwen Code's and Crush's), and nothing else. It is a person's command: an agent's shell is
 refused.`
 	DoctorHelp = `lucid doctor [--json]
 
@@ -264,7 +272,8 @@ permission mode, and how to turn it on; for Qwen Code: the folder it
 must start in, its folder trust where that is on, disableAllHooks, and
 lucid on the PATH its hooks get; for opencode: that its plugin is this
 lucid's, that it loads as opencode loads it (with node, where it is on
-PATH), and lucid on PATH. One line per check, with a fix
+PATH), and lucid on PATH; for Crush: its hook in crush.json and lucid on
+PATH. One line per check, with a fix
 under each failure; exit 1 when any fails.`
 )
 
@@ -294,10 +303,10 @@ func InitUsage(flag string) string {
 	case "statusline":
 		return "register lucid statusline as Claude Code's status line"
 	case "user":
-		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen), for sessions started in any folder"
+		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen, crush), for sessions started in any folder"
 	}
 	return ""
 }
 
 // UninstallUserUsage is the usage of lucid uninstall --user.
-const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's, Gemini CLI's and Qwen Code's)"
+const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's, Gemini CLI's, Qwen Code's and Crush's)"
