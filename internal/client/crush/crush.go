@@ -36,15 +36,16 @@ func (Client) Events() []client.Event { return events }
 const members = claudeshape.SessionID | claudeshape.Cwd | claudeshape.ToolName | claudeshape.ToolInput
 
 // Decode reads the payload. Nothing of Crush's tells what a shell
-// command changed (Unrecorded); it has no stop event, so no Caps of a
-// stop apply.
+// command changed (Unrecorded), and nothing comes after a tool, so lich's
+// marker of an edit goes at its PreToolUse (NoAfter); it has no stop
+// event, so no Caps of a stop apply.
 func (Client) Decode(event string, b []byte) (client.Input, error) {
 	p, err := claudeshape.Decode(b, members)
 	if err != nil {
 		return client.Input{}, err
 	}
 	in := p.Input(event)
-	in.Caps = client.Unrecorded
+	in.Caps = client.Unrecorded | client.NoAfter
 	switch p.ToolName {
 	case Write, Edit, MultiEdit, Download, ReplaceSymbol:
 		in.Tool = client.ToolEdit
