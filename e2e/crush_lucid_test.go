@@ -18,7 +18,8 @@ import (
 // write there are each denied before they run, the model reads lucid's
 // reason after Crush's own words, and the file stays as it was. Its lucid
 // command is signed with its session's id, and its write outside the
-// claim goes through, with another agent's fact after the tool's result.
+// claim goes through, with another agent's fact after the tool's result;
+// the digest comes with the first call let through.
 func TestCrushDeniedOnClaim(t *testing.T) {
 	w := newCrushLucid(t)
 	w.claimAs(otherAgent, "src/**", "rework auth")
@@ -58,6 +59,14 @@ func TestCrushDeniedOnClaim(t *testing.T) {
 	}
 	if w.read("docs/notes.md") != "notes\n" {
 		t.Error("the write outside the claims did not go through")
+	}
+	// Crush has no start event: the digest comes with the result of the
+	// first call lucid let through (the view is none of lucid's), once.
+	if res, _ := reqs[5].Chat.LastToolResult(); strings.Count(res.Text(), digestHeader) != 1 || !strings.Contains(res.Text(), "rework auth") {
+		t.Errorf("the first call let through did not carry the digest:\n%s", res.Text())
+	}
+	if n := strings.Count(reqs[6].Chat.AllText(), digestHeader); n != 1 {
+		t.Errorf("the digest is %d times in the conversation, want once", n)
 	}
 	if res, _ := reqs[6].Chat.LastToolResult(); !strings.Contains(res.Text(), fact) {
 		t.Errorf("the other agent's fact did not come after the write's result:\n%s", res.Text())

@@ -186,6 +186,10 @@ const (
 	// an edit is written at its PreToolUse, once lucid lets it run: the
 	// edit is about to happen, and nothing comes after it to say it did.
 	NoAfter
+	// NoStart: the client has no start event (Crush), so a new agent's
+	// first call that can carry context gives it the digest, where the
+	// others give it at SessionStart.
+	NoStart
 )
 
 // Has reports whether every one of k is in the set.

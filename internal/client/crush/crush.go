@@ -45,7 +45,7 @@ func (Client) Decode(event string, b []byte) (client.Input, error) {
 		return client.Input{}, err
 	}
 	in := p.Input(event)
-	in.Caps = client.Unrecorded | client.NoAfter
+	in.Caps = client.Unrecorded | client.NoAfter | client.NoStart
 	switch p.ToolName {
 	case Write, Edit, MultiEdit, Download, ReplaceSymbol:
 		in.Tool = client.ToolEdit
