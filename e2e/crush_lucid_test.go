@@ -5,6 +5,7 @@ package e2e
 // scripted model.
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,5 +117,42 @@ func TestCrushWithoutLucid(t *testing.T) {
 	}
 	if calls := w.calls(); len(calls) > 0 {
 		t.Errorf("lucid ran without being on PATH: %+v", calls)
+	}
+}
+
+// lucid's entry in both the user's config (lucid init --user --client
+// crush) and the project's is one hook to Crush, which runs a command
+// once however many files register it.
+func TestCrushUserAndProjectEntriesRunOnce(t *testing.T) {
+	w := newCrushLucid(t)
+	init := exec.Command(realLucid, "init", "--user", "--client", "crush")
+	init.Dir, init.Env = w.repo, w.environ("CRUSH_GLOBAL_CONFIG="+w.config)
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Fatalf("lucid init --user --client crush: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(w.config, "crush.json"))
+	if err != nil || !strings.Contains(string(b), "lucid hook --client crush PreToolUse") {
+		t.Fatalf("lucid init --user wrote no entry: %s %v", b, err)
+	}
+	var user struct {
+		Hooks json.RawMessage `json:"hooks"`
+	}
+	json.Unmarshal(b, &user)
+	w.userHooks = string(user.Hooks)
+	lead := &cc.Script{Name: "lead", Marker: "[[crush-lead]]", Steps: []cc.Step{
+		crushWrite(w.path("docs/a.md"), "a\n"),
+		cc.Say("Crush done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.crush(srv, "[[crush-lead]] Write it.")
+	n := 0
+	for _, c := range w.calls() {
+		if len(c.Args) == 4 && c.Args[0] == "hook" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("lucid's hook ran %d times for one write, want once:\n%s", n, w.callsText())
 	}
 }
