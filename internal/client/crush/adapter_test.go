@@ -22,7 +22,7 @@ var adapter = clienttest.Adapter{Client: Client{}, Version: version}
 // PreToolUse says reaches the model after the tool's result.
 func TestDecodeRecorded(t *testing.T) {
 	const repo = "/home/dev/repo"
-	lead := client.Input{Event: "PreToolUse", SessionID: "b8f1fdfc-4dd8-41dd-8a10-ef9043fdfa26", Cwd: repo, Caps: client.Unrecorded | client.NoAfter | client.NoStart}
+	lead := client.Input{Event: "PreToolUse", SessionID: "b8f1fdfc-4dd8-41dd-8a10-ef9043fdfa26", Cwd: repo, Caps: client.NoAfter | client.NoStart}
 	adapter.TestDecode(t, []clienttest.Decoding{
 		{File: "PreToolUse-write.json", Want: clienttest.With(lead, func(in *client.Input) {
 			in.ToolName, in.Tool, in.Paths = "write", client.ToolEdit, []string{repo + "/new.txt"}
@@ -39,7 +39,7 @@ func TestDecodeRecorded(t *testing.T) {
 		})},
 		{File: "PreToolUse-view.json", Want: clienttest.With(lead, func(in *client.Input) { in.ToolName = "view" })},
 		{Payload: `{"event":"PreToolUse","session_id":"s","cwd":"/r","tool_name":"agent","tool_input":{"prompt":"look"}}`, Event: "PreToolUse",
-			Want: client.Input{Event: "PreToolUse", SessionID: "s", Cwd: "/r", ToolName: "agent", Tool: client.ToolAgent, Caps: client.Unrecorded | client.NoAfter | client.NoStart}},
+			Want: client.Input{Event: "PreToolUse", SessionID: "s", Cwd: "/r", ToolName: "agent", Tool: client.ToolAgent, Caps: client.NoAfter | client.NoStart}},
 		{Payload: "{", Event: "PreToolUse", Err: "payload is not a JSON object"},
 	})
 }

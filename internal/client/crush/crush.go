@@ -35,17 +35,19 @@ func (Client) Events() []client.Event { return events }
 // members are the members of a Crush hook payload lucid reads.
 const members = claudeshape.SessionID | claudeshape.Cwd | claudeshape.ToolName | claudeshape.ToolInput
 
-// Decode reads the payload. Nothing of Crush's tells what a shell
-// command changed (Unrecorded), and nothing comes after a tool, so lich's
-// marker of an edit goes at its PreToolUse (NoAfter); it has no stop
-// event, so no Caps of a stop apply.
+// Decode reads the payload. Nothing comes after a tool: lich's marker of
+// an edit goes at its PreToolUse (NoAfter), and no watch of the claimed
+// files around a shell command (Unrecorded) could be closed, so none is
+// opened. There is no start event, so the digest waits for the first
+// call that can carry it (NoStart); nor a stop event, so no Caps of a
+// stop apply.
 func (Client) Decode(event string, b []byte) (client.Input, error) {
 	p, err := claudeshape.Decode(b, members)
 	if err != nil {
 		return client.Input{}, err
 	}
 	in := p.Input(event)
-	in.Caps = client.Unrecorded | client.NoAfter | client.NoStart
+	in.Caps = client.NoAfter | client.NoStart
 	switch p.ToolName {
 	case Write, Edit, MultiEdit, Download, ReplaceSymbol:
 		in.Tool = client.ToolEdit
