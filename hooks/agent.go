@@ -37,6 +37,10 @@ func (c *call) record() (agentstore.Record, bool, error) {
 	if c.in.Event != client.SessionStart && c.in.Event != client.SubagentStart {
 		c.noteStart(&rec) // a start notes it with the digest (giveDigest)
 	}
+	// A client with no start event: the digest waits for the agent's first
+	// call that can carry it, as after a compaction, also where a denied
+	// call saves the record first.
+	rec.Compacted = c.in.Caps.Has(client.NoStart)
 	return rec, true, nil
 }
 
@@ -182,6 +186,11 @@ func (c *call) delta() (string, error) {
 		return "", err
 	}
 	c.looked = &rec
+	if created && c.in.Caps.Has(client.NoStart) {
+		if text, ok, err := c.firstDigest(rec); ok || err != nil {
+			return text, err
+		}
+	}
 	if rec.Compacted {
 		if text, ok, err := c.digestOnce(); ok || err != nil {
 			return text, err
@@ -197,6 +206,20 @@ func (c *call) delta() (string, error) {
 		return "", err
 	}
 	return joinLines(notices, c.formatDelta(entries, BudgetFromEnv())), nil
+}
+
+// firstDigest gives a new agent of a client with no start event the
+// digest, if its record is still not there under the lock: of two first
+// calls at once, one gives it, and the other nothing.
+func (c *call) firstDigest(rec agentstore.Record) (string, bool, error) {
+	if err := c.hold(); err != nil {
+		return "", false, err
+	}
+	if _, _, ok := agentstore.Load(c.repo, c.agent); ok {
+		return "", true, nil
+	}
+	text, err := c.giveDigest(rec)
+	return text, true, err
 }
 
 // digestOnce gives the caller the digest if its record still asks for one

@@ -14,7 +14,8 @@ import (
 // for the files of repositories lucid keeps no state for: inside lich
 // (LICH_SESSION_ID set), PreToolUse on an edit adds the note about other
 // lich sessions that just edited the file, and PostToolUse writes this
-// session's markers for what the call changed. (In a repository lucid
+// session's markers for what the call changed (at PreToolUse, for a
+// client that has no PostToolUse: NoAfter). (In a repository lucid
 // keeps state for, its edit awareness does both, for every agent: see
 // aware.go.) A call lucid denies gets no note, and, having not run, no
 // PostToolUse and no marker. The guard's own trouble is one line on
@@ -37,6 +38,11 @@ func lichMode(in client.Input, out *client.Output, stderr io.Writer) *client.Out
 		if warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}
+		if in.Caps.Has(client.NoAfter) {
+			if warn := l.After(outsideLucid(in.Paths), now); warn != nil {
+				fmt.Fprintln(stderr, warn)
+			}
+		}
 		if note == "" {
 			return out
 		}
@@ -45,14 +51,20 @@ func lichMode(in client.Input, out *client.Output, stderr io.Writer) *client.Out
 		}
 		out.Context = joinLines(out.Context, note)
 	case in.Event == client.PostToolUse && (in.Tool == client.ToolEdit || in.Tool == client.ToolShell):
-		var paths []string
-		for _, p := range in.Changed {
-			if !lucidKeeps(p) {
-				paths = append(paths, p)
-			}
-		}
-		if warn := l.After(paths, now); warn != nil {
+		if warn := l.After(outsideLucid(in.Changed), now); warn != nil {
 			fmt.Fprintln(stderr, warn)
+		}
+	}
+	return out
+}
+
+// outsideLucid are the paths that no repository lucid keeps state for
+// holds: lich's to mark.
+func outsideLucid(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !lucidKeeps(p) {
+			out = append(out, p)
 		}
 	}
 	return out

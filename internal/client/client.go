@@ -182,6 +182,14 @@ const (
 	// PowerShell reader rather than bash's; lucid signs none of its
 	// commands, since the stamp is bash's syntax.
 	PowerShell
+	// NoAfter: the client has no PostToolUse (Crush), so lich's marker of
+	// an edit is written at its PreToolUse, once lucid lets it run: the
+	// edit is about to happen, and nothing comes after it to say it did.
+	NoAfter
+	// NoStart: the client has no start event (Crush), so a new agent's
+	// first call that can carry context gives it the digest, where the
+	// others give it at SessionStart.
+	NoStart
 )
 
 // Has reports whether every one of k is in the set.

@@ -8,6 +8,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/claude"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
+	"github.com/lucid-dev/lucid/internal/client/crush"
 	"github.com/lucid-dev/lucid/internal/client/gemini"
 	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/client/qwen"
@@ -15,7 +16,7 @@ import (
 )
 
 var all = []client.Client{claude.Client{}, codex.Client{}, gemini.Client{},
-	copilot.Client{}, qwen.Client{},
+	copilot.Client{}, qwen.Client{}, crush.Client{},
 }
 
 // named is all as identity takes them.
@@ -35,6 +36,10 @@ func TestForgedHook(t *testing.T) {
 	env := clienttest.Env
 	claudeShell := []string{"AI_AGENT", "claude-code_2.1.332_agent", "CLAUDECODE", "1", "CLAUDE_CODE_SESSION_ID", "s1"}
 	qwenHook := []string{"QWEN_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r", "GEMINI_PROJECT_DIR", "/r", "QWEN_CODE_SESSION_ID", "q"}
+	// Crush gives its bash tool and its hooks CRUSH=1, AGENT=crush and
+	// AI_AGENT=crush, its hooks CRUSH_EVENT and CRUSH_SESSION_ID too.
+	crushShell := []string{"CRUSH", "1", "AGENT", "crush", "AI_AGENT", "crush"}
+	crushHook := append([]string{"CRUSH_EVENT", "PreToolUse", "CRUSH_SESSION_ID", "s", "CRUSH_TOOL_NAME", "bash"}, crushShell...)
 	qwenShell := []string{"QWEN_CODE", "1", "QWEN_CODE_SESSION_ID", "q", "QWEN_CODE_AGENT_ID", "", "QWEN_CODE_PROJECT_DIR", "/home/.qwen/projects/-r"}
 	for _, tc := range []struct {
 		name   string
@@ -67,6 +72,11 @@ func TestForgedHook(t *testing.T) {
 		{"Claude Code's entry run by Copilot", claude.Client{}, env("COPILOT_CLI", "1", "COPILOT_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"), false},
 		{"lucid hook --client copilot in a Copilot shell", copilot.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
 		{"lucid hook in a Copilot shell", claude.Client{}, env("COPILOT_CLI", "1", "COPILOT_AGENT_SESSION_ID", "s"), true},
+		{"Crush's hook", crush.Client{}, env(crushHook...), false},
+		{"Crush's hook, crush run from Claude Code's Bash tool", crush.Client{}, env(append(claudeShell, crushHook...)...), false},
+		{"lucid hook --client crush in a Crush shell", crush.Client{}, env(crushShell...), true},
+		{"lucid hook in a Crush shell", claude.Client{}, env(crushShell...), true},
+		{"lucid hook --client crush in Claude Code's Bash tool", crush.Client{}, env(claudeShell...), true},
 	} {
 		if got := identity.ForgedHook(tc.client, named(), tc.env) != ""; got != tc.forged {
 			t.Errorf("%s: forged = %v, want %v", tc.name, got, tc.forged)
@@ -96,6 +106,13 @@ func TestAgentShell(t *testing.T) {
 	}
 	if sh, ok := identity.AgentShell(named(), get(map[string]string{"QWEN_PROJECT_DIR": "/r", "CLAUDE_PROJECT_DIR": "/r", "GEMINI_PROJECT_DIR": "/r", "QWEN_CODE_SESSION_ID": "q"})); ok {
 		t.Errorf("Qwen's hook read as %s's agent shell", sh.Client)
+	}
+	sh, ok = identity.AgentShell(named(), get(map[string]string{"CRUSH": "1", "AGENT": "crush", "AI_AGENT": "crush"}))
+	if !ok || sh.Client != "Crush" || sh.Agent != "" || sh.Session != "" {
+		t.Errorf("Crush's bash tool: %+v %v, want Crush, naming no one", sh, ok)
+	}
+	if sh, ok := identity.AgentShell(named(), get(map[string]string{"CRUSH": "1", "AGENT": "crush", "CRUSH_EVENT": "PreToolUse"})); ok {
+		t.Errorf("Crush's hook read as %s's agent shell", sh.Client)
 	}
 	if _, ok := identity.AgentShell(named(), get(map[string]string{"GEMINI_CLI": "1"})); !ok {
 		t.Error("Gemini's shell is not an agent's shell")

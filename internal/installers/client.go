@@ -38,6 +38,12 @@ type Client struct {
 	// "matcher": M} (GitHub Copilot CLI's hook files); TimeoutUnit is then
 	// the second.
 	Flat bool
+	// FlatHook, where set, is a flat file's hook for an event in another
+	// shape than Copilot's, and FlatCommand the member that holds its
+	// command (Crush's {"name": N, "matcher": M, "command": C, "timeout":
+	// T}).
+	FlatHook    func(e client.Event, command string) []byte
+	FlatCommand string
 	// Folders are the folders whose presence at the work tree's top has
 	// plain lucid init set the client up, any one of them (Kilo Code's
 	// .kilo/ and its older .kilocode/); by default, the settings' folder.
@@ -55,6 +61,9 @@ func (c *Client) group(e client.Event) []byte {
 		Command string `json:"command"`
 		Name    string `json:"name,omitempty"`
 		Timeout int64  `json:"timeout"`
+	}
+	if c.Flat && c.FlatHook != nil {
+		return c.FlatHook(e, c.Command(e.Name))
 	}
 	if c.Flat {
 		b, _ := MarshalNoEscape(struct {
@@ -75,6 +84,14 @@ func (c *Client) group(e client.Event) []byte {
 	}{e.Matcher, []hook{{"command", c.Command(e.Name), name, int64(e.Timeout / c.TimeoutUnit)}}}
 	b, _ := MarshalNoEscape(g)
 	return b
+}
+
+// flatCommand is the member of a flat file's hook that holds its command.
+func (c *Client) flatCommand() string {
+	if c.FlatCommand != "" {
+		return c.FlatCommand
+	}
+	return "bash"
 }
 
 // isLucidCommand reports whether a hook command is one lucid registered:

@@ -90,10 +90,9 @@ func (s *Settings) groups(event string) []node {
 // lucid's. A flat file's group is one hook, its own list.
 func (s *Settings) lucidHooks(g node) (list node, hooks []node, lucid []int) {
 	if s.client.Flat {
-		var cmd struct {
-			Bash string `json:"bash"`
-		}
-		if json.Unmarshal(s.doc[g.start:g.end], &cmd) == nil && s.client.isLucidCommand(cmd.Bash) {
+		var hook map[string]json.RawMessage
+		var cmd string
+		if json.Unmarshal(s.doc[g.start:g.end], &hook) == nil && json.Unmarshal(hook[s.client.flatCommand()], &cmd) == nil && s.client.isLucidCommand(cmd) {
 			lucid = []int{0}
 		}
 		return g, []node{g}, lucid

@@ -15,6 +15,7 @@ import (
 	"github.com/lucid-dev/lucid/internal/client/cline"
 	"github.com/lucid-dev/lucid/internal/client/codex"
 	"github.com/lucid-dev/lucid/internal/client/copilot"
+	"github.com/lucid-dev/lucid/internal/client/crush"
 	"github.com/lucid-dev/lucid/internal/client/gemini"
 	"github.com/lucid-dev/lucid/internal/client/opencode"
 	"github.com/lucid-dev/lucid/internal/client/pi"
@@ -43,6 +44,7 @@ var all = []Client{claude.Client{}, codex.Client{}, gemini.Client{},
 	pi.Client{},
 	pi.Omp{},
 	cline.Client{},
+	crush.Client{},
 }
 
 // All returns the clients, the default first.
@@ -199,11 +201,11 @@ else just edited it, and ends every lease. The choice goes into
 make, not an agent's.
 
 --client NAME sets lucid up in the clients named (claude, codex, gemini,
-copilot, qwen, opencode, kilo, pi, omp, cline; repeat it, or give a comma list): Codex CLI's hooks go into
+copilot, qwen, opencode, kilo, pi, omp, cline, crush; repeat it, or give a comma list): Codex CLI's hooks go into
 .codex/hooks.json, Gemini CLI's into .gemini/settings.json, each beside
 your own. Without --client, init sets up Claude Code, and each other
 client too where its folder (.codex/, .gemini/, .github/hooks/, .qwen/,
-.opencode/, .kilo/, .pi/, .omp/, .clinerules/) is already there.
+.opencode/, .kilo/, .pi/, .omp/, .clinerules/, .crush/) is already there.
 
 Codex runs a hook only when it is trusted, and skips an untrusted one
 without a word: --trust-codex trusts lucid's own Codex hooks, and nothing
@@ -248,7 +250,11 @@ Cline's CLI (--client cline; plain init too where .clinerules/ is there)
 runs hook files: lucid writes its own, one per event, into
 .clinerules/hooks/; --user --client cline writes them into
 $CLINE_DIR/hooks (~/.cline/hooks), where they stand aside in a work tree
-that has lucid's own.`
+that has lucid's own.
+Crush (--client crush; plain init too where .crush/ is there) takes
+lucid's PreToolUse hook in crush.json; --user --client crush registers it
+in ~/.config/crush/crush.json (or $CRUSH_GLOBAL_CONFIG/crush.json), and
+Crush runs the two as one.`
 	UninstallHelp = `lucid uninstall
        lucid uninstall --user
 
@@ -260,13 +266,13 @@ and the folder trust lucid init --trust-copilot wrote, the /lucid:dream
 command (unless you changed it), the merge driver's line in .gitattributes
 and its keys in the git config. Your own settings, hooks and attributes
 stay as they are, and so does .lucid/ with the plan and the log.
-Qwen Code's hooks in .qwen/settings.json go too, and so does lucid's
-opencode and Kilo Code plugins, its Pi and oh-my-pi extensions and its
-Cline hook files in .clinerules/hooks/, with the folders init created for
-them.
+Qwen Code's hooks in .qwen/settings.json and Crush's in crush.json go
+too, and so do lucid's opencode and Kilo Code plugins, its Pi and oh-my-pi
+extensions and its Cline hook files in .clinerules/hooks/, with the folders
+init created for them.
 --user removes what lucid init --user added to your user settings (Claude
-Code's, Gemini CLI's and Qwen Code's, Pi's and oh-my-pi's extension, and
-Cline's hook files), and nothing else. It is a person's command: an agent's shell is
+Code's, Gemini CLI's, Qwen Code's and Crush's, Pi's and oh-my-pi's extension,
+and Cline's hook files), and nothing else. It is a person's command: an agent's shell is
 refused.`
 	DoctorHelp = `lucid doctor [--json]
 
@@ -290,8 +296,9 @@ PATH), and lucid on PATH; for Pi and oh-my-pi: that the extension is this lucid'
 that it loads as Pi loads it without throwing (a throw stops Pi), whether
 Pi 0.79 and later trust the folder enough to load it, and lucid on
 PATH; for Cline: that each of lucid's hook files is in .clinerules/hooks/,
-a regular file and this lucid's, bash to run them, and lucid on PATH. One
-line per check, with a fix
+a regular file and this lucid's, bash to run them, and lucid on PATH;
+for Crush: its hook in crush.json and lucid on PATH. One line per check,
+with a fix
 under each failure; exit 1 when any fails.`
 )
 
@@ -321,10 +328,10 @@ func InitUsage(flag string) string {
 	case "statusline":
 		return "register lucid statusline as Claude Code's status line"
 	case "user":
-		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen, pi, omp, cline), for sessions started in any folder"
+		return "register lucid's hooks in your user settings (Claude Code's, or with --client those named: claude, gemini, qwen, pi, omp, cline, crush), for sessions started in any folder"
 	}
 	return ""
 }
 
 // UninstallUserUsage is the usage of lucid uninstall --user.
-const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's, Gemini CLI's and Qwen Code's), lucid's Pi and oh-my-pi extensions and Cline's user hooks"
+const UninstallUserUsage = "remove lucid's hooks from your user settings (Claude Code's, Gemini CLI's, Qwen Code's and Crush's), lucid's Pi and oh-my-pi extensions and Cline's user hooks"

@@ -195,6 +195,13 @@ var editPayloads = map[string][3]struct{ event, body string }{
 		{"PreToolUse", `{"session_id":"$S","cwd":"$DIR","hook_event_name":"PreToolUse","tool_name":"edit","tool_input":{"file_path":"$DIR/src/auth.go","old_string":"a","new_string":"b"}}`},
 		{"PostToolUse", `{"session_id":"$S","cwd":"$DIR","hook_event_name":"PostToolUse","tool_name":"edit","tool_input":{"file_path":"$DIR/src/auth.go","old_string":"a","new_string":"b"},"tool_response":{"llmContent":"ok"}}`},
 	},
+	// Crush has PreToolUse alone: its agent starts at its first tool call,
+	// and the call after the edit is another PreToolUse.
+	"crush": {
+		{"PreToolUse", `{"event":"PreToolUse","session_id":"$S","cwd":"$DIR","tool_name":"bash","tool_input":{"command":"true","description":"d"}}`},
+		{"PreToolUse", `{"event":"PreToolUse","session_id":"$S","cwd":"$DIR","tool_name":"edit","tool_input":{"file_path":"$DIR/src/auth.go","old_string":"a","new_string":"b"}}`},
+		{"PreToolUse", `{"event":"PreToolUse","session_id":"$S","cwd":"$DIR","tool_name":"view","tool_input":{"file_path":"$DIR/README.md"}}`},
+	},
 	"opencode": {
 		{"SessionStart", `{"cwd":"$DIR","sessionID":"$S","parentID":""}`},
 		{"PreToolUse", `{"cwd":"$DIR","sessionID":"$S","parentID":"","callID":"call_1","tool":"edit","args":{"filePath":"src/auth.go","oldString":"a","newString":"b"}}`},

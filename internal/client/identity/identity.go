@@ -18,7 +18,7 @@ import (
 
 // all are the clients, in the order of the registry (clients.All), the
 // default first.
-var all = []client.Named{Claude{}, Codex{}, Gemini{}, Copilot{}, Qwen{}, Opencode{}, Kilo{}, Pi{}, Omp{}, Cline{}}
+var all = []client.Named{Claude{}, Codex{}, Gemini{}, Copilot{}, Qwen{}, Opencode{}, Kilo{}, Pi{}, Omp{}, Cline{}, Crush{}}
 
 // All returns every client's identity, the default first.
 func All() []client.Named { return all }
