@@ -49,6 +49,9 @@ func (c *Client) CheckHooks(repo *gitstore.Repo, check, none, noneFix string) se
 		f.Fix = "run `lucid init" + c.initFlag() + "` to register them again"
 	default:
 		f.OK, f.Detail = true, fmt.Sprintf("registered in %s for all %d events", name, len(events))
+		if len(events) == 1 {
+			f.Detail = fmt.Sprintf("registered in %s for its one event, %s", name, events[0])
+		}
 	}
 	return f
 }
