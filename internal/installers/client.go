@@ -139,7 +139,11 @@ func (c *Client) Registered(repo *gitstore.Repo) (string, []string, error) {
 // when everything is in place. Claude Code's Install does more (the
 // personal file, the status line, /lucid:dream).
 func (c *Client) InstallHooks(repo *gitstore.Repo) ([]setup.Change, error) {
-	return c.installAt(repo.Abs(c.Settings), c.Settings)
+	s, err := c.Read(repo, c.Settings)
+	if err != nil {
+		return nil, err
+	}
+	return c.register(s)
 }
 
 // installAt registers lucid's hook for every event in the settings file
@@ -149,6 +153,12 @@ func (c *Client) installAt(path, name string) ([]setup.Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.register(s)
+}
+
+// register registers lucid's hook for every event in s, and writes it.
+func (c *Client) register(s *Settings) ([]setup.Change, error) {
+	name := s.name
 	what := s.RegisterWhat()
 	if what == "" {
 		return nil, nil

@@ -56,7 +56,13 @@ func TestInstallCheckUninstall(t *testing.T) {
 	if ch, err := c.UninstallHooks(repo); err != nil || len(ch) != 1 || installertest.ReadFile(t, repo, c.Settings) != user {
 		t.Errorf("uninstall: %+v %v\n%s", ch, err, installertest.ReadFile(t, repo, c.Settings))
 	}
+	// A file of lucid's making goes with its folder; the user's stays.
 	installertest.WriteSettings(t, repo, c.Settings, "{}")
+	c.InstallHooks(repo)
+	if ch, err := c.UninstallHooks(repo); err != nil || len(ch) != 1 || installertest.ReadFile(t, repo, c.Settings) != "{}" {
+		t.Errorf("uninstall from the user's empty file: %+v %v", ch, err)
+	}
+	os.RemoveAll(repo.Abs(filepath.Dir(c.Settings)))
 	c.InstallHooks(repo)
 	if ch, err := c.UninstallHooks(repo); err != nil || len(ch) != 1 || !strings.Contains(ch[0].What, "removed") {
 		t.Errorf("uninstall: %+v %v", ch, err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/client"
@@ -17,16 +18,22 @@ import (
 // bytes, which every change edits in place (splice.go).
 type Settings struct {
 	client     *Client
+	repo       *gitstore.Repo // the work tree of a project's file; nil for the user's
 	name, path string
 	doc        []byte // "{}" for a file that is missing or empty
 	existed    bool
-	fresh      bool // the file held no settings: lucid lays all of it out
+	raw        []byte // the file as read, when it existed
+	fresh      bool   // the file held no settings: lucid lays all of it out
 }
 
 // Read reads the client's settings file name, relative to the work tree's
 // top.
 func (c *Client) Read(repo *gitstore.Repo, name string) (*Settings, error) {
-	return c.readAt(repo.Abs(name), name)
+	s, err := c.readAt(repo.Abs(name), name)
+	if s != nil {
+		s.repo = repo
+	}
+	return s, err
 }
 
 // readAt reads the settings file at path, named name in messages.
@@ -39,7 +46,7 @@ func (c *Client) readAt(path, name string) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.existed = true
+	s.existed, s.raw = true, raw
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return s, nil // an empty file holds no settings yet
 	}
@@ -255,8 +262,40 @@ func (s *Settings) Unregister() bool {
 func (s *Settings) empty() bool { return len(children(s.doc, s.root())) == 0 }
 
 // Write replaces the file atomically. A file lucid starts is laid out
-// with two spaces; a user's keeps its bytes, edited in place.
+// with two spaces; a user's keeps its bytes, edited in place. A project's
+// file that lucid makes is noted as lucid's, for uninstall.
 func (s *Settings) Write() error {
+	if err := s.write(); err != nil {
+		return err
+	}
+	if s.repo != nil {
+		made := !s.existed
+		var bare []byte
+		if !made && s.bare() {
+			bare = s.raw
+		}
+		s.existed = true
+		return recordMade(s.repo, s.name, made, bare)
+	}
+	return nil
+}
+
+// bare reports whether the file as read held no setting but empty ones
+// ({}, {"hooks": {}}, nothing at all): uninstall gives such a file back
+// as it was, since removing lucid's hooks leaves it {}.
+func (s *Settings) bare() bool {
+	if s.raw == nil || s.fresh {
+		return s.raw != nil
+	}
+	for _, m := range children(s.raw, root(s.raw)) {
+		if len(bytes.TrimSpace(s.raw[m.start:m.end])) > 2 || (!m.isObject && !m.isArr) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Settings) write() error {
 	out := s.doc
 	if s.fresh {
 		var b bytes.Buffer
@@ -301,12 +340,25 @@ func (s *Settings) Save(repo *gitstore.Repo, what string) ([]setup.Change, error
 	if what == "" {
 		return nil, nil
 	}
-	if s.empty() {
+	// A project's file goes only when lucid made it: a file of the user's
+	// that held nothing else ({"hooks": {}}) stays.
+	if s.empty() && s.repo != nil && repo != nil {
+		if bare, ok := bareOriginal(repo, s.name); ok {
+			if err := gitstore.WriteFileAtomic(s.path, bare, 0o644); err != nil {
+				return nil, err
+			}
+			return []setup.Change{{Path: s.name, What: what}}, forgetMade(repo, s.name)
+		}
+	}
+	if s.empty() && (repo == nil || s.repo == nil || madeByLucid(repo, s.name)) {
 		if err := os.Remove(s.path); err != nil {
 			return nil, err
 		}
 		if repo != nil {
 			RemoveEmptyDirs(repo, filepath.Dir(s.path))
+			if err := forgetMade(repo, s.name); err != nil {
+				return nil, err
+			}
 		}
 		return []setup.Change{{Path: s.name, What: "removed (it held only lucid's hooks)"}}, nil
 	}
@@ -345,3 +397,74 @@ func (s *Settings) Keys() []string {
 
 // RemoveMember removes the top-level member key.
 func (s *Settings) RemoveMember(key string) { s.doc = removeMember(s.doc, s.root(), key) }
+
+// madeRecord is the settings files of a work tree that lucid made (rather
+// than edited), by their names relative to its top: uninstall removes
+// such a file when it holds nothing else, and keeps one of the user's. Bare
+// keeps the bytes of the user's files that held no setting, which lucid's
+// hooks then filled, to give them back as they were.
+type madeRecord struct {
+	Files []string          `json:"files"`
+	Bare  map[string]string `json:"bare,omitempty"`
+}
+
+func madePath(repo *gitstore.Repo) string {
+	return filepath.Join(repo.GitDir, "lucid", "settings-made.json")
+}
+
+// madeByLucid reports whether lucid made the settings file name of repo.
+// A work tree set up before lucid kept the record has none: its files are
+// taken as lucid's, as they were then.
+func madeByLucid(repo *gitstore.Repo, name string) bool {
+	if _, err := os.Stat(madePath(repo)); err != nil {
+		return true
+	}
+	r, err := ReadRecord[madeRecord](madePath(repo))
+	return err == nil && slices.Contains(r.Files, name)
+}
+
+// bareOriginal is the user's file name as it was before lucid's hooks
+// filled it, when it held no setting.
+func bareOriginal(repo *gitstore.Repo, name string) ([]byte, bool) {
+	r, err := ReadRecord[madeRecord](madePath(repo))
+	if err != nil {
+		return nil, false
+	}
+	b, ok := r.Bare[name]
+	return []byte(b), ok
+}
+
+// recordMade keeps the record of the files lucid made, with name in it
+// when made, and the bytes of a bare file of the user's: a work tree whose
+// files lucid has edited has a record, so that a file of the user's is
+// never taken for one lucid made.
+func recordMade(repo *gitstore.Repo, name string, made bool, bare []byte) error {
+	return UpdateRecord(madePath(repo), func(r *madeRecord) {
+		if made && !slices.Contains(r.Files, name) {
+			r.Files = append(r.Files, name)
+		}
+		if bare != nil {
+			if r.Bare == nil {
+				r.Bare = map[string]string{}
+			}
+			r.Bare[name] = string(bare)
+		}
+		if r.Files == nil {
+			r.Files = []string{} // the record stays: its absence means a set-up older than it
+		}
+	}, func(madeRecord) bool { return false })
+}
+
+// forgetMade drops name from the record of the files lucid made.
+func forgetMade(repo *gitstore.Repo, name string) error {
+	if _, err := os.Stat(madePath(repo)); err != nil {
+		return nil
+	}
+	return UpdateRecord(madePath(repo), func(r *madeRecord) {
+		r.Files = slices.DeleteFunc(r.Files, func(f string) bool { return f == name })
+		delete(r.Bare, name)
+		if r.Files == nil {
+			r.Files = []string{}
+		}
+	}, func(madeRecord) bool { return false })
+}

@@ -96,8 +96,9 @@ func TestRoundTripKeepsTheUsersBytes(t *testing.T) {
 				t.Errorf("an empty object is not laid out like a new file:\n%s", after)
 			}
 			if tc.text == "{}\n" {
-				if _, err := os.Stat(repo.Abs(SettingsName)); !os.IsNotExist(err) {
-					t.Errorf("a settings file that held only lucid's hooks is still there: %v", err)
+				// The user's file, though it held nothing, is the user's.
+				if got := installertest.ReadFile(t, repo, SettingsName); got != "{}\n" {
+					t.Errorf("the user's empty settings after uninstall: %q", got)
 				}
 				return
 			}
@@ -207,8 +208,8 @@ func TestStatusLine(t *testing.T) {
 	if _, err := uninstall(repo); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(repo.Abs(SettingsName)); !os.IsNotExist(err) {
-		t.Errorf("settings with only lucid's status line and hooks left behind: %v", err)
+	if got := installertest.ReadFile(t, repo, SettingsName); strings.Contains(got, "lucid") {
+		t.Errorf("lucid's status line or hooks left behind in the user's file:\n%s", got)
 	}
 }
 
