@@ -435,17 +435,14 @@ func TestEveryClient(t *testing.T) {
 	for _, c := range api.HookContexts(claudeReqs[len(claudeReqs)-1].Messages.Messages) {
 		claudeHeard = append(claudeHeard, c.Text)
 	}
-	told := []struct {
+	type toldTo struct {
 		who, own string
 		heard    []string
 		read     string
-	}{{"the Claude lead", claudeFact, claudeHeard, lastClaudeText(csrv)}}
+	}
+	told := []toldTo{{"the Claude lead", claudeFact, claudeHeard, lastClaudeText(csrv)}}
 	for _, a := range others {
-		told = append(told, struct {
-			who, own string
-			heard    []string
-			read     string
-		}{a.who, a.fact, a.heard(), a.read()})
+		told = append(told, toldTo{a.who, a.fact, a.heard(), a.read()})
 	}
 	for _, c := range told {
 		heard := strings.Join(c.heard, "\n")
