@@ -242,10 +242,11 @@ func (w *clineWorld) clineAgents() (root string, subs map[string]string) {
 	return root, subs
 }
 
-// clineWait polls cond inside a scripted step until it holds, for one
-// agent's model to answer only after another agent did something; false
-// after three minutes (Cline alone takes some 10 s to its first request).
-func clineWait(cond func() bool) bool {
+// awaitOther polls cond inside a scripted step until it holds, for one
+// agent's model to answer only after another client's agent did
+// something; false after three minutes, since Cline alone takes some 10 s
+// to its first request on a loaded machine, past waitFor's minute.
+func awaitOther(cond func() bool) bool {
 	for end := time.Now().Add(3 * time.Minute); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if cond() {
 			return true
@@ -254,8 +255,8 @@ func clineWait(cond func() bool) bool {
 	return false
 }
 
-// clineLogHas reports whether an entry of e's log holds text.
-func clineLogHas(e *env, text string) bool {
+// logHolds reports whether an entry of e's log holds text.
+func logHolds(e *env, text string) bool {
 	out, err := e.output("lucid", "log", "--json")
 	return err == nil && strings.Contains(out, text)
 }
@@ -272,7 +273,7 @@ func TestClineFactsMeetClaude(t *testing.T) {
 	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
 		api.Call("Bash", map[string]any{"command": "echo starting", "description": "start"}),
 		func(*api.MessagesRequest) api.Reply {
-			clineWait(func() bool { return clineLogHas(w.env, clineFact) })
+			awaitOther(func() bool { return logHolds(w.env, clineFact) })
 			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": "echo looking", "description": "look"}}}}
 		},
 		api.Say("Claude done."),
@@ -288,7 +289,7 @@ func TestClineFactsMeetClaude(t *testing.T) {
 		func(*cc.ChatRequest) cc.Reply {
 			// Once the Claude lead has had its digest, so that the
 			// Cline agent's fact reaches it as news.
-			clineWait(func() bool { return len(csrv.Requests()) >= 2 })
+			awaitOther(func() bool { return len(csrv.Requests()) >= 2 })
 			return cc.Reply{Calls: []cc.Call{{Name: "read_files", Args: map[string]any{"files": []map[string]any{{"path": "notes.txt"}}}}}}
 		},
 		func(*cc.ChatRequest) cc.Reply {
