@@ -58,7 +58,8 @@ cover:
 	$(GO) tool covdata percent -i bin/cover -pkg github.com/lucid-dev/lucid/cmd/lucid
 
 # The plugin section runs lucid's opencode plugin in opencode's own Bun:
-# installed as for make e2e, or else a bun or node on PATH.
+# installed as for make e2e, or else a bun or node on PATH; lucid's Pi
+# extension in node, and in that Bun as oh-my-pi runs it.
 bench: build
 	@opencode=$$(./scripts/install-opencode) || opencode=; \
 	  LUCID_BENCH_OPENCODE=$$opencode $(GO) run ./cmd/lucid-bench -lucid $(BIN)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	cc "github.com/lucid-dev/lucid/internal/testkit/scripted/chatcompletions"
+	api "github.com/lucid-dev/lucid/internal/testkit/scripted/messages"
 )
 
 // The Cline scenarios run the binary named by LUCID_E2E_CLINE (`make e2e`
@@ -207,5 +208,234 @@ func TestClineWithoutLucid(t *testing.T) {
 				t.Errorf("%s holds %q", file, b)
 			}
 		})
+	}
+}
+
+// newClineBesideClaude is a repository with lucid set up for Claude Code
+// and Cline both, committed.
+func newClineBesideClaude(t *testing.T) *clineWorld {
+	t.Helper()
+	bin := needCline(t)
+	e := newEnv(t)
+	e.write(e.path("notes.txt"), "line one\nline two\n")
+	e.run("lucid", "init", "--client", "cline")
+	e.run("git", "add", "-A")
+	e.run("git", "commit", "-qm", "cline")
+	return &clineWorld{env: e, bin: bin}
+}
+
+// clineAgents are the ids Cline's hooks were called with: the root
+// session (the lead), and each sub-agent's agent_id with its parent's.
+func (w *clineWorld) clineAgents() (root string, subs map[string]string) {
+	subs = map[string]string{}
+	for _, c := range w.calls() {
+		if len(c.Args) != 4 || c.Args[0] != "hook" || c.Args[2] != "cline" {
+			continue
+		}
+		if s, ok := c.Payload["sessionContext"].(map[string]any); ok && root == "" {
+			root, _ = s["rootSessionId"].(string)
+		}
+		if p := c.str("parent_agent_id"); p != "" {
+			subs[c.str("agent_id")] = p
+		}
+	}
+	return root, subs
+}
+
+// awaitOther polls cond inside a scripted step until it holds, for one
+// agent's model to answer only after another client's agent did
+// something; false after three minutes, since Cline alone takes some 10 s
+// to its first request on a loaded machine, past waitFor's minute.
+func awaitOther(cond func() bool) bool {
+	for end := time.Now().Add(3 * time.Minute); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return false
+}
+
+// logHolds reports whether an entry of e's log holds text.
+func logHolds(e *env, text string) bool {
+	out, err := e.output("lucid", "log", "--json")
+	return err == nil && strings.Contains(out, text)
+}
+
+// Beside a Claude Code lead at work: another agent's fact, recorded
+// after the Cline agent had its digest, reaches the Cline model once,
+// with the result of its next tool call, and stays once; the Cline
+// agent's own fact, recorded by `lucid fact` in its run_commands, is
+// signed with its session and reaches the Claude lead once, at its next
+// tool call.
+func TestClineFactsMeetClaude(t *testing.T) {
+	w := newClineBesideClaude(t)
+	const otherFact, clineFact = "cline-e2e: the API keeps v1 routes", "cline-e2e: notes.txt lists two lines"
+	claudeLead := &api.Script{Name: "lead", Marker: "[[claude-lead]]", Steps: []api.Step{
+		api.Call("Bash", map[string]any{"command": "echo starting", "description": "start"}),
+		func(*api.MessagesRequest) api.Reply {
+			awaitOther(func() bool { return logHolds(w.env, clineFact) })
+			return api.Reply{Tools: []api.ToolCall{{Name: "Bash", Input: map[string]any{"command": "echo looking", "description": "look"}}}}
+		},
+		api.Say("Claude done."),
+	}}
+	csrv := api.New(claudeLead)
+	defer csrv.Close()
+	claudeErr := make(chan error, 1)
+	go func() {
+		_, err := w.claudeRun(csrv, "[[claude-lead]] Look around.")
+		claudeErr <- err
+	}()
+	lead := &cc.Script{Name: "lead", Marker: "[[cline-lead]]", Steps: []cc.Step{
+		func(*cc.ChatRequest) cc.Reply {
+			// Once the Claude lead has had its digest, so that the
+			// Cline agent's fact reaches it as news.
+			awaitOther(func() bool { return len(csrv.Requests()) >= 2 })
+			return cc.Reply{Calls: []cc.Call{{Name: "read_files", Args: map[string]any{"files": []map[string]any{{"path": "notes.txt"}}}}}}
+		},
+		func(*cc.ChatRequest) cc.Reply {
+			if _, err := w.lucidAs(otherAgent, "fact", otherFact); err != nil {
+				return cc.Reply{Text: err.Error()}
+			}
+			return cc.Reply{Calls: []cc.Call{{Name: "run_commands", Args: map[string]any{"commands": []string{"lucid fact '" + clineFact + "'"}}}}}
+		},
+		cc.CallTool("run_commands", map[string]any{"commands": []string{"echo next"}}),
+		cc.Say("Cline done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.clineRun(t, srv, "[[cline-lead]] Read the notes.", "")
+	if err := <-claudeErr; err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 4 {
+		t.Fatalf("want 4 Cline requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	if n := countIn(clineContexts(reqs[1]), otherFact); n != 0 {
+		t.Fatalf("the fact came before it was recorded: the test is broken")
+	}
+	if n := countIn(clineContexts(reqs[2]), otherFact); n != 1 {
+		t.Errorf("the request after the fact's next tool call carries it %d times, want once:\n%s", n, strings.Join(clineContexts(reqs[2]), "\n---\n"))
+	}
+	last := strings.Join(reqs[3].Chat.Texts("user"), "\n")
+	if n := strings.Count(last, otherFact); n != 1 {
+		t.Errorf("the last request holds the other agent's fact %d times, want once:\n%s", n, clip(last, 6000))
+	}
+	root, _ := w.clineAgents()
+	if root == "" {
+		t.Fatalf("no hook of Cline's named its session:\n%s", w.callsText())
+	}
+	var signed bool
+	for _, en := range w.log() {
+		if en.Text == clineFact {
+			signed = en.Agent == root
+			if !signed {
+				t.Errorf("the Cline agent's fact is signed %q, want its session %q", en.Agent, root)
+			}
+		}
+	}
+	if !signed && !t.Failed() {
+		t.Fatalf("the Cline agent's fact is not in the log:\n%s", w.callsText())
+	}
+	if log := w.run("lucid", "log"); !strings.Contains(log, "«"+clineFact+"» (cline·") {
+		t.Errorf("lucid log does not label the fact cline·…:\n%s", log)
+	}
+	claudeReqs := csrv.Conversation("lead")
+	final := claudeReqs[len(claudeReqs)-1]
+	var heard int
+	for _, c := range api.HookContexts(final.Messages.Messages) {
+		heard += strings.Count(c.Text, clineFact)
+	}
+	if heard != 1 {
+		t.Errorf("the Claude lead heard the Cline fact %d times, want once\n%s", heard, csrv.Dump())
+	}
+}
+
+// A sub-agent spawned by spawn_agent is an agent of its own to lucid:
+// its hooks come with its agent_id and its parent's, its write takes a
+// lease in its own name (root session/agent id), not the lead's, and its
+// lucid command is signed with that name.
+func TestClineSubagentIdentity(t *testing.T) {
+	w := newClineLucid(t)
+	var during string
+	lead := &cc.Script{Name: "lead", Marker: "[[cline-lead]]", Steps: []cc.Step{
+		cc.CallTool("spawn_agent", map[string]any{"systemPrompt": "You are a helper sub-agent.", "task": "[[cline-sub]] Write the docs."}),
+		cc.Say("Lead done."),
+	}}
+	sub := &cc.Script{Name: "sub", Marker: "[[cline-sub]]", Steps: []cc.Step{
+		cc.CallTool("editor", map[string]any{"path": w.path("docs/sub.md"), "new_text": "by the sub-agent\n"}),
+		func(*cc.ChatRequest) cc.Reply {
+			during, _ = w.output("lucid", "claims", "--json")
+			return cc.Reply{Calls: []cc.Call{{Name: "run_commands", Args: map[string]any{"commands": []string{"lucid note 'cline-sub: wrote the docs'"}}}}}
+		},
+		cc.Say("Sub done."),
+	}}
+	srv := cc.New(lead, sub)
+	defer srv.Close()
+	w.clineRun(t, srv, "[[cline-lead]] Have a sub-agent write the docs.", "")
+	if n := len(srv.Conversation("sub")); n != 3 {
+		t.Fatalf("want 3 sub-agent requests, got %d\n%s", n, srv.Dump())
+	}
+	if w.read("docs/sub.md") != "by the sub-agent\n" {
+		t.Errorf("the sub-agent's write did not go through")
+	}
+	root, subs := w.clineAgents()
+	if root == "" || len(subs) != 1 {
+		t.Fatalf("want the root session and one sub-agent in Cline's hooks, got %q and %v:\n%s", root, subs, w.callsText())
+	}
+	var id string
+	for a, parent := range subs {
+		id = a
+		if parent == a || a == "" {
+			t.Errorf("the sub-agent %q has parent %q", a, parent)
+		}
+	}
+	owner := root + "/" + id
+	if !strings.Contains(during, `"owner": "`+owner+`"`) {
+		t.Errorf("while the sub-agent worked, its lease's owner was not %s:\n%s", owner, during)
+	}
+	var signed bool
+	for _, en := range w.log() {
+		if en.Text == "cline-sub: wrote the docs" {
+			signed = en.Agent == owner
+			if !signed {
+				t.Errorf("the sub-agent's note is signed %q, want %q", en.Agent, owner)
+			}
+		}
+	}
+	if !signed && !t.Failed() {
+		t.Errorf("the sub-agent's note is not in the log:\n%s", w.callsText())
+	}
+}
+
+// lucid uninstall gives .clinerules back byte for byte after the real
+// Cline ran with lucid's hook files beside the user's own rules and hook
+// file: lucid's files go, the folder it made goes, the user's stay.
+func TestClineUninstallByteExact(t *testing.T) {
+	bin := needCline(t)
+	e := newScratch(t, t.TempDir())
+	e.write(e.path(".clinerules/style.md"), "# Style\n\nKeep it short.\n")
+	e.write(e.path(".cline/hooks/PostToolUse"), "#!/usr/bin/env bash\ncat >/dev/null\n")
+	before := snapshotTree(t, e.path(".clinerules")) + snapshotTree(t, e.path(".cline"))
+	e.run("git", "add", "-A")
+	e.run("git", "commit", "-qm", "user's rules")
+	e.run("lucid", "init", "--client", "cline")
+	if _, err := os.Stat(e.path(".clinerules/hooks/PreToolUse")); err != nil {
+		t.Fatal(err)
+	}
+	w := &clineWorld{env: e, bin: bin}
+	lead := &cc.Script{Name: "lead", Marker: "[[cline-lead]]", Steps: []cc.Step{
+		cc.CallTool("editor", map[string]any{"path": "docs/a.md", "new_text": "a\n"}),
+		cc.Say("Done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.clineRun(t, srv, "[[cline-lead]] Write it.", "")
+	if len(w.calls()) == 0 {
+		t.Fatal("Cline ran none of lucid's hook files")
+	}
+	e.run("lucid", "uninstall")
+	if after := snapshotTree(t, e.path(".clinerules")) + snapshotTree(t, e.path(".cline")); after != before {
+		t.Errorf("after uninstall:\n%s\nbefore init:\n%s", after, before)
 	}
 }

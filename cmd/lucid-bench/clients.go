@@ -13,9 +13,11 @@ import (
 // for each client lucid serves (the registry's, with their payloads in
 // testdata/clients): Claude Code's PreToolUse, Codex CLI's PreToolUse,
 // Gemini CLI's BeforeTool and AfterTool, GitHub Copilot CLI's preToolUse
-// and postToolUse, Qwen Code's PreToolUse and PostToolUse and those
-// lucid's opencode plugin calls at each writing tool (the plugin's own
-// spawn from Bun, some 4-10 ms, comes on top), on the
+// and postToolUse, Qwen Code's PreToolUse and PostToolUse, those
+// lucid's opencode plugin and Pi extension (Pi's and oh-my-pi's) call at
+// each writing tool (the spawn from the client's runtime comes on top:
+// the plugin section), Cline's PreToolUse and PostToolUse (both waited
+// for) and Crush's PreToolUse, its one hook, on the
 // smallest log of -sizes and on one of 100k entries. Goals: those of
 // Claude Code's PreToolUse for the hooks before a call, since every agent
 // of every client pays them: within 1.35x the floor at the smallest log,

@@ -25,9 +25,10 @@
 //	      same logs.
 //	clients the tool-call hooks of every client lucid serves, at 1k and
 //	      100k entries.
-//	plugin lucid's opencode plugin in opencode's own Bun: a writing tool
-//	      call (two lucid runs) and any other (none), beside two
-//	      hello-world runs spawned the same way (see plugin.go).
+//	plugin lucid's opencode plugin in opencode's own Bun, and its Pi
+//	      extension in node (Pi) and Bun (oh-my-pi): a writing tool call
+//	      (two lucid runs) and any other (none), beside a hello-world
+//	      run spawned the same way (see plugin.go and piext.go).
 //	aware lucid hook PreToolUse on an Edit of the agent's own file, with
 //	      nothing new, alone and beside 10,000 other agents' recent edits,
 //	      an Edit of a file another agent just changed, and leases on
@@ -87,7 +88,7 @@ var sections = []section{
 	{"log", "lucid status and lucid log -n 20 as the log grows", logSection},
 	{"hooks", "lucid hook PreToolUse (nothing new) and SessionStart as the log grows", hooksSection},
 	{"clients", "the tool-call hook of " + clients.Known(clientTitles()) + ", nothing new, at 1k and 100k entries", clientsSection},
-	{"plugin", "what lucid's opencode plugin costs a writing and any other tool call, from inside the client", pluginSection},
+	{"plugin", "what lucid's opencode plugin and Pi extension cost a writing and any other tool call, from inside the client", pluginSection},
 	{"facts", "an Edit told what the log knows of its file: 1,000 live entries citing 100 files, nothing new, as the log grows", factsSection},
 	{"aware", "an Edit with edit awareness: nothing new, beside 10,000 recent editors, told of another's change, with leases on", awareSection},
 	{"claims", "the write guard and lucid claim with 1,000 active claims", claimsSection},

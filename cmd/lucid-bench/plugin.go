@@ -25,8 +25,20 @@ import (
 // The runtime is Bun as opencode carries it (its binary runs as bun with
 // BUN_BE_BUN=1; make bench installs opencode and names it in
 // LUCID_BENCH_OPENCODE), else
-// a bun or node on PATH, said in the table's title.
+// a bun or node on PATH, said in the table's title. lucid's Pi extension
+// follows, on the same log (piRows).
 func pluginSection(b *bench) error {
+	n := slices.Min(b.sizes)
+	return b.withLog("plugin", n, func(s *scratch) error {
+		if err := opencodeRows(b, s, n); err != nil {
+			return err
+		}
+		return piRows(b, s, n)
+	})
+}
+
+// opencodeRows times lucid's opencode plugin on s's log of n entries.
+func opencodeRows(b *bench, s *scratch, n int) error {
 	runtime, env, why := pluginRuntime()
 	label := "opencode plugin, a writing tool call"
 	if runtime == "" {
@@ -34,62 +46,77 @@ func pluginSection(b *bench) error {
 		b.addUnmeasured(label+" (2 lucid runs) within 1.35x its floor", why)
 		return nil
 	}
-	n := slices.Min(b.sizes)
-	return b.withLog("plugin", n, func(s *scratch) error {
-		dir := filepath.Join(b.root, "plugin-js")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+	dir := filepath.Join(b.root, "plugin-js")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	plugin, driver := filepath.Join(dir, "lucid.js"), filepath.Join(dir, "driver.mjs")
+	if err := os.WriteFile(plugin, opencode.Plugin, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(driver, []byte(pluginDriver), 0o644); err != nil {
+		return err
+	}
+	cmd := exec.Command(runtime, driver, plugin, s.dir, b.hello, fmt.Sprint(b.warmups), fmt.Sprint(b.runs))
+	cmd.Dir = s.dir
+	cmd.Env = append(append(append([]string{}, b.env...), env...), identity.OpencodeAgentVar+"=", "LUCID_OPENCODE_BIN="+b.lucid)
+	got, err := runDriver(cmd, "the plugin's driver under "+runtime)
+	if err != nil {
+		return err
+	}
+	if got.WriteErr != "" {
+		return fmt.Errorf("the plugin's writing tool call: %s", got.WriteErr)
+	}
+	printDriverRows(b, got, n, "opencode plugin")
+	return nil
+}
+
+// driverTimes is what a driver prints: the runtime, and each series in ms.
+type driverTimes struct {
+	Runtime                    string
+	Before, After, Read, Floor []float64
+	WriteErr                   string
+}
+
+// runDriver runs a driver and reads its times; what names it in errors.
+func runDriver(cmd *exec.Cmd, what string) (driverTimes, error) {
+	var got driverTimes
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return got, fmt.Errorf("%s: %v", what, err)
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		return got, fmt.Errorf("%s printed %q: %v", what, firstLine(out), err)
+	}
+	return got, nil
+}
+
+// printDriverRows prints a driver's rows, its hello-world runs as their
+// floor, and adds their goals.
+func printDriverRows(b *bench, got driverTimes, n int, name string) {
+	floor := summarize(got.Floor).median
+	fmt.Fprintf(b.out, "  %-46s %10s %10s %10s %8s\n", "under "+got.Runtime+", "+sizeName(n)+" entries", "median", "max", "floor", "x floor")
+	// The hook before a tool has the goal of every client's: the tool
+	// waits for it. The one after also saves the edit, and has none.
+	for _, row := range []struct {
+		label string
+		times []float64
+		goal  bool
+	}{
+		{name + ", before a writing tool (1 run)", got.Before, true},
+		{name + ", after it (1 run)", got.After, false},
+	} {
+		sp := summarize(row.times)
+		t := timing{median: sp.median, max: sp.max, floor: floor}
+		fmt.Fprintf(b.out, "  %-46s %s %s %s %8.2f\n", row.label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
+		if row.goal {
+			b.addGoal(fmt.Sprintf("%s, at %s within 1.35x floor", row.label, sizeName(n)), xFloor(t), 1.35)
 		}
-		plugin, driver := filepath.Join(dir, "lucid.js"), filepath.Join(dir, "driver.mjs")
-		if err := os.WriteFile(plugin, opencode.Plugin, 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(driver, []byte(pluginDriver), 0o644); err != nil {
-			return err
-		}
-		cmd := exec.Command(runtime, driver, plugin, s.dir, b.hello, fmt.Sprint(b.warmups), fmt.Sprint(b.runs))
-		cmd.Dir = s.dir
-		cmd.Env = append(append(append([]string{}, b.env...), env...), identity.OpencodeAgentVar+"=", "LUCID_OPENCODE_BIN="+b.lucid)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return fmt.Errorf("the plugin's driver under %s: %v", runtime, err)
-		}
-		var got struct {
-			Runtime                    string
-			Before, After, Read, Floor []float64 // ms
-			WriteErr                   string
-		}
-		if err := json.Unmarshal(out, &got); err != nil {
-			return fmt.Errorf("the plugin's driver printed %q: %v", firstLine(out), err)
-		}
-		if got.WriteErr != "" {
-			return fmt.Errorf("the plugin's writing tool call: %s", got.WriteErr)
-		}
-		floor := summarize(got.Floor).median
-		fmt.Fprintf(b.out, "  %-46s %10s %10s %10s %8s\n", "under "+got.Runtime+", "+sizeName(n)+" entries", "median", "max", "floor", "x floor")
-		// The hook before a tool has the goal of every client's: the tool
-		// waits for it. The one after also saves the edit, and has none.
-		for _, row := range []struct {
-			label string
-			times []float64
-			goal  bool
-		}{
-			{"opencode plugin, before a writing tool (1 run)", got.Before, true},
-			{"opencode plugin, after it (1 run)", got.After, false},
-		} {
-			sp := summarize(row.times)
-			t := timing{median: sp.median, max: sp.max, floor: floor}
-			fmt.Fprintf(b.out, "  %-46s %s %s %s %8.2f\n", row.label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
-			if row.goal {
-				b.addGoal(fmt.Sprintf("%s, at %s within 1.35x floor", row.label, sizeName(n)), xFloor(t), 1.35)
-			}
-		}
-		read := summarize(got.Read)
-		fmt.Fprintf(b.out, "  %-46s %s %s %10s %8s\n", "opencode plugin, any other tool call (no run)", ms(read.median), ms(read.max), "-", "-")
-		b.addGoalIn("opencode plugin, any other tool call", float64(read.median)/float64(time.Millisecond), 0.1, "ms")
-		return nil
-	})
+	}
+	read := summarize(got.Read)
+	fmt.Fprintf(b.out, "  %-46s %s %s %10s %8s\n", name+", any other tool call (no run)", ms(read.median), ms(read.max), "-", "-")
+	b.addGoalIn(name+", any other tool call", float64(read.median)/float64(time.Millisecond), 0.1, "ms")
 }
 
 // pluginRuntime is the JavaScript runtime to run the plugin in, with the
