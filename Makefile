@@ -73,9 +73,9 @@ docs:
 	$(GO) test -count=1 -run '^TestCommandsDoc$$' ./cmd/lucid -update
 
 # The real-client suite (e2e/): Claude Code, Codex CLI, Gemini CLI, GitHub
-# Copilot CLI, Qwen Code, opencode, Kilo Code CLI, Pi, Cline CLI and Crush
+# Copilot CLI, Qwen Code, opencode, Kilo Code CLI, Pi (0.73 and 1.x), oh-my-pi, Cline CLI and Crush
 # themselves against scripted models.
-# scripts/install-{claude,codex,gemini,copilot,qwen,opencode,kilo,pi,cline,crush} install them into
+# scripts/install-{claude,codex,gemini,copilot,qwen,opencode,kilo,pi,pi1,omp,cline,crush} install them into
 # ~/.cache/lucid when missing; where one cannot be had, its
 # installer says why and that client's tests skip.
 e2e:
@@ -87,11 +87,13 @@ e2e:
 	  opencode=$$(./scripts/install-opencode) || opencode=unavailable; \
 	  kilo=$$(./scripts/install-kilo) || kilo=unavailable; \
 	  pi=$$(./scripts/install-pi) || pi=unavailable; \
+	  pi1=$$(./scripts/install-pi1) || pi1=unavailable; \
+	  omp=$$(./scripts/install-omp) || omp=unavailable; \
 	  cline=$$(./scripts/install-cline) || cline=unavailable; \
 	  crush=$$(./scripts/install-crush) || crush=unavailable; \
 	  LUCID_E2E_CLAUDE=$$claude LUCID_E2E_CODEX=$$codex LUCID_E2E_GEMINI=$$gemini \
 	  LUCID_E2E_COPILOT=$$copilot LUCID_E2E_QWEN=$$qwen \
-	  LUCID_E2E_OPENCODE=$$opencode LUCID_E2E_KILO=$$kilo LUCID_E2E_PI=$$pi LUCID_E2E_CLINE=$$cline \
+	  LUCID_E2E_OPENCODE=$$opencode LUCID_E2E_KILO=$$kilo LUCID_E2E_PI=$$pi LUCID_E2E_PI1=$$pi1 LUCID_E2E_OMP=$$omp LUCID_E2E_CLINE=$$cline \
 	  LUCID_E2E_CRUSH=$$crush \
 	  $(GO) test -count=1 -timeout 30m -v ./e2e
 

@@ -95,7 +95,7 @@ func setUp(m *testing.M) int {
 func anyClient() bool {
 	for _, v := range []string{claudeEnv, codexEnv, geminiEnv, copilotEnv, opencodeEnv, kiloEnv,
 		qwenEnv,
-		piEnv, clineEnv, crushEnv,
+		piEnv, pi1Env, ompEnv, clineEnv, crushEnv,
 	} {
 		if b := os.Getenv(v); b != "" && b != unavailable {
 			return true

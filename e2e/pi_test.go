@@ -30,7 +30,13 @@ var piBinary clientBinary
 // its launcher.
 func needPi(t *testing.T) string {
 	t.Helper()
-	return piBinary.need(t, piEnv, "Pi", func(bin string) string {
+	return piBinary.need(t, piEnv, "Pi", piVersionCheck(piEnv, piVersion))
+}
+
+// piVersionCheck is need's check of a Pi launcher named by env: it runs
+// and is Pi version.
+func piVersionCheck(env, version string) func(bin string) string {
+	return func(bin string) string {
 		// Pi prints its version on stderr; a scratch HOME keeps the
 		// user's ~/.pi out of it.
 		home, err := os.MkdirTemp("", "lucid-e2e-version")
@@ -43,12 +49,12 @@ func needPi(t *testing.T) string {
 		out, err := cmd.CombinedOutput()
 		switch got := strings.TrimSpace(string(out)); {
 		case err != nil:
-			return fmt.Sprintf("%s=%s does not run (%v): the Pi scenarios skip", piEnv, bin, err)
-		case got != piVersion:
-			return fmt.Sprintf("%s=%s is Pi %q, the scenarios are written for %s: they skip", piEnv, bin, got, piVersion)
+			return fmt.Sprintf("%s=%s does not run (%v): the Pi %s scenarios skip", env, bin, err, version)
+		case got != version:
+			return fmt.Sprintf("%s=%s is Pi %q, the scenarios are written for %s: they skip", env, bin, got, version)
 		}
 		return ""
-	})
+	}
 }
 
 // piWorld is Pi set up offline in an env's repository: the scripted
@@ -84,6 +90,12 @@ func newPiLucid(t *testing.T) *piWorld {
 // test.
 func (w *piWorld) pi(srv *cc.Server, prompt string, extra ...string) run {
 	w.t.Helper()
+	return w.piArgs(srv, []string{"-p", prompt}, extra...)
+}
+
+// piArgs runs pi with args (-p PROMPT among them) as pi does.
+func (w *piWorld) piArgs(srv *cc.Server, args []string, extra ...string) run {
+	w.t.Helper()
 	w.runs++
 	if err := writeAtomic(filepath.Join(w.home, ".pi", "agent", "models.json"), fmt.Sprintf(piModels, srv.URL)); err != nil {
 		w.t.Fatal(err)
@@ -101,7 +113,7 @@ func (w *piWorld) pi(srv *cc.Server, prompt string, extra ...string) run {
 	})
 	environ = append(environ, "PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1", "PI_TELEMETRY=0", "TERM=dumb")
 	environ = append(environ, extra...)
-	res, err := runClient(srv, runTimeout, w.repo, environ, w.bin, "-p", prompt)
+	res, err := runClient(srv, runTimeout, w.repo, environ, w.bin, args...)
 	w.t.Logf("pi run %d ran %s, exit %d, %d requests", w.runs, res.took.Round(time.Millisecond), res.code, len(srv.Requests()))
 	if dir := dumpDir(w.t); dir != "" {
 		n := fmt.Sprintf("pi-%d-", w.runs)

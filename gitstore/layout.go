@@ -195,10 +195,22 @@ func (r *Repo) HoldsState(dir string) bool {
 // common git dir has lucid's folder (claims, agents), whether or not this
 // work tree has .lucid/ checked out. A branch that predates `lucid init`,
 // or a linked work tree made from one, is still guarded by the claims the
-// other work trees made.
+// other work trees made. lich mode's news for the status line
+// (LichNewsDir), alone there, is no such state: lich mode works in
+// repositories lucid keeps none for, and its first note would otherwise
+// turn it off for the rest of the repository's life.
 func (r *Repo) HasState() bool {
-	fi, err := os.Stat(filepath.Join(r.CommonDir, "lucid"))
-	return err == nil && fi.IsDir()
+	f, err := os.Open(filepath.Join(r.CommonDir, "lucid"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(2)
+	if err != nil && len(names) == 0 {
+		fi, serr := f.Stat()
+		return serr == nil && fi.IsDir() // an empty folder, not a file
+	}
+	return !(len(names) == 1 && names[0] == filepath.Base(r.LichNewsDir()))
 }
 
 // AgentsDir is the folder of agent records, shared by every linked work tree.

@@ -150,7 +150,11 @@ func TestLayoutInLinkedWorkTree(t *testing.T) {
 	if wt.HasState() || main.HasState() {
 		t.Error("state before lucid kept any")
 	}
-	os.MkdirAll(common, 0o755)
+	os.MkdirAll(wt.LichNewsDir(), 0o755)
+	if wt.HasState() || main.HasState() {
+		t.Error("lich mode's news alone counts as lucid's state")
+	}
+	os.MkdirAll(wt.AgentsDir(), 0o755)
 	if !wt.HasState() || !main.HasState() {
 		t.Error("the state of the common git dir is not the linked work tree's")
 	}

@@ -15,7 +15,8 @@ import (
 // (LICH_SESSION_ID set), PreToolUse on an edit adds the note about other
 // lich sessions that just edited the file, and PostToolUse writes this
 // session's markers for what the call changed (at PreToolUse, for a
-// client that has no PostToolUse: NoAfter). (In a repository lucid
+// client that has no PostToolUse: NoAfter); where PreToolUse shows the
+// model nothing (WarnAfter), PostToolUse gives the note too. (In a repository lucid
 // keeps state for, its edit awareness does both, for every agent: see
 // aware.go.) A call lucid denies gets no note, and, having not run, no
 // PostToolUse and no marker. The guard's own trouble is one line on
@@ -51,6 +52,22 @@ func lichMode(in client.Input, out *client.Output, stderr io.Writer) *client.Out
 		}
 		out.Context = joinLines(out.Context, note)
 	case in.Event == client.PostToolUse && (in.Tool == client.ToolEdit || in.Tool == client.ToolShell):
+		// A client that showed the model nothing at PreToolUse (Pi, omp,
+		// Gemini CLI, opencode, Qwen Code) gets the note with the edit's
+		// result: read before this call's own marker, it names the same
+		// sessions.
+		if in.Tool == client.ToolEdit && in.Caps.Has(client.WarnAfter) && len(in.Paths) > 0 && !lucidKeeps(in.Paths[0]) {
+			note, warn := l.Before(in.Paths[0], now)
+			if warn != nil {
+				fmt.Fprintln(stderr, warn)
+			}
+			if note != "" {
+				if out == nil {
+					out = &client.Output{}
+				}
+				out.Context = joinLines(out.Context, note)
+			}
+		}
 		if warn := l.After(outsideLucid(in.Changed), now); warn != nil {
 			fmt.Fprintln(stderr, warn)
 		}

@@ -72,6 +72,7 @@ func TestScripts(t *testing.T) {
 }
 
 func scriptParams(dir string) testscript.Params {
+	lichMarkerJS, _ := filepath.Abs(filepath.Join(dir, "lich", "marker.js"))
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
@@ -125,6 +126,9 @@ func scriptParams(dir string) testscript.Params {
 				"LUCID_LEASES":    "off",
 				"LICH_SESSION_ID": "",
 				"LICH_BIN":        "",
+				// lich's own marker code, for the scripts that compare
+				// lucid's markers with lich's byte for byte.
+				"LICH_MARKER_JS": lichMarkerJS,
 			} {
 				env.Setenv(k, v)
 			}

@@ -96,6 +96,14 @@ func TestAgentShell(t *testing.T) {
 	if !ok || sh.Agent != "" || sh.Session != "s1" {
 		t.Errorf("Claude Code's Bash tool: %+v %v, want session s1 and no agent", sh, ok)
 	}
+	// omp 18.2.3's bash tool sets CLAUDECODE=1 beside its own OMPCODE=1.
+	sh, ok = identity.AgentShell(identity.All(), get(map[string]string{"AGENT": "1", "CLAUDECODE": "1", "OMPCODE": "1", "LUCID_OMP_AGENT": "s/c"}))
+	if !ok || sh.Agent != "s/c" || sh.Client != "omp" {
+		t.Errorf("omp's bash tool: %+v %v, want omp's agent s/c", sh, ok)
+	}
+	if sh, ok := identity.AgentShell(identity.All(), get(map[string]string{"AGENT": "1", "CLAUDECODE": "1", "OMPCODE": "1"})); ok {
+		t.Errorf("omp's bash tool, unsigned, is read as %+v", sh)
+	}
 	sh, ok = identity.AgentShell(named(), get(map[string]string{"QWEN_CODE": "1", "QWEN_CODE_SESSION_ID": "q", "QWEN_CODE_AGENT_ID": "general-purpose-call_001"}))
 	if !ok || sh.Agent != "q/general-purpose-call_001" || sh.Client != "Qwen Code" {
 		t.Errorf("a Qwen subagent's shell: %+v %v, want agent q/general-purpose-call_001", sh, ok)

@@ -21,11 +21,12 @@ func (Claude) Title() string { return "Claude Code" }
 // CLAUDE_PROJECT_DIR, which only hooks get. The shell names the session
 // (CLAUDE_CODE_SESSION_ID) but not which of its agents runs it: a
 // subagent's shell names its lead's session. (All seen with the real
-// client.)
+// client.) oh-my-pi sets CLAUDECODE=1 in its bash tool's commands too,
+// beside its own OMPCODE=1: that shell is omp's.
 func (Claude) AgentShell(getenv func(string) string) (client.Shell, bool) {
 	ai := getenv("AI_AGENT")
 	shell := strings.HasPrefix(ai, "claude-code") && strings.HasSuffix(ai, "_agent") ||
-		ai == "" && getenv("CLAUDECODE") == "1" && getenv("CLAUDE_PROJECT_DIR") == ""
+		ai == "" && getenv("CLAUDECODE") == "1" && getenv("CLAUDE_PROJECT_DIR") == "" && getenv("OMPCODE") == ""
 	if !shell {
 		return client.Shell{}, false
 	}

@@ -55,6 +55,30 @@ func TestDecode(t *testing.T) {
 	})
 }
 
+// omp's edit tool names its files inside its patch text in its default
+// (hashline) and apply_patch modes, and its renames beside the path in
+// patch mode; ast_edit takes paths, of which a glob names no one file.
+// Each file named is guarded, once.
+func TestDecodeOmpEditModes(t *testing.T) {
+	a := clienttest.Adapter{Client: Omp{}, Version: "pi-extension"}
+	pre := func(tool string, paths ...string) client.Input {
+		return client.Input{Event: client.PreToolUse, SessionID: "s", Cwd: "/r", ToolName: tool, Tool: client.ToolEdit,
+			Paths: paths, Caps: always | client.GateLead | client.Mute}
+	}
+	a.TestDecode(t, []clienttest.Decoding{
+		{Event: client.PreToolUse, Payload: `{"sessionID":"s","cwd":"/r","tool":"edit","args":{"input":"*** Begin Patch\n[src/auth.go#ab12]\nPUT 3.=3:\n+x\n[ new file.txt ]\nPUT >$:\n+[not/a/header.go#ab12]\n[docs/b.md#00ff]\nMV docs/c.md\n[/abs/x.txt#ab12]\nREM\n[src/auth.go#cd34]\nPUT 1.=1:\n+y\n*** End Patch\n"}}`,
+			Want: pre("edit", "/r/src/auth.go", "/r/new file.txt", "/r/docs/b.md", "/r/docs/c.md", "/abs/x.txt")},
+		{Event: client.PreToolUse, Payload: `{"sessionID":"s","cwd":"/r","tool":"edit","args":{"input":"*** Begin Patch\r\n*** Add File: hello.txt\r\n+Hello\r\n*** Update File: src/app.py\r\n*** Move to: src/main.py\r\n@@\r\n-a\r\n [x]\r\n*** Delete File: old.txt\r\n*** End Patch\r\n"}}`,
+			Want: pre("edit", "/r/hello.txt", "/r/src/app.py", "/r/src/main.py", "/r/old.txt")},
+		{Event: client.PreToolUse, Payload: `{"sessionID":"s","cwd":"/r","tool":"edit","args":{"path":"a.txt","edits":[{"op":"update","rename":"b.txt","diff":"@@"},{"op":"delete"}]}}`,
+			Want: pre("edit", "/r/a.txt", "/r/b.txt")},
+		{Event: client.PreToolUse, Payload: `{"sessionID":"s","cwd":"/r","tool":"ast_edit","args":{"ops":[{"pat":"a","out":"b"}],"paths":["src/a.ts","src/**/*.ts","lib","file:///x"]}}`,
+			Want: pre("ast_edit", "/r/src/a.ts", "/r/lib")},
+		{Event: client.PreToolUse, Payload: `{"sessionID":"s","cwd":"/r","tool":"edit","args":{"input":7,"edits":"x","paths":{}}}`,
+			Want: pre("edit")},
+	})
+}
+
 // The answer as the extension reads it: a deny's reason, a block,
 // context (none at the mute PreToolUse), nothing when lucid says nothing.
 func TestEncode(t *testing.T) {

@@ -49,6 +49,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
@@ -97,8 +99,15 @@ func (p *payload) decode(b []byte) error {
 	})
 }
 
-// args is the part of a tool's arguments that says what it writes.
-type args struct{ Command, Cwd, Path string }
+// args is the part of a tool's arguments that says what it writes: Pi's
+// and omp's path; omp's patch text of its edit tool (input, in its
+// default hashline mode and its apply_patch mode), the renames of its
+// patch mode, and ast_edit's paths.
+type args struct {
+	Command, Cwd, Path, Input string
+	Edits                     []struct{ Rename string }
+	Paths                     []string
+}
 
 // Decode reads the extension's payload. A session with a parent (omp's
 // subagent) is a subagent of its parent's: its start is a SubagentStart,
@@ -135,8 +144,12 @@ func (Client) Decode(event string, b []byte) (client.Input, error) {
 	}
 	var a args
 	jsonread.Fields(p.Args, map[string]any{ // a field not a string reads as ""
-		"command": &a.Command, "cwd": &a.Cwd, "path": &a.Path,
+		"command": &a.Command, "cwd": &a.Cwd, "path": &a.Path, "input": &a.Input,
 	})
+	json.Unmarshal(p.Args, &struct {
+		Edits *[]struct{ Rename string }
+		Paths *[]string
+	}{&a.Edits, &a.Paths}) // either may be missing or of another shape
 	switch p.Tool {
 	case Bash:
 		in.Tool, in.Command = client.ToolShell, a.Command
@@ -145,11 +158,76 @@ func (Client) Decode(event string, b []byte) (client.Input, error) {
 		}
 	case Write, Edit, AstEdit:
 		in.Tool = client.ToolEdit
+		var named []string
 		if a.Path != "" {
-			in.Paths = []string{resolveIn(p.Cwd, a.Path)}
+			named = append(named, a.Path)
+		}
+		for _, e := range a.Edits {
+			if e.Rename != "" {
+				named = append(named, e.Rename)
+			}
+		}
+		named = append(named, patchPaths(a.Input)...)
+		for _, f := range a.Paths { // ast_edit's: a glob names no one file, nor a URL
+			if f != "" && !strings.ContainsAny(f, "*?[{") && !strings.Contains(f, "://") {
+				named = append(named, f)
+			}
+		}
+		for _, f := range named {
+			if f = resolveIn(p.Cwd, f); !slices.Contains(in.Paths, f) {
+				in.Paths = append(in.Paths, f)
+			}
 		}
 	}
 	return in, nil
+}
+
+// patchPaths are the files omp's edit patch text names, in either of its
+// languages: hashline's file headers "[PATH#TAG]" ("[PATH]" for a new
+// file) and its move "MV DEST"; apply_patch's "*** Add File: PATH",
+// "*** Update File:", "*** Delete File:" and "*** Move to:". A body line
+// starts "+", "-", " " or "@@", and is none of these.
+func patchPaths(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if f, ok := strings.CutPrefix(line, "MV "); ok {
+			out = append(out, strings.TrimSpace(f))
+			continue
+		}
+		if strings.HasPrefix(line, "*** ") {
+			for _, h := range []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"} {
+				if f, ok := strings.CutPrefix(line, h); ok {
+					out = append(out, strings.TrimSpace(f))
+				}
+			}
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "[") || !strings.HasSuffix(t, "]") {
+			continue
+		}
+		f := t[1 : len(t)-1]
+		if i := strings.LastIndexByte(f, '#'); i >= 0 && isHex(f[i+1:]) {
+			f = f[:i]
+		}
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func isHex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
 }
 
 // Agent is the id lucid knows the agent of session (with its parent,
