@@ -24,6 +24,11 @@ func readConfig(path, section, subsection, key string, each func(v string, bare 
 	if err != nil {
 		return false
 	}
+	return scanConfig(data, section, subsection, key, each)
+}
+
+// scanConfig is readConfig of a config file's bytes.
+func scanConfig(data []byte, section, subsection, key string, each func(v string, bare bool)) (hasSection bool) {
 	in := false
 	for rest := string(data); rest != ""; {
 		var line string
@@ -184,8 +189,17 @@ func ConfigValue(path, section, key string) (string, bool) {
 // yes, on or a number other than 0 is true; a missing key or anything
 // else is false.
 func configBool(path, section, key string) bool {
+	data, err := readFile(path)
+	if err != nil {
+		return false
+	}
+	return dataBool(data, section, key)
+}
+
+// dataBool is configBool of a config file's bytes.
+func dataBool(data []byte, section, key string) bool {
 	v, bare, ok := "", false, false
-	readConfig(path, section, "", key, func(val string, b bool) { v, bare, ok = val, b, true })
+	scanConfig(data, section, "", key, func(val string, b bool) { v, bare, ok = val, b, true })
 	if !ok {
 		return false
 	}

@@ -28,13 +28,17 @@ const (
 )
 
 // Names reads how the work tree's file system compares names.
+// The config is read once for both keys: every hook call asks.
 func (r *Repo) Names() Names {
-	config := filepath.Join(r.CommonDir, "config")
+	data, err := readFile(filepath.Join(r.CommonDir, "config"))
+	if err != nil {
+		return 0
+	}
 	var n Names
-	if configBool(config, "core", "ignorecase") {
+	if dataBool(data, "core", "ignorecase") {
 		n |= FoldsCase
 	}
-	if configBool(config, "core", "precomposeunicode") {
+	if dataBool(data, "core", "precomposeunicode") {
 		n |= Precomposes
 	}
 	return n
