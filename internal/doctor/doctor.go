@@ -56,7 +56,8 @@ func checkLeases(repo *gitstore.Repo) setup.Finding {
 }
 
 // checkBinary finds the lucid the hooks will run (the first on PATH: the
-// registered command is `lucid hook EVENT`) and compares it with this one.
+// registered command is `lucid hook EVENT`), says how it was installed, and
+// compares it with this one.
 func checkBinary(version string) setup.Finding {
 	f := setup.Finding{Check: "lucid on PATH"}
 	path, err := exec.LookPath("lucid")
@@ -66,15 +67,24 @@ func checkBinary(version string) setup.Finding {
 		return f
 	}
 	path, _ = filepath.Abs(path)
+	in := installedAs(path)
+	if in.bad != "" {
+		f.Detail, f.Fix = in.bad, in.fix
+		return f
+	}
+	how := ""
+	if in.detail != "" {
+		how = "; " + in.detail
+	}
 	self, err := os.Executable()
 	if err == nil && gitstore.SameFile(path, self) {
-		f.OK, f.Detail = true, path+", this binary"
+		f.OK, f.Detail = true, path+", this binary"+how
 		return f
 	}
 	out, err := exec.Command(path, "version").Output()
 	theirs := strings.TrimSpace(string(out))
 	if err == nil && theirs == version {
-		f.OK, f.Detail = true, path+", the same version as this one ("+theirs+")"
+		f.OK, f.Detail = true, path+", the same version as this one ("+theirs+")"+how
 		return f
 	}
 	if theirs == "" {
