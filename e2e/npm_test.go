@@ -97,7 +97,7 @@ func TestNpmInstall(t *testing.T) {
 	}
 	t.Logf("packed: %s", strings.Join(sizes, ", "))
 	prefix, asked, took := npmInstall(t, tarballs)
-	t.Logf("npm install -g from the loopback registry: %s", took.Round(time.Millisecond))
+	t.Logf("npm install -g from the loopback registry: %s; npm asked %s", took.Round(time.Millisecond), strings.Join(asked, ", "))
 
 	platform := "@lucid-dev/lucid-" + npmOS() + "-" + npmCPU()
 	var tarballsAsked []string
@@ -131,11 +131,17 @@ func TestNpmInstall(t *testing.T) {
 		}
 	}
 
-	// A fresh HOME, and a PATH of npm's bin folder and the system's.
-	home := t.TempDir()
-	repo := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "PATH="+bin+string(os.PathListSeparator)+"/usr/bin:/bin")
-	env = withoutLucidVars(env)
+	// A fresh HOME, the suite's environment without an agent's, and npm's
+	// bin folder first on PATH.
+	w := newWorld(t, t.TempDir())
+	repo := w.repo
+	var env []string
+	for _, kv := range w.environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "PATH" && !strings.HasPrefix(k, "LUCID_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	run := func(stdin []byte, name string, args ...string) string {
 		t.Helper()
 		if name == "lucid" {
@@ -156,8 +162,6 @@ func TestNpmInstall(t *testing.T) {
 		t.Errorf("lucid version printed %q", out)
 	}
 	run(nil, "git", "init", "-q")
-	run(nil, "git", "config", "user.email", "t@example.com")
-	run(nil, "git", "config", "user.name", "T")
 	os.MkdirAll(filepath.Join(repo, "src"), 0o755)
 	os.WriteFile(filepath.Join(repo, "src", "auth.go"), []byte("package auth\n"), 0o644)
 	run(nil, "lucid", "init")
@@ -261,16 +265,4 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// withoutLucidVars drops LUCID_* from env: the suite's own would point the
-// installed lucid at the suite's shim.
-func withoutLucidVars(env []string) []string {
-	var out []string
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "LUCID_") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

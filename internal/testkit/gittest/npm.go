@@ -82,6 +82,24 @@ func ServeNpm(tarballs []string) (*NpmRegistry, error) {
 		name, _ := m["name"].(string)
 		pkgs[name] = npmVersion{manifest: m, file: t}
 	}
+	// The platforms' packages not built here are served as their manifests
+	// alone (os and cpu told by the name), as the public registry would
+	// serve them: npm passes them over by their os and cpu, and fetching
+	// one's tarball would fail.
+	for _, p := range pkgs {
+		deps, _ := p.manifest["optionalDependencies"].(map[string]any)
+		for name, v := range deps {
+			parts := strings.Split(name, "-")
+			if _, ok := pkgs[name]; ok || len(parts) < 3 {
+				continue
+			}
+			pkgs[name] = npmVersion{manifest: map[string]any{
+				"name": name, "version": v,
+				"os": []string{parts[len(parts)-2]}, "cpu": []string{parts[len(parts)-1]},
+				"dist": map[string]any{},
+			}, file: name + ".missing.tgz"}
+		}
+	}
 	r := &NpmRegistry{}
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
@@ -94,7 +112,7 @@ func ServeNpm(tarballs []string) (*NpmRegistry, error) {
 		}
 		if tgz, ok := strings.CutPrefix(path, "/-/tarballs/"); ok {
 			for _, p := range pkgs {
-				if filepath.Base(p.file) == tgz {
+				if filepath.Base(p.file) == tgz && !strings.HasSuffix(tgz, ".missing.tgz") {
 					http.ServeFile(w, req, p.file)
 					return
 				}
