@@ -40,6 +40,9 @@
 //	merge lucid merge-driver on two sides of 500k entries, base 250k.
 //	remote lucid claim through a bare repository on disk as the remote,
 //	      alone and 16 at once, beside git ls-remote and git push.
+//	npm   lucid hook PreToolUse through lucid as `npm i -g @lucid-dev/lucid`
+//	      installs it (from a loopback registry), beside the plain binary
+//	      and npm's node launcher (see npm.go).
 //	whole lucid dream, doctor and supersede of an unknown id, which read
 //	      the whole log, on the largest of -sizes, with their peak memory.
 //	search lucid search ranked by words and filtered, on the logs of
@@ -96,6 +99,7 @@ var sections = []section{
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
 	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
+	{"npm", "lucid hook PreToolUse through lucid as npm i -g installs it, beside the plain binary and npm's node launcher", npmSection},
 	{"whole", "lucid dream, doctor and supersede, which read the whole log, on the largest log", wholeSection},
 	{"search", "lucid search, ranked and filtered, on logs of 100k and 1M entries, with its peak memory", searchSection},
 	{"web", "lucid web in headless Chromium: first paint, an append shown, the server's memory, as the log grows", webSection},

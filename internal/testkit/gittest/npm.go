@@ -24,14 +24,27 @@ import (
 // NpmMain is the name of lucid's npm package, the one a person installs.
 const NpmMain = "@lucid-dev/lucid"
 
+// ModuleTop is the folder of lucid's module, where its scripts are.
+func ModuleTop() (string, error) {
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil || len(strings.TrimSpace(string(gomod))) == 0 || strings.TrimSpace(string(gomod)) == os.DevNull {
+		return "", fmt.Errorf("finding lucid's module from %s: %v", mustGetwd(), err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(gomod))), nil
+}
+
+func mustGetwd() string {
+	wd, _ := os.Getwd()
+	return wd
+}
+
 // NpmPack runs scripts/npm-pack for this machine's platform with version,
 // the tarballs into out, and returns their paths.
 func NpmPack(out, version string) ([]string, error) {
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	top, err := ModuleTop()
 	if err != nil {
-		return nil, fmt.Errorf("finding the module: %v", err)
+		return nil, err
 	}
-	top := filepath.Dir(strings.TrimSpace(string(gomod)))
 	cmd := exec.Command(filepath.Join(top, "scripts", "npm-pack"), "--platforms", "host", "--version", version, "--out", out)
 	cmd.Dir = top
 	var stderr strings.Builder
