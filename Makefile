@@ -97,5 +97,11 @@ e2e:
 	  LUCID_E2E_CRUSH=$$crush \
 	  $(GO) test -count=1 -timeout 30m -v ./e2e
 
+# lucid's npm packages, @lucid-dev/lucid and one per platform, packed into
+# dist/npm (scripts/npm-pack says how; make e2e installs them with npm).
+.PHONY: npm
+npm:
+	./scripts/npm-pack --out dist/npm
+
 clean:
 	rm -rf bin

@@ -9,10 +9,10 @@
 // PATH. The postinstall then puts the native binary in the launcher's place
 // (a hard link, or a copy, renamed over it), so that `lucid` on PATH is the
 // binary itself: the hooks that `lucid init` writes run `lucid hook EVENT` on
-// every tool call of an agent, and starting node first would cost each one
-// some 40 ms. Where the postinstall does not run (--ignore-scripts, or a
-// package manager that runs no dependency's scripts) the launcher does the
-// same on its first run.
+// every tool call of an agent, where lucid's own start is about a
+// millisecond and node's some tens of milliseconds. Where the postinstall
+// does not run (--ignore-scripts, or a package manager that runs no
+// dependency's scripts) the launcher does the same on its first run.
 //
 // On Windows npm's shims (lucid.cmd, lucid.ps1 and the sh one) were written
 // for the launcher, and run it with node whatever the file holds: there the
