@@ -86,7 +86,7 @@ func isScript(t *testing.T, path string) bool {
 // runs, lucid init in a repository registers Claude Code's hooks, the
 // registered PreToolUse command, run as Claude Code runs it, finds that
 // binary and denies an Edit on a person's claim; lucid doctor says lucid
-// came from npm.
+// came from npm; npm rm -g takes it all away.
 func TestNpmInstall(t *testing.T) {
 	tarballs := npmPackages(t)
 	var sizes []string
@@ -206,8 +206,24 @@ func TestNpmInstall(t *testing.T) {
 	doctor := exec.Command(lucid, "doctor")
 	doctor.Dir, doctor.Env = repo, env
 	got, _ := doctor.CombinedOutput() // some checks fail in a bare scratch repository
+	for _, line := range strings.Split(string(got), "\n") {
+		if strings.Contains(line, "lucid on PATH") {
+			t.Logf("lucid doctor: %s", strings.TrimSpace(line))
+		}
+	}
 	if !strings.Contains(string(got), "installed by npm") || !strings.Contains(string(got), "the native binary") {
 		t.Errorf("lucid doctor does not say lucid came from npm as the native binary:\n%s", got)
+	}
+
+	// npm rm -g takes both binaries away, the native ones put in the
+	// launchers' place with the package's folder.
+	if _, err := gittest.NpmUninstall("npm", prefix); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{lucid, filepath.Join(bin, "lucid-view"), filepath.Join(prefix, "lib", "node_modules", "@lucid-dev", "lucid")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is still there after npm rm -g", p)
+		}
 	}
 }
 

@@ -210,6 +210,18 @@ func NpmInstall(npm, prefix, registry string, args ...string) (string, error) {
 	return string(out), nil
 }
 
+// NpmUninstall runs `npm rm -g NpmMain` in prefix, as NpmInstall installed it.
+func NpmUninstall(npm, prefix string) (string, error) {
+	cmd := exec.Command(npm, "rm", "-g", "--prefix", prefix, "--cache", filepath.Join(prefix, ".npm-cache"),
+		"--no-audit", "--no-fund", "--no-update-notifier", NpmMain)
+	cmd.Env = npmEnv(prefix)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("npm rm -g %s: %v\n%s", NpmMain, err, out)
+	}
+	return string(out), nil
+}
+
 // npmEnv is the environment of an npm run into prefix: this one without
 // the user's npm configuration, nor a proxy that would reach out.
 func npmEnv(prefix string) []string {
