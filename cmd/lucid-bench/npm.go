@@ -22,9 +22,10 @@ import (
 // launcher is what a hook would cost where it stays (Windows, where npm's
 // shims run node, or an install that ran no scripts).
 func npmSection(b *bench) error {
-	// The same bytes as the plain binary, so the same time but for the
-	// machine's noise between two rows, which reaches 10-15% on 2 cores.
-	const label = "hook PreToolUse through npm's lucid within 1.2x the plain binary's"
+	// The same program as the plain binary. A file as npm unpacked it
+	// starts 15% slower (the postinstall writes lucid anew for this, see
+	// its install.js): the goal is there to see that come back.
+	const label = "hook PreToolUse through npm's lucid within 1.1x the plain binary's"
 	why := ""
 	for _, tool := range []string{"npm", "node", "sh"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -115,7 +116,7 @@ func npmSection(b *bench) error {
 			}
 			fmt.Fprintf(b.out, "  %-54s %s %s %s %8.2f\n", row.label, ms(t.median), ms(t.max), ms(t.floor), xFloor(t))
 		}
-		b.addGoal(label, xFloor(viaNpm)/xFloor(plain), 1.2)
+		b.addGoal(label, xFloor(viaNpm)/xFloor(plain), 1.1)
 		return nil
 	})
 }
