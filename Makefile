@@ -105,3 +105,12 @@ npm:
 
 clean:
 	rm -rf bin
+
+# Release archives for the six platforms, SHA256SUMS and the Homebrew
+# formula, into dist/ (scripts/dist says what each file is). VERSION is
+# git describe's unless given: make dist VERSION=v1.2.3 on the tag's commit.
+# LUCID_DIST_PLATFORMS="linux/amd64" builds fewer. Two runs on one commit
+# give the same bytes (cmd/lucid-dist's tests check it).
+.PHONY: dist
+dist:
+	GO=$(GO) VERSION=$(VERSION) ./scripts/dist dist
