@@ -38,8 +38,17 @@ func installedAs(path string) installation {
 		return installation{detail: "installed by Homebrew"}
 	case inGoBin(real):
 		return installation{detail: "installed by go install (or make install)"}
+	case inLocalBin(real):
+		return installation{detail: "installed by install.sh (or by hand) in ~/.local/bin"}
 	}
 	return installation{}
+}
+
+// inLocalBin reports whether path is in ~/.local/bin, where install.sh
+// puts lucid unless given --prefix.
+func inLocalBin(path string) bool {
+	home, err := os.UserHomeDir()
+	return err == nil && filepath.Dir(path) == filepath.Join(home, ".local", "bin")
 }
 
 // npmDir is the folder of lucid's npm package when path (or real, the file

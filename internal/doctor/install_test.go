@@ -55,3 +55,14 @@ func TestInstalledAsGoInstall(t *testing.T) {
 		t.Errorf("a lucid copied anywhere else: %+v, want nothing said", in)
 	}
 }
+
+// A lucid in ~/.local/bin is install.sh's, which puts it there.
+func TestInstalledAsScript(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("GOBIN", t.TempDir())
+	if in := installedAs(filepath.Join(home, ".local", "bin", "lucid")); !strings.Contains(in.detail, "install.sh") {
+		t.Errorf("a lucid in ~/.local/bin: %+v", in)
+	}
+}
