@@ -142,7 +142,9 @@ func ServeNpm(tarballs []string) (*NpmRegistry, error) {
 		for k, v := range p.manifest {
 			m[k] = v
 		}
-		dist := map[string]any{"tarball": r.URL + "/-/tarballs/" + filepath.Base(p.file)}
+		// The registry's own address, from the request: r.URL is set only
+		// once the server has started.
+		dist := map[string]any{"tarball": "http://" + req.Host + "/-/tarballs/" + filepath.Base(p.file)}
 		for k, v := range p.manifest["dist"].(map[string]any) {
 			dist[k] = v
 		}
