@@ -70,3 +70,38 @@ func ProjectHooks(dir, event string) bool {
 	}
 	return false
 }
+
+// Lucid's Claude Code plugin (plugins/claude, installed with `claude
+// plugin install`) registers its hooks in the plugin's hooks/hooks.json,
+// which Claude Code runs in every session, like the user's settings: they
+// are the user hooks' commands, which stand aside where the project
+// registers lucid's own (a teammate ran lucid init), so that each event
+// runs lucid once. A plugin installs without lucid itself, so its
+// SessionStart says how to get lucid where lucid is missing, once a
+// session, as a message to the person; every other hook then does nothing.
+
+// PluginMissing is the message the plugin's SessionStart hook shows where
+// no lucid is on PATH. It goes inside single quotes in a shell command
+// line and a JSON string: no quote of either kind, no backslash.
+const PluginMissing = "The lucid plugin is on, but no lucid binary is on PATH, so it does nothing: " +
+	"install lucid (curl -fsSL https://github.com/lucid-dev/lucid/releases/latest/download/install.sh | sh, " +
+	"or npm install -g @lucid-dev/lucid) and start a new session."
+
+// PluginHookCommand is the command of the plugin's hook for event.
+func PluginHookCommand(event string) string {
+	if event == "SessionStart" {
+		return `command -v lucid >/dev/null 2>&1 || { echo '{"systemMessage":"` + PluginMissing + `"}'; exit 0; }; exec lucid hook --user ` + event
+	}
+	return UserHookCommand(event)
+}
+
+// PluginHooks is the plugin's hooks/hooks.json as a client of the
+// installer: a test writes the file from it, so that the plugin registers
+// the events, matchers and timeouts of lucid init's own.
+var PluginHooks = &installers.Client{
+	ID:          "claude",
+	Name:        "Claude Code",
+	Events:      events,
+	TimeoutUnit: time.Second,
+	Command:     PluginHookCommand,
+}
