@@ -78,19 +78,13 @@ func ProjectHooks(dir, event string) bool {
 // registers lucid's own (a teammate ran lucid init), so that each event
 // runs lucid once. A plugin installs without lucid itself, so its
 // SessionStart says how to get lucid where lucid is missing, once a
-// session, as a message to the person; every other hook then does nothing.
-
-// PluginMissing is the message the plugin's SessionStart hook shows where
-// no lucid is on PATH. It goes inside single quotes in a shell command
-// line and a JSON string: no quote of either kind, no backslash.
-const PluginMissing = "The lucid plugin is on, but no lucid binary is on PATH, so it does nothing: " +
-	"install lucid (curl -fsSL https://github.com/lucid-dev/lucid/releases/latest/download/install.sh | sh, " +
-	"or npm install -g @lucid-dev/lucid) and start a new session."
+// session, as a message to the person (installers.MissingCommand); every
+// other hook then does nothing.
 
 // PluginHookCommand is the command of the plugin's hook for event.
 func PluginHookCommand(event string) string {
 	if event == "SessionStart" {
-		return `command -v lucid >/dev/null 2>&1 || { echo '{"systemMessage":"` + PluginMissing + `"}'; exit 0; }; exec lucid hook --user ` + event
+		return installers.MissingCommand + "; exec lucid hook --user " + event
 	}
 	return UserHookCommand(event)
 }
