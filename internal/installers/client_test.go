@@ -112,3 +112,9 @@ func TestUserSettings(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestPluginMissingQuotes(t *testing.T) {
+	if strings.ContainsAny(PluginMissing, `'"\$`+"`") {
+		t.Errorf("PluginMissing holds a quote, a backslash, a backtick or a dollar: %s", PluginMissing)
+	}
+}

@@ -177,3 +177,16 @@ func JoinWhat(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+// PluginMissing is what lucid's plugins and extensions, which a client
+// installs without lucid itself, tell the person at a session's start
+// where no lucid is on PATH. It goes inside single quotes in a shell
+// command line and in a JSON string: no quote, backslash or dollar.
+const PluginMissing = "lucid is installed in this client as a plugin, but no lucid binary is on PATH, so its hooks do nothing: " +
+	"install lucid (curl -fsSL https://github.com/lucid-dev/lucid/releases/latest/download/install.sh | sh, " +
+	"or npm install -g @lucid-dev/lucid) and start a new session."
+
+// MissingCommand prints PluginMissing as a hook's systemMessage, which
+// Claude Code and Gemini CLI show the person and not the model, where no
+// lucid is on PATH, and exits 0 there; elsewhere it does nothing.
+const MissingCommand = `command -v lucid >/dev/null 2>&1 || { echo '{"systemMessage":"` + PluginMissing + `"}'; exit 0; }`

@@ -70,3 +70,32 @@ func ProjectHooks(dir, event string) bool {
 	}
 	return false
 }
+
+// Lucid's Claude Code plugin (plugins/claude, installed with `claude
+// plugin install`) registers its hooks in the plugin's hooks/hooks.json,
+// which Claude Code runs in every session, like the user's settings: they
+// are the user hooks' commands, which stand aside where the project
+// registers lucid's own (a teammate ran lucid init), so that each event
+// runs lucid once. A plugin installs without lucid itself, so its
+// SessionStart says how to get lucid where lucid is missing, once a
+// session, as a message to the person (installers.MissingCommand); every
+// other hook then does nothing.
+
+// PluginHookCommand is the command of the plugin's hook for event.
+func PluginHookCommand(event string) string {
+	if event == "SessionStart" {
+		return installers.MissingCommand + "; exec lucid hook --user " + event
+	}
+	return UserHookCommand(event)
+}
+
+// PluginHooks is the plugin's hooks/hooks.json as a client of the
+// installer: a test writes the file from it, so that the plugin registers
+// the events, matchers and timeouts of lucid init's own.
+var PluginHooks = &installers.Client{
+	ID:          "claude",
+	Name:        "Claude Code",
+	Events:      events,
+	TimeoutUnit: time.Second,
+	Command:     PluginHookCommand,
+}
