@@ -189,3 +189,28 @@ func TestUserHookStandsAside(t *testing.T) {
 		t.Errorf("ProjectDir %q, %v", in.ProjectDir, err)
 	}
 }
+
+// lucid's plugin guards every session as lucid init --user does: doctor
+// says so, and fails where both are set up, since each event would run
+// lucid twice.
+func TestPluginFinding(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CLAUDE_CONFIG_DIR", home)
+	settings := filepath.Join(home, "settings.json")
+	if pluginEnabled(settings) {
+		t.Error("no settings: the plugin taken as enabled")
+	}
+	os.WriteFile(settings, []byte(`{"enabledPlugins": {"lucid@lucid": true, "other@x": true}}`), 0o644)
+	if !pluginEnabled(settings) {
+		t.Error("enabledPlugins names lucid@lucid: the plugin not taken as enabled")
+	}
+	if f := PluginFinding(SessionsFinding(false), true); !f.OK || !strings.Contains(f.Detail, "plugin") {
+		t.Errorf("the plugin alone: %+v", f)
+	}
+	if f := PluginFinding(SessionsFinding(true), true); f.OK || !strings.Contains(f.Detail, "twice") || !strings.Contains(f.Fix, "lucid uninstall --user") {
+		t.Errorf("the plugin and the user's hooks: %+v", f)
+	}
+	if f := PluginFinding(SessionsFinding(true), false); !f.OK {
+		t.Errorf("the user's hooks alone: %+v", f)
+	}
+}

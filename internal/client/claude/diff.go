@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 
@@ -132,7 +133,44 @@ func SessionsFinding(userSetUp bool) setup.Finding {
 // is set up for it: its record of a shell command's changes, and where
 // its sessions run lucid's hooks.
 func checkClient() []setup.Finding {
-	return []setup.Finding{DiffFinding(), SessionsFinding(installers.UserSetUp(userHooks, UserSettings()))}
+	sessions := SessionsFinding(installers.UserSetUp(userHooks, UserSettings()))
+	return []setup.Finding{DiffFinding(), PluginFinding(sessions, pluginEnabled(UserSettings()))}
+}
+
+// pluginEnabled reports whether the user's settings enable lucid's Claude
+// Code plugin (enabledPlugins names "lucid@lucid"), which registers lucid's
+// hooks for every session as lucid init --user does.
+func pluginEnabled(settings string) bool {
+	b, err := gitstore.ReadFile(settings, gitstore.MaxSettings)
+	if err != nil {
+		return false
+	}
+	var s struct {
+		EnabledPlugins map[string]bool `json:"enabledPlugins"`
+	}
+	return json.Unmarshal(b, &s) == nil && s.EnabledPlugins[PluginID]
+}
+
+// PluginID is lucid's plugin as Claude Code names it: the plugin lucid of
+// the marketplace lucid.
+const PluginID = "lucid@lucid"
+
+// PluginFinding is sessions (SessionsFinding) where lucid's plugin may be
+// enabled too: the plugin guards every session as the user's hooks do, and
+// with both, each event runs lucid twice.
+func PluginFinding(sessions setup.Finding, plugin bool) setup.Finding {
+	switch {
+	case !plugin:
+		return sessions
+	case strings.HasPrefix(sessions.Detail, "lucid's hooks in "):
+		sessions.OK = false
+		sessions.Detail = "lucid's hooks are in " + UserSettings() + " and lucid's plugin (" + PluginID + ") is enabled too, so each event of every session runs lucid twice"
+		sessions.Fix = "keep one: `lucid uninstall --user`, or `claude plugin uninstall " + PluginID + "`"
+		return sessions
+	default:
+		sessions.Detail = "lucid's Claude Code plugin (" + PluginID + ") guards sessions started in any folder"
+		return sessions
+	}
 }
 
 // UserHookStandsAside reports whether a hook of Claude Code's user
