@@ -28,9 +28,21 @@ const (
 )
 
 // Names reads how the work tree's file system compares names.
-// The config is read once for both keys: every hook call asks.
+// It reads the config once for the Repo, both keys at once: every
+// writing hook call asks, from several places, and git sets them only
+// when it makes the repository.
 func (r *Repo) Names() Names {
-	data, err := readFile(filepath.Join(r.CommonDir, "config"))
+	if v := r.names.Load(); v != 0 {
+		return Names(v - 1)
+	}
+	n := readNames(filepath.Join(r.CommonDir, "config"))
+	r.names.Store(uint32(n) + 1)
+	return n
+}
+
+// readNames reads how names compare from the git config at path.
+func readNames(path string) Names {
+	data, err := readFile(path)
 	if err != nil {
 		return 0
 	}

@@ -86,6 +86,11 @@ func TestRelFoldsCase(t *testing.T) {
 		t.Errorf("%s is in the work tree where case counts", upper)
 	}
 	git("config", "core.ignorecase", "true")
+	// A Repo reads the config once: the repository found anew reads it
+	// as it is now.
+	if r, err = Find(top); err != nil {
+		t.Fatal(err)
+	}
 	if r.Names() != FoldsCase {
 		t.Errorf("Names %v with core.ignorecase true, want FoldsCase", r.Names())
 	}

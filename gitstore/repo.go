@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,6 +30,10 @@ type Repo struct {
 	// LockWait bounds how long Lock waits for the repository's lock; zero
 	// is LockWaitFromEnv. A hook sets it well inside its own timeout.
 	LockWait time.Duration
+
+	// names caches Names: one plus its value, zero before the first read.
+	// A call reads the config once, however many of its parts ask.
+	names atomic.Uint32
 }
 
 // NotRepoError says that a path is not inside any git work tree.

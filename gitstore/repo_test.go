@@ -17,13 +17,13 @@ func checkAgainstGit(t *testing.T, path, gitCwd string) {
 	if err != nil {
 		t.Fatalf("Find(%s): %v", path, err)
 	}
-	want := Repo{
-		Top:       gittest.Run(t, gitCwd, "rev-parse", "--show-toplevel"),
-		GitDir:    gittest.Run(t, gitCwd, "rev-parse", "--absolute-git-dir"),
-		CommonDir: gittest.Run(t, gitCwd, "rev-parse", "--path-format=absolute", "--git-common-dir"),
+	want := [3]string{
+		gittest.Run(t, gitCwd, "rev-parse", "--show-toplevel"),
+		gittest.Run(t, gitCwd, "rev-parse", "--absolute-git-dir"),
+		gittest.Run(t, gitCwd, "rev-parse", "--path-format=absolute", "--git-common-dir"),
 	}
-	if *r != want {
-		t.Fatalf("Find(%s) = %+v\nwant (from git) %+v", path, *r, want)
+	if got := [3]string{r.Top, r.GitDir, r.CommonDir}; got != want || r.LockWait != 0 {
+		t.Fatalf("Find(%s) = top, git dir, common dir %q (lock wait %v)\nwant (from git) %q", path, got, r.LockWait, want)
 	}
 }
 

@@ -106,28 +106,15 @@ func (c *call) locate(path string) []target {
 	r := c.repoOf(path)
 	if r != nil && (r == c.repo && c.home || r.Initialised() || r.HasState()) {
 		if rel, err := r.Rel(path); err == nil {
-			out = append(out, target{path: path, repo: r, rel: rel, names: c.names(r)})
+			out = append(out, target{path: path, repo: r, rel: rel, names: r.Names()})
 		}
 	}
 	if home := c.repo; home != nil && (r == nil || r.CommonDir != home.CommonDir) {
 		if rel, err := home.Rel(path); err == nil {
-			out = append(out, target{path: path, repo: home, rel: rel, names: c.names(home)})
+			out = append(out, target{path: path, repo: home, rel: rel, names: home.Names()})
 		}
 	}
 	return out
-}
-
-// names is r.Names, read once a call for each repository.
-func (c *call) names(r *gitstore.Repo) gitstore.Names {
-	n, ok := c.repoNames[r.CommonDir]
-	if !ok {
-		n = r.Names()
-		if c.repoNames == nil {
-			c.repoNames = map[string]gitstore.Names{}
-		}
-		c.repoNames[r.CommonDir] = n
-	}
-	return n
 }
 
 // is reports whether t is the file or folder name of its work tree, as
@@ -156,7 +143,7 @@ func (c *call) repoOf(path string) *gitstore.Repo {
 		_, inHome = gitstore.Inside(home.Top, dir)
 	}
 	if home != nil && !inHome {
-		_, inHome = gitstore.InsideNamed(c.names(home), home.Top, dir)
+		_, inHome = gitstore.InsideNamed(home.Names(), home.Top, dir)
 	}
 	if inHome && !nestedGit(dir, home.Top) {
 		r = home
@@ -506,7 +493,7 @@ func (c *call) othersHoldClaims(repos []*gitstore.Repo) bool {
 			return true
 		}
 		for _, cl := range set.ActiveClaims() {
-			if cl.Owner != c.agent && !claims.SessionLease(cl, c.agent) && (c.names(r).Same(cl.Worktree, r.Top) || set.Foreign(cl)) {
+			if cl.Owner != c.agent && !claims.SessionLease(cl, c.agent) && (r.Names().Same(cl.Worktree, r.Top) || set.Foreign(cl)) {
 				return true
 			}
 		}

@@ -165,7 +165,7 @@ func (c *call) unshownCites(rec agentstore.Record, rels []string) (unshown, erro
 	taken := map[string]bool{} // an entry citing two of the files is given once
 	var shown *shownSet
 	walked := 0
-	names := c.names(c.repo)
+	names := c.repo.Names()
 	for i, rel := range rels {
 		key := names.Key(rel)
 		if walked >= maxWalk {

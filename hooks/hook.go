@@ -188,9 +188,6 @@ type call struct {
 	// found caches the work tree that holds each folder a call writes in
 	// (nil: none), since a command may write many files of one folder.
 	found map[string]*gitstore.Repo
-	// repoNames caches, for each repository's common git dir, how its
-	// file system compares names.
-	repoNames map[string]gitstore.Names
 
 	// committed is the ids of the log as the commit committedAt holds it,
 	// read once a call (see unknown).

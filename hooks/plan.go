@@ -60,5 +60,5 @@ func (c *call) isPlan(path string) bool {
 		return false
 	}
 	rel, err := c.repo.Rel(c.abs(path))
-	return err == nil && (rel == gitstore.PlanName || c.names(c.repo).Same(rel, gitstore.PlanName))
+	return err == nil && (rel == gitstore.PlanName || c.repo.Names().Same(rel, gitstore.PlanName))
 }

@@ -18,7 +18,7 @@ func (c *call) mayNamePlan(command string) bool {
 	if strings.Contains(command, "plan.md") {
 		return true
 	}
-	return c.names(c.repo)&gitstore.FoldsCase != 0 && strings.Contains(strings.ToLower(command), "plan.md")
+	return c.repo.Names()&gitstore.FoldsCase != 0 && strings.Contains(strings.ToLower(command), "plan.md")
 }
 
 // preToolUse runs before a tool: it announces an edit of the plan, gives
@@ -317,7 +317,7 @@ func (c *call) factsOf(paths []string) string {
 		if err != nil {
 			continue
 		}
-		rel = gitstore.OnDisk(c.names(c.repo), c.repo.Top, rel)
+		rel = gitstore.OnDisk(c.repo.Names(), c.repo.Top, rel)
 		if !slices.Contains(rels, rel) {
 			rels = append(rels, rel)
 		}
