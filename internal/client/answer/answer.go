@@ -1,7 +1,8 @@
-// Package answer encodes lucid's answer to a hook call in the shape Claude
-// Code defined and other clients (Codex CLI) take as it is: one JSON
-// object, what carries meaning inside hookSpecificOutput, except a stop
-// hook's decision and reason.
+// Package answer encodes lucid's answer to a hook call in the two shapes
+// clients share: the one Claude Code defined and other clients (Codex
+// CLI) take as it is (one JSON object, what carries meaning inside
+// hookSpecificOutput, except a stop hook's decision and reason), and the
+// one lucid's own in-process plugins read (Plugin).
 package answer
 
 import (
@@ -71,4 +72,31 @@ func WithCommand(toolInput []byte, command string) ([]byte, bool) {
 	input["command"] = cmd
 	b, err := json.Marshal(input)
 	return b, err == nil
+}
+
+// plugin is the answer lucid's own in-process plugins read (opencode's
+// plugin, Pi's extension): the deny, the context, the block, each only
+// where it says something.
+type plugin struct {
+	Deny    string `json:"deny,omitempty"`
+	Context string `json:"context,omitempty"`
+	Block   string `json:"block,omitempty"`
+}
+
+// Plugin encodes out as lucid's own plugins read it, exit 0 always;
+// nothing when there is nothing to say. A replaced command is left out:
+// the plugins sign lucid's commands in the shell.
+func Plugin(in client.Input, out *client.Output) ([]byte, string, int) {
+	o := plugin{Deny: out.Deny, Context: out.Context, Block: out.Block}
+	if in.Caps.Has(client.Mute) {
+		o.Context = ""
+	}
+	if o == (plugin{}) {
+		return nil, "", 0
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err.Error(), 0
+	}
+	return append(b, '\n'), "", 0
 }

@@ -45,3 +45,19 @@ func TestEncode(t *testing.T) {
 		}
 	}
 }
+
+// lucid's own plugins read the deny, the context and the block, only
+// where they say something; a muted call's context is left out.
+func TestPlugin(t *testing.T) {
+	in := client.Input{Event: client.PreToolUse}
+	if b, _, code := Plugin(in, &client.Output{Deny: "no", Context: "ctx"}); string(b) != `{"deny":"no","context":"ctx"}`+"\n" || code != 0 {
+		t.Errorf("deny and context: %q %d", b, code)
+	}
+	in.Caps = client.Mute
+	if b, _, _ := Plugin(in, &client.Output{Context: "ctx"}); b != nil {
+		t.Errorf("a muted call's context alone: %q, want nothing", b)
+	}
+	if b, _, _ := Plugin(in, &client.Output{Block: "stop"}); string(b) != `{"block":"stop"}`+"\n" {
+		t.Errorf("block: %q", b)
+	}
+}

@@ -55,6 +55,7 @@ import (
 
 	"github.com/lucid-dev/lucid/internal/agents/agentstore"
 	"github.com/lucid-dev/lucid/internal/client"
+	"github.com/lucid-dev/lucid/internal/client/answer"
 	"github.com/lucid-dev/lucid/internal/client/identity"
 	"github.com/lucid-dev/lucid/internal/jsonread"
 )
@@ -247,28 +248,9 @@ func resolveIn(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// output is the extension's answer.
-type output struct {
-	Deny    string `json:"deny,omitempty"`
-	Context string `json:"context,omitempty"`
-	Block   string `json:"block,omitempty"`
-}
-
-// Encode writes lucid's answer as the extension reads it, exit 0 always.
-// A replaced command is left out: the shell signs lucid's commands.
+// Encode writes lucid's answer as the extension reads it (answer.Plugin).
 func (Client) Encode(in client.Input, out *client.Output) ([]byte, string, int) {
-	o := output{Deny: out.Deny, Context: out.Context, Block: out.Block}
-	if in.Caps.Has(client.Mute) {
-		o.Context = ""
-	}
-	if o == (output{}) {
-		return nil, "", 0
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		return nil, err.Error(), 0
-	}
-	return append(b, '\n'), "", 0
+	return answer.Plugin(in, out)
 }
 
 // Omp is oh-my-pi, a fork of Pi that loads the same extension from its
