@@ -22,17 +22,92 @@ func TestCopilotPluginGuards(t *testing.T) {
 	bin := needCopilot(t)
 	e := bareRepo(t)
 	w := &copilotWorld{env: e, bin: bin, home: e.home + "/.copilot", logDir: t.TempDir()}
-	// Copilot runs no hooks in a folder it does not trust.
+	// In a folder Copilot trusts, as most are (see
+	// TestCopilotPluginInUntrustedFolder for the others).
 	e.write(w.home+"/config.json", `{"trustedFolders": [`+strconv.Quote(e.repo)+`]}`+"\n")
+	installCopilotPlugin(t, w)
+	editUnderClaim(t, w)
+}
+
+// Where a teammate ran lucid init --client copilot, the project's hook file
+// and the plugin's are both loaded: each event still runs lucid once, and
+// the model reads one digest and one denial.
+func TestCopilotPluginBesideProjectHooks(t *testing.T) {
+	w := newCopilotLucid(t, false)
+	installCopilotPlugin(t, w)
+	editUnderClaim(t, w)
+	project, plugin := copilotPluginCalls(t, w)
+	// Copilot runs no hook after one that denied: the plugin's
+	// preToolUse never ran, so it is left out here.
+	for _, ev := range []string{"sessionStart", "userPromptSubmitted", "agentStop", "sessionEnd"} {
+		if project[ev] == 0 || plugin[ev] != project[ev] {
+			t.Errorf("%s: the project's hook ran %d times, the plugin's %d: want both, as often\n%s", ev, project[ev], plugin[ev], w.callsText())
+		}
+	}
+}
+
+// copilotPluginCalls counts the calls of lucid's hooks by event: the
+// project's (lucid hook --client copilot EVENT) and the plugin's (with
+// --user), each of which must have stood aside (answered nothing).
+func copilotPluginCalls(t *testing.T, w *copilotWorld) (project, plugin map[string]int) {
+	t.Helper()
+	project, plugin = map[string]int{}, map[string]int{}
+	for _, c := range w.calls() {
+		switch {
+		case len(c.Args) == 4 && c.Args[0] == "hook" && c.Args[1] == "--client" && c.Args[2] == "copilot":
+			project[c.Args[3]]++
+		case len(c.Args) == 5 && c.Args[0] == "hook" && c.Args[1] == "--client" && c.Args[2] == "copilot" && c.Args[3] == "--user":
+			plugin[c.Args[4]]++
+			if c.Stdout != "" || c.Stderr != "" || c.Code != 0 {
+				t.Errorf("the plugin's %s hook did not stand aside: exit %d, stdout %q, stderr %q", c.Args[4], c.Code, c.Stdout, c.Stderr)
+			}
+		}
+	}
+	return project, plugin
+}
+
+// installCopilotPlugin installs lucid's plugin from this repository's
+// folder, as a user does from GitHub.
+func installCopilotPlugin(t *testing.T, w *copilotWorld) {
+	t.Helper()
 	for _, args := range [][]string{{"plugin", "marketplace", "add", repoTop(t)}, {"plugin", "install", "lucid@lucid"}} {
-		cmd := exec.Command(bin, args...)
-		cmd.Dir, cmd.Env = e.home, w.environ()
+		cmd := exec.Command(w.bin, args...)
+		cmd.Dir, cmd.Env = w.env.home, w.environ()
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("copilot %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 		t.Logf("copilot %s: %s", strings.Join(args, " "), strings.TrimSpace(string(out)))
 	}
+}
+
+// In a folder Copilot does not trust, it skips the repository's hooks
+// without a word and still runs the plugin's (seen with 1.0.102): there
+// the plugin does not stand aside, and the write is denied.
+func TestCopilotPluginInUntrustedFolder(t *testing.T) {
+	bin := needCopilot(t)
+	e := newScratch(t, t.TempDir())
+	e.run("lucid", "init", "--client", "copilot")
+	e.run("git", "add", "-A")
+	e.run("git", "commit", "-qm", "copilot")
+	w := &copilotWorld{env: e, bin: bin, home: e.home + "/.copilot", logDir: t.TempDir()}
+	installCopilotPlugin(t, w)
+	editUnderClaim(t, w)
+	var starts []string
+	for _, c := range w.calls() {
+		if len(c.Args) >= 4 && c.Args[0] == "hook" && c.Args[len(c.Args)-1] == "sessionStart" {
+			starts = append(starts, strings.Join(c.Args, " "))
+		}
+	}
+	if len(starts) != 1 || !strings.Contains(starts[0], "--user") {
+		t.Errorf("sessionStart ran lucid as %q, want once, the plugin's\n%s", starts, w.callsText())
+	}
+}
+
+// editUnderClaim has Copilot's model edit src/auth.go, which another agent
+// claimed: the edit is denied, once, and the file is as it was.
+func editUnderClaim(t *testing.T, w *copilotWorld) {
+	t.Helper()
 	w.claimAs(otherAgent, "src/**", "rework auth")
 	before := w.read("src/auth.go")
 	lead := &cc.Script{Name: "lead", Marker: "[[copilot-lead]]", Steps: []cc.Step{
@@ -46,7 +121,7 @@ func TestCopilotPluginGuards(t *testing.T) {
 	if len(reqs) < 2 {
 		t.Fatalf("want 2 requests, got %d\n%s", len(reqs), srv.Dump())
 	}
-	if m, _ := reqs[1].Chat.LastToolResult(); !strings.Contains(m.Text(), "Denied by preToolUse hook: lucid: src/auth.go is claimed") {
+	if m, _ := reqs[1].Chat.LastToolResult(); strings.Count(m.Text(), "Denied by preToolUse hook: lucid: src/auth.go is claimed") != 1 {
 		t.Errorf("the edit on the claim: the model read %q", m.Text())
 	}
 	if w.read("src/auth.go") != before {

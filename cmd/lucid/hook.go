@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/lucid-dev/lucid/hooks"
@@ -24,19 +25,19 @@ func fastHook(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bo
 	case len(args) == 2 && args[0] == "hook" && !strings.HasPrefix(args[1], "-"):
 		return runHookAs(clients.Default(), args[1], stdin, stdout, stderr), true
 	case len(args) == 3 && args[0] == "hook" && args[1] == "--user" && !strings.HasPrefix(args[2], "-"):
-		return runUserHook(args[2], stdin, stdout, stderr), true
+		return runUserHook(clients.Default(), args[2], stdin, stdout, stderr), true
 	}
 	return 0, false
 }
 
-// runUserHook runs a hook of the default client's user settings (lucid
-// init --user), unless the folder the session started in registers
-// lucid's project hooks, which then serve it.
-func runUserHook(event string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if clients.UserHookStandsAside(event) {
+// runUserHook runs a hook of client registered outside the project (the
+// user's settings, lucid init --user, or lucid's plugin of the client),
+// unless the project registers lucid's own hooks, which then serve it.
+func runUserHook(client client.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if aside, _ := clients.UserHookStandsAside(client, event); aside {
 		return 0
 	}
-	return runHookAs(clients.Default(), event, stdin, stdout, stderr)
+	return runHookAs(client, event, stdin, stdout, stderr)
 }
 
 // runHookAs runs one hook call of client, unless it is not one: a `lucid
@@ -67,7 +68,7 @@ prints at most one answer. `+"`lucid init`"+` registers it for each event
 It never fails the agent's work: trouble is one line on stderr and exit 0.
 A hook is the client's to run: one run in an agent's shell is refused.`)
 	name := f.String("client", def.Name(), "the client that calls: "+strings.Join(clients.Names(), ", "))
-	user := f.Bool("user", false, "a hook of "+def.Title()+"'s user settings (lucid init --user): it stands aside where the project registers lucid's own")
+	user := f.Bool("user", false, "a hook registered outside the project (lucid init --user, a plugin): it stands aside where the project registers lucid's own ("+strings.Join(clients.UserHookClients(), ", ")+")")
 	if err := f.parse(c, args); err != nil {
 		return err
 	}
@@ -79,10 +80,10 @@ A hook is the client's to run: one run in an agent's shell is refused.`)
 		return usageErr("name the event: lucid hook --client %s EVENT (one of %s)", cl.Name(), strings.Join(client.EventNames(cl.Events()), ", "))
 	}
 	if *user {
-		if cl.Name() != def.Name() {
-			return usageErr("--user is %s's: lucid hook --user EVENT", def.Title())
+		if !slices.Contains(clients.UserHookClients(), cl.Name()) {
+			return usageErr("--user is for the hooks of %s, not %s's", strings.Join(clients.UserHookClients(), ", "), cl.Title())
 		}
-		return &exitError{code: runUserHook(f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
+		return &exitError{code: runUserHook(cl, f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 	}
 	return &exitError{code: runHookAs(cl, f.Arg(0), c.stdin, c.stdout, c.stderr), err: errQuiet}
 }

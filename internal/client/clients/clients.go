@@ -89,12 +89,32 @@ func Adapters() []client.Client {
 	return out
 }
 
-// UserHookStandsAside reports whether a hook of the default client's user
-// settings (lucid init --user) leaves event to the project's own hooks,
-// for a client whose user hooks stand aside so.
-func UserHookStandsAside(event string) bool {
-	c, ok := Default().(interface{ UserHookStandsAside(string) bool })
-	return ok && c.UserHookStandsAside(event)
+// outsideHooks is a client whose hooks can be registered outside the
+// project (in the user's settings, or by a plugin of its marketplace) and
+// then stand aside where the project registers lucid's own, so that no
+// event runs lucid twice.
+type outsideHooks interface {
+	UserHookStandsAside(event string) bool
+}
+
+// UserHookStandsAside reports whether a hook of c registered outside the
+// project (lucid hook --user) leaves event to the project's own hooks;
+// ok is false for a client whose hooks are never registered so.
+func UserHookStandsAside(c client.Client, event string) (aside, ok bool) {
+	o, ok := c.(outsideHooks)
+	return ok && o.UserHookStandsAside(event), ok
+}
+
+// UserHookClients are the names of the clients whose hooks may be
+// registered outside the project (lucid hook --client NAME --user).
+func UserHookClients() []string {
+	var out []string
+	for _, c := range all {
+		if _, ok := c.(outsideHooks); ok {
+			out = append(out, c.Name())
+		}
+	}
+	return out
 }
 
 // Hosted is how a hook call of client's entry runs in the environment

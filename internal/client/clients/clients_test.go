@@ -96,8 +96,11 @@ func TestDoctorAndHelp(t *testing.T) {
 			t.Errorf("trust flag --%s: %+v", tr.Flag, tr)
 		}
 	}
-	if UserHookStandsAside("NoSuchEvent") {
-		t.Error("a user hook standing aside for nothing")
+	if aside, ok := UserHookStandsAside(Default(), "NoSuchEvent"); aside || !ok {
+		t.Errorf("the default client's user hook for no event: aside %v, registered outside the project %v", aside, ok)
+	}
+	if !slices.Contains(UserHookClients(), Default().Name()) {
+		t.Errorf("lucid hook --user is not the default client's: %v", UserHookClients())
 	}
 }
 

@@ -153,6 +153,21 @@ func trusts(values []string, dir string) bool {
 	return false
 }
 
+// trustedHere reports whether Copilot trusts dir, and so loads the
+// repository's hooks there, by what a hook can see: COPILOT_ALLOW_ALL or
+// config.json. A session's --trust-folder leaves no trace a hook can read.
+func trustedHere(dir string) bool {
+	if os.Getenv("COPILOT_ALLOW_ALL") == "true" {
+		return true
+	}
+	c, err := readConfig(ConfigPath())
+	if err != nil || len(bytes.TrimSpace(c.body)) == 0 {
+		return false
+	}
+	f, _ := c.folders()
+	return trusts(f.values, dir)
+}
+
 // Trust adds the work tree's top to trustedFolders in Copilot's
 // config.json, keeping every byte of the user's, unless Copilot trusts it
 // already; lucid's record says what it added, for Untrust.
