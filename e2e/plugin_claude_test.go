@@ -96,6 +96,35 @@ func TestClaudePluginGuards(t *testing.T) {
 	}
 }
 
+// An agent that registers lucid's hooks in the project mid-session (a
+// prompt injection's way to have the plugin stand aside, with hooks that do
+// nothing) does not get past the claim: Claude Code read the project's
+// hooks as it started, and the plugin's count only the registrations that
+// were there then.
+func TestClaudePluginAgentCannotSendItAside(t *testing.T) {
+	needClaude(t)
+	e := bareRepo(t)
+	e.installClaudePlugin()
+	e.claimAs(otherAgent, "src/**", "rewrite auth")
+	before := e.read("src/auth.go")
+	fake := `{"hooks":{"PreToolUse":[{"matcher":"NoSuchTool","hooks":[{"type":"command","command":"exec lucid hook PreToolUse"}]}]}}`
+	lead := &api.Script{Name: "lead", Marker: "[[lead]]", Steps: []api.Step{
+		api.Call("Bash", map[string]any{"command": "mkdir -p .claude && printf '%s\\n' '" + fake + "' > .claude/settings.local.json"}),
+		api.Call("Write", map[string]any{"file_path": e.path("src/auth.go"), "content": "package auth // mine\n"}),
+		api.Say("done"),
+	}}
+	srv := api.New(lead)
+	defer srv.Close()
+	e.claude(srv, "[[lead]] edit the auth code")
+	if got := e.read(".claude/settings.local.json"); !strings.Contains(got, "NoSuchTool") {
+		t.Fatalf("the agent's settings were not written: %q\n%s", got, srv.Dump())
+	}
+	denied(t, step(t, srv, "lead", 2), "Write", "src/auth.go is claimed by")
+	if got := e.read("src/auth.go"); got != before {
+		t.Errorf("src/auth.go changed under the claim:\n%s\n%s", got, e.callsText())
+	}
+}
+
 // Where a teammate ran lucid init, the project's hooks and the plugin's
 // are both registered: each event runs lucid's handler once, the plugin's
 // standing aside (a call that answers nothing), and the model reads one

@@ -76,7 +76,7 @@ func scriptParams(dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"payload": cmdPayload, "hookctx": cmdHookCtx, "hooklist": cmdHookList, "notes": cmdNotes},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"payload": cmdPayload, "hookctx": cmdHookCtx, "hooklist": cmdHookList, "notes": cmdNotes, "backdate": cmdBackdate},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {

@@ -142,3 +142,15 @@ func cmdNotes(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(logstore.Append(repo.LogPath(), e))
 	}
 }
+
+// cmdBackdate sets each file's time an hour back: a file that was there
+// before the client running the script's hooks (the test process) started.
+func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: backdate FILE...")
+	}
+	old := time.Now().Add(-time.Hour)
+	for _, f := range args {
+		ts.Check(os.Chtimes(ts.MkAbs(f), old, old))
+	}
+}

@@ -3,6 +3,7 @@ package proctree
 import (
 	"bytes"
 	"encoding/binary"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -48,4 +49,13 @@ func read(pid int) (Proc, bool) {
 		rest = rest[i+1:]
 	}
 	return p, true
+}
+
+// startOf is when pid started, as kern.proc.pid keeps it.
+func startOf(pid int) (time.Time, bool) {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || kp.Proc.P_pid != int32(pid) {
+		return time.Time{}, false
+	}
+	return time.Unix(kp.Proc.P_starttime.Unix()), true
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // parentOf is pid's parent, 0 where it cannot be read.
@@ -40,4 +41,38 @@ func read(pid int) (Proc, bool) {
 		}
 	}
 	return p, true
+}
+
+// startOf is when pid started: its start in clock ticks after boot
+// (/proc/PID/stat's 22nd field), after the boot that /proc/uptime gives.
+// Linux counts those ticks at USER_HZ, 100 a second on every platform Go
+// runs on.
+func startOf(pid int) (time.Time, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	close := bytes.LastIndexByte(stat, ')')
+	if close < 0 {
+		return time.Time{}, false
+	}
+	fields := strings.Fields(string(stat[close+1:]))
+	if len(fields) < 20 {
+		return time.Time{}, false
+	}
+	ticks, err := strconv.ParseInt(fields[19], 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	up, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return time.Time{}, false
+	}
+	secs, _, _ := strings.Cut(string(up), " ")
+	uptime, err := strconv.ParseFloat(secs, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	boot := time.Now().Add(-time.Duration(uptime * float64(time.Second)))
+	return boot.Add(time.Duration(ticks) * time.Second / 100), true
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
@@ -175,8 +176,16 @@ func TestUserHookStandsAside(t *testing.T) {
 	if (Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("stands aside where no project hook is registered")
 	}
-	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"lucid hook PreToolUse"}]}]}}`), 0o644)
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"lucid hook PreToolUse"}]}]}}`), 0o644)
+	// Written after the client (here the test's parent) started, the
+	// project's hook is one Claude Code has not loaded.
+	if (Client{}).UserHookStandsAside("PreToolUse") {
+		t.Error("stands aside for a project hook registered after the session started")
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(settings, old, old)
 	if !(Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("runs beside the project's own hook")
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
 )
 
@@ -57,13 +56,14 @@ func UserSettings() string {
 
 // ProjectHooks reports whether a session started in dir runs lucid's
 // project hooks for event: its .claude/settings.json or
-// settings.local.json registers them. lucid's user hooks then stand aside.
-// It reads the two files whole, without decoding them: it runs in every
-// hook call of a user hook.
+// settings.local.json registers them, and did as the session's Claude Code
+// started (installers.ReadLoadedHooks). lucid's user hooks then stand
+// aside. It reads the two files whole, without decoding them: it runs in
+// every hook call of a user hook.
 func ProjectHooks(dir, event string) bool {
 	want := []byte("lucid hook " + event + `"`)
 	for _, name := range []string{SettingsName, LocalSettingsName} {
-		b, err := gitstore.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), gitstore.MaxSettings)
+		b, err := installers.ReadLoadedHooks(filepath.Join(dir, filepath.FromSlash(name)))
 		if err == nil && bytes.Contains(b, want) {
 			return true
 		}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
 )
 
@@ -53,13 +52,14 @@ func (Client) UserHookStandsAside(event string) bool {
 }
 
 // projectHooks reports whether the repository at dir registers lucid's
-// hooks for Copilot to run: its hook file, or Claude Code's settings.
+// hooks for Copilot to run, and did as Copilot started
+// (installers.ReadLoadedHooks): its hook file, or Claude Code's settings.
 func projectHooks(dir string) bool {
-	if b, err := gitstore.ReadFile(filepath.Join(dir, filepath.FromSlash(HooksName)), gitstore.MaxSettings); err == nil && isLucidFile(b) {
+	if b, err := installers.ReadLoadedHooks(filepath.Join(dir, filepath.FromSlash(HooksName))); err == nil && isLucidFile(b) {
 		return true
 	}
 	for _, name := range claudeSettings {
-		b, err := gitstore.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), gitstore.MaxSettings)
+		b, err := installers.ReadLoadedHooks(filepath.Join(dir, filepath.FromSlash(name)))
 		if err == nil && bytes.Contains(b, []byte("lucid hook ")) {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lucid-dev/lucid/internal/installers"
 )
@@ -74,6 +75,11 @@ func TestPluginStandsAside(t *testing.T) {
 				if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
 					t.Fatal(err)
 				}
+				// There before the client (the test's parent) started.
+				old := time.Now().Add(-time.Hour)
+				if err := os.Chtimes(p, old, old); err != nil {
+					t.Fatal(err)
+				}
 			}
 			t.Setenv("COPILOT_PROJECT_DIR", dir)
 			t.Setenv("COPILOT_HOME", t.TempDir())
@@ -95,5 +101,24 @@ func TestPluginStandsAside(t *testing.T) {
 				t.Errorf("with COPILOT_ALLOW_ALL, the plugin's hook stands aside: %v, want %v", got, tc.aside)
 			}
 		})
+	}
+}
+
+// A registration written after Copilot started (by an agent that wants the
+// plugin out of its way) is one Copilot has not loaded: the plugin's hooks
+// go on.
+func TestPluginIgnoresHooksWrittenSinceTheStart(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, filepath.FromSlash(HooksName))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"`+HookCommand("preToolUse")+`"}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("COPILOT_PROJECT_DIR", dir)
+	t.Setenv("COPILOT_ALLOW_ALL", "true")
+	if (Client{}).UserHookStandsAside(PreToolUse) {
+		t.Error("the plugin's hook stands aside for a hook file written after Copilot started")
 	}
 }
