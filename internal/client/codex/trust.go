@@ -160,7 +160,11 @@ func (c *codexConfig) setTrust(key, hash string) error {
 		return nil
 	}
 	for _, t := range c.tables() {
-		if slices.Equal(t.keys, []string{"hooks"}) || slices.Equal(t.keys, []string{"hooks", "state"}) {
+		// Codex's own trust write (its /hooks view, app-server's
+		// config/batchWrite) leaves an empty [hooks.state] header before
+		// its [hooks.state."KEY"] tables: one that holds no key is no
+		// other spelling of state.
+		if (slices.Equal(t.keys, []string{"hooks"}) || slices.Equal(t.keys, []string{"hooks", "state"})) && c.holdsKeys(t) {
 			return fmt.Errorf("%s has a [%s] table: lucid writes trust only as [hooks.state.\"KEY\"] tables; trust lucid's hooks in Codex instead (its /hooks view), or move that table's state entries into such tables", c.path, strings.Join(t.keys, "."))
 		}
 	}
@@ -223,4 +227,16 @@ func (c *codexConfig) removeTrust(drop func(key, hash string) bool) bool {
 		}
 	}
 	return changed
+}
+
+// holdsKeys reports whether table t has a line other than its header, a
+// blank or a comment.
+func (c *codexConfig) holdsKeys(t tomlTable) bool {
+	lines := strings.Split(string(c.doc[t.start:t.end]), "\n")
+	for _, l := range lines[1:] {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return true
+		}
+	}
+	return false
 }

@@ -121,6 +121,28 @@ func TestTrustCodexRefusesOtherForms(t *testing.T) {
 	}
 }
 
+// Trusting lucid's Codex plugin in Codex leaves an empty [hooks.state]
+// header before the plugin's tables (as Codex 0.169.0 wrote it): lucid's
+// trust goes beside them, and theirs stays.
+func TestTrustCodexBesideCodexsOwnTrust(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	home := t.TempDir()
+	t.Setenv("CODEX_HOME", home)
+	user := "[plugins.\"lucid@lucid\"]\nenabled = true\n\n[hooks.state]\n\n[hooks.state.\"lucid@lucid:hooks/hooks.json:stop:0:0\"]\n" +
+		"trusted_hash = \"sha256:aa\"\ntrusted_content_hash = \"sha256:bb\"\n"
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(user), 0o600)
+	Hooks.InstallHooks(repo)
+	if _, err := Trust(repo); err != nil {
+		t.Fatal(err)
+	}
+	if f := checkCodexTrust(repo); !f.OK {
+		t.Errorf("doctor after --trust-codex: %s", f.Detail)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "config.toml")); !strings.HasPrefix(string(b), user) {
+		t.Errorf("Codex's own trust did not stay as it was:\n%s", b)
+	}
+}
+
 // A config.toml that is a link into the user's dotfiles is followed: the
 // trust goes into the file it points to, and the link stays a link.
 func TestTrustCodexFollowsTheUsersLink(t *testing.T) {
