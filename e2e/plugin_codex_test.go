@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -212,10 +213,11 @@ func TestCodexPluginBesideProjectHooks(t *testing.T) {
 	// answers, the other stands aside with nothing to say.
 	started, answered := map[string]int{}, map[string]int{}
 	for _, c := range e.calls() {
-		if len(c.Args) == 4 && c.Args[0] == "hook" && c.Args[1] == "--client" && c.Args[2] == "codex" {
-			started[c.Args[3]]++
+		args := slices.DeleteFunc(slices.Clone(c.Args), func(a string) bool { return a == "--user" })
+		if len(args) == 4 && args[0] == "hook" && args[1] == "--client" && args[2] == "codex" {
+			started[args[3]]++
 			if strings.TrimSpace(c.Stdout) != "" {
-				answered[c.Args[3]]++
+				answered[args[3]]++
 			}
 		}
 	}

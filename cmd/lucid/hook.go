@@ -45,11 +45,10 @@ func runUserHook(client client.Client, event string, stdin io.Reader, stdout, st
 // names, so it is refused, with exit 0 like every hook's own trouble. A
 // call of an entry that another client runs answers as that client takes
 // it, or does nothing where lucid's own entry of that client serves it
-// (clients.Hosted); a call of the client's plugin does nothing where the
-// project's own entry serves the event (clients.PluginHookStandsAside).
+// (clients.Hosted).
 func runHookAs(client client.Client, event string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hosted, aside := clients.Hosted(client, os.Getenv)
-	if aside || clients.PluginHookStandsAside(client, event, os.Getenv) {
+	if aside {
 		return 0
 	}
 	if why := identity.ForgedHook(client, identity.All(), os.Getenv); why != "" {

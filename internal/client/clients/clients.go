@@ -117,18 +117,6 @@ func UserHookClients() []string {
 	return out
 }
 
-// PluginHookStandsAside reports whether a hook call of c is its plugin's
-// (a plugin the client installs from this repository's marketplace,
-// whose hooks run in every session) and leaves event to lucid's own entry
-// in the project, which the client runs as well, so that no event runs
-// lucid twice; for a client whose plugin's hooks stand aside so.
-func PluginHookStandsAside(c client.Client, event string, getenv func(string) string) bool {
-	p, ok := c.(interface {
-		PluginHookStandsAside(event string, getenv func(string) string) bool
-	})
-	return ok && p.PluginHookStandsAside(event, getenv)
-}
-
 // Hosted is how a hook call of client's entry runs in the environment
 // getenv: as client's own, or, where another client runs that entry
 // (GitHub Copilot CLI runs Claude Code's), with its payload read and its

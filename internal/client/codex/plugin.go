@@ -3,7 +3,6 @@ package codex
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/lucid-dev/lucid/gitstore"
@@ -21,18 +20,20 @@ import (
 // the model never reads); every other hook then does nothing.
 //
 // Codex runs a project's .codex/hooks.json beside a plugin's, the same
-// command twice where both have it (seen with 0.169.0), and it sets
-// PLUGIN_ROOT for a plugin's hooks alone. So the plugin's hook stands
-// aside where lucid's own project entry for the event will run, and each
-// event runs lucid once.
+// command twice where both have it (seen with 0.169.0). So the plugin's
+// hooks are lucid hook --client codex --user EVENT, which stand aside
+// where lucid's own project entry for the event will run, and each event
+// runs lucid once.
 
 // PluginHookCommand is the command of the plugin's hook for event: lucid
-// init's own, and at SessionStart the word on a missing lucid first.
+// init's own run with --user, and at SessionStart the word on a missing
+// lucid first.
 func PluginHookCommand(event string) string {
+	cmd := "exec lucid hook --client codex --user " + event
 	if event == "SessionStart" {
-		return installers.MissingCommand + "; exec lucid hook --client codex " + event
+		return installers.MissingCommand + "; " + cmd
 	}
-	return Hooks.Command(event)
+	return "command -v lucid >/dev/null 2>&1 || exit 0; " + cmd
 }
 
 // PluginHooks is the plugin's hooks/hooks.json as a client of the
@@ -46,21 +47,13 @@ var PluginHooks = &installers.Client{
 	Command:     PluginHookCommand,
 }
 
-// PluginHookStandsAside reports whether this hook call is the plugin's
-// (Codex gave it a PLUGIN_ROOT that holds a Codex plugin) and the
-// project's lucid entry for event runs too: the session's repository has
-// it in .codex/hooks.json, and Codex trusts the project and the entry as
-// the file has it now. An untrusted project entry is skipped by Codex
-// without a word, so there the plugin's hook serves the call. Outside a
-// plugin's call it costs one lookup in the environment.
-func (Client) PluginHookStandsAside(event string, getenv func(string) string) bool {
-	root := getenv("PLUGIN_ROOT")
-	if root == "" {
-		return false
-	}
-	if _, err := os.Stat(filepath.Join(root, ".codex-plugin", "plugin.json")); err != nil {
-		return false
-	}
+// UserHookStandsAside reports whether a hook of the plugin leaves event to
+// the project's lucid entry, which Codex runs too: the session's
+// repository has it in .codex/hooks.json, as it had when Codex started
+// (installers.ReadLoadedHooks), and Codex trusts the project and the entry
+// as the file has it. An untrusted project entry is skipped by Codex
+// without a word, so there the plugin's hook serves the call.
+func (Client) UserHookStandsAside(event string) bool {
 	wd, err := os.Getwd() // Codex runs a hook in the session's folder
 	if err != nil {
 		return false
@@ -70,7 +63,7 @@ func (Client) PluginHookStandsAside(event string, getenv func(string) string) bo
 		return false
 	}
 	// The common case, no project entry, costs one read of a small file.
-	b, err := gitstore.ReadFile(repo.Abs(HooksName), gitstore.MaxSettings)
+	b, err := installers.ReadLoadedHooks(repo.Abs(HooksName))
 	if err != nil || !bytes.Contains(b, []byte("lucid hook --client codex "+event+`"`)) {
 		return false
 	}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/lucid-dev/lucid/gitstore"
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/testkit/installertest"
 )
@@ -40,36 +40,26 @@ func TestPluginMatchesLucidInit(t *testing.T) {
 	if err != nil || string(got) != string(want) {
 		t.Errorf("plugins/codex/hooks/hooks.json is not what lucid init writes (go test ./internal/client/codex -run TestPluginMatchesLucidInit -update writes it):\n%s", want)
 	}
-	// Each event runs lucid init's own command, which the plugin's call
-	// tells apart by Codex's PLUGIN_ROOT; SessionStart first says where
+	// Each event runs lucid init's own command with --user, which stands
+	// aside where the project's entry runs; SessionStart first says where
 	// lucid is missing.
 	for _, e := range events {
 		cmd := PluginHookCommand(e.Name)
-		if !strings.HasPrefix(cmd, "command -v lucid >/dev/null 2>&1 || ") || !strings.HasSuffix(cmd, "; exec lucid hook --client codex "+e.Name) {
+		if !strings.HasPrefix(cmd, "command -v lucid >/dev/null 2>&1 || ") || !strings.HasSuffix(cmd, "; exec lucid hook --client codex --user "+e.Name) {
 			t.Errorf("%s: %s", e.Name, cmd)
 		}
 	}
 }
 
-// The plugin's hook stands aside only in a call of a Codex plugin, and
-// only where Codex runs lucid's project entry for the event too: there
-// and trusted. Trust the project and not the entry, and the plugin's
-// hook serves the call, since Codex skips the entry without a word.
+// The plugin's hook stands aside only where Codex runs lucid's project
+// entry for the event too: there as Codex started, and trusted. Trust the
+// project and not the entry, and the plugin's hook serves the call, since
+// Codex skips the entry without a word.
 func TestPluginHookStandsAside(t *testing.T) {
 	repo := installertest.NewRepo(t)
-	home, plugin := t.TempDir(), t.TempDir()
-	t.Setenv("CODEX_HOME", home)
-	installertest.WriteSettings(t, &gitstore.Repo{Top: plugin}, ".codex-plugin/plugin.json", `{"name":"lucid"}`)
+	t.Setenv("CODEX_HOME", t.TempDir())
 	t.Chdir(repo.Top)
-	env := func(root string) func(string) string {
-		return func(k string) string {
-			if k == "PLUGIN_ROOT" {
-				return root
-			}
-			return ""
-		}
-	}
-	aside := func() bool { return Client{}.PluginHookStandsAside("PreToolUse", env(plugin)) }
+	aside := func() bool { return Client{}.UserHookStandsAside("PreToolUse") }
 	if aside() {
 		t.Error("stands aside in a repository without lucid's Codex hooks")
 	}
@@ -78,16 +68,23 @@ func TestPluginHookStandsAside(t *testing.T) {
 	}
 	project := "[projects." + tomlString(repo.Top) + "]\ntrust_level = \"trusted\"\n"
 	os.WriteFile(ConfigPath(), []byte(project), 0o600)
-	if aside() {
-		t.Error("stands aside for a project entry Codex does not trust")
-	}
 	if _, err := Trust(repo); err != nil {
+		t.Fatal(err)
+	}
+	// Written after the client (the test's parent) started, the entry is
+	// one Codex has not loaded.
+	if aside() {
+		t.Error("stands aside for a project entry written after Codex started")
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(repo.Abs(HooksName), old, old); err != nil {
 		t.Fatal(err)
 	}
 	if !aside() {
 		t.Error("does not stand aside where the trusted project entry runs")
 	}
-	if (Client{}).PluginHookStandsAside("PreToolUse", env("")) || (Client{}).PluginHookStandsAside("PreToolUse", env(t.TempDir())) {
-		t.Error("a call that is not a Codex plugin's stands aside")
+	os.WriteFile(ConfigPath(), []byte(project), 0o600)
+	if aside() {
+		t.Error("stands aside for a project entry Codex does not trust")
 	}
 }
