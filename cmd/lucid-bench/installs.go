@@ -21,8 +21,10 @@ import (
 // lucid runs it, beside the plain binary: the binary install.sh puts in
 // place from make dist's archive of this platform (served on loopback, as
 // a release is), lucid init's hook command through sh, and the hooks of
-// the Claude Code and Copilot CLI plugins (read from their hooks.json),
-// alone and standing aside where the project registers lucid's own. It
+// the Claude Code, Codex CLI and Copilot CLI plugins (read from their
+// hooks.json), alone and, but for Codex's (which needs the person's trust
+// of the project's entry), standing aside where the project registers
+// lucid's own. It
 // also prints the archive's size, and how long make dist and the install
 // took. (npm's install has its own section; Gemini's extension registers
 // lucid init's command, which Gemini runs once.)
@@ -64,6 +66,10 @@ func installsSection(b *bench) error {
 	if err != nil {
 		return err
 	}
+	codexPlugin, err := pluginCommand(filepath.Join(top, "plugins", "codex", "hooks", "hooks.json"), "PreToolUse")
+	if err != nil {
+		return err
+	}
 	// A project folder without lucid's hooks, where the plugins' hooks
 	// run; the scratch repository registers lucid's Claude Code hooks, so
 	// there they stand aside (Copilot's in a folder it trusts).
@@ -77,14 +83,18 @@ func installsSection(b *bench) error {
 		const session = "30df32ba-0d45-4195-af71-803394f51561"
 		claude, claudeStart := payloadOf("claude", "tool-", session, s.dir), payloadOf("claude", "start", session, s.dir)
 		copilot, copilotStart := payloadOf("copilot", "tool-1", session, s.dir), payloadOf("copilot", "start", session, s.dir)
-		if claude == nil || copilot == nil || claudeStart == nil || copilotStart == nil {
-			return errors.New("the Claude Code or Copilot CLI payloads are missing from testdata/clients")
+		codex, codexStart := payloadOf("codex", "tool-", session, s.dir), payloadOf("codex", "start", session, s.dir)
+		if claude == nil || copilot == nil || codex == nil || claudeStart == nil || copilotStart == nil || codexStart == nil {
+			return errors.New("the Claude Code, Codex CLI or Copilot CLI payloads are missing from testdata/clients")
 		}
 		// Each session looks first, so the hook has nothing new.
 		if _, err := b.output(s.dir, claudeStart, lucid, "hook", "SessionStart"); err != nil {
 			return err
 		}
 		if _, err := b.output(s.dir, copilotStart, lucid, "hook", "--client", "copilot", "sessionStart"); err != nil {
+			return err
+		}
+		if _, err := b.output(s.dir, codexStart, lucid, "hook", "--client", "codex", "SessionStart"); err != nil {
 			return err
 		}
 		fmt.Fprintf(b.out, "  %-62s %10s %10s %10s %8s\n", "tool-call hook (nothing new), "+sizeName(n)+" entries", "median", "max", "floor", "x floor")
@@ -99,6 +109,7 @@ func installsSection(b *bench) error {
 			{"lucid init's Claude Code hook command, through sh", []string{path}, claude, []string{"sh", "-c", "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook PreToolUse"}},
 			{"Claude Code plugin's hook, no project hooks", []string{path, "CLAUDE_PROJECT_DIR=" + bare}, claude, []string{"sh", "-c", claudePlugin}},
 			{"Claude Code plugin's hook, standing aside", []string{path, "CLAUDE_PROJECT_DIR=" + s.dir}, claude, []string{"sh", "-c", claudePlugin}},
+			{"Codex CLI plugin's PreToolUse, no project hooks", []string{path}, codex, []string{"sh", "-c", codexPlugin}},
 			{"Copilot CLI plugin's preToolUse, no project hooks", []string{path, "COPILOT_PROJECT_DIR=" + bare}, copilot, []string{"sh", "-c", copilotPlugin}},
 			{"Copilot CLI plugin's preToolUse, standing aside", []string{path, "COPILOT_PROJECT_DIR=" + s.dir, "COPILOT_ALLOW_ALL=true"}, copilot, []string{"sh", "-c", copilotPlugin}},
 		}

@@ -51,11 +51,15 @@ func read(pid int) (Proc, bool) {
 	return p, true
 }
 
-// startOf is when pid started, as kern.proc.pid keeps it.
-func startOf(pid int) (time.Time, bool) {
+// brief reads pid's parent, name and start from kern.proc.pid alone.
+func brief(pid int) (p Proc, start time.Time, ok bool) {
 	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if err != nil || kp.Proc.P_pid != int32(pid) {
-		return time.Time{}, false
+		return p, start, false
 	}
-	return time.Unix(kp.Proc.P_starttime.Unix()), true
+	name := kp.Proc.P_comm[:]
+	if i := bytes.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
+	}
+	return Proc{PID: pid, PPID: int(kp.Eproc.Ppid), Name: string(name)}, time.Unix(kp.Proc.P_starttime.Unix()), true
 }

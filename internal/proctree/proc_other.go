@@ -8,5 +8,5 @@ import "time"
 // so, and the running environment alone decides.
 func read(int) (Proc, bool) { return Proc{}, false }
 
-// startOf tells nothing where lucid knows no process table.
-func startOf(int) (time.Time, bool) { return time.Time{}, false }
+// brief tells nothing where lucid knows no process table.
+func brief(int) (Proc, time.Time, bool) { return Proc{}, time.Time{}, false }

@@ -26,16 +26,20 @@ func read(pid int) (Proc, bool) {
 	return Proc{}, false
 }
 
-// startOf is when pid started, as GetProcessTimes gives it.
-func startOf(pid int) (time.Time, bool) {
+// brief reads pid's parent and name from a snapshot, and its start from
+// GetProcessTimes.
+func brief(pid int) (p Proc, start time.Time, ok bool) {
+	if p, ok = read(pid); !ok {
+		return p, start, false
+	}
 	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
 	if err != nil {
-		return time.Time{}, false
+		return p, start, false
 	}
 	defer windows.CloseHandle(h)
 	var created, exited, kernel, user windows.Filetime
 	if windows.GetProcessTimes(h, &created, &exited, &kernel, &user) != nil {
-		return time.Time{}, false
+		return p, start, false
 	}
-	return time.Unix(0, created.Nanoseconds()), true
+	return p, time.Unix(0, created.Nanoseconds()), true
 }

@@ -20,18 +20,21 @@ var between = map[string]bool{
 // for a hook is the client that runs it. ok is false where that cannot be
 // told.
 func ClientStart() (t time.Time, ok bool) {
-	pid := parentOf(self())
+	me, _, ok := brief(self())
+	if !ok {
+		return time.Time{}, false
+	}
+	pid := me.PPID
 	for range maxDepth {
 		if pid <= 1 {
 			return time.Time{}, false
 		}
-		p, ok := read(pid)
+		p, start, ok := brief(pid)
 		if !ok {
 			return time.Time{}, false
 		}
-		name := strings.ToLower(strings.TrimSuffix(filepath.Base(p.Name), ".exe"))
-		if !between[name] {
-			return startOf(pid)
+		if !between[strings.ToLower(strings.TrimSuffix(filepath.Base(p.Name), ".exe"))] {
+			return start, true
 		}
 		pid = p.PPID
 	}

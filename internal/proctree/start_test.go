@@ -25,7 +25,7 @@ func TestClientStartPassesTheShell(t *testing.T) {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		t.Skip("no sh to start the child in")
 	}
-	self, ok := startOf(os.Getpid())
+	_, self, ok := brief(os.Getpid())
 	if !ok {
 		t.Fatal("the test process's own start cannot be read")
 	}
