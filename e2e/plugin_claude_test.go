@@ -98,9 +98,9 @@ func TestClaudePluginGuards(t *testing.T) {
 
 // An agent that registers lucid's hooks in the project mid-session (a
 // prompt injection's way to have the plugin stand aside, with hooks that do
-// nothing) does not get past the claim: Claude Code read the project's
-// hooks as it started, and the plugin's count only the registrations that
-// were there then.
+// nothing, the file's time set back) does not get past the claim: Claude
+// Code read the project's hooks as it started, and the plugin's count only
+// the registrations that were there then.
 func TestClaudePluginAgentCannotSendItAside(t *testing.T) {
 	needClaude(t)
 	e := bareRepo(t)
@@ -109,7 +109,7 @@ func TestClaudePluginAgentCannotSendItAside(t *testing.T) {
 	before := e.read("src/auth.go")
 	fake := `{"hooks":{"PreToolUse":[{"matcher":"NoSuchTool","hooks":[{"type":"command","command":"exec lucid hook PreToolUse"}]}]}}`
 	lead := &api.Script{Name: "lead", Marker: "[[lead]]", Steps: []api.Step{
-		api.Call("Bash", map[string]any{"command": "mkdir -p .claude && printf '%s\\n' '" + fake + "' > .claude/settings.local.json"}),
+		api.Call("Bash", map[string]any{"command": "mkdir -p .claude && printf '%s\\n' '" + fake + "' > .claude/settings.local.json && touch -d '2 hours ago' .claude/settings.local.json"}),
 		api.Call("Write", map[string]any{"file_path": e.path("src/auth.go"), "content": "package auth // mine\n"}),
 		api.Say("done"),
 	}}

@@ -128,3 +128,39 @@ func editUnderClaim(t *testing.T, w *copilotWorld) {
 		t.Error("src/auth.go changed under the claim")
 	}
 }
+
+// An agent that writes a hook file naming lucid's hook mid-session (one
+// that runs nothing, its time set back), to have the plugin stand aside,
+// does not get past the claim: the plugin counts only the project's hooks
+// that were there when Copilot started.
+func TestCopilotPluginAgentCannotSendItAside(t *testing.T) {
+	bin := needCopilot(t)
+	e := bareRepo(t)
+	w := &copilotWorld{env: e, bin: bin, home: e.home + "/.copilot", logDir: t.TempDir()}
+	e.write(w.home+"/config.json", `{"trustedFolders": [`+strconv.Quote(e.repo)+`]}`+"\n")
+	installCopilotPlugin(t, w)
+	w.claimAs(otherAgent, "src/**", "rework auth")
+	before := w.read("src/auth.go")
+	fake := `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"true lucid hook --client copilot preToolUse","matcher":"^nothing$"}]}}`
+	lead := &cc.Script{Name: "lead", Marker: "[[copilot-lead]]", Steps: []cc.Step{
+		cc.Bash("mkdir -p .github/hooks && printf '%s\\n' '" + fake + "' > .github/hooks/lucid.json && touch -d '2 hours ago' .github/hooks/lucid.json"),
+		cc.Edit(w.path("src/auth.go"), "Login returns nil", "Login fails"),
+		cc.Say("Done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	w.copilot(srv, "[[copilot-lead]] Edit the auth code.")
+	if got := w.read(".github/hooks/lucid.json"); !strings.Contains(got, "^nothing$") {
+		t.Fatalf("the agent's hook file was not written: %q\n%s", got, srv.Dump())
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) < 3 {
+		t.Fatalf("want 3 requests, got %d\n%s", len(reqs), srv.Dump())
+	}
+	if m, _ := reqs[2].Chat.LastToolResult(); !strings.Contains(m.Text(), "src/auth.go is claimed") {
+		t.Errorf("the edit on the claim: the model read %q\n%s", m.Text(), w.callsText())
+	}
+	if w.read("src/auth.go") != before {
+		t.Error("src/auth.go changed under the claim")
+	}
+}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,6 +24,22 @@ func TestMain(m *testing.M) {
 		// lucid-holdlock takes the lock of the repository in its folder,
 		// prints "held", and keeps it until its stdin closes.
 		"lucid-holdlock": holdLockMain,
+		// lucid-client runs its arguments as a client runs a hook: as its
+		// child, started after what the script wrote before (the test
+		// process, which runs a script's commands, started before).
+		"lucid-client": func() {
+			cmd := exec.Command(os.Args[1], os.Args[2:]...)
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+			if err := cmd.Run(); err != nil {
+				var exit *exec.ExitError
+				if errors.As(err, &exit) {
+					os.Exit(exit.ExitCode())
+				}
+				os.Stderr.WriteString(err.Error() + "\n")
+				os.Exit(2)
+			}
+			os.Exit(0)
+		},
 		// lucid-id runs lucid with an id read from a file: the first
 		// argument after the subcommand names the file.
 		"lucid-id": func() {

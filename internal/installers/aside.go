@@ -40,7 +40,7 @@ func ReadLoadedHooks(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if start, ok := clientStart(); ok && fi.ModTime().After(start.Add(startSlack)) {
+	if start, ok := clientStart(); ok && changed(f, fi).After(start.Add(startSlack)) {
 		return nil, errNewer
 	}
 	return gitstore.ReadLimited(f, path, fi.Size(), gitstore.MaxSettings)

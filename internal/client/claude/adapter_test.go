@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lucid-dev/lucid/internal/client"
 	"github.com/lucid-dev/lucid/internal/client/answer"
@@ -184,8 +183,7 @@ func TestUserHookStandsAside(t *testing.T) {
 	if (Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("stands aside for a project hook registered after the session started")
 	}
-	old := time.Now().Add(-time.Hour)
-	os.Chtimes(settings, old, old)
+	readAsTheyAre(t)
 	if !(Client{}).UserHookStandsAside("PreToolUse") {
 		t.Error("runs beside the project's own hook")
 	}
@@ -222,4 +220,13 @@ func TestPluginFinding(t *testing.T) {
 	if f := PluginFinding(SessionsFinding(true), false); !f.OK {
 		t.Errorf("the user's hooks alone: %+v", f)
 	}
+}
+
+// readAsTheyAre has the user hooks read the project's settings as they are,
+// as though the client had started after they were written.
+func readAsTheyAre(t *testing.T) {
+	t.Helper()
+	was := readLoadedHooks
+	readLoadedHooks = func(path string) ([]byte, error) { return os.ReadFile(path) }
+	t.Cleanup(func() { readLoadedHooks = was })
 }

@@ -63,7 +63,7 @@ func UserSettings() string {
 func ProjectHooks(dir, event string) bool {
 	want := []byte("lucid hook " + event + `"`)
 	for _, name := range []string{SettingsName, LocalSettingsName} {
-		b, err := installers.ReadLoadedHooks(filepath.Join(dir, filepath.FromSlash(name)))
+		b, err := readLoadedHooks(filepath.Join(dir, filepath.FromSlash(name)))
 		if err == nil && bytes.Contains(b, want) {
 			return true
 		}
@@ -99,3 +99,8 @@ var PluginHooks = &installers.Client{
 	TimeoutUnit: time.Second,
 	Command:     PluginHookCommand,
 }
+
+// readLoadedHooks reads a project's hook settings as they were when the
+// client started (installers.ReadLoadedHooks); a test reads them as they
+// are.
+var readLoadedHooks = installers.ReadLoadedHooks

@@ -63,7 +63,7 @@ func (Client) UserHookStandsAside(event string) bool {
 		return false
 	}
 	// The common case, no project entry, costs one read of a small file.
-	b, err := installers.ReadLoadedHooks(repo.Abs(HooksName))
+	b, err := readLoadedHooks(repo.Abs(HooksName))
 	if err != nil || !bytes.Contains(b, []byte("lucid hook --client codex "+event+`"`)) {
 		return false
 	}
@@ -92,3 +92,8 @@ func projectEntryRuns(repo *gitstore.Repo, event string) bool {
 	}
 	return false
 }
+
+// readLoadedHooks reads a project's hook settings as they were when the
+// client started (installers.ReadLoadedHooks); a test reads them as they
+// are.
+var readLoadedHooks = installers.ReadLoadedHooks

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lucid-dev/lucid/internal/installers"
 	"github.com/lucid-dev/lucid/internal/testkit/installertest"
@@ -76,10 +75,9 @@ func TestPluginHookStandsAside(t *testing.T) {
 	if aside() {
 		t.Error("stands aside for a project entry written after Codex started")
 	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(repo.Abs(HooksName), old, old); err != nil {
-		t.Fatal(err)
-	}
+	was := readLoadedHooks
+	readLoadedHooks = func(path string) ([]byte, error) { return os.ReadFile(path) }
+	defer func() { readLoadedHooks = was }()
 	if !aside() {
 		t.Error("does not stand aside where the trusted project entry runs")
 	}

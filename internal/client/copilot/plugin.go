@@ -55,14 +55,19 @@ func (Client) UserHookStandsAside(event string) bool {
 // hooks for Copilot to run, and did as Copilot started
 // (installers.ReadLoadedHooks): its hook file, or Claude Code's settings.
 func projectHooks(dir string) bool {
-	if b, err := installers.ReadLoadedHooks(filepath.Join(dir, filepath.FromSlash(HooksName))); err == nil && isLucidFile(b) {
+	if b, err := readLoadedHooks(filepath.Join(dir, filepath.FromSlash(HooksName))); err == nil && isLucidFile(b) {
 		return true
 	}
 	for _, name := range claudeSettings {
-		b, err := installers.ReadLoadedHooks(filepath.Join(dir, filepath.FromSlash(name)))
+		b, err := readLoadedHooks(filepath.Join(dir, filepath.FromSlash(name)))
 		if err == nil && bytes.Contains(b, []byte("lucid hook ")) {
 			return true
 		}
 	}
 	return false
 }
+
+// readLoadedHooks reads a project's hook settings as they were when the
+// client started (installers.ReadLoadedHooks); a test reads them as they
+// are.
+var readLoadedHooks = installers.ReadLoadedHooks

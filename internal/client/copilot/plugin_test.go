@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/lucid-dev/lucid/internal/installers"
 )
@@ -75,12 +74,11 @@ func TestPluginStandsAside(t *testing.T) {
 				if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				// There before the client (the test's parent) started.
-				old := time.Now().Add(-time.Hour)
-				if err := os.Chtimes(p, old, old); err != nil {
-					t.Fatal(err)
-				}
 			}
+			// There before the client started.
+			was := readLoadedHooks
+			readLoadedHooks = func(path string) ([]byte, error) { return os.ReadFile(path) }
+			defer func() { readLoadedHooks = was }()
 			t.Setenv("COPILOT_PROJECT_DIR", dir)
 			t.Setenv("COPILOT_HOME", t.TempDir())
 			t.Setenv("COPILOT_ALLOW_ALL", "")
