@@ -115,3 +115,47 @@ func TestOpencodeInstallsPackageByName(t *testing.T) {
 		t.Errorf("the next session did not get the digest once\n%s\nstderr:\n%s", srv2.Dump(), clip(res.stderr, 4000))
 	}
 }
+
+// Where a teammate ran lucid init (.opencode/plugins/lucid.js), opencode
+// loads that plugin and the package both: the package stands aside, so
+// that lucid runs once per event, and the session gets the digest once.
+func TestOpencodePackageStandsAside(t *testing.T) {
+	needOpencode(t)
+	w := withOpencode(t, newScratch(t, t.TempDir()))
+	w.run("lucid", "init", "--client", "opencode")
+	reg, _ := serveOpencodePackage(t, w)
+	w.write(w.path("opencode.json"), `{"plugin": ["@lucid-dev/opencode"]}`+"\n")
+	w.run("git", "add", "-A")
+	w.run("git", "commit", "-qm", "lucid for opencode, and the plugin package")
+	w.claimAs(otherAgent, "src/**", "rework auth")
+	lead := &cc.Script{Name: "lead", Marker: "[[oc-lead]]", Steps: []cc.Step{
+		cc.CallTool("write", map[string]any{"filePath": "src/auth.go", "content": "package auth\n"}),
+		cc.Say("Lead done."),
+	}}
+	srv := cc.New(lead)
+	defer srv.Close()
+	res := w.opencode(srv, "[[oc-lead]] Edit the auth code.")
+	if !slices.Contains(reg.Asked(), "GET /@lucid-dev/opencode") {
+		t.Fatalf("opencode did not install the package; the registry was asked:\n%s\nstderr:\n%s", strings.Join(reg.Asked(), "\n"), clip(res.stderr, 4000))
+	}
+	reqs := srv.Conversation("lead")
+	if len(reqs) != 2 {
+		t.Fatalf("want 2 lead requests, got %d\n%s\nstderr:\n%s", len(reqs), srv.Dump(), clip(res.stderr, 4000))
+	}
+	if n := strings.Count(reqs[0].Chat.SystemText(), digestHeader); n != 1 {
+		t.Errorf("the first request holds the digest %d times, want 1", n)
+	}
+	runs := map[string]int{}
+	for _, c := range w.calls() {
+		if len(c.Args) > 0 && c.Args[0] == "hook" {
+			runs[c.Args[len(c.Args)-1]]++
+		}
+	}
+	if runs["SessionStart"] != 1 || runs["PreToolUse"] != 1 {
+		t.Errorf("lucid ran %d times at the session's start and %d times before the write, want once each:\n%s",
+			runs["SessionStart"], runs["PreToolUse"], w.callsText())
+	}
+	if r, ok := reqs[1].Chat.LastToolResult(); !ok || !strings.Contains(r.Text(), "lucid: src/auth.go is claimed by") {
+		t.Errorf("the write was not denied with lucid's reason: %q", r.Text())
+	}
+}
