@@ -229,6 +229,14 @@ func (w *opencodeWorld) opencodeEnviron(srv *cc.Server, extra ...string) []strin
 				return true
 			}
 		}
+		// opencode installs the plugins named by package with npm's
+		// installer, configured as npm is: a caller's npm_config_* (npm
+		// sets some when it runs a script) would name another registry
+		// than the world's ~/.npmrc, and a proxy would take the loopback
+		// registry's and model's requests off the machine.
+		if l := strings.ToLower(k); strings.HasPrefix(l, "npm_config_") || strings.Contains(l, "proxy") {
+			return true
+		}
 		return k == "NODE_OPTIONS" || k == "AGENT" || k == "PWD"
 	})
 	out = append(out, xdgEnviron(w.home)...)
