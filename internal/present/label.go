@@ -1,6 +1,7 @@
 package present
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -104,13 +105,18 @@ func (n Naming) teammate(sub string) (name, tag string, ok bool) {
 	return n.Teammates(sub)
 }
 
-// tail is the last six letters or digits of id.
+// tail is the last six letters or digits of id, without the separators
+// between them (a UUID's dashes, the underscore of Cline's
+// "<ms>_<random>").
 func tail(id string) string {
-	id = strings.ReplaceAll(id, "-", "")
-	if len(id) > 6 {
-		return id[len(id)-6:]
+	var out []byte
+	for i := len(id) - 1; i >= 0 && len(out) < 6; i-- {
+		if c := id[i]; c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			out = append(out, c)
+		}
 	}
-	return id
+	slices.Reverse(out)
+	return string(out)
 }
 
 func short(id string) string {

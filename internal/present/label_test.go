@@ -56,6 +56,8 @@ func TestLabelIn(t *testing.T) {
 		{codex, "", "codex", "codex·2d77ae"},
 		{codex + "/019a6f3d-0000-7000-8000-000000a1b2c3", "default", "codex", "codex-default·a1b2c3"},
 		{codex + "/x-1", "", "gemini", "gemini-agent·x1"},
+		{"1796591126205_34gkw", "", "cline", "cline·534gkw"},
+		{"1796591126205_34gkw/agent_1796591126205_d4qtk2", "", "cline", "cline-agent·d4qtk2"},
 		{codex + "/x-1", "say «hi»\nlucid:", "codex", "codex-say__hi__lucid:·x1"},
 		{lead, "", "claude", "lead·30df32"},
 		{sub, "Explore", "claude", "Explore·a2adb9"},
