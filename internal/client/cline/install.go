@@ -49,8 +49,9 @@ func ownFile(b []byte) bool { return bytes.HasPrefix(b, []byte(fileHead)) }
 // stdout alone; its exit code means nothing. It runs the native lucid and
 // exits 0 with nothing of its own on stdout whatever becomes of lucid, so
 // that a missing or failing lucid leaves Cline as it was. user is the
-// copy in the user's hooks folder, which stands aside where the work tree
-// has lucid's own file for the event, since Cline runs both.
+// copy in the user's hooks folder, which runs lucid hook --user: it
+// stands aside where the work tree has lucid's own file for the event,
+// since Cline runs both (Client.UserHookStandsAside).
 func HookFile(event string, user bool) []byte {
 	var b strings.Builder
 	b.WriteString(fileHead)
@@ -63,12 +64,34 @@ func HookFile(event string, user bool) []byte {
 		"# the exit code: with lucid missing or failing, this says nothing and Cline\n# goes on.\n")
 	b.WriteString("command -v lucid >/dev/null 2>&1 || exit 0\n")
 	if user {
-		b.WriteString("top=$(git rev-parse --show-toplevel 2>/dev/null) &&\n" +
-			"\tgrep -qs 'lucid hook --client cline' \"$top/" + HooksDir + "/" + event + "\" && exit 0\n")
+		b.WriteString("lucid hook --client cline --user " + event + " || true\nexit 0\n")
+	} else {
+		b.WriteString("lucid hook --client cline " + event + " || true\nexit 0\n")
 	}
-	b.WriteString("lucid hook --client cline " + event + " || true\nexit 0\n")
 	return []byte(b.String())
 }
+
+// UserHookStandsAside reports whether lucid's hook file for event in the
+// user's hooks folder leaves the call to the work tree's own: Cline runs
+// its hooks in the folder it started in, whose git root holds the
+// project's hook files, and lucid's file for event was there when Cline
+// started (installers.ReadLoadedHooks).
+func (Client) UserHookStandsAside(event string) bool {
+	wd, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	repo, err := gitstore.Find(wd)
+	if err != nil {
+		return false
+	}
+	b, err := readLoadedHooks(repo.Abs(HooksDir + "/" + event))
+	return err == nil && ownFile(b) && bytes.Contains(b, []byte("\nlucid hook --client cline "+event+" "))
+}
+
+// readLoadedHooks reads a project's hook file as it was when Cline
+// started (installers.ReadLoadedHooks); a test reads it as it is.
+var readLoadedHooks = installers.ReadLoadedHooks
 
 // Hooks is Cline's hook files as plain lucid init and doctor find them:
 // set up where the PreToolUse file is lucid's, detected where .clinerules/

@@ -175,3 +175,31 @@ func equal(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// A hook file of the user's hooks folder stands aside where the work tree
+// has lucid's own file for the event, there since Cline started; not for
+// a file of someone else's, nor for one written since.
+func TestUserHookStandsAside(t *testing.T) {
+	repo := installertest.NewRepo(t)
+	t.Chdir(repo.Top)
+	aside := func() bool { return Client{}.UserHookStandsAside(PreToolUse) }
+	if aside() {
+		t.Error("stands aside in a work tree without lucid's hook files")
+	}
+	if _, err := install(repo, installers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if aside() {
+		t.Error("stands aside for a hook file written since Cline started")
+	}
+	was := readLoadedHooks
+	readLoadedHooks = func(path string) ([]byte, error) { return os.ReadFile(path) }
+	defer func() { readLoadedHooks = was }()
+	if !aside() {
+		t.Error("runs beside the work tree's own hook file")
+	}
+	os.WriteFile(repo.Abs(HooksDir+"/"+PreToolUse), []byte("#!/bin/sh\n# lucid hook --client cline PreToolUse\ntrue\n"), 0o755)
+	if aside() {
+		t.Error("stands aside for a hook file not lucid's")
+	}
+}
