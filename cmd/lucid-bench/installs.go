@@ -29,6 +29,10 @@ import (
 // took. (npm's install has its own section; Gemini's extension registers
 // lucid init's command, which Gemini runs once.)
 func installsSection(b *bench) error {
+	project := os.Getenv(projectEnv)
+	if project == "" {
+		return installsInChild(b)
+	}
 	for _, tool := range []string{"sh", "tar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			why := "no " + tool + " on PATH"
@@ -71,8 +75,8 @@ func installsSection(b *bench) error {
 		return err
 	}
 	// A project folder without lucid's hooks, where the plugins' hooks
-	// run; the scratch repository registers lucid's Claude Code hooks, so
-	// there they stand aside (Copilot's in a folder it trusts).
+	// run; project registers lucid's Claude Code hooks, so there they
+	// stand aside (Copilot's in a folder it trusts).
 	bare := filepath.Join(b.root, "installs", "no-hooks")
 	if err := os.MkdirAll(bare, 0o755); err != nil {
 		return err
@@ -108,10 +112,29 @@ func installsSection(b *bench) error {
 			{"install.sh's lucid, from make dist's archive", nil, claude, []string{installed, "hook", "PreToolUse"}},
 			{"lucid init's Claude Code hook command, through sh", []string{path}, claude, []string{"sh", "-c", "command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook PreToolUse"}},
 			{"Claude Code plugin's hook, no project hooks", []string{path, "CLAUDE_PROJECT_DIR=" + bare}, claude, []string{"sh", "-c", claudePlugin}},
-			{"Claude Code plugin's hook, standing aside", []string{path, "CLAUDE_PROJECT_DIR=" + s.dir}, claude, []string{"sh", "-c", claudePlugin}},
+			{"Claude Code plugin's hook, standing aside", []string{path, "CLAUDE_PROJECT_DIR=" + project}, claude, []string{"sh", "-c", claudePlugin}},
 			{"Codex CLI plugin's PreToolUse, no project hooks", []string{path}, codex, []string{"sh", "-c", codexPlugin}},
 			{"Copilot CLI plugin's preToolUse, no project hooks", []string{path, "COPILOT_PROJECT_DIR=" + bare}, copilot, []string{"sh", "-c", copilotPlugin}},
-			{"Copilot CLI plugin's preToolUse, standing aside", []string{path, "COPILOT_PROJECT_DIR=" + s.dir, "COPILOT_ALLOW_ALL=true"}, copilot, []string{"sh", "-c", copilotPlugin}},
+			{"Copilot CLI plugin's preToolUse, standing aside", []string{path, "COPILOT_PROJECT_DIR=" + project, "COPILOT_ALLOW_ALL=true"}, copilot, []string{"sh", "-c", copilotPlugin}},
+		}
+		// Each row does what its label says: with a.go claimed by another
+		// agent, a hook that runs denies the edit, one that stands aside
+		// prints nothing.
+		const owner = "LUCID_AGENT=9d2b6c1e-4f3a-4e8b-9c7d-2a1b3c4d5e6f/owner"
+		if _, err := b.output(s.dir, nil, "env", owner, lucid, "claim", "a.go", "--for", "bench"); err != nil {
+			return err
+		}
+		for _, r := range rows {
+			out, err := b.outputWith(s.dir, r.env, r.stdin, r.argv...)
+			if err != nil {
+				return err
+			}
+			if aside := strings.Contains(r.label, "standing aside"); aside != (strings.TrimSpace(out) == "") || !aside && !strings.Contains(out, "a.go is claimed") {
+				return fmt.Errorf("%s: printed %q", r.label, out)
+			}
+		}
+		if _, err := b.output(s.dir, nil, "env", owner, lucid, "release", "a.go"); err != nil {
+			return err
 		}
 		for _, r := range rows {
 			t, err := b.timeCommand(s.dir, r.env, r.stdin, r.argv...)
@@ -122,6 +145,51 @@ func installsSection(b *bench) error {
 		}
 		return nil
 	})
+}
+
+// projectEnv names, in the bench's child, the project folder that
+// registers lucid's hooks for the plugins' to stand aside.
+const projectEnv = "LUCID_BENCH_PROJECT"
+
+// installsInChild runs the section in a child bench: a plugin's hook
+// stands aside only for the project's hooks that were there when the
+// client that runs it started (a client reads them then), and here the
+// client is the bench. So the project folder is made first, and the
+// section runs in a bench started after it; its rows are printed here.
+func installsInChild(b *bench) error {
+	project := filepath.Join(b.root, "installs", "project")
+	settings := filepath.Join(project, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		return err
+	}
+	hook := `{"hooks":{"PreToolUse":[{"matcher":"Edit|Write|Bash","hooks":[{"type":"command","command":"command -v lucid >/dev/null 2>&1 || exit 0; exec lucid hook PreToolUse"}]}]}}`
+	if err := os.WriteFile(settings, []byte(hook+"\n"), 0o644); err != nil {
+		return err
+	}
+	// A start read to 20 ms, and the slack lucid gives it.
+	time.Sleep(200 * time.Millisecond)
+	var sizes []string
+	for _, n := range b.sizes {
+		sizes = append(sizes, fmt.Sprint(n))
+	}
+	cmd := exec.Command(os.Args[0], "-lucid", b.lucid, "-runs", fmt.Sprint(b.runs), "-warmups", fmt.Sprint(b.warmups),
+		"-sizes", strings.Join(sizes, ","), "-only", "installs")
+	cmd.Env = append(os.Environ(), projectEnv+"="+project)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("the child bench: %v", err)
+	}
+	// Its section's lines, between its heading and the floor's second
+	// reading.
+	_, rows, ok := strings.Cut(string(out), "installs section:")
+	if !ok {
+		return fmt.Errorf("the child bench printed no installs section:\n%s", out)
+	}
+	_, rows, _ = strings.Cut(rows, "\n")
+	rows, _, _ = strings.Cut(rows, "\nfloor again")
+	fmt.Fprint(b.out, strings.TrimRight(rows, "\n")+"\n")
+	return nil
 }
 
 // installByScript runs make dist for this platform alone and install.sh

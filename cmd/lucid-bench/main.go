@@ -99,7 +99,7 @@ var sections = []section{
 	{"concurrent", "lucid hook PreToolUse while 8 agents append, and parallel hooks of one agent", concurrentSection},
 	{"merge", "lucid merge-driver on two sides of 500k entries with a base of 250k", mergeSection},
 	{"remote", "lucid claim through a git remote on disk, alone and 16 at once, beside git push", remoteSection},
-	{"installs", "lucid's tool-call hook as install.sh, lucid init and the Claude Code and Copilot CLI plugins run it, beside the plain binary", installsSection},
+	{"installs", "lucid's tool-call hook as install.sh, lucid init and the Claude Code, Codex CLI and Copilot CLI plugins run it, beside the plain binary", installsSection},
 	{"npm", "lucid hook PreToolUse through lucid as npm i -g installs it, beside the plain binary and npm's node launcher", npmSection},
 	{"whole", "lucid dream, doctor and supersede, which read the whole log, on the largest log", wholeSection},
 	{"search", "lucid search, ranked and filtered, on logs of 100k and 1M entries, with its peak memory", searchSection},
